@@ -1,0 +1,27 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "DynamicsKit",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "DynamicsEngine", targets: ["DynamicsEngine"]),
+        .library(name: "DynamicsScenes", targets: ["DynamicsScenes"]),
+        .executable(name: "dynamics-bench", targets: ["dynamics-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .target(name: "DynamicsEngine"),
+        .target(name: "DynamicsScenes", dependencies: ["DynamicsEngine"]),
+        .executableTarget(
+            name: "dynamics-bench",
+            dependencies: [
+                "DynamicsEngine", "DynamicsScenes",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "DynamicsEngineTests", dependencies: ["DynamicsEngine", "DynamicsScenes"]),
+    ]
+)

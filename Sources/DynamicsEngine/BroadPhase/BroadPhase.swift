@@ -1,0 +1,67 @@
+/// The broad phase: finds every pair of shapes whose (margin-enlarged) boxes overlap and that
+/// the collision filter allows, in a canonical order.
+///
+/// - Moving shapes (of dynamic and kinematic bodies) go into a grid rebuilt every step.
+/// - Static shapes (static bodies, boundaries) go into a second grid rebuilt only when static
+///   geometry changes.
+/// - Shapes spanning many cells (long boundaries, full-screen items) go into "large" lists that
+///   are tested box-against-box instead of filling thousands of cells.
+///
+/// Each pair is emitted by exactly one shape (the "emitter") under the key
+/// `emitter << 32 | partner`; emitters run in increasing slot order and sort their own
+/// partners, so the output is sorted by key without a global sort. Duplicates from shapes
+/// spanning several cells are removed by reporting a pair only in the cell that holds the
+/// lower corner of the two boxes' intersection.
+struct BroadPhase {
+    var grid = UniformGrid()
+    var staticGrid = UniformGrid()
+    /// Moving shapes in slot order; the small ones are in `grid`.
+    var moving: [Int32] = []
+    var movingSmall: [Int32] = []
+    var movingLarge: [Int32] = []
+    var staticSmall: [Int32] = []
+    var staticLarge: [Int32] = []
+    /// Output: pair keys, sorted.
+    var pairs: [UInt64] = []
+    /// Scratch for one emitter's partners.
+    var scratch: [UInt64] = []
+    /// Typical cell size of the last build.
+    var cellSize: Float = 0
+}
+
+extension World {
+    /// Largest number of cells a shape may cover before it counts as "large".
+    @inline(__always) var largeShapeCells: Float { 8 }
+
+    /// Rebuilds the static grid (static bodies and boundaries).
+    func rebuildStaticGrid() {
+        var ids: [Int32] = []
+        var sizes: [Float] = []
+        for s in 0..<Int(shapeSlots.count) where shapes[s].alive && shapes[s].isStatic {
+            aabbs[s] = shapeAABB(s, sims[Int(shapes[s].body)].xf).expanded(by: 0.5 * speculativeDistance)
+            ids.append(Int32(s))
+            let e = aabbs[s].upper - aabbs[s].lower
+            sizes.append(max(e.x, e.y))
+        }
+        // Cell size: twice the mean size of the smaller half of the static shapes.
+        sizes.sort()
+        let half = sizes.prefix(max(1, sizes.count / 2))
+        let cell = half.isEmpty ? 100 : max(1, half.reduce(0, +) / Float(half.count) * 2)
+        var small: [Int32] = [], large: [Int32] = []
+        for s in ids {
+            let e = aabbs[Int(s)].upper - aabbs[Int(s)].lower
+            if max(e.x, e.y) > largeShapeCells * cell { large.append(s) } else { small.append(s) }
+        }
+        broadPhase.staticSmall = small
+        broadPhase.staticLarge = large
+        small.withUnsafeBufferPointer { ids in
+            aabbs.withUnsafeBufferPointer { bx in
+                broadPhase.staticGrid.build(ids: ids, boxes: bx.baseAddress!, cellSize: cell)
+            }
+        }
+        staticDirty = false
+    }
+
+    /// The speculative distance: contacts are made this far before shapes touch.
+    @inline(__always) var speculativeDistance: Float { 4 * settings.linearSlop }
+}

@@ -1,0 +1,175 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Errors for data supplied to the engine that cannot describe a physical shape or state.
+public enum GeometryError: Error, Equatable, CustomStringConvertible {
+    /// A number that must be finite was NaN or infinite.
+    case nonFinite(String)
+    /// A size or radius that must be positive was zero or negative.
+    case nonPositiveSize(String)
+    /// A polygon with fewer than 3 vertices.
+    case tooFewVertices(Int)
+    /// A polygon with more vertices than `Geometry.maxPolygonVertices`.
+    case tooManyVertices(Int)
+    /// A polygon whose area is (almost) zero.
+    case zeroArea
+    /// A polygon whose vertices wind clockwise (negative signed area).
+    case clockwise
+    /// A polygon that is not convex (or has repeated / collinear vertices).
+    case notConvex
+    /// A segment whose end points coincide.
+    case degenerateSegment
+    /// A boundary path with fewer than 2 points.
+    case tooFewPoints(Int)
+
+    public var description: String {
+        switch self {
+        case .nonFinite(let what): return "\(what) must be finite (got NaN or infinity)"
+        case .nonPositiveSize(let what): return "\(what) must be greater than zero"
+        case .tooFewVertices(let n): return "a polygon needs at least 3 vertices (got \(n))"
+        case .tooManyVertices(let n): return "a polygon may have at most \(Geometry.maxPolygonVertices) vertices (got \(n))"
+        case .zeroArea: return "the polygon has zero area"
+        case .clockwise: return "the polygon winds clockwise; give its vertices counter-clockwise (positive signed area)"
+        case .notConvex: return "the polygon is not convex (or repeats a vertex)"
+        case .degenerateSegment: return "a segment's end points must differ"
+        case .tooFewPoints(let n): return "a boundary path needs at least 2 points (got \(n))"
+        }
+    }
+}
+
+/// The geometry of one collision shape, in the body's local frame.
+public enum Geometry: Sendable, Equatable {
+    /// A rectangle of the given half extents centred on `center`, turned by `angle`.
+    case box(halfWidth: Float, halfHeight: Float, center: Vec2 = .zero, angle: Float = 0)
+    /// A circle.
+    case circle(radius: Float, center: Vec2 = .zero)
+    /// A convex polygon, vertices counter-clockwise (positive signed area).
+    case polygon([Vec2])
+    /// A line segment (for static boundaries; a dynamic body cannot be a segment).
+    case segment(Vec2, Vec2)
+
+    /// The most vertices a polygon may have.
+    public static let maxPolygonVertices = 64
+
+    /// An ellipse of the given half axes approximated by a convex polygon of `segments` sides.
+    public static func ellipse(halfWidth: Float, halfHeight: Float, center: Vec2 = .zero, segments: Int = 24) -> Geometry {
+        let n = max(8, min(segments, maxPolygonVertices))
+        var pts: [Vec2] = []
+        pts.reserveCapacity(n)
+        for i in 0..<n {
+            let a = Float(i) * 2 * Float.pi / Float(n)
+            pts.append(center + Vec2(halfWidth * cosf(a), halfHeight * sinf(a)))
+        }
+        return .polygon(pts)
+    }
+}
+
+/// Validated polygon data: vertices, outward normals and centroid.
+struct PolygonData {
+    var vertices: [Vec2]
+    var normals: [Vec2]
+    var centroid: Vec2
+    var area: Float
+}
+
+enum GeometryBuilder {
+    /// Validates a convex polygon and computes normals, centroid and area.
+    static func polygon(_ points: [Vec2]) throws -> PolygonData {
+        let n = points.count
+        if n < 3 { throw GeometryError.tooFewVertices(n) }
+        if n > Geometry.maxPolygonVertices { throw GeometryError.tooManyVertices(n) }
+        for p in points where !p.isFinite { throw GeometryError.nonFinite("polygon vertex") }
+        // Signed area (shoelace) relative to the first vertex for precision.
+        let o = points[0]
+        var area2: Float = 0
+        var cen = Vec2.zero
+        for i in 1..<(n - 1) {
+            let e1 = points[i] - o, e2 = points[i + 1] - o
+            let a = cross(e1, e2)
+            area2 += a
+            cen += a * (e1 + e2) / 3
+        }
+        // Scale-aware tolerance: zero area relative to the polygon's extent.
+        var lo = points[0], hi = points[0]
+        for p in points { lo = pointwiseMin(lo, p); hi = pointwiseMax(hi, p) }
+        let ext = hi - lo
+        let scale = max(ext.x, ext.y)
+        if !(abs(area2) > 1.0e-6 * scale * scale) || scale == 0 { throw GeometryError.zeroArea }
+        if area2 < 0 { throw GeometryError.clockwise }
+        var normals: [Vec2] = []
+        normals.reserveCapacity(n)
+        for i in 0..<n {
+            let e = points[(i + 1) % n] - points[i]
+            let l = length(e)
+            if l <= 1.0e-5 * scale { throw GeometryError.notConvex }
+            normals.append(rightPerp(e) / l)
+        }
+        // Convexity: every vertex strictly left of every edge turn.
+        for i in 0..<n {
+            let e1 = points[(i + 1) % n] - points[i]
+            let e2 = points[(i + 2) % n] - points[(i + 1) % n]
+            if cross(e1, e2) <= 1.0e-7 * scale * scale { throw GeometryError.notConvex }
+        }
+        // A convex polygon turns through exactly 2π; a star-shaped one (all left turns) more.
+        var turn: Float = 0
+        for i in 0..<n {
+            let e1 = points[(i + 1) % n] - points[i]
+            let e2 = points[(i + 2) % n] - points[(i + 1) % n]
+            turn += atan2f(cross(e1, e2), dot(e1, e2))
+        }
+        if turn > 2 * Float.pi + 0.01 { throw GeometryError.notConvex }
+        let area = area2 * 0.5
+        return PolygonData(vertices: points, normals: normals, centroid: o + cen / area2, area: area)
+    }
+
+    static func boxPoints(halfWidth hx: Float, halfHeight hy: Float, center: Vec2, angle: Float) throws -> [Vec2] {
+        guard hx.isFinite, hy.isFinite, center.isFinite, angle.isFinite else {
+            throw GeometryError.nonFinite("box size, center or angle")
+        }
+        guard hx > 0, hy > 0 else { throw GeometryError.nonPositiveSize("box half extents") }
+        let q = Rot(angle: angle)
+        return [Vec2(-hx, -hy), Vec2(hx, -hy), Vec2(hx, hy), Vec2(-hx, hy)].map { center + q.rotate($0) }
+    }
+}
+
+/// Mass properties of a shape or body about its origin.
+struct MassData {
+    var mass: Float
+    var center: Vec2
+    /// Rotational inertia about `center`.
+    var inertia: Float
+}
+
+enum MassComputer {
+    static func circle(radius r: Float, center: Vec2, density: Float) -> MassData {
+        let m = density * Float.pi * r * r
+        return MassData(mass: m, center: center, inertia: m * 0.5 * r * r)
+    }
+
+    /// Mass of a convex polygon (vertices counter-clockwise).
+    static func polygon(_ v: [Vec2], density: Float) -> MassData {
+        let o = v[0]
+        var area: Float = 0, cen = Vec2.zero, inertia: Float = 0
+        let inv3: Float = 1.0 / 3.0
+        for i in 1..<(v.count - 1) {
+            let e1 = v[i] - o, e2 = v[i + 1] - o
+            let d = cross(e1, e2)
+            let a = 0.5 * d
+            area += a
+            cen += a * inv3 * (e1 + e2)
+            let intx2 = e1.x * e1.x + e2.x * e1.x + e2.x * e2.x
+            let inty2 = e1.y * e1.y + e2.y * e1.y + e2.y * e2.y
+            inertia += (0.25 * inv3 * d) * (intx2 + inty2)
+        }
+        let mass = density * area
+        let c = cen / area
+        // inertia about o → about centroid
+        let iCentroid = density * inertia - mass * dot(c, c)
+        return MassData(mass: mass, center: o + c, inertia: iCentroid)
+    }
+}

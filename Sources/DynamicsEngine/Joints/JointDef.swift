@@ -1,0 +1,110 @@
+/// The kinds of joint.
+public enum JointType: UInt8, Sendable {
+    /// Keeps two anchors at `length` (rigid), or a spring toward it, with optional
+    /// `minLength` / `maxLength` limits (a rope is a spring of 0 Hz with a maximum length).
+    case distance
+    /// A pin: the anchors coincide; optional friction torque (motor) and angle limits.
+    case revolute
+    /// Fixes relative position and rotation.
+    case weld
+    /// Slides along `localAxisA`: no rotation, no motion across the axis; optional limits.
+    case prismatic
+    /// Pulls body B's anchor to `target` with a spring (`hertz`, `dampingRatio`), and its
+    /// rotation to `targetAngle` with a second spring (`angularHertz`); body A is unused.
+    case target
+}
+
+/// Describes a joint. Anchors are in each body's frame (relative to its origin); for a
+/// joint fixed to the world (`bodyA == nil`) `localAnchorA` is a world point.
+public struct JointDef: Sendable {
+    public var type: JointType
+    public var bodyA: BodyHandle?
+    public var bodyB: BodyHandle
+    public var localAnchorA: Vec2 = .zero
+    public var localAnchorB: Vec2 = .zero
+    /// Prismatic axis in A's frame (unit).
+    public var localAxisA: Vec2 = Vec2(1, 0)
+    /// Rotation of B relative to A that the joint keeps (`nil`: the current one).
+    public var referenceAngle: Float? = nil
+    /// Distance joints: the rest length (`nil`: the current distance).
+    public var length: Float? = nil
+    public var minLength: Float = 0
+    public var maxLength: Float = .infinity
+    /// Distance joints: spring (soft) instead of rigid; `hertz` 0 with a spring means no
+    /// spring force (only the limits act).
+    public var enableSpring = false
+    public var hertz: Float = 0
+    public var dampingRatio: Float = 0
+    /// Revolute: angle limits (radians); prismatic: translation limits (pt).
+    public var enableLimit = false
+    public var lower: Float = 0
+    public var upper: Float = 0
+    /// Revolute / prismatic motor; with speed 0 it is joint friction.
+    public var enableMotor = false
+    /// Torque (revolute) or force (prismatic) limit of the motor.
+    public var maxMotorTorque: Float = 0
+    public var motorSpeed: Float = 0
+    /// Target joints.
+    public var target: Vec2 = .zero
+    public var targetAngle: Float = 0
+    /// Largest force of a target joint (mass · pt/s²); infinity = unlimited.
+    public var maxForce: Float = .infinity
+    public var angularHertz: Float = 0
+    public var angularDampingRatio: Float = 0
+
+    public init(type: JointType, bodyA: BodyHandle?, bodyB: BodyHandle) {
+        self.type = type; self.bodyA = bodyA; self.bodyB = bodyB
+    }
+
+    /// Every number finite where it must be, and limits ordered.
+    func validate() -> String? {
+        let finite: [Float] = [localAnchorA.x, localAnchorA.y, localAnchorB.x, localAnchorB.y, localAxisA.x, localAxisA.y,
+                               referenceAngle ?? 0, length ?? 0, minLength, hertz, dampingRatio, lower, upper,
+                               maxMotorTorque, motorSpeed, target.x, target.y, targetAngle, angularHertz, angularDampingRatio]
+        if finite.contains(where: { !$0.isFinite }) { return "joint parameters must be finite" }
+        if maxLength.isNaN || maxForce.isNaN { return "joint parameters must not be NaN" }
+        if (length ?? 0) < 0 || minLength < 0 || maxLength < minLength { return "joint lengths must satisfy 0 ≤ minLength ≤ maxLength" }
+        if hertz < 0 || dampingRatio < 0 || angularHertz < 0 || angularDampingRatio < 0 { return "joint spring settings must not be negative" }
+        if maxMotorTorque < 0 || maxForce < 0 { return "joint motor and force limits must not be negative" }
+        if enableLimit && lower > upper { return "joint limits must satisfy lower ≤ upper" }
+        if type == .prismatic && lengthSquared(localAxisA) < 1.0e-12 { return "a prismatic axis must not be zero" }
+        return nil
+    }
+}
+
+/// A joint: its definition (body slots resolved) and the solver's scratch state.
+@usableFromInline
+struct JointRecord {
+    var alive = false
+    var generation: UInt32 = 0
+    var def = JointDef(type: .distance, bodyA: nil, bodyB: BodyHandle(index: 0, generation: 0))
+    var bodyA: Int32 = 0
+    var bodyB: Int32 = 0
+    var restLength: Float = 0
+    var referenceAngle: Float = 0
+
+    // Solver scratch (valid during a step).
+    var rA = Vec2.zero
+    var rB = Vec2.zero
+    var deltaCenter = Vec2.zero
+    var deltaAngle: Float = 0
+    var axis = Vec2.zero
+    var invMassA: Float = 0
+    var invIA: Float = 0
+    var invMassB: Float = 0
+    var invIB: Float = 0
+    var writeA = false
+    var writeB = false
+    var axialMass: Float = 0
+    var softness = Softness.rigid
+    var springSoftness = Softness.rigid
+    var angularSoftness = Softness.rigid
+    var linearMass = SIMD4<Float>()  // 2×2 inverse for the target joint
+    // Accumulated impulses (warm started across steps).
+    var linearImpulse = Vec2.zero
+    var angularImpulse: Float = 0
+    var springImpulse: Float = 0
+    var lowerImpulse: Float = 0
+    var upperImpulse: Float = 0
+    var motorImpulse: Float = 0
+}

@@ -1,0 +1,340 @@
+/// Joint solving in the soft-step scheme. Positions during the step are the start-of-step
+/// placement plus each body's accumulated `dp` / `dq`, so no transform is rebuilt per
+/// iteration. Only dynamic bodies are written.
+enum JointSolver {
+    struct Context {
+        var h: Float
+        var invH: Float
+        var jointSoftness: Softness
+    }
+
+    @inline(__always)
+    static func prepare(_ j: inout JointRecord, sims: UnsafePointer<BodySim>, metas: UnsafePointer<BodyMeta>, ctx: Context) {
+        let a = Int(j.bodyA), b = Int(j.bodyB)
+        let sA = sims[a], sB = sims[b]
+        j.invMassA = sA.invMass; j.invIA = sA.invInertia
+        j.invMassB = sB.invMass; j.invIB = sB.invInertia
+        j.writeA = metas[a].type == .dynamic
+        j.writeB = metas[b].type == .dynamic
+        j.rA = sA.xf.q.rotate(j.def.localAnchorA - sA.localCenter)
+        j.rB = sB.xf.q.rotate(j.def.localAnchorB - sB.localCenter)
+        j.deltaCenter = sB.center - sA.center
+        j.deltaAngle = Rot.relativeAngle(sB.xf.q, sA.xf.q) - j.referenceAngle
+        j.deltaAngle = wrapAngle(j.deltaAngle)
+        j.softness = ctx.jointSoftness
+        let mA = j.invMassA, mB = j.invMassB, iA = j.invIA, iB = j.invIB
+        switch j.def.type {
+        case .distance:
+            let d = j.deltaCenter + j.rB - j.rA
+            j.axis = normalize(d)
+            let crA = cross(j.rA, j.axis), crB = cross(j.rB, j.axis)
+            let k = mA + mB + iA * crA * crA + iB * crB * crB
+            j.axialMass = k > 0 ? 1 / k : 0
+            j.springSoftness = Softness(hertz: j.def.hertz, dampingRatio: j.def.dampingRatio, h: ctx.h)
+            if !j.def.enableLimit { j.lowerImpulse = 0; j.upperImpulse = 0 }
+        case .revolute, .weld:
+            let k = iA + iB
+            j.axialMass = k > 0 ? 1 / k : 0
+            if !j.def.enableMotor { j.motorImpulse = 0 }
+            if !j.def.enableLimit { j.lowerImpulse = 0; j.upperImpulse = 0 }
+        case .prismatic:
+            j.axis = sA.xf.q.rotate(normalize(j.def.localAxisA))
+            let d = j.deltaCenter + j.rB - j.rA
+            let a1 = cross(d + j.rA, j.axis), a2 = cross(j.rB, j.axis)
+            let k = mA + mB + iA * a1 * a1 + iB * a2 * a2
+            j.axialMass = k > 0 ? 1 / k : 0
+            if !j.def.enableMotor { j.motorImpulse = 0 }
+            if !j.def.enableLimit { j.lowerImpulse = 0; j.upperImpulse = 0 }
+        case .target:
+            j.deltaCenter = sB.center - j.def.target
+            j.deltaAngle = wrapAngle(sB.xf.q.angle - j.def.targetAngle)
+            j.springSoftness = Softness(hertz: j.def.hertz, dampingRatio: j.def.dampingRatio, h: ctx.h)
+            j.angularSoftness = Softness(hertz: j.def.angularHertz, dampingRatio: j.def.angularDampingRatio, h: ctx.h)
+            let r = j.rB
+            let k11 = mB + iB * r.y * r.y, k12 = -iB * r.x * r.y, k22 = mB + iB * r.x * r.x
+            let det = k11 * k22 - k12 * k12
+            let inv: Float = det != 0 ? 1 / det : 0
+            j.linearMass = SIMD4(inv * k22, -inv * k12, -inv * k12, inv * k11)
+            j.axialMass = iB > 0 ? 1 / iB : 0
+        }
+    }
+
+    @inline(__always)
+    static func warmStart(_ j: inout JointRecord, _ states: UnsafeMutablePointer<BodyState>) {
+        let a = Int(j.bodyA), b = Int(j.bodyB)
+        var sA = states[a], sB = states[b]
+        let rA = sA.dq.rotate(j.rA), rB = sB.dq.rotate(j.rB)
+        var P = Vec2.zero, LA: Float = 0, LB: Float = 0
+        switch j.def.type {
+        case .distance:
+            let axial = j.springImpulse + j.lowerImpulse - j.upperImpulse + j.angularImpulse
+            P = axial * j.axis
+            LA = cross(rA, P); LB = cross(rB, P)
+        case .revolute, .weld:
+            let axial = j.motorImpulse + j.lowerImpulse - j.upperImpulse + j.angularImpulse
+            P = j.linearImpulse
+            LA = cross(rA, P) + axial; LB = cross(rB, P) + axial
+        case .prismatic:
+            let d = j.deltaCenter + (sB.dp - sA.dp) + rB - rA
+            let axis = sA.dq.rotate(j.axis), perp = leftPerp(axis)
+            let a1 = cross(d + rA, axis), a2 = cross(rB, axis)
+            let s1 = cross(d + rA, perp), s2 = cross(rB, perp)
+            let axial = j.motorImpulse + j.lowerImpulse - j.upperImpulse
+            P = axial * axis + j.linearImpulse.x * perp
+            LA = axial * a1 + j.linearImpulse.x * s1 + j.linearImpulse.y
+            LB = axial * a2 + j.linearImpulse.x * s2 + j.linearImpulse.y
+        case .target:
+            sB.v += j.invMassB * j.linearImpulse
+            sB.w += j.invIB * (cross(rB, j.linearImpulse) + j.angularImpulse)
+            if j.writeB { states[b] = sB }
+            return
+        }
+        sA.v -= j.invMassA * P; sA.w -= j.invIA * LA
+        sB.v += j.invMassB * P; sB.w += j.invIB * LB
+        if j.writeA { states[a] = sA }
+        if j.writeB { states[b] = sB }
+    }
+
+    @inline(__always)
+    static func solve(_ j: inout JointRecord, _ states: UnsafeMutablePointer<BodyState>, ctx: Context, useBias: Bool) {
+        let a = Int(j.bodyA), b = Int(j.bodyB)
+        var sA = states[a], sB = states[b]
+        switch j.def.type {
+        case .distance: solveDistance(&j, &sA, &sB, ctx, useBias)
+        case .revolute: solveRevolute(&j, &sA, &sB, ctx, useBias)
+        case .weld: solveWeld(&j, &sA, &sB, ctx, useBias)
+        case .prismatic: solvePrismatic(&j, &sA, &sB, ctx, useBias)
+        case .target: solveTarget(&j, &sB, ctx)
+        }
+        if j.writeA { states[a] = sA }
+        if j.writeB { states[b] = sB }
+    }
+
+    @inline(__always)
+    static func wrapAngle(_ x: Float) -> Float {
+        var a = x
+        while a > Float.pi { a -= 2 * Float.pi }
+        while a < -Float.pi { a += 2 * Float.pi }
+        return a
+    }
+
+    /// Parameters of a one-sided (limit) or rigid row: speculative when apart, soft when
+    /// violated during the biased pass, plain otherwise.
+    @inline(__always)
+    static func rowBias(_ C: Float, _ soft: Softness, _ ctx: Context, _ useBias: Bool) -> (bias: Float, massScale: Float, impulseScale: Float) {
+        if C > 0 { return (C * ctx.invH, 1, 0) }
+        if useBias { return (soft.biasRate * C, soft.massScale, soft.impulseScale) }
+        return (0, 1, 0)
+    }
+
+    @inline(__always)
+    static func applyAxial(_ j: JointRecord, _ sA: inout BodyState, _ sB: inout BodyState, _ rA: Vec2, _ rB: Vec2, _ axis: Vec2, _ impulse: Float) {
+        let P = impulse * axis
+        sA.v -= j.invMassA * P; sA.w -= j.invIA * cross(rA, P)
+        sB.v += j.invMassB * P; sB.w += j.invIB * cross(rB, P)
+    }
+
+    static func solveDistance(_ j: inout JointRecord, _ sA: inout BodyState, _ sB: inout BodyState, _ ctx: Context, _ useBias: Bool) {
+        let rA = sA.dq.rotate(j.rA), rB = sB.dq.rotate(j.rB)
+        let d = j.deltaCenter + (sB.dp - sA.dp) + rB - rA
+        let len = length(d)
+        let axis = len > 1.0e-6 ? d / len : j.axis
+        let def = j.def
+        if def.enableSpring && def.minLength < def.maxLength {
+            if def.hertz > 0 {
+                let vr = sB.v + cross(sB.w, rB) - sA.v - cross(sA.w, rA)
+                let C = len - j.restLength
+                let s = j.springSoftness
+                let impulse = -s.massScale * j.axialMass * (dot(axis, vr) + s.biasRate * C) - s.impulseScale * j.springImpulse
+                j.springImpulse += impulse
+                applyAxial(j, &sA, &sB, rA, rB, axis, impulse)
+            }
+            if def.minLength > 0 || def.enableLimit {
+                let vr = sB.v + cross(sB.w, rB) - sA.v - cross(sA.w, rA)
+                let (bias, ms, isc) = rowBias(len - def.minLength, j.softness, ctx, useBias)
+                let impulse = -ms * j.axialMass * (dot(axis, vr) + bias) - isc * j.lowerImpulse
+                let newImpulse = max(0, j.lowerImpulse + impulse)
+                applyAxial(j, &sA, &sB, rA, rB, axis, newImpulse - j.lowerImpulse)
+                j.lowerImpulse = newImpulse
+            }
+            if def.maxLength.isFinite {
+                let vr = sA.v + cross(sA.w, rA) - sB.v - cross(sB.w, rB)
+                let (bias, ms, isc) = rowBias(def.maxLength - len, j.softness, ctx, useBias)
+                let impulse = -ms * j.axialMass * (dot(axis, vr) + bias) - isc * j.upperImpulse
+                let newImpulse = max(0, j.upperImpulse + impulse)
+                applyAxial(j, &sA, &sB, rA, rB, axis, -(newImpulse - j.upperImpulse))
+                j.upperImpulse = newImpulse
+            }
+        } else {
+            // Rigid rod: the accumulated impulse is stored in angularImpulse (axial row).
+            let vr = sB.v + cross(sB.w, rB) - sA.v - cross(sA.w, rA)
+            var bias: Float = 0, ms: Float = 1, isc: Float = 0
+            if useBias {
+                bias = j.softness.biasRate * (len - j.restLength); ms = j.softness.massScale; isc = j.softness.impulseScale
+            }
+            let impulse = -ms * j.axialMass * (dot(axis, vr) + bias) - isc * j.angularImpulse
+            j.angularImpulse += impulse
+            applyAxial(j, &sA, &sB, rA, rB, axis, impulse)
+        }
+    }
+
+    /// The 2-row point constraint shared by revolute and weld joints.
+    @inline(__always)
+    static func solvePoint(_ j: inout JointRecord, _ sA: inout BodyState, _ sB: inout BodyState, _ ctx: Context, _ useBias: Bool) {
+        let rA = sA.dq.rotate(j.rA), rB = sB.dq.rotate(j.rB)
+        let cdot = sB.v + cross(sB.w, rB) - sA.v - cross(sA.w, rA)
+        var bias = Vec2.zero, ms: Float = 1, isc: Float = 0
+        if useBias {
+            let sep = j.deltaCenter + (sB.dp - sA.dp) + rB - rA
+            bias = j.softness.biasRate * sep; ms = j.softness.massScale; isc = j.softness.impulseScale
+        }
+        let mA = j.invMassA, mB = j.invMassB, iA = j.invIA, iB = j.invIB
+        let k11 = mA + mB + rA.y * rA.y * iA + rB.y * rB.y * iB
+        let k12 = -rA.y * rA.x * iA - rB.y * rB.x * iB
+        let k22 = mA + mB + rA.x * rA.x * iA + rB.x * rB.x * iB
+        let rhs = cdot + bias
+        let det = k11 * k22 - k12 * k12
+        let inv: Float = det != 0 ? 1 / det : 0
+        let sol = Vec2(inv * (k22 * rhs.x - k12 * rhs.y), inv * (k11 * rhs.y - k12 * rhs.x))
+        let impulse = -ms * sol - isc * j.linearImpulse
+        j.linearImpulse += impulse
+        sA.v -= mA * impulse; sA.w -= iA * cross(rA, impulse)
+        sB.v += mB * impulse; sB.w += iB * cross(rB, impulse)
+    }
+
+    static func solveRevolute(_ j: inout JointRecord, _ sA: inout BodyState, _ sB: inout BodyState, _ ctx: Context, _ useBias: Bool) {
+        let iA = j.invIA, iB = j.invIB
+        if j.def.enableMotor && iA + iB > 0 {
+            let cdot = sB.w - sA.w - j.def.motorSpeed
+            let maxImpulse = ctx.h * j.def.maxMotorTorque
+            let old = j.motorImpulse
+            j.motorImpulse = clamp(old - j.axialMass * cdot, -maxImpulse, maxImpulse)
+            let impulse = j.motorImpulse - old
+            sA.w -= iA * impulse; sB.w += iB * impulse
+        }
+        if j.def.enableLimit && iA + iB > 0 {
+            let angle = wrapAngle(j.deltaAngle + Rot.relativeAngle(sB.dq, sA.dq))
+            do {
+                let (bias, ms, isc) = rowBias(angle - j.def.lower, j.softness, ctx, useBias)
+                let impulse = -j.axialMass * ms * (sB.w - sA.w + bias) - isc * j.lowerImpulse
+                let newImpulse = max(j.lowerImpulse + impulse, 0)
+                let applied = newImpulse - j.lowerImpulse
+                j.lowerImpulse = newImpulse
+                sA.w -= iA * applied; sB.w += iB * applied
+            }
+            do {
+                let (bias, ms, isc) = rowBias(j.def.upper - angle, j.softness, ctx, useBias)
+                let impulse = -j.axialMass * ms * (sA.w - sB.w + bias) - isc * j.upperImpulse
+                let newImpulse = max(j.upperImpulse + impulse, 0)
+                let applied = newImpulse - j.upperImpulse
+                j.upperImpulse = newImpulse
+                sA.w += iA * applied; sB.w -= iB * applied
+            }
+        }
+        solvePoint(&j, &sA, &sB, ctx, useBias)
+    }
+
+    static func solveWeld(_ j: inout JointRecord, _ sA: inout BodyState, _ sB: inout BodyState, _ ctx: Context, _ useBias: Bool) {
+        let iA = j.invIA, iB = j.invIB
+        if iA + iB > 0 {
+            var bias: Float = 0, ms: Float = 1, isc: Float = 0
+            if useBias {
+                let C = wrapAngle(j.deltaAngle + Rot.relativeAngle(sB.dq, sA.dq))
+                bias = j.softness.biasRate * C; ms = j.softness.massScale; isc = j.softness.impulseScale
+            }
+            let impulse = -j.axialMass * ms * (sB.w - sA.w + bias) - isc * j.angularImpulse
+            j.angularImpulse += impulse
+            sA.w -= iA * impulse; sB.w += iB * impulse
+        }
+        solvePoint(&j, &sA, &sB, ctx, useBias)
+    }
+
+    static func solvePrismatic(_ j: inout JointRecord, _ sA: inout BodyState, _ sB: inout BodyState, _ ctx: Context, _ useBias: Bool) {
+        let mA = j.invMassA, mB = j.invMassB, iA = j.invIA, iB = j.invIB
+        let rA = sA.dq.rotate(j.rA), rB = sB.dq.rotate(j.rB)
+        let d = j.deltaCenter + (sB.dp - sA.dp) + rB - rA
+        let axis = sA.dq.rotate(j.axis)
+        let translation = dot(axis, d)
+        let a1 = cross(d + rA, axis), a2 = cross(rB, axis)
+        @inline(__always) func applyAxis(_ impulse: Float) {
+            let P = impulse * axis
+            sA.v -= mA * P; sA.w -= iA * impulse * a1
+            sB.v += mB * P; sB.w += iB * impulse * a2
+        }
+        if j.def.enableMotor {
+            let cdot = dot(axis, sB.v - sA.v) + a2 * sB.w - a1 * sA.w
+            let maxImpulse = ctx.h * j.def.maxMotorTorque
+            let old = j.motorImpulse
+            j.motorImpulse = clamp(old + j.axialMass * (j.def.motorSpeed - cdot), -maxImpulse, maxImpulse)
+            applyAxis(j.motorImpulse - old)
+        }
+        if j.def.enableLimit {
+            do {
+                let (bias, ms, isc) = rowBias(translation - j.def.lower, j.softness, ctx, useBias)
+                let cdot = dot(axis, sB.v - sA.v) + a2 * sB.w - a1 * sA.w
+                let impulse = -j.axialMass * ms * (cdot + bias) - isc * j.lowerImpulse
+                let newImpulse = max(j.lowerImpulse + impulse, 0)
+                applyAxis(newImpulse - j.lowerImpulse)
+                j.lowerImpulse = newImpulse
+            }
+            do {
+                let (bias, ms, isc) = rowBias(j.def.upper - translation, j.softness, ctx, useBias)
+                let cdot = dot(axis, sA.v - sB.v) + a1 * sA.w - a2 * sB.w
+                let impulse = -j.axialMass * ms * (cdot + bias) - isc * j.upperImpulse
+                let newImpulse = max(j.upperImpulse + impulse, 0)
+                applyAxis(-(newImpulse - j.upperImpulse))
+                j.upperImpulse = newImpulse
+            }
+        }
+        // Perpendicular and angular rows, solved as a 2×2 block.
+        let perp = leftPerp(axis)
+        let s1 = cross(d + rA, perp), s2 = cross(rB, perp)
+        let cdot = Vec2(dot(perp, sB.v - sA.v) + s2 * sB.w - s1 * sA.w, sB.w - sA.w)
+        var bias = Vec2.zero, ms: Float = 1, isc: Float = 0
+        if useBias {
+            let C = Vec2(dot(perp, d), wrapAngle(j.deltaAngle + Rot.relativeAngle(sB.dq, sA.dq)))
+            bias = j.softness.biasRate * C; ms = j.softness.massScale; isc = j.softness.impulseScale
+        }
+        let k11 = mA + mB + iA * s1 * s1 + iB * s2 * s2
+        let k12 = iA * s1 + iB * s2
+        var k22 = iA + iB
+        if k22 == 0 { k22 = 1 }
+        let rhs = cdot + bias
+        let det = k11 * k22 - k12 * k12
+        let inv: Float = det != 0 ? 1 / det : 0
+        let sol = Vec2(inv * (k22 * rhs.x - k12 * rhs.y), inv * (k11 * rhs.y - k12 * rhs.x))
+        let impulse = -ms * sol - isc * j.linearImpulse
+        j.linearImpulse += impulse
+        let P = impulse.x * perp
+        let LA = impulse.x * s1 + impulse.y, LB = impulse.x * s2 + impulse.y
+        sA.v -= mA * P; sA.w -= iA * LA
+        sB.v += mB * P; sB.w += iB * LB
+    }
+
+    static func solveTarget(_ j: inout JointRecord, _ sB: inout BodyState, _ ctx: Context) {
+        let mB = j.invMassB, iB = j.invIB
+        if j.def.angularHertz > 0 && iB > 0 {
+            let C = j.deltaAngle + Rot.relativeAngle(sB.dq, .identity)
+            let s = j.angularSoftness
+            let impulse = -s.massScale * j.axialMass * (sB.w + s.biasRate * C) - s.impulseScale * j.angularImpulse
+            j.angularImpulse += impulse
+            sB.w += iB * impulse
+        }
+        let rB = sB.dq.rotate(j.rB)
+        let cdot = sB.v + cross(sB.w, rB)
+        let C = j.deltaCenter + sB.dp + rB
+        let s = j.springSoftness
+        let rhs = cdot + s.biasRate * C
+        let m = j.linearMass
+        let sol = Vec2(m.x * rhs.x + m.z * rhs.y, m.y * rhs.x + m.w * rhs.y)
+        var impulse = -s.massScale * sol - s.impulseScale * j.linearImpulse
+        let old = j.linearImpulse
+        j.linearImpulse += impulse
+        let maxImpulse = ctx.h * j.def.maxForce
+        let l = length(j.linearImpulse)
+        if l > maxImpulse { j.linearImpulse *= maxImpulse / l }
+        impulse = j.linearImpulse - old
+        sB.v += mB * impulse
+        sB.w += iB * cross(rB, impulse)
+    }
+}

@@ -1,0 +1,144 @@
+/// A 2D vector of the engine: points (pt) for positions, pt/s for velocities.
+///
+/// The engine works in single precision; the public API layer converts from `Double`.
+public typealias Vec2 = SIMD2<Float>
+
+@inline(__always) @usableFromInline
+func dot(_ a: Vec2, _ b: Vec2) -> Float { a.x * b.x + a.y * b.y }
+
+/// The z component of the 3D cross product of `a` and `b`.
+@inline(__always) @usableFromInline
+func cross(_ a: Vec2, _ b: Vec2) -> Float { a.x * b.y - a.y * b.x }
+
+/// `w × v` for a scalar angular velocity `w` (z axis) and a vector `v`.
+@inline(__always) @usableFromInline
+func cross(_ w: Float, _ v: Vec2) -> Vec2 { Vec2(-w * v.y, w * v.x) }
+
+/// `v × s`: the vector rotated by -90° and scaled.
+@inline(__always) @usableFromInline
+func cross(_ v: Vec2, _ s: Float) -> Vec2 { Vec2(s * v.y, -s * v.x) }
+
+/// The left perpendicular (rotated +90° in a y-up frame).
+@inline(__always) @usableFromInline
+func leftPerp(_ v: Vec2) -> Vec2 { Vec2(-v.y, v.x) }
+
+/// The right perpendicular (rotated -90° in a y-up frame).
+@inline(__always) @usableFromInline
+func rightPerp(_ v: Vec2) -> Vec2 { Vec2(v.y, -v.x) }
+
+@inline(__always) @usableFromInline
+func lengthSquared(_ v: Vec2) -> Float { v.x * v.x + v.y * v.y }
+
+@inline(__always) @usableFromInline
+func length(_ v: Vec2) -> Float { (v.x * v.x + v.y * v.y).squareRoot() }
+
+@inline(__always) @usableFromInline
+func distance(_ a: Vec2, _ b: Vec2) -> Float { length(b - a) }
+
+/// Returns the unit vector along `v`, or zero when `v` is (almost) zero.
+@inline(__always) @usableFromInline
+func normalize(_ v: Vec2) -> Vec2 {
+    let l = length(v)
+    if l < 1.0e-12 { return .zero }
+    return v * (1 / l)
+}
+
+@inline(__always) @usableFromInline
+func clamp(_ x: Float, _ lo: Float, _ hi: Float) -> Float { x < lo ? lo : (x > hi ? hi : x) }
+
+extension SIMD2 where Scalar == Float {
+    /// True when both components are finite (not NaN, not infinite).
+    @inlinable public var isFinite: Bool { x.isFinite && y.isFinite }
+}
+
+/// A rotation stored as cosine and sine of the angle.
+public struct Rot: Sendable, Equatable {
+    public var c: Float
+    public var s: Float
+
+    @inlinable public init(c: Float, s: Float) { self.c = c; self.s = s }
+    @inlinable public init(angle: Float) { c = cosf(angle); s = sinf(angle) }
+    public static let identity = Rot(c: 1, s: 0)
+
+    /// The angle in radians, in (-π, π].
+    @inlinable public var angle: Float { atan2f(s, c) }
+
+    @inline(__always) @inlinable
+    public func rotate(_ v: Vec2) -> Vec2 { Vec2(c * v.x - s * v.y, s * v.x + c * v.y) }
+    @inline(__always) @inlinable
+    public func invRotate(_ v: Vec2) -> Vec2 { Vec2(c * v.x + s * v.y, -s * v.x + c * v.y) }
+
+    /// Rotation `self * b` (apply b, then self).
+    @inline(__always) @inlinable
+    public func mul(_ b: Rot) -> Rot { Rot(c: c * b.c - s * b.s, s: s * b.c + c * b.s) }
+    /// Rotation `self⁻¹ * b`.
+    @inline(__always) @inlinable
+    public func invMul(_ b: Rot) -> Rot { Rot(c: c * b.c + s * b.s, s: c * b.s - s * b.c) }
+
+    /// Integrates an angular change `da` (small) and renormalises.
+    @inline(__always) @inlinable
+    public func integrated(_ da: Float) -> Rot {
+        let c2 = c - da * s
+        let s2 = s + da * c
+        let mag = (c2 * c2 + s2 * s2).squareRoot()
+        let inv: Float = mag > 0 ? 1 / mag : 0
+        return Rot(c: c2 * inv, s: s2 * inv)
+    }
+
+    /// The relative angle of `b` with respect to `a`, in (-π, π].
+    @inline(__always) @inlinable
+    public static func relativeAngle(_ b: Rot, _ a: Rot) -> Float {
+        let s = b.s * a.c - b.c * a.s
+        let c = b.c * a.c + b.s * a.s
+        return atan2f(s, c)
+    }
+}
+
+/// A rigid transform: translation then rotation.
+public struct Transform: Sendable, Equatable {
+    public var p: Vec2
+    public var q: Rot
+    @inlinable public init(p: Vec2, q: Rot) { self.p = p; self.q = q }
+    public static let identity = Transform(p: .zero, q: .identity)
+
+    @inline(__always) @inlinable
+    public func apply(_ v: Vec2) -> Vec2 { q.rotate(v) + p }
+    @inline(__always) @inlinable
+    public func invApply(_ v: Vec2) -> Vec2 { q.invRotate(v - p) }
+    /// `self⁻¹ * b`: b expressed in self's frame.
+    @inline(__always) @inlinable
+    public func invMul(_ b: Transform) -> Transform {
+        Transform(p: q.invRotate(b.p - p), q: q.invMul(b.q))
+    }
+}
+
+/// An axis-aligned bounding box.
+public struct AABB: Sendable, Equatable {
+    public var lower: Vec2
+    public var upper: Vec2
+    @inlinable public init(lower: Vec2, upper: Vec2) { self.lower = lower; self.upper = upper }
+
+    @inline(__always) @inlinable
+    public func overlaps(_ b: AABB) -> Bool {
+        !(b.lower.x > upper.x || b.lower.y > upper.y || lower.x > b.upper.x || lower.y > b.upper.y)
+    }
+    @inline(__always) @inlinable
+    public func union(_ b: AABB) -> AABB {
+        AABB(lower: pointwiseMin(lower, b.lower), upper: pointwiseMax(upper, b.upper))
+    }
+    @inline(__always) @inlinable
+    public func expanded(by m: Float) -> AABB {
+        AABB(lower: lower - Vec2(m, m), upper: upper + Vec2(m, m))
+    }
+    @inlinable public var center: Vec2 { (lower + upper) * 0.5 }
+    @inlinable public var extents: Vec2 { (upper - lower) * 0.5 }
+    @inlinable public var isValid: Bool { lower.isFinite && upper.isFinite && lower.x <= upper.x && lower.y <= upper.y }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,146 @@
+/// Narrow phase: contact manifolds for pairs of shapes.
+///
+/// Conventions shared by every routine:
+/// - Shapes are given in their local frames; `xfA` / `xfB` place them in the world.
+/// - Shape A must have the larger `ShapeKind` raw value (segment ≥ polygon ≥ circle).
+/// - The returned normal is a world unit vector pointing from A toward B; points are world
+///   positions midway between the two surfaces; `separation` is the signed gap along the normal
+///   (negative: overlap). Only points with `separation < speculative` are emitted.
+/// - Computation happens in A's local frame (`xfA.invMul(xfB)`) so that large world coordinates
+///   do not cost precision.
+/// - `radius` of a circle is its radius; for polygons and segments a non-zero radius is treated
+///   as a uniform skin (rounded shape) around the core geometry.
+///
+/// Feature ids: circle pairs (circle–circle, polygon–circle, segment–circle) use id 0. Polygon
+/// pairs (polygon–polygon, segment–polygon) use `featureID(referenceEdge, incidentVertex,
+/// flip: referenceIsB)`, see `CollidePolygons.swift`.
+enum Collide {
+    /// The engine's linear slop in points (100 pt = 1 m).
+    @inline(__always) static var linearSlop: Float { 0.5 }
+    /// Hysteresis for the choice of the reference face: B's face is used only when its
+    /// separation exceeds A's by more than this, so the choice does not flip-flop.
+    @inline(__always) static var referenceTolerance: Float { 0.1 * linearSlop }
+    /// Distances below this (points) are too small to define a direction.
+    @inline(__always) static var directionEpsilon: Float { 1.0e-6 }
+
+    /// Computes the manifold for any supported pair. `a.kind.rawValue >= b.kind.rawValue`
+    /// is required; a segment–segment pair yields an empty manifold.
+    static func manifold(_ a: ShapeView, _ xfA: Transform, _ b: ShapeView, _ xfB: Transform,
+                         speculative: Float) -> Manifold {
+        precondition(a.kind.rawValue >= b.kind.rawValue,
+                     "Collide.manifold: shape A must have the larger kind (segment > polygon > circle)")
+        switch a.kind {
+        case .circle:
+            return circles(a, xfA, b, xfB, speculative: speculative)
+        case .polygon:
+            if b.kind == .circle { return polygonCircle(a, xfA, b, xfB, speculative: speculative) }
+            return polygons(a, xfA, b, xfB, speculative: speculative)
+        case .segment:
+            switch b.kind {
+            case .circle: return segmentCircle(a, xfA, b, xfB, speculative: speculative)
+            case .polygon: return segmentPolygon(a, xfA, b, xfB, speculative: speculative)
+            case .segment: return Manifold()
+            }
+        }
+    }
+
+    // MARK: - Circle pairs
+
+    /// Circle A against circle B.
+    static func circles(_ a: ShapeView, _ xfA: Transform, _ b: ShapeView, _ xfB: Transform,
+                        speculative: Float) -> Manifold {
+        let xf = xfA.invMul(xfB)
+        let cA = a.center
+        let cB = xf.apply(b.center)
+        return pointAgainstCircle(cA, a.radius, cB, b.radius, fallbackNormal: Vec2(0, 1),
+                                  xfA, speculative)
+    }
+
+    /// Polygon A against circle B.
+    static func polygonCircle(_ a: ShapeView, _ xfA: Transform, _ b: ShapeView, _ xfB: Transform,
+                              speculative: Float) -> Manifold {
+        let xf = xfA.invMul(xfB)
+        let c = xf.apply(b.center)
+        let rA = a.radius, rB = b.radius
+        let count = a.count
+        let vs = a.vertices, ns = a.normals
+
+        // Face of maximum separation of the circle centre.
+        var face = 0
+        var maxSep = -Float.greatestFiniteMagnitude
+        for i in 0..<count {
+            let s = dot(ns[i], c - vs[i])
+            if s > maxSep { maxSep = s; face = i }
+        }
+        // The face separation is a lower bound of the distance to the polygon.
+        if maxSep - rA - rB >= speculative { return Manifold() }
+
+        let v1 = vs[face]
+        let v2 = vs[face + 1 == count ? 0 : face + 1]
+        if maxSep > 0 {
+            // Centre outside: check the vertex regions at the face's end points.
+            let e = v2 - v1
+            let u1 = dot(c - v1, e)
+            let u2 = dot(c - v2, -e)
+            if u1 < 0 || u2 < 0 {
+                let v = u1 < 0 ? v1 : v2
+                return pointAgainstCircle(v, rA, c, rB, fallbackNormal: ns[face], xfA, speculative)
+            }
+        }
+        // Face region (also used when the centre is inside the polygon).
+        let n = ns[face]
+        let sep = maxSep - rA - rB
+        if !(sep < speculative) { return Manifold() }
+        let onA = c - (maxSep - rA) * n
+        let onB = c - rB * n
+        return single(xfA, normal: n, point: 0.5 * (onA + onB), separation: sep, id: 0)
+    }
+
+    /// Segment A (two-sided) against circle B.
+    static func segmentCircle(_ a: ShapeView, _ xfA: Transform, _ b: ShapeView, _ xfB: Transform,
+                              speculative: Float) -> Manifold {
+        let xf = xfA.invMul(xfB)
+        let c = xf.apply(b.center)
+        let v1 = a.vertices[0], v2 = a.vertices[1]
+        let e = v2 - v1
+        let ee = dot(e, e)
+        let t: Float = ee > 0 ? clamp(dot(c - v1, e) / ee, 0, 1) : 0
+        let p = v1 + t * e
+        let side = ee > 0 ? leftPerp(e) * (1 / ee.squareRoot()) : Vec2(0, 1)
+        return pointAgainstCircle(p, a.radius, c, b.radius, fallbackNormal: side, xfA, speculative)
+    }
+
+    // MARK: - Helpers
+
+    /// One contact between a (possibly rounded) point `pA` of radius `rA` and a circle at `pB`
+    /// of radius `rB`, both in A's local frame.
+    @inline(__always)
+    static func pointAgainstCircle(_ pA: Vec2, _ rA: Float, _ pB: Vec2, _ rB: Float,
+                                   fallbackNormal: Vec2, _ xfA: Transform,
+                                   _ speculative: Float) -> Manifold {
+        let d = pB - pA
+        let distSq = dot(d, d)
+        let reach = rA + rB + speculative
+        if reach <= 0 || distSq >= reach * reach { return Manifold() }
+        let dist = distSq.squareRoot()
+        let sep = dist - rA - rB
+        if !(sep < speculative) { return Manifold() }
+        let n = dist > directionEpsilon ? d * (1 / dist) : fallbackNormal
+        let onA = pA + rA * n
+        let onB = pB - rB * n
+        return single(xfA, normal: n, point: 0.5 * (onA + onB), separation: sep, id: 0)
+    }
+
+    /// A one-point manifold from a local normal and point in A's frame.
+    @inline(__always)
+    static func single(_ xfA: Transform, normal n: Vec2, point p: Vec2, separation: Float,
+                       id: UInt32) -> Manifold {
+        var m = Manifold()
+        m.normal = xfA.q.rotate(n)
+        m.append(point: xfA.apply(p), separation: separation, id: id)
+        return m
+    }
+
+    @inline(__always)
+    static func nextIndex(_ i: Int, _ count: Int) -> Int { i + 1 == count ? 0 : i + 1 }
+}

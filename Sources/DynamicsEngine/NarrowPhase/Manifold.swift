@@ -1,0 +1,81 @@
+/// The kind of a collision shape. The raw value orders contact pairs: a contact's shape A has
+/// the larger kind, so the narrow phase needs only the routines listed in `Collide`.
+public enum ShapeKind: UInt8, Sendable {
+    case circle = 0
+    case polygon = 1
+    case segment = 2
+}
+
+/// A read-only view of one shape's local geometry, handed to the narrow phase.
+///
+/// - circle: `center` (local) and `radius`; `count == 0`.
+/// - polygon: `count` vertices and outward unit normals (counter-clockwise), `center` = centroid.
+/// - segment: `count == 2` vertices (the end points); normals are not used.
+@usableFromInline
+struct ShapeView {
+    var kind: ShapeKind
+    var count: Int
+    var vertices: UnsafePointer<Vec2>
+    var normals: UnsafePointer<Vec2>
+    var center: Vec2
+    var radius: Float
+}
+
+/// One contact point of a manifold.
+@usableFromInline
+struct ManifoldPoint: Sendable {
+    /// World position of the contact (midway between the two surfaces).
+    var point: Vec2 = .zero
+    /// Signed distance between the surfaces along the manifold normal (negative: overlap).
+    var separation: Float = 0
+    /// Feature key that identifies this point across steps (for warm starting).
+    var id: UInt32 = 0
+    /// Accumulated impulses (solver state carried across steps).
+    var normalImpulse: Float = 0
+    var tangentImpulse: Float = 0
+    /// Largest normal impulse applied during the last step (for events and restitution).
+    var maxNormalImpulse: Float = 0
+    /// Relative normal velocity before solving (for restitution).
+    var relativeVelocity: Float = 0
+    /// Anchors relative to the bodies' centres of mass (set by the solver's prepare stage).
+    var anchorA: Vec2 = .zero
+    var anchorB: Vec2 = .zero
+    var normalMass: Float = 0
+    var tangentMass: Float = 0
+    var adjustedSeparation: Float = 0
+}
+
+/// Up to two contact points sharing one normal, which points from shape A to shape B.
+@usableFromInline
+struct Manifold: Sendable {
+    var normal: Vec2 = .zero
+    var pointCount: Int = 0
+    var p0 = ManifoldPoint()
+    var p1 = ManifoldPoint()
+
+    @inline(__always)
+    subscript(i: Int) -> ManifoldPoint {
+        get { i == 0 ? p0 : p1 }
+        set { if i == 0 { p0 = newValue } else { p1 = newValue } }
+    }
+
+    /// Adds a point if there is room.
+    @inline(__always)
+    mutating func append(point: Vec2, separation: Float, id: UInt32) {
+        if pointCount == 0 {
+            p0 = ManifoldPoint(point: point, separation: separation, id: id)
+        } else if pointCount == 1 {
+            p1 = ManifoldPoint(point: point, separation: separation, id: id)
+        } else {
+            return
+        }
+        pointCount += 1
+    }
+}
+
+/// Builds a feature id from the indices of the reference and incident features.
+@inline(__always) @usableFromInline
+func featureID(_ a: Int, _ b: Int, flip: Bool = false, side: Int = 0) -> UInt32 {
+    UInt32(truncatingIfNeeded: a & 0xFF) | (UInt32(truncatingIfNeeded: b & 0xFF) << 8)
+        | (UInt32(flip ? 1 : 0) << 16) | (UInt32(side & 0xFF) << 17)
+}

@@ -1,0 +1,224 @@
+extension World {
+    /// Creates a body with its shapes.
+    ///
+    /// - Throws: `GeometryError` for invalid geometry, `WorldError` for a non-finite or
+    ///   negative definition, a dynamic body without mass, or an unknown collision group.
+    @discardableResult
+    public func createBody(_ def: BodyDef, shapes shapeDefs: [ShapeDef]) throws -> BodyHandle {
+        checkNotStepping("createBody")
+        guard def.position.isFinite, def.angle.isFinite else { throw WorldError.nonFinite("body position and angle") }
+        guard def.linearVelocity.isFinite, def.angularVelocity.isFinite else { throw WorldError.nonFinite("body velocity") }
+        guard def.linearDamping.isFinite, def.angularDamping.isFinite, def.charge.isFinite else {
+            throw WorldError.nonFinite("damping and charge")
+        }
+        guard def.linearDamping >= 0, def.angularDamping >= 0 else { throw WorldError.negative("damping") }
+        if let g = def.gravity, !g.isFinite { throw WorldError.nonFinite("body gravity") }
+        for g in def.groups where !isValid(g) { throw WorldError.unknownGroup(g) }
+
+        // Validate and prepare all shapes before touching the world.
+        var prepared: [(ShapeDef, PolygonData?)] = []
+        for sd in shapeDefs {
+            let m = sd.material
+            guard m.density.isFinite, m.friction.isFinite, m.restitution.isFinite else {
+                throw WorldError.nonFinite("material")
+            }
+            guard m.density >= 0, m.friction >= 0, m.restitution >= 0 else { throw WorldError.negative("material") }
+            switch sd.geometry {
+            case let .box(hx, hy, c, a):
+                prepared.append((sd, try GeometryBuilder.polygon(GeometryBuilder.boxPoints(halfWidth: hx, halfHeight: hy, center: c, angle: a))))
+            case let .polygon(pts):
+                prepared.append((sd, try GeometryBuilder.polygon(pts)))
+            case let .circle(r, c):
+                guard r.isFinite, c.isFinite else { throw GeometryError.nonFinite("circle radius and center") }
+                guard r > 0 else { throw GeometryError.nonPositiveSize("circle radius") }
+                prepared.append((sd, nil))
+            case let .segment(a, b):
+                guard a.isFinite, b.isFinite else { throw GeometryError.nonFinite("segment end points") }
+                guard distance(a, b) > 1.0e-4 else { throw GeometryError.degenerateSegment }
+                if def.type != .static { throw WorldError.segmentOnMovingBody }
+                prepared.append((sd, nil))
+            }
+        }
+        if def.type == .dynamic {
+            var total: Float = 0
+            for (sd, _) in prepared { if case .segment = sd.geometry {} else { total += sd.material.density } }
+            if total <= 0 { throw WorldError.dynamicBodyWithoutMass }
+        }
+
+        let (slot, isNew) = bodySlots.allocate()
+        let i = Int(slot)
+        if isNew {
+            sims.append(BodySim()); states.append(BodyState()); metas.append(BodyMeta()); groupsOfBody.append([])
+        }
+        var meta = BodyMeta()
+        meta.generation = metas[i].generation &+ 1
+        meta.alive = true
+        meta.type = def.type
+        meta.awake = def.type != .static && !def.startsAsleep
+        meta.fixedRotation = def.fixedRotation
+        meta.ownGravity = def.gravity != nil
+        meta.allowSleep = def.allowSleep
+        meta.charge = def.charge
+        meta.userData = def.userData
+        metas[i] = meta
+        var sim = BodySim()
+        sim.xf = Transform(p: def.position, q: Rot(angle: def.angle))
+        sim.linearDamping = def.linearDamping
+        sim.angularDamping = def.angularDamping
+        sim.gravity = def.gravity ?? gravity
+        sims[i] = sim
+        states[i] = BodyState()
+        if def.type != .static {
+            states[i].v = def.linearVelocity
+            states[i].w = def.fixedRotation ? 0 : def.angularVelocity
+        }
+        groupsOfBody[i] = []
+        for g in def.groups { addToGroupUnchecked(body: i, group: Int(g.index)) }
+
+        for (sd, poly) in prepared { _ = addShape(body: i, def: sd, polygon: poly) }
+        updateMass(body: i)
+        if def.type == .static { staticDirty = true }
+        bodyCount += 1
+        return handle(ofBody: i)
+    }
+
+    /// Adds one shape record; shapes of a body are created together and are contiguous
+    /// in creation order only when the slots happen to be, so bodies keep an explicit list.
+    func addShape(body: Int, def: ShapeDef, polygon: PolygonData?) -> Int32 {
+        let (slot, isNew) = shapeSlots.allocate()
+        let s = Int(slot)
+        if isNew { shapes.append(ShapeRecord()); shapeNext.append(-1); aabbs.append(AABB(lower: .zero, upper: .zero)); shapeIsLarge.append(0) }
+        var rec = ShapeRecord()
+        rec.generation = shapes[s].generation &+ 1
+        rec.alive = true
+        rec.body = Int32(body)
+        rec.friction = def.material.friction
+        rec.restitution = def.material.restitution
+        rec.density = def.material.density
+        rec.isStatic = metas[body].type == .static
+        switch def.geometry {
+        case let .circle(r, c):
+            rec.kind = .circle; rec.radius = r; rec.center = c
+        case let .segment(a, b):
+            rec.kind = .segment
+            rec.vertexStart = pool.allocate([a, b], [normalize(rightPerp(b - a)), normalize(leftPerp(b - a))])
+            rec.vertexCount = 2
+            rec.center = (a + b) * 0.5
+        case .box, .polygon:
+            let p = polygon!
+            rec.kind = .polygon
+            rec.vertexStart = pool.allocate(p.vertices, p.normals)
+            rec.vertexCount = Int32(p.vertices.count)
+            rec.center = p.centroid
+        }
+        shapes[s] = rec
+        // Link into the body's shape list (kept in creation order).
+        shapeNext[s] = -1
+        if metas[body].firstShape < 0 {
+            metas[body].firstShape = slot
+        } else {
+            var t = Int(metas[body].firstShape)
+            while shapeNext[t] >= 0 { t = Int(shapeNext[t]) }
+            shapeNext[t] = slot
+        }
+        metas[body].shapeCount += 1
+        return slot
+    }
+
+    /// Recomputes mass, inertia and centre of mass from the body's shapes.
+    func updateMass(body i: Int) {
+        var sim = sims[i]
+        let meta = metas[i]
+        sim.mass = 0; sim.inertia = 0; sim.invMass = 0; sim.invInertia = 0
+        sim.localCenter = .zero
+        var extent: Float = 0
+        if meta.type == .dynamic {
+            var mass: Float = 0, cen = Vec2.zero, rotI: Float = 0
+            forEachShape(of: i) { s in
+                let rec = shapes[s]
+                let d = rec.density * 1.0e-4
+                let md: MassData
+                switch rec.kind {
+                case .circle: md = MassComputer.circle(radius: rec.radius, center: rec.center, density: d)
+                case .polygon: md = MassComputer.polygon(polygonVertices(s), density: d)
+                case .segment: return
+                }
+                mass += md.mass
+                cen += md.mass * md.center
+                rotI += md.inertia + md.mass * dot(md.center, md.center)
+            }
+            if mass > 0 {
+                sim.mass = mass
+                sim.invMass = 1 / mass
+                cen /= mass
+                let iCenter = rotI - mass * dot(cen, cen)
+                if !meta.fixedRotation && iCenter > 0 {
+                    sim.inertia = iCenter
+                    sim.invInertia = 1 / iCenter
+                }
+                sim.localCenter = cen
+            }
+        }
+        forEachShape(of: i) { s in
+            let rec = shapes[s]
+            switch rec.kind {
+            case .circle: extent = max(extent, length(rec.center - sim.localCenter) + rec.radius)
+            case .polygon, .segment:
+                let st = Int(rec.vertexStart)
+                for k in 0..<Int(rec.vertexCount) { extent = max(extent, length(pool.vertices[st + k] - sim.localCenter)) }
+            }
+        }
+        sim.maxExtent = extent
+        sim.center = sim.xf.apply(sim.localCenter)
+        sim.center0 = sim.center
+        sims[i] = sim
+    }
+
+    func polygonVertices(_ s: Int) -> [Vec2] {
+        let st = Int(shapes[s].vertexStart)
+        return Array(pool.vertices[st..<(st + Int(shapes[s].vertexCount))])
+    }
+
+    @inline(__always)
+    func forEachShape(of body: Int, _ f: (Int) -> Void) {
+        var s = metas[body].firstShape
+        while s >= 0 { f(Int(s)); s = shapeNext[Int(s)] }
+    }
+
+    /// Destroys a body, its shapes, and every joint attached to it. Contacts it had end
+    /// (reported in `contactEndEvents` of the next step).
+    public func destroyBody(_ h: BodyHandle) {
+        checkNotStepping("destroyBody")
+        let i = slot(h)
+        wakeBody(i)
+        // Joints.
+        for j in 0..<Int(jointSlots.count) where joints[j].alive && (joints[j].bodyA == Int32(i) || joints[j].bodyB == Int32(i)) {
+            destroyJoint(jointHandle(j))
+        }
+        if metas[i].type == .static { staticDirty = true }
+        // Shapes.
+        var s = metas[i].firstShape
+        while s >= 0 {
+            let next = shapeNext[Int(s)]
+            releaseShape(Int(s))
+            s = next
+        }
+        for g in groupsOfBody[i] { groups[Int(g)].members.removeAll { $0 == Int32(i) } }
+        groupsOfBody[i] = []
+        removeFromSleepRing(i)
+        endContacts(ofBody: i)
+        metas[i].alive = false
+        metas[i].firstShape = -1
+        metas[i].shapeCount = 0
+        bodySlots.release(Int32(i))
+        bodyCount -= 1
+    }
+
+    func releaseShape(_ s: Int) {
+        if shapes[s].kind != .circle { pool.release(start: shapes[s].vertexStart, count: shapes[s].vertexCount) }
+        shapes[s].alive = false
+        shapes[s].body = -1
+        shapeNext[s] = -1
+        shapeSlots.release(Int32(s))
+    }
+}

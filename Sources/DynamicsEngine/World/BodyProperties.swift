@@ -1,0 +1,217 @@
+extension World {
+    // MARK: - Reading
+
+    /// The world position of the body origin.
+    public func position(_ h: BodyHandle) -> Vec2 { sims[slot(h)].xf.p }
+    /// The body's rotation in radians, in (-π, π].
+    public func angle(_ h: BodyHandle) -> Float { sims[slot(h)].xf.q.angle }
+    /// The body's transform (origin and rotation).
+    public func transform(_ h: BodyHandle) -> Transform { sims[slot(h)].xf }
+    /// The world centre of mass.
+    public func worldCenter(_ h: BodyHandle) -> Vec2 { sims[slot(h)].center }
+    /// Velocity of the centre of mass (pt/s).
+    public func linearVelocity(_ h: BodyHandle) -> Vec2 { states[slot(h)].v }
+    /// Angular velocity (rad/s).
+    public func angularVelocity(_ h: BodyHandle) -> Float { states[slot(h)].w }
+    public func mass(_ h: BodyHandle) -> Float { sims[slot(h)].mass }
+    /// Rotational inertia about the centre of mass.
+    public func inertia(_ h: BodyHandle) -> Float { sims[slot(h)].inertia }
+    public func type(_ h: BodyHandle) -> BodyType { metas[slot(h)].type }
+    public func isAwake(_ h: BodyHandle) -> Bool { metas[slot(h)].awake }
+    public func charge(_ h: BodyHandle) -> Float { metas[slot(h)].charge }
+    public func userData(_ h: BodyHandle) -> UInt64 { metas[slot(h)].userData }
+    /// The body's bounding box (union of its shapes', without margin).
+    public func aabb(_ h: BodyHandle) -> AABB {
+        let i = slot(h)
+        var box: AABB? = nil
+        forEachShape(of: i) { s in
+            let b = shapeAABB(s, sims[i].xf)
+            box = box.map { $0.union(b) } ?? b
+        }
+        let p = sims[i].xf.p
+        return box ?? AABB(lower: p, upper: p)
+    }
+
+    /// True when at least one body is awake (the animator's "keep running" signal).
+    public var hasAwakeBodies: Bool { awakeBodyCount > 0 }
+
+    /// Number of awake non-static bodies.
+    public var awakeBodyCount: Int {
+        var n = 0
+        for i in 0..<Int(bodySlots.count) where metas[i].alive && metas[i].type != .static && metas[i].awake { n += 1 }
+        return n
+    }
+
+    /// Sum of ½mv² + ½Iω² over dynamic bodies (mass units × pt²/s²).
+    public var kineticEnergy: Double {
+        var e: Double = 0
+        for i in 0..<Int(bodySlots.count) where metas[i].alive && metas[i].type == .dynamic {
+            let s = states[i], m = sims[i]
+            e += 0.5 * Double(m.mass) * Double(lengthSquared(s.v)) + 0.5 * Double(m.inertia) * Double(s.w * s.w)
+        }
+        return e
+    }
+
+    // MARK: - Writing (each wakes the body)
+
+    /// Moves the body origin and sets its rotation (teleport: velocity kept).
+    public func setTransform(_ h: BodyHandle, position: Vec2, angle: Float) {
+        precondition(position.isFinite && angle.isFinite, "setTransform: position and angle must be finite")
+        let i = slot(h)
+        sims[i].xf = Transform(p: position, q: Rot(angle: angle))
+        sims[i].center = sims[i].xf.apply(sims[i].localCenter)
+        sims[i].center0 = sims[i].center
+        if metas[i].type == .static { staticDirty = true }
+        wakeBody(i)
+    }
+
+    public func setLinearVelocity(_ h: BodyHandle, _ v: Vec2) {
+        precondition(v.isFinite, "setLinearVelocity: velocity must be finite")
+        let i = slot(h)
+        guard metas[i].type != .static else { return }
+        states[i].v = v
+        wakeBody(i)
+    }
+
+    public func setAngularVelocity(_ h: BodyHandle, _ w: Float) {
+        precondition(w.isFinite, "setAngularVelocity: angular velocity must be finite")
+        let i = slot(h)
+        guard metas[i].type != .static, !metas[i].fixedRotation else { return }
+        states[i].w = w
+        wakeBody(i)
+    }
+
+    /// Adds a force (mass · pt/s²) at a world point for the next step only.
+    public func applyForce(_ h: BodyHandle, _ f: Vec2, at point: Vec2? = nil) {
+        precondition(f.isFinite, "applyForce: force must be finite")
+        let i = slot(h)
+        guard metas[i].type == .dynamic else { return }
+        sims[i].force += f
+        if let p = point {
+            precondition(p.isFinite, "applyForce: point must be finite")
+            sims[i].torque += cross(p - sims[i].center, f)
+        }
+        if f != .zero { wakeBody(i) }
+    }
+
+    /// Adds a torque for the next step only.
+    public func applyTorque(_ h: BodyHandle, _ t: Float) {
+        precondition(t.isFinite, "applyTorque: torque must be finite")
+        let i = slot(h)
+        guard metas[i].type == .dynamic else { return }
+        sims[i].torque += t
+        if t != 0 { wakeBody(i) }
+    }
+
+    /// Applies an impulse (mass · pt/s) at a world point (the centre of mass if nil).
+    public func applyImpulse(_ h: BodyHandle, _ j: Vec2, at point: Vec2? = nil) {
+        precondition(j.isFinite, "applyImpulse: impulse must be finite")
+        let i = slot(h)
+        guard metas[i].type == .dynamic else { return }
+        states[i].v += sims[i].invMass * j
+        if let p = point {
+            precondition(p.isFinite, "applyImpulse: point must be finite")
+            states[i].w += sims[i].invInertia * cross(p - sims[i].center, j)
+        }
+        if j != .zero { wakeBody(i) }
+    }
+
+    /// Applies an angular impulse.
+    public func applyAngularImpulse(_ h: BodyHandle, _ j: Float) {
+        precondition(j.isFinite, "applyAngularImpulse: impulse must be finite")
+        let i = slot(h)
+        guard metas[i].type == .dynamic else { return }
+        states[i].w += sims[i].invInertia * j
+        if j != 0 { wakeBody(i) }
+    }
+
+    /// Sets the body's own gravity (`nil`: follow the world's gravity).
+    public func setGravity(_ h: BodyHandle, _ g: Vec2?) {
+        if let g { precondition(g.isFinite, "setGravity: gravity must be finite") }
+        let i = slot(h)
+        metas[i].ownGravity = g != nil
+        sims[i].gravity = g ?? gravity
+        wakeBody(i)
+    }
+
+    /// The gravitational acceleration the body feels.
+    public func gravity(_ h: BodyHandle) -> Vec2 { sims[slot(h)].gravity }
+
+    public func setDamping(_ h: BodyHandle, linear: Float, angular: Float) {
+        precondition(linear.isFinite && angular.isFinite && linear >= 0 && angular >= 0,
+                     "setDamping: damping must be finite and not negative")
+        let i = slot(h)
+        sims[i].linearDamping = linear
+        sims[i].angularDamping = angular
+        wakeBody(i)
+    }
+
+    public func setCharge(_ h: BodyHandle, _ q: Float) {
+        precondition(q.isFinite, "setCharge: charge must be finite")
+        metas[slot(h)].charge = q
+    }
+
+    public func setUserData(_ h: BodyHandle, _ d: UInt64) { metas[slot(h)].userData = d }
+
+    public func setFixedRotation(_ h: BodyHandle, _ fixed: Bool) {
+        let i = slot(h)
+        guard metas[i].fixedRotation != fixed else { return }
+        metas[i].fixedRotation = fixed
+        if fixed { states[i].w = 0 }
+        updateMass(body: i)
+        wakeBody(i)
+    }
+
+    /// Changes the body type (e.g. anchoring an item makes it static). Velocity is cleared
+    /// when the body becomes static.
+    public func setType(_ h: BodyHandle, _ type: BodyType) {
+        checkNotStepping("setType")
+        let i = slot(h)
+        guard metas[i].type != type else { return }
+        if metas[i].type == .static || type == .static { staticDirty = true }
+        wakeTouchingBodies(of: i)
+        metas[i].type = type
+        forEachShape(of: i) { shapes[$0].isStatic = type == .static }
+        if type == .static { states[i] = BodyState(); removeFromSleepRing(i); metas[i].awake = false } else { metas[i].awake = true }
+        updateMass(body: i)
+        if type != .static { wakeBody(i) }
+    }
+
+    /// Changes the material of every shape of the body.
+    public func setMaterial(_ h: BodyHandle, _ m: Material) {
+        precondition(m.density.isFinite && m.friction.isFinite && m.restitution.isFinite,
+                     "setMaterial: material must be finite")
+        precondition(m.density > 0 && m.friction >= 0 && m.restitution >= 0,
+                     "setMaterial: density must be > 0, friction and restitution ≥ 0")
+        let i = slot(h)
+        forEachShape(of: i) { s in
+            shapes[s].density = m.density
+            shapes[s].friction = m.friction
+            shapes[s].restitution = m.restitution
+        }
+        // Existing contacts pick up the new friction / restitution.
+        for k in contacts.indices where contacts[k].bodyA == Int32(i) || contacts[k].bodyB == Int32(i) {
+            contacts[k].friction = (shapes[Int(contacts[k].shapeA)].friction * shapes[Int(contacts[k].shapeB)].friction).squareRoot()
+            contacts[k].restitution = max(shapes[Int(contacts[k].shapeA)].restitution, shapes[Int(contacts[k].shapeB)].restitution)
+        }
+        updateMass(body: i)
+        wakeBody(i)
+    }
+
+    /// Allows or forbids sleep for one body.
+    public func setSleepAllowed(_ h: BodyHandle, _ allowed: Bool) {
+        let i = slot(h)
+        metas[i].allowSleep = allowed
+        if !allowed { wakeBody(i) }
+    }
+
+    /// Wakes a body (and its sleeping island).
+    public func wake(_ h: BodyHandle) { wakeBody(slot(h)) }
+
+    /// Wakes every body.
+    public func wakeAll() {
+        for i in 0..<Int(bodySlots.count) where metas[i].alive && metas[i].type != .static && !metas[i].awake {
+            wakeBody(i)
+        }
+    }
+}

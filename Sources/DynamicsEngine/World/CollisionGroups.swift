@@ -1,0 +1,200 @@
+extension World {
+    /// Creates a collision group. Bodies collide only with bodies and boundaries of a group
+    /// they share, as the group's `mode` allows. There is no limit on the number of groups;
+    /// the first 64 live groups use a bit-mask fast path.
+    public func createCollisionGroup(mode: CollisionMode = .everything) -> CollisionGroupID {
+        checkNotStepping("createCollisionGroup")
+        // Reuse the lowest free index so indices stay below 64 when possible.
+        let slot: Int32
+        if let k = groupSlots.freeSlots.indices.min(by: { groupSlots.freeSlots[$0] < groupSlots.freeSlots[$1] }) {
+            slot = groupSlots.freeSlots.remove(at: k)
+            groups[Int(slot)].generation &+= 1
+        } else {
+            slot = groupSlots.count
+            groupSlots.count += 1
+            groups.append(GroupRecord())
+        }
+        let g = Int(slot)
+        groups[g].alive = true
+        groups[g].mode = mode
+        groups[g].members = []
+        groups[g].boundaries = []
+        return CollisionGroupID(index: slot, generation: groups[g].generation)
+    }
+
+    /// True when `g` is a live group of this world.
+    public func isValid(_ g: CollisionGroupID) -> Bool {
+        let i = Int(g.index)
+        return i >= 0 && i < groups.count && groups[i].alive && groups[i].generation == g.generation
+    }
+
+    func groupSlot(_ g: CollisionGroupID, _ function: StaticString = #function) -> Int {
+        precondition(isValid(g), "\(function): \(g) is not a live collision group of this world")
+        return Int(g.index)
+    }
+
+    /// Destroys a group: its boundaries are removed and its members leave it.
+    public func destroyCollisionGroup(_ g: CollisionGroupID) {
+        checkNotStepping("destroyCollisionGroup")
+        let gi = groupSlot(g)
+        precondition(gi != 0, "the default collision group cannot be destroyed")
+        for s in groups[gi].boundaries { removeBoundaryShape(Int(s)) }
+        for b in groups[gi].members { removeFromGroupUnchecked(body: Int(b), group: gi) }
+        groups[gi].alive = false
+        groups[gi].members = []
+        groups[gi].boundaries = []
+        groupSlots.release(Int32(gi))
+    }
+
+    /// The group's mode.
+    public func mode(of g: CollisionGroupID) -> CollisionMode { groups[groupSlot(g)].mode }
+
+    /// Changes what a group's members collide with; wakes its members.
+    public func setMode(_ mode: CollisionMode, of g: CollisionGroupID) {
+        let gi = groupSlot(g)
+        groups[gi].mode = mode
+        for b in groups[gi].members { recomputeMasks(body: Int(b)); wakeBody(Int(b)) }
+    }
+
+    /// Adds a body to a group (no effect if it is already a member).
+    public func addBody(_ h: BodyHandle, to g: CollisionGroupID) {
+        let i = slot(h), gi = groupSlot(g)
+        addToGroupUnchecked(body: i, group: gi)
+        wakeBody(i)
+    }
+
+    /// Removes a body from a group (no effect if it is not a member).
+    public func removeBody(_ h: BodyHandle, from g: CollisionGroupID) {
+        let i = slot(h), gi = groupSlot(g)
+        removeFromGroupUnchecked(body: i, group: gi)
+        wakeBody(i)
+    }
+
+    /// The groups a body belongs to.
+    public func groups(of h: BodyHandle) -> [CollisionGroupID] {
+        groupsOfBody[slot(h)].map { CollisionGroupID(index: $0, generation: groups[Int($0)].generation) }
+    }
+
+    func addToGroupUnchecked(body i: Int, group gi: Int) {
+        if groupsOfBody[i].contains(Int32(gi)) { return }
+        groupsOfBody[i].append(Int32(gi))
+        groups[gi].members.append(Int32(i))
+        recomputeMasks(body: i)
+    }
+
+    func removeFromGroupUnchecked(body i: Int, group gi: Int) {
+        guard let k = groupsOfBody[i].firstIndex(of: Int32(gi)) else { return }
+        groupsOfBody[i].remove(at: k)
+        groups[gi].members.removeAll { $0 == Int32(i) }
+        recomputeMasks(body: i)
+    }
+
+    func recomputeMasks(body i: Int) {
+        var items: UInt64 = 0, bounds: UInt64 = 0, overflow = false
+        for g in groupsOfBody[i] {
+            if g >= 64 { overflow = true; continue }
+            let mode = groups[Int(g)].mode
+            if mode.contains(.items) { items |= 1 << UInt64(g) }
+            if mode.contains(.boundaries) { bounds |= 1 << UInt64(g) }
+        }
+        metas[i].itemMask = items
+        metas[i].boundaryMask = bounds
+        metas[i].overflow = overflow
+    }
+
+    /// Should bodies `a` and `b` (both non-boundary) collide? The slow path runs only for
+    /// bodies in groups with index ≥ 64.
+    @inline(__always)
+    func bodiesCollide(_ a: Int, _ b: Int) -> Bool {
+        if metas[a].itemMask & metas[b].itemMask != 0 { return true }
+        if !(metas[a].overflow && metas[b].overflow) { return false }
+        for g in groupsOfBody[a] where g >= 64 && groups[Int(g)].mode.contains(.items) {
+            if groupsOfBody[b].contains(g) { return true }
+        }
+        return false
+    }
+
+    /// Should body `b` collide with a boundary of group `g`?
+    @inline(__always)
+    func bodyCollidesWithBoundary(_ b: Int, group g: Int32) -> Bool {
+        if g < 64 { return metas[b].boundaryMask & (1 << UInt64(g)) != 0 }
+        return metas[b].overflow && groups[Int(g)].mode.contains(.boundaries) && groupsOfBody[b].contains(g)
+    }
+
+    // MARK: - Boundaries
+
+    /// Adds a two-sided boundary segment to a group. `id` is returned in contact events.
+    @discardableResult
+    public func addBoundary(_ a: Vec2, _ b: Vec2, group g: CollisionGroupID, id: UInt64 = 0,
+                            material: Material = Material()) throws -> BoundaryHandle {
+        checkNotStepping("addBoundary")
+        let gi = groupSlot(g)
+        guard a.isFinite, b.isFinite else { throw GeometryError.nonFinite("boundary end points") }
+        guard distance(a, b) > 1.0e-4 else { throw GeometryError.degenerateSegment }
+        let s = Int(addShape(body: Int(boundaryBody), def: ShapeDef(.segment(a, b), material: material), polygon: nil))
+        shapes[s].isBoundary = true
+        shapes[s].boundaryGroup = Int32(gi)
+        shapes[s].boundaryID = id
+        groups[gi].boundaries.append(Int32(s))
+        staticDirty = true
+        wakeTouching(boundary: s)
+        return BoundaryHandle(shape: Int32(s), generation: shapes[s].generation)
+    }
+
+    /// Adds an open polyline (or a closed loop) of boundary segments; returns one handle per segment.
+    @discardableResult
+    public func addBoundaryPath(_ points: [Vec2], closed: Bool, group g: CollisionGroupID, id: UInt64 = 0,
+                                material: Material = Material()) throws -> [BoundaryHandle] {
+        guard points.count >= 2 else { throw GeometryError.tooFewPoints(points.count) }
+        for p in points where !p.isFinite { throw GeometryError.nonFinite("boundary point") }
+        var out: [BoundaryHandle] = []
+        let n = points.count
+        let segments = closed && n > 2 ? n : n - 1
+        for k in 0..<segments {
+            let a = points[k], b = points[(k + 1) % n]
+            if distance(a, b) <= 1.0e-4 { continue }  // skip repeated points
+            out.append(try addBoundary(a, b, group: g, id: id, material: material))
+        }
+        if out.isEmpty { throw GeometryError.degenerateSegment }
+        return out
+    }
+
+    /// True when `h` addresses a live boundary.
+    public func isValid(_ h: BoundaryHandle) -> Bool {
+        let s = Int(h.shape)
+        return s >= 0 && s < shapes.count && shapes[s].alive && shapes[s].isBoundary && shapes[s].generation == h.generation
+    }
+
+    /// Removes a boundary; bodies resting on it wake up.
+    public func removeBoundary(_ h: BoundaryHandle) {
+        checkNotStepping("removeBoundary")
+        precondition(isValid(h), "removeBoundary: \(h) is not a live boundary of this world")
+        removeBoundaryShape(Int(h.shape))
+    }
+
+    func removeBoundaryShape(_ s: Int) {
+        wakeTouching(boundary: s)
+        endContacts(ofShape: s)
+        let gi = Int(shapes[s].boundaryGroup)
+        groups[gi].boundaries.removeAll { $0 == Int32(s) }
+        // Unlink from the boundary body's shape list.
+        let b = Int(boundaryBody)
+        if metas[b].firstShape == Int32(s) {
+            metas[b].firstShape = shapeNext[s]
+        } else {
+            var t = Int(metas[b].firstShape)
+            while t >= 0 && shapeNext[t] != Int32(s) { t = Int(shapeNext[t]) }
+            if t >= 0 { shapeNext[t] = shapeNext[s] }
+        }
+        metas[b].shapeCount -= 1
+        releaseShape(s)
+        staticDirty = true
+    }
+
+    /// The end points of a boundary.
+    public func endPoints(of h: BoundaryHandle) -> (Vec2, Vec2) {
+        precondition(isValid(h), "endPoints(of:): \(h) is not a live boundary of this world")
+        let st = Int(shapes[Int(h.shape)].vertexStart)
+        return (pool.vertices[st], pool.vertices[st + 1])
+    }
+}

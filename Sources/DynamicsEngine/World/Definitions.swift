@@ -1,0 +1,140 @@
+/// How a body takes part in the simulation.
+public enum BodyType: UInt8, Sendable {
+    /// Never moves; infinite mass (ground, anchored items).
+    case `static` = 0
+    /// Moves with the velocity it is given; infinite mass; pushes dynamic bodies.
+    case kinematic = 1
+    /// Moves under forces, contacts and joints.
+    case dynamic = 2
+}
+
+/// A handle to a body. It carries a generation so a handle kept after its body was destroyed
+/// is detected (see `World.isValid(_:)`) instead of silently addressing a new body.
+public struct BodyHandle: Hashable, Sendable, CustomStringConvertible {
+    public let index: Int32
+    public let generation: UInt32
+    @inlinable init(index: Int32, generation: UInt32) { self.index = index; self.generation = generation }
+    public var description: String { "Body(\(index)#\(generation))" }
+}
+
+/// A handle to a joint, with the same stale-use detection as `BodyHandle`.
+public struct JointHandle: Hashable, Sendable, CustomStringConvertible {
+    public let index: Int32
+    public let generation: UInt32
+    @inlinable init(index: Int32, generation: UInt32) { self.index = index; self.generation = generation }
+    public var description: String { "Joint(\(index)#\(generation))" }
+}
+
+/// A handle to a static boundary shape (segment) added with `World.addBoundary`.
+public struct BoundaryHandle: Hashable, Sendable, CustomStringConvertible {
+    public let shape: Int32
+    public let generation: UInt32
+    @inlinable init(shape: Int32, generation: UInt32) { self.shape = shape; self.generation = generation }
+    public var description: String { "Boundary(\(shape)#\(generation))" }
+}
+
+/// A collision group: bodies collide only with bodies and boundaries of a group they share.
+/// There is no limit on the number of groups.
+public struct CollisionGroupID: Hashable, Sendable, CustomStringConvertible {
+    public let index: Int32
+    public let generation: UInt32
+    @inlinable init(index: Int32, generation: UInt32) { self.index = index; self.generation = generation }
+    /// The group every body joins unless its definition says otherwise (mode `.everything`).
+    public static let `default` = CollisionGroupID(index: 0, generation: 0)
+    public var description: String { "Group(\(index)#\(generation))" }
+}
+
+/// What the members of a collision group collide with.
+public struct CollisionMode: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// Members collide with each other.
+    public static let items = CollisionMode(rawValue: 1)
+    /// Members collide with the group's boundaries.
+    public static let boundaries = CollisionMode(rawValue: 2)
+    /// Both.
+    public static let everything: CollisionMode = [.items, .boundaries]
+}
+
+/// Surface and mass material of a shape.
+public struct Material: Sendable, Equatable {
+    /// Density in UIKit's units: mass = area (pt²) × density / 10 000, so a 100 × 100 pt
+    /// box of density 1 has mass 1 (1 kg/m² with 100 pt = 1 m). Finite and > 0.
+    public var density: Float
+    /// Coulomb friction coefficient (≥ 0). Pairs combine with `sqrt(a · b)`.
+    public var friction: Float
+    /// Coefficient of restitution (0 … 1). Pairs combine with `max(a, b)`.
+    public var restitution: Float
+    public init(density: Float = 1, friction: Float = 0.6, restitution: Float = 0) {
+        self.density = density; self.friction = friction; self.restitution = restitution
+    }
+}
+
+/// Describes one shape of a body.
+public struct ShapeDef: Sendable {
+    public var geometry: Geometry
+    public var material: Material
+    public init(_ geometry: Geometry, material: Material = Material()) {
+        self.geometry = geometry; self.material = material
+    }
+}
+
+/// Describes a body to create. All numbers must be finite.
+public struct BodyDef: Sendable {
+    public var type: BodyType = .dynamic
+    /// World position of the body origin (the shapes' local (0, 0)).
+    public var position: Vec2 = .zero
+    /// Rotation in radians.
+    public var angle: Float = 0
+    public var linearVelocity: Vec2 = .zero
+    public var angularVelocity: Float = 0
+    /// Linear damping (1/s): velocity decays as `v / (1 + h · damping)` per sub-step.
+    public var linearDamping: Float = 0
+    /// Angular damping (1/s).
+    public var angularDamping: Float = 0
+    /// This body's own gravitational acceleration; `nil` uses the world's gravity.
+    public var gravity: Vec2? = nil
+    /// Prevents rotation (infinite rotational inertia).
+    public var fixedRotation: Bool = false
+    /// May this body fall asleep?
+    public var allowSleep: Bool = true
+    /// Starts asleep (woken by a touch, force or property change).
+    public var startsAsleep: Bool = false
+    /// Electric charge, read by field forces applied from outside the world.
+    public var charge: Float = 0
+    /// Collision groups the body belongs to.
+    public var groups: [CollisionGroupID] = [.default]
+    /// Free for the caller (the API layer keeps an item index here).
+    public var userData: UInt64 = 0
+    public init() {}
+    public init(type: BodyType, position: Vec2, angle: Float = 0) {
+        self.type = type; self.position = position; self.angle = angle
+    }
+}
+
+/// Global solver settings. Lengths are in points (100 pt = 1 m).
+public struct WorldSettings: Sendable {
+    /// Sub-steps per `step(dt:)`.
+    public var subSteps: Int = 4
+    /// Contact stiffness in Hz (capped at a quarter of the sub-step rate).
+    public var contactHertz: Float = 30
+    public var contactDampingRatio: Float = 10
+    /// The largest speed (pt/s) at which overlap is pushed apart.
+    public var maxContactPushSpeed: Float = 300
+    /// Joint stiffness for rigid joints (Hz) and damping ratio.
+    public var jointHertz: Float = 60
+    public var jointDampingRatio: Float = 2
+    /// Relative approach speed (pt/s) below which contacts do not bounce.
+    public var restitutionThreshold: Float = 100
+    /// Allowed overlap and the contact tolerance (pt).
+    public var linearSlop: Float = 0.5
+    /// Speeds below which a body may sleep.
+    public var sleepLinearThreshold: Float = 1
+    public var sleepAngularThreshold: Float = 2 * Float.pi / 180
+    /// Seconds at rest before an island sleeps.
+    public var timeToSleep: Float = 0.5
+    public var isSleepEnabled: Bool = true
+    /// Largest speed (pt/s) a body may reach (guards against explosions).
+    public var maxLinearSpeed: Float = 400_000
+    public init() {}
+}

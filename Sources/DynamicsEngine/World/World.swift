@@ -1,0 +1,160 @@
+/// A 2D rigid-body world: bodies with shapes, static boundaries, joints and collision groups,
+/// advanced in fixed steps by `step(dt:)`.
+///
+/// Lengths are points, time seconds, angles radians; 100 pt = 1 m. The world is not
+/// thread-safe: call it from one thread at a time (it uses worker threads inside `step`).
+///
+/// Programmer errors (a stale handle, a non-finite time step, a non-finite force) stop the
+/// program with a precondition message; data errors (invalid geometry or body definitions)
+/// are thrown as `GeometryError` / `WorldError`.
+public final class World {
+    /// Solver settings; change between steps.
+    public var settings: WorldSettings
+    /// Gravity for bodies that have no gravity of their own (pt/s²).
+    public var gravity: Vec2 {
+        didSet {
+            precondition(gravity.isFinite, "World.gravity must be finite")
+            for i in 0..<Int(bodySlots.count) where metas[i].alive && !metas[i].ownGravity {
+                sims[i].gravity = gravity
+            }
+            wakeAll()
+        }
+    }
+
+    // Bodies (slot-indexed, structure of arrays by access pattern).
+    var sims: [BodySim] = []
+    var states: [BodyState] = []
+    var metas: [BodyMeta] = []
+    var groupsOfBody: [[Int32]] = []
+    var bodySlots = SlotAllocator()
+    /// Number of live bodies.
+    public internal(set) var bodyCount = 0
+
+    // Shapes.
+    var shapes: [ShapeRecord] = []
+    var shapeSlots = SlotAllocator()
+    /// Next shape of the same body (a singly linked list per body), or -1.
+    var shapeNext: [Int32] = []
+    /// Each shape's bounding box with its speculative margin (updated every step for moving
+    /// shapes; kept apart from `shapes` so the broad phase reads a dense array).
+    var aabbs: [AABB] = []
+    /// 1 when a moving shape is in the broad phase's large list.
+    var shapeIsLarge: [UInt8] = []
+    var pool = VertexPool()
+    /// The body that owns every boundary segment.
+    var boundaryBody: Int32 = -1
+    /// Set when static geometry changed and the static grid must be rebuilt.
+    var staticDirty = true
+
+    // Groups.
+    var groups: [GroupRecord] = []
+    var groupSlots = SlotAllocator()
+
+    // Joints.
+    var joints: [JointRecord] = []
+    var jointSlots = SlotAllocator()
+    public internal(set) var jointCount = 0
+
+    // Contacts (sorted by key) and the step pipeline's reusable buffers.
+    var contacts: [Contact] = []
+    var contactsBack: [Contact] = []
+    var broadPhase = BroadPhase()
+    var islands = IslandBuilder()
+    var solver = SolverScratch()
+
+    /// Contacts that began touching in the last step (point: largest normal impulse).
+    public internal(set) var contactBeginEvents: [ContactEvent] = []
+    /// Contacts that stopped touching in the last step (or whose body was destroyed).
+    public internal(set) var contactEndEvents: [ContactEvent] = []
+    /// End events produced between steps (destroyed bodies and boundaries).
+    var pendingEndEvents: [ContactEvent] = []
+    /// Number of steps taken.
+    public internal(set) var stepCount = 0
+    /// Worker threads used by `step` (1 = serial). Results do not depend on it.
+    public var workerCount: Int = 1 {
+        didSet { precondition(workerCount >= 1, "World.workerCount must be at least 1") }
+    }
+    /// Set while `step` runs; structural changes are refused then.
+    var isStepping = false
+
+    /// Creates an empty world.
+    public init(gravity: Vec2 = Vec2(0, 1000), settings: WorldSettings = WorldSettings()) {
+        precondition(gravity.isFinite, "World gravity must be finite")
+        self.gravity = gravity
+        self.settings = settings
+        // Block 0 of the vertex pool is never used, so its buffers are never empty.
+        _ = pool.allocate([.zero], [.zero])
+        // Group 0 is the default group (`CollisionGroupID.default`).
+        _ = createCollisionGroup(mode: .everything)
+        // A static body owns the boundaries.
+        var def = BodyDef(type: .static, position: .zero)
+        def.groups = []
+        boundaryBody = try! createBody(def, shapes: []).index
+        bodyCount -= 1  // the boundary owner is not a user body
+    }
+
+    // MARK: - Handles
+
+    /// True when `handle` addresses a live body.
+    public func isValid(_ handle: BodyHandle) -> Bool {
+        let i = Int(handle.index)
+        return i >= 0 && i < metas.count && metas[i].alive && metas[i].generation == handle.generation
+            && handle.index != boundaryBody
+    }
+
+    @inline(__always)
+    func slot(_ h: BodyHandle, _ function: StaticString = #function) -> Int {
+        precondition(isValid(h), "\(function): \(h) is not a live body of this world (stale or foreign handle)")
+        return Int(h.index)
+    }
+
+    func handle(ofBody i: Int) -> BodyHandle { BodyHandle(index: Int32(i), generation: metas[i].generation) }
+
+    /// Every live body, in slot order.
+    public var bodies: [BodyHandle] {
+        var out: [BodyHandle] = []
+        out.reserveCapacity(bodyCount)
+        for i in 0..<Int(bodySlots.count) where metas[i].alive && Int32(i) != boundaryBody {
+            out.append(handle(ofBody: i))
+        }
+        return out
+    }
+
+    func checkNotStepping(_ what: StaticString) {
+        precondition(!isStepping, "\(what) called while the world is stepping")
+    }
+}
+
+/// Errors for body definitions that cannot be simulated.
+public enum WorldError: Error, Equatable, CustomStringConvertible {
+    case nonFinite(String)
+    case negative(String)
+    case dynamicBodyWithoutMass
+    case segmentOnMovingBody
+    case unknownGroup(CollisionGroupID)
+
+    public var description: String {
+        switch self {
+        case .nonFinite(let w): return "\(w) must be finite (got NaN or infinity)"
+        case .negative(let w): return "\(w) must not be negative"
+        case .dynamicBodyWithoutMass: return "a dynamic body needs at least one shape with positive density"
+        case .segmentOnMovingBody: return "segments are boundaries: only static bodies may have them"
+        case .unknownGroup(let g): return "\(g) is not a live collision group of this world"
+        }
+    }
+}
+
+/// One contact event between a body and another body or a boundary.
+public struct ContactEvent: Sendable, Equatable {
+    public enum Partner: Sendable, Equatable, Hashable {
+        case body(BodyHandle)
+        /// A boundary segment and the identifier it was created with.
+        case boundary(BoundaryHandle, id: UInt64)
+    }
+    public var body: BodyHandle
+    public var other: Partner
+    /// World point of the manifold point with the largest normal impulse (begin events).
+    public var point: Vec2
+    /// Contact normal, from `body` toward `other` (begin events).
+    public var normal: Vec2
+}

@@ -1,0 +1,38 @@
+@testable import DynamicsEngine
+
+/// Small builders shared by the engine tests (y down, points, gravity 1000 pt/s² unless set).
+enum TestWorld {
+    static func make(gravity: Vec2 = Vec2(0, 1000), sleep: Bool = false) -> World {
+        var settings = WorldSettings()
+        settings.isSleepEnabled = sleep
+        return World(gravity: gravity, settings: settings)
+    }
+
+    @discardableResult
+    static func box(_ w: World, at p: Vec2, size: Vec2 = Vec2(100, 100), angle: Float = 0,
+                    type: BodyType = .dynamic, material: Material = Material(),
+                    velocity: Vec2 = .zero) throws -> BodyHandle {
+        var def = BodyDef(type: type, position: p, angle: angle)
+        def.linearVelocity = velocity
+        return try w.createBody(def, shapes: [ShapeDef(.box(halfWidth: size.x / 2, halfHeight: size.y / 2), material: material)])
+    }
+
+    @discardableResult
+    static func circle(_ w: World, at p: Vec2, radius: Float, material: Material = Material(),
+                       velocity: Vec2 = .zero) throws -> BodyHandle {
+        var def = BodyDef(type: .dynamic, position: p)
+        def.linearVelocity = velocity
+        return try w.createBody(def, shapes: [ShapeDef(.circle(radius: radius), material: material)])
+    }
+
+    /// A static ground box whose top surface is at y = `top` (y down: the box extends below).
+    @discardableResult
+    static func ground(_ w: World, top: Float, width: Float = 4000, material: Material = Material()) throws -> BodyHandle {
+        try box(w, at: Vec2(0, top + 50), size: Vec2(width, 100), type: .static, material: material)
+    }
+
+    static func run(_ w: World, seconds: Float, dt: Float = 1.0 / 60.0, each: (() -> Void)? = nil) {
+        let n = Int((seconds / dt).rounded())
+        for _ in 0..<n { w.step(dt: dt); each?() }
+    }
+}
