@@ -22,6 +22,7 @@ extension World {
     func findPairs(dt: Float) {
         if staticDirty { rebuildStaticGrid() }
         let half = 0.5 * speculativeDistance
+        let maxMargin = half + 2 * settings.maxLinearSpeed * dt
         broadPhase.moving.removeAll(keepingCapacity: true)
         broadPhase.movingSmall.removeAll(keepingCapacity: true)
         broadPhase.movingLarge.removeAll(keepingCapacity: true)
@@ -30,7 +31,7 @@ extension World {
             let b = Int(shapes[s].body)
             if metas[b].awake {
                 let st = states[b]
-                let margin = half + dt * (length(st.v) + abs(st.w) * sims[b].maxExtent)
+                let margin = min(half + dt * (length(st.v) + abs(st.w) * sims[b].maxExtent), maxMargin)
                 aabbs[s] = shapeAABB(s, sims[b].xf).expanded(by: margin)
             }
             broadPhase.moving.append(Int32(s))

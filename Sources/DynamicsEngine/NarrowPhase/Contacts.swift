@@ -74,6 +74,7 @@ extension World {
     func updateContacts(dt: Float, range: Range<Int>) {
         let slop = settings.linearSlop
         let spec = speculativeDistance
+        let maxMargin = spec + 4 * settings.maxLinearSpeed * dt
         pool.vertices.withUnsafeBufferPointer { vb in
             pool.normals.withUnsafeBufferPointer { nb in
                 let v = vb.baseAddress!, nrm = nb.baseAddress!
@@ -84,7 +85,7 @@ extension World {
                     let awakeB = metas[b].awake && metas[b].type != .static
                     if !awakeA && !awakeB { continue }
                     let sa = states[a], sb = states[b]
-                    let margin = spec + dt * (length(sa.v - sb.v) + abs(sa.w) * sims[a].maxExtent + abs(sb.w) * sims[b].maxExtent)
+                    let margin = min(spec + dt * (length(sa.v - sb.v) + abs(sa.w) * sims[a].maxExtent + abs(sb.w) * sims[b].maxExtent), maxMargin)
                     var m = Collide.manifold(shapeView(Int(c.shapeA), v, nrm), sims[a].xf,
                                              shapeView(Int(c.shapeB), v, nrm), sims[b].xf, speculative: margin)
                     // Warm start: carry impulses of points with matching feature ids.

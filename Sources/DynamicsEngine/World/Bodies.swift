@@ -69,8 +69,8 @@ extension World {
         sims[i] = sim
         states[i] = BodyState()
         if def.type != .static {
-            states[i].v = def.linearVelocity
-            states[i].w = def.fixedRotation ? 0 : def.angularVelocity
+            states[i].v = clampedSpeed(def.linearVelocity)
+            states[i].w = def.fixedRotation ? 0 : clampedSpin(def.angularVelocity)
         }
         groupsOfBody[i] = []
         for g in def.groups { addToGroupUnchecked(body: i, group: Int(g.index)) }

@@ -69,7 +69,7 @@ extension World {
         precondition(v.isFinite, "setLinearVelocity: velocity must be finite")
         let i = slot(h)
         guard metas[i].type != .static else { return }
-        states[i].v = v
+        states[i].v = clampedSpeed(v)
         wakeBody(i)
     }
 
@@ -77,9 +77,24 @@ extension World {
         precondition(w.isFinite, "setAngularVelocity: angular velocity must be finite")
         let i = slot(h)
         guard metas[i].type != .static, !metas[i].fixedRotation else { return }
-        states[i].w = w
+        states[i].w = clampedSpin(w)
         wakeBody(i)
     }
+
+    /// Velocities entering the world are limited to `settings.maxLinearSpeed` (pt/s) and
+    /// `maxAngularSpeed` (rad/s), so a finite but absurd input cannot overflow later stages.
+    func clampedSpeed(_ v: Vec2) -> Vec2 {
+        let m = settings.maxLinearSpeed
+        // Clamp each component first (handles overflow to infinity), then the length.
+        let c = Vec2(clamp(v.x, -m, m), clamp(v.y, -m, m))
+        let l = length(c)
+        return l > m ? c * (m / l) : c
+    }
+
+    func clampedSpin(_ w: Float) -> Float { clamp(w, -World.maxAngularSpeed, World.maxAngularSpeed) }
+
+    /// The largest angular speed a body may have (rad/s).
+    public static let maxAngularSpeed: Float = 1000
 
     /// Adds a force (mass · pt/s²) at a world point for the next step only.
     public func applyForce(_ h: BodyHandle, _ f: Vec2, at point: Vec2? = nil) {
@@ -108,10 +123,10 @@ extension World {
         precondition(j.isFinite, "applyImpulse: impulse must be finite")
         let i = slot(h)
         guard metas[i].type == .dynamic else { return }
-        states[i].v += sims[i].invMass * j
+        states[i].v = clampedSpeed(states[i].v + sims[i].invMass * j)
         if let p = point {
             precondition(p.isFinite, "applyImpulse: point must be finite")
-            states[i].w += sims[i].invInertia * cross(p - sims[i].center, j)
+            states[i].w = clampedSpin(states[i].w + sims[i].invInertia * cross(p - sims[i].center, j))
         }
         if j != .zero { wakeBody(i) }
     }
@@ -121,7 +136,7 @@ extension World {
         precondition(j.isFinite, "applyAngularImpulse: impulse must be finite")
         let i = slot(h)
         guard metas[i].type == .dynamic else { return }
-        states[i].w += sims[i].invInertia * j
+        states[i].w = clampedSpin(states[i].w + sims[i].invInertia * j)
         if j != 0 { wakeBody(i) }
     }
 
