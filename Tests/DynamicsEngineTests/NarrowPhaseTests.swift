@@ -406,6 +406,18 @@ struct NarrowPhasePolygonTests {
         #expect(none.pointCount == 0)
     }
 
+    /// Regression: equal boxes exactly aligned with a gap (a stack, a pile's columns) must get
+    /// the two-point face contact, not a single corner point (which made landings spin).
+    @Test(arguments: [Float(0), 0.5, 10])
+    func alignedEqualBoxesWithAGapGetTwoPoints(gap: Float) throws {
+        let a = try NPShape.box(50, 50)
+        let m = NP.collide(a, NP.xf(0, 0), a, NP.xf(0, 100 + gap), speculative: 27)
+        #expect(m.pointCount == 2)
+        #expect(NP.near(m.normal, Vec2(0, 1)))
+        #expect(NP.hasPoint(m, Vec2(-50, 50 + gap / 2), sep: gap))
+        #expect(NP.hasPoint(m, Vec2(50, 50 + gap / 2), sep: gap))
+    }
+
     @Test func largeWorldCoordinates() throws {
         let ground = try NPShape.box(10, 10)
         let top = try NPShape.box(5, 5)

@@ -137,24 +137,25 @@ extension Collide {
             r1 = pair.rB; r2 = pair.rA
         }
 
-        // Clearly apart: when the closest features of the two edges are two vertices, the face
-        // normal underestimates the gap; use the vertex–vertex direction instead.
-        if separation > referenceTolerance {
+        // Clearly apart with no face overlap: when the closest features of the two edges are
+        // two vertices, the face normal underestimates the gap; use the vertex–vertex direction.
+        // (Tried only when the face contact yields no point: parallel overlapping edges also
+        // report end points as "closest", and there the two-point face contact is right.)
+        func cornerContact() -> Manifold? {
+            guard separation > referenceTolerance else { return nil }
             let f = segmentClosestFractions(v11, v12, v21, v22)
-            if (f.0 == 0 || f.0 == 1) && (f.1 == 0 || f.1 == 1) {
-                let p1 = f.0 == 0 ? v11 : v12
-                let p2 = f.1 == 0 ? v21 : v22
-                let d = p2 - p1
-                let dist = length(d)
-                if dist > directionEpsilon {
-                    let sep = dist - rTotal
-                    if !(sep < speculative) { return Manifold() }
-                    let n = d * (1 / dist)  // from polygon 1 toward polygon 2
-                    let mid = 0.5 * ((p1 + r1 * n) + (p2 - r2 * n))
-                    let id = featureID(refEdge, f.1 == 0 ? i21 : i22, flip: flip)
-                    return single(xfA, normal: flip ? -n : n, point: mid, separation: sep, id: id)
-                }
-            }
+            guard (f.0 == 0 || f.0 == 1) && (f.1 == 0 || f.1 == 1) else { return nil }
+            let p1 = f.0 == 0 ? v11 : v12
+            let p2 = f.1 == 0 ? v21 : v22
+            let d = p2 - p1
+            let dist = length(d)
+            guard dist > directionEpsilon else { return nil }
+            let sep = dist - rTotal
+            if !(sep < speculative) { return Manifold() }
+            let n = d * (1 / dist)  // from polygon 1 toward polygon 2
+            let mid = 0.5 * ((p1 + r1 * n) + (p2 - r2 * n))
+            let id = featureID(refEdge, f.1 == 0 ? i21 : i22, flip: flip)
+            return single(xfA, normal: flip ? -n : n, point: mid, separation: sep, id: id)
         }
 
         // Clip the incident edge v21→v22 against the reference face's side planes. The tangent
@@ -170,11 +171,11 @@ extension Collide {
             let sb = (upper1 - u21) / du
             sLo = max(0, min(sa, sb))
             sHi = min(1, max(sa, sb))
-            if sLo > sHi { return nil }
+            if sLo > sHi { return cornerContact() }
         } else {
             // Incident edge (almost) perpendicular to the reference face: keep it or drop it.
             let um = 0.5 * (u21 + u22)
-            if um < 0 || um > upper1 { return nil }
+            if um < 0 || um > upper1 { return cornerContact() }
         }
         let e2 = v22 - v21
         let pLo = v21 + sLo * e2
@@ -196,7 +197,11 @@ extension Collide {
             emit(&m, pLo, dLo, n1, r1, r2, featureID(refEdge, i21, flip: flip), xfA, speculative)
             emit(&m, pHi, dHi, n1, r1, r2, featureID(refEdge, i22, flip: flip), xfA, speculative)
         }
-        if m.pointCount == 0 { m.normal = .zero }
+        if m.pointCount == 0 {
+            // The face gives nothing within reach; a vertex pair may still be closer.
+            if let corner = cornerContact() { return corner }
+            m.normal = .zero
+        }
         return m
     }
 
