@@ -198,7 +198,7 @@ enum ContactSolver {
     /// Solves both normal rows of a 2-point manifold together (a 2×2 LCP by enumeration of
     /// the four active sets), so neither point is favoured: a flat face landing on a surface
     /// gets no spurious torque, and stacks do not sway. The soft-constraint terms enter as
-    /// in the single-row update: x = (1 − impulseScale)·λ − massScale·K⁻¹(vn + bias).
+    /// in the single-row update, with each row's leak measured against its own mass.
     @inline(__always)
     static func solveNormalBlock(_ c: inout ContactConstraint, _ sA: inout BodyState, _ sB: inout BodyState,
                                  invH: Float, maxBiasVelocity: Float, useBias: Bool) {
@@ -212,10 +212,12 @@ enum ContactSolver {
         let vn1 = dot(sB.v + cross(sB.w, r1B) - sA.v - cross(sA.w, r1A), n)
         let vn2 = dot(sB.v + cross(sB.w, r2B) - sA.v - cross(sA.w, r2A), n)
         let l1 = c.p0.normalImpulse, l2 = c.p1.normalImpulse
-        // Leaked accumulated impulses and the velocity targets of each row.
-        let a1 = (1 - row1.impulseScale) * l1, a2 = (1 - row2.impulseScale) * l2
-        let b1 = row1.massScale * (vn1 + row1.bias), b2 = row2.massScale * (vn2 + row2.bias)
-        let (x1, x2) = blockLCP(c, a1, a2, b1, b2)
+        // Velocity targets of each row. The soft leak of each row is expressed as a velocity
+        // (impulseScale · Kᵢᵢ · λᵢ) so that, at rest, each point overlaps exactly as much as it
+        // would when solved alone: x = λ − K⁻¹(massScale·(vn + bias) + impulseScale·diag(K)·λ).
+        let b1 = row1.massScale * (vn1 + row1.bias) + row1.impulseScale * c.k11 * l1
+        let b2 = row2.massScale * (vn2 + row2.bias) + row2.impulseScale * c.k22 * l2
+        let (x1, x2) = blockLCP(c, l1, l2, b1, b2)
         let d1 = x1 - l1, d2 = x2 - l2
         c.p0.normalImpulse = x1
         c.p1.normalImpulse = x2
