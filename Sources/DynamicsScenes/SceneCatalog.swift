@@ -1,0 +1,29 @@
+/// The registry of benchmark scenes, in the order the CLI lists them.
+public enum SceneCatalog {
+    /// Every scene. Adding a scene = one new file plus one entry here.
+    public static let all: [any BenchmarkScene] = [
+        PileScene(),
+        PyramidScene(),
+        MixScene(),
+    ]
+
+    /// The names of all scenes, in catalog order.
+    public static var names: [String] { all.map(\.name) }
+
+    /// The scene with this name (case-insensitive), or `nil`.
+    public static func named(_ name: String) -> (any BenchmarkScene)? {
+        let key = name.lowercased()
+        return all.first { $0.name == key }
+    }
+
+    /// The scene with this name; throws `SceneError.unknownScene` when there is none.
+    public static func scene(named name: String) throws -> any BenchmarkScene {
+        guard let scene = named(name) else { throw SceneError.unknownScene(name) }
+        return scene
+    }
+
+    /// The default suite of the CLI: each scene at a small, quick size.
+    public static let defaultSuite: [(scene: String, size: Int)] = [
+        ("pile", 1_000), ("pyramid", 20), ("mix", 1_000),
+    ]
+}

@@ -1,0 +1,116 @@
+import DynamicsEngine
+
+/// Where a scene's ground is, which way is up, and the region its dynamic bodies must stay in.
+///
+/// All values are in points, in the world's own coordinates.
+public struct SceneFrame: Sendable, Equatable {
+    /// The ground surface: y of the top face of the ground (y-up) or of its upper face on
+    /// screen (y-down).
+    public var groundLevel: Float
+    /// True when y points up (the metre scenes); false for the UI scenes (y down).
+    public var yUp: Bool
+    /// The typical dynamic body size (pt), e.g. a box side or a circle diameter.
+    public var bodySize: Float
+    /// Lower-left and upper-right corners of the region a dynamic body's centre must stay in;
+    /// a body outside is counted as escaped.
+    public var boundsMin: Vec2
+    public var boundsMax: Vec2
+
+    public init(groundLevel: Float, yUp: Bool, bodySize: Float, boundsMin: Vec2, boundsMax: Vec2) {
+        self.groundLevel = groundLevel; self.yUp = yUp; self.bodySize = bodySize
+        self.boundsMin = boundsMin; self.boundsMax = boundsMax
+    }
+
+    /// Height of a point above the ground surface (pt; negative below it).
+    @inlinable public func height(of p: Vec2) -> Float { yUp ? p.y - groundLevel : groundLevel - p.y }
+
+    /// True when a body centre at `p` has left the scene.
+    @inlinable public func hasEscaped(_ p: Vec2) -> Bool {
+        !p.isFinite || height(of: p) < -bodySize
+            || p.x < boundsMin.x || p.x > boundsMax.x || p.y < boundsMin.y || p.y > boundsMax.y
+    }
+}
+
+/// One built scene: the world, its dynamic bodies and how to judge the result.
+///
+/// Not thread-safe (like `World`); use it from one thread at a time.
+public final class SceneInstance {
+    /// The scene's name (`pile`, …).
+    public let name: String
+    /// The size parameter it was built with.
+    public let size: Int
+    /// The seed it was built with.
+    public let seed: UInt64
+    /// The physics world. Sleeping is off for the throughput scenes.
+    public let world: World
+    /// The scene's dynamic bodies, in creation order.
+    public let dynamicBodies: [BodyHandle]
+    /// Number of static bodies (ground, walls).
+    public let staticBodyCount: Int
+    /// Ground, up direction, body size and escape region.
+    public let frame: SceneFrame
+    /// Steps a benchmark run takes unless told otherwise.
+    public let stepsDefault: Int
+    /// The time step of `step()`: 1/60 s.
+    public let dt: Float
+    /// Largest centre height of a dynamic body above the ground when the scene was built (pt).
+    public private(set) var initialMaxHeight: Double = 0
+    /// Steps taken through `step()` / `run(steps:)`.
+    public private(set) var stepsTaken = 0
+
+    /// Adds scene-specific checks and metrics to a report (e.g. the pyramid's `standing`).
+    public typealias Judge = (SceneInstance, inout SanityReport) -> Void
+    private let judge: Judge?
+
+    /// Creates an instance. Scenes call this at the end of `build`; the initial heights are
+    /// measured here, so create every body first.
+    public init(name: String, size: Int, seed: UInt64, world: World, dynamicBodies: [BodyHandle],
+                staticBodyCount: Int, frame: SceneFrame, stepsDefault: Int = 600,
+                dt: Float = 1.0 / 60.0, judge: Judge? = nil) {
+        self.name = name; self.size = size; self.seed = seed; self.world = world
+        self.dynamicBodies = dynamicBodies; self.staticBodyCount = staticBodyCount
+        self.frame = frame; self.stepsDefault = stepsDefault; self.dt = dt; self.judge = judge
+        self.initialMaxHeight = measureHeights().max
+    }
+
+    /// Advances the world by one step of `dt` (1/60 s).
+    public func step() {
+        world.step(dt: dt)
+        stepsTaken += 1
+    }
+
+    /// Takes `steps` steps.
+    public func run(steps: Int) {
+        for _ in 0..<max(0, steps) { step() }
+    }
+
+    /// Measures the scene now (not timed: keep it out of the stepping loop).
+    public func sanity() -> SanityReport {
+        let h = measureHeights()
+        var report = SanityReport(
+            escaped: h.escaped, kineticEnergy: world.kineticEnergy, averageHeight: h.average,
+            maxHeight: h.max, initialMaxHeight: initialMaxHeight,
+            touchingContacts: world.touchingContactCount, contacts: world.contactCount,
+            bodies: dynamicBodies.count, staticBodies: staticBodyCount)
+        judge?(self, &report)
+        return report
+    }
+
+    private func measureHeights() -> (escaped: Int, average: Double, max: Double) {
+        var escaped = 0
+        var sum: Double = 0
+        var top = -Double.infinity
+        var sawNaN = false
+        for b in dynamicBodies {
+            let p = world.position(b)
+            if frame.hasEscaped(p) { escaped += 1 }
+            let y = Double(frame.height(of: p))
+            sum += y
+            if y.isNaN { sawNaN = true } else if y > top { top = y }
+        }
+        let n = dynamicBodies.count
+        guard n > 0 else { return (0, 0, 0) }
+        // A NaN height must not hide behind `max` (NaN compares false).
+        return (escaped, sum / Double(n), sawNaN ? .nan : top)
+    }
+}

@@ -1,0 +1,185 @@
+import Testing
+import DynamicsEngine
+import DynamicsScenes
+
+/// Small, faithful versions of the benchmark scenes (shared/spec/scenes.md). Each check reads
+/// the world directly where it can, so a wrong engine or a wrong scene fails here.
+@Suite("Benchmark scenes")
+struct ScenesTests {
+    // MARK: - pile
+
+    @Test("pile 100: layout follows scenes.md")
+    func pileLayout() throws {
+        let scene = try #require(SceneCatalog.named("pile"))
+        let s = try scene.build(size: 100, seed: 0)
+        #expect(s.dynamicBodies.count == 100)
+        #expect(s.world.bodyCount == 103)  // ground + two walls
+        #expect(s.world.settings.isSleepEnabled == false)
+        #expect(s.world.gravity == Vec2(0, -1000))
+        // Body 0: row 0, column 0 → ((0 − 24.5) × 1.1 − 0.25, 1) m.
+        expectClose(s.world.position(s.dynamicBodies[0]), Vec2(-2720, 100))
+        // Body 50: row 1 (odd) → ((0 − 24.5) × 1.1 + 0.25, 2.1) m.
+        expectClose(s.world.position(s.dynamicBodies[50]), Vec2(-2670, 210))
+        // Body 99: row 1, column 49.
+        expectClose(s.world.position(s.dynamicBodies[99]), Vec2(2720, 210))
+        for b in s.dynamicBodies {
+            #expect(s.world.angle(b) == 0)
+            #expect(s.world.linearVelocity(b) == .zero)
+            #expect(abs(s.world.mass(b) - 1) < 1e-4)  // 100 × 100 pt, density 1
+        }
+        #expect(abs(s.initialMaxHeight - 210) < 1e-3)
+    }
+
+    @Test("pile 100 × 120 steps: nothing escapes, it settles, energy decreases")
+    func pileSettles() throws {
+        let s = try #require(SceneCatalog.named("pile")).build(size: 100, seed: 0)
+        let startAverage = s.sanity().averageHeight
+        var energy: [Double] = []
+        for _ in 0..<120 {
+            s.step()
+            energy.append(s.world.kineticEnergy)
+        }
+        let report = s.sanity()
+        #expect(report.escaped == 0)
+        #expect(report.passed)
+
+        // Independently of the scene's escape rule: inside the walls (inner faces at ±3000 pt),
+        // on or above the ground, and resting on the ground or on the first row.
+        var minHeight = Float.infinity, maxHeight = -Float.infinity
+        for b in s.dynamicBodies {
+            let p = s.world.position(b)
+            #expect(p.isFinite)
+            #expect(abs(p.x) < 3000)
+            minHeight = min(minHeight, p.y); maxHeight = max(maxHeight, p.y)
+        }
+        #expect(minHeight > 45, "a box sank into the ground")
+        #expect(maxHeight < 156, "a box floats above two rows")
+        #expect(report.averageHeight < startAverage - 20, "the boxes did not fall")
+
+        // Energy: the fall gives a clear peak, then the settled pile loses it.
+        let peak = try #require(energy.max())
+        #expect(peak > 1e5)
+        let at90 = energy[89], at120 = energy[119]
+        #expect(at120 < 1e-4 * peak, "still moving after 2 s: KE \(at120) (peak \(peak))")
+        #expect(at120 <= max(at90, 1e-3), "kinetic energy grew while settled: \(at90) → \(at120)")
+        #expect(report.kineticEnergy == at120)
+        #expect(report.touchingContacts >= 100)  // every box touches something
+    }
+
+    // MARK: - pyramid
+
+    @Test("pyramid 10: layout follows scenes.md (boxes touch exactly)")
+    func pyramidLayout() throws {
+        let s = try #require(SceneCatalog.named("pyramid")).build(size: 10, seed: 0)
+        #expect(s.dynamicBodies.count == 55)
+        #expect(s.world.bodyCount == 56)
+        let positions = s.dynamicBodies.map { s.world.position($0) }
+        let base = positions.filter { $0.y == 50 }.map(\.x).sorted()
+        #expect(base.count == 10)
+        #expect(base.first == -450 && base.last == 450)
+        for k in 1..<base.count { #expect(base[k] - base[k - 1] == 100) }
+        let top = positions.filter { $0.y == 950 }
+        #expect(top.count == 1 && top.first?.x == 0)
+        #expect(s.initialMaxHeight == 950)
+    }
+
+    @Test("pyramid 10 × 300 steps still stands; the top box stays put")
+    func pyramidStands() throws {
+        let s = try #require(SceneCatalog.named("pyramid")).build(size: 10, seed: 0)
+        let top = try #require(s.dynamicBodies.max { s.world.position($0).y < s.world.position($1).y })
+        let topStart = s.world.position(top)
+        s.run(steps: 300)
+        let report = s.sanity()
+        #expect(report.escaped == 0)
+        #expect(report.checks["standing"] == true)
+        #expect(report.passed)
+
+        let maxHeight = s.dynamicBodies.map { s.world.position($0).y }.max() ?? 0
+        #expect(abs(maxHeight - 950) <= 9.5, "max height \(maxHeight), started at 950")
+        let drift = separation(s.world.position(top), topStart)
+        #expect(drift < 5, "top box moved \(drift) pt (box is 100 pt)")
+        #expect(abs(s.world.angle(top)) < 0.05)
+        #expect(try #require(report.metrics["top_drift"]) < 5)
+        #expect(report.kineticEnergy < 1, "pyramid still moving: KE \(report.kineticEnergy)")
+    }
+
+    // MARK: - mix
+
+    @Test("mix 100 builds 50 circles and 50 boxes, alternating")
+    func mixComposition() throws {
+        let s = try #require(SceneCatalog.named("mix")).build(size: 100, seed: 0)
+        #expect(s.dynamicBodies.count == 100)
+        #expect(s.world.bodyCount == 103)
+        let circleMass = Float.pi * 50 * 50 / 10_000  // r = 50 pt, density 1
+        var circles = 0, boxes = 0
+        for (i, b) in s.dynamicBodies.enumerated() {
+            let m = s.world.mass(b)
+            if abs(m - circleMass) < 1e-3 {
+                circles += 1
+                #expect(i % 2 == 0, "body \(i) is a circle but odd bodies are boxes")
+            } else if abs(m - 1) < 1e-3 {
+                boxes += 1
+                #expect(i % 2 == 1, "body \(i) is a box but even bodies are circles")
+            }
+        }
+        #expect(circles == 50)
+        #expect(boxes == 50)
+        s.run(steps: 60)
+        #expect(s.sanity().escaped == 0)
+    }
+
+    // MARK: - Sanity check and catalog
+
+    @Test("the sanity check catches an escaped body and a fallen pyramid")
+    func sanityCatchesFailures() throws {
+        let pile = try #require(SceneCatalog.named("pile")).build(size: 10, seed: 0)
+        #expect(pile.sanity().escaped == 0)
+        pile.world.setTransform(pile.dynamicBodies[3], position: Vec2(0, -500), angle: 0)
+        pile.world.setTransform(pile.dynamicBodies[4], position: Vec2(3500, 100), angle: 0)
+        let report = pile.sanity()
+        #expect(report.escaped == 2)
+        #expect(!report.passed)
+
+        let pyramid = try #require(SceneCatalog.named("pyramid")).build(size: 4, seed: 0)
+        #expect(pyramid.sanity().checks["standing"] == true)
+        let top = try #require(pyramid.dynamicBodies.last)
+        pyramid.world.setTransform(top, position: Vec2(400, 50), angle: 0)
+        #expect(pyramid.sanity().checks["standing"] == false)
+        #expect(!pyramid.sanity().passed)
+    }
+
+    @Test("the catalog knows its scenes and rejects unknown names")
+    func catalog() throws {
+        #expect(SceneCatalog.names == ["pile", "pyramid", "mix"])
+        #expect(Set(SceneCatalog.names).count == SceneCatalog.all.count)
+        #expect(SceneCatalog.named("PILE")?.name == "pile")
+        #expect(SceneCatalog.named("nope") == nil)
+        #expect(SceneCatalog.named("") == nil)
+        #expect(throws: SceneError.unknownScene("nope")) { try SceneCatalog.scene(named: "nope") }
+        for scene in SceneCatalog.all {
+            #expect(scene.defaultSizes.contains(scene.defaultSize))
+            #expect(scene.stepsDefault == 600)
+            #expect(!scene.summary.isEmpty && !scene.sizeMeaning.isEmpty)
+        }
+    }
+
+    @Test("building with a zero, negative or huge size throws", arguments: ["pile", "pyramid", "mix"])
+    func invalidSizes(name: String) throws {
+        let scene = try #require(SceneCatalog.named(name))
+        for size in [-1, 0, Int.min, scene.maximumSize + 1] {
+            #expect(throws: SceneError.invalidSize(scene: name, size: size, maximum: scene.maximumSize)) {
+                try scene.build(size: size, seed: 0)
+            }
+        }
+    }
+}
+
+private func expectClose(_ a: Vec2, _ b: Vec2, tolerance: Float = 1e-3,
+                         sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(separation(a, b) <= tolerance, "\(a) is not \(b)", sourceLocation: sourceLocation)
+}
+
+private func separation(_ a: Vec2, _ b: Vec2) -> Float {
+    let d = a - b
+    return (d * d).sum().squareRoot()
+}
