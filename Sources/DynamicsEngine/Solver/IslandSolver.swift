@@ -11,6 +11,10 @@ struct SolverViews: @unchecked Sendable {
     var states: UnsafeMutablePointer<BodyState>
     var metas: UnsafePointer<BodyMeta>
     var constraints: UnsafeMutablePointer<ContactConstraint>
+    var wide: UnsafeMutablePointer<WideContact>
+    var wideStart: UnsafePointer<Int32>
+    var overflow: UnsafePointer<Int32>
+    var overflowStart: UnsafePointer<Int32>
     var joints: UnsafeMutablePointer<JointRecord>
     var bodies: UnsafePointer<Int32>
     var bodyStart: UnsafePointer<Int32>
@@ -30,6 +34,8 @@ struct SolverViews: @unchecked Sendable {
         let b0 = Int(bodyStart[isl]), b1 = Int(bodyStart[isl + 1])
         let c0 = Int(contactStart[isl]), c1 = Int(contactStart[isl + 1])
         let j0 = Int(jointStart[isl]), j1 = Int(jointStart[isl + 1])
+        let w0 = Int(wideStart[isl]), w1 = Int(wideStart[isl + 1])
+        let o0 = Int(overflowStart[isl]), o1 = Int(overflowStart[isl + 1])
         let h = self.h
         let maxSpeedSq = maxLinearSpeed * maxLinearSpeed
         let maxAngularSpeed = 0.25 * Float.pi * invH
@@ -50,10 +56,14 @@ struct SolverViews: @unchecked Sendable {
                 states[b] = st
             }
             for k in j0..<j1 { JointSolver.warmStart(&joints[Int(jointList[k])], states) }
-            for k in c0..<c1 { ContactSolver.warmStart(&constraints[k], states) }
+            for k in w0..<w1 { WideContactSolver.warmStart(&wide[k], states) }
+            for k in o0..<o1 { ContactSolver.warmStart(&constraints[Int(overflow[k])], states) }
             for k in j0..<j1 { JointSolver.solve(&joints[Int(jointList[k])], states, ctx: jointContext, useBias: true) }
-            for k in c0..<c1 {
-                ContactSolver.solve(&constraints[k], states, invH: invH, maxBiasVelocity: maxBiasVelocity, useBias: true)
+            for k in w0..<w1 {
+                WideContactSolver.solve(&wide[k], states, invH: invH, maxBiasVelocity: maxBiasVelocity, useBias: true)
+            }
+            for k in o0..<o1 {
+                ContactSolver.solve(&constraints[Int(overflow[k])], states, invH: invH, maxBiasVelocity: maxBiasVelocity, useBias: true)
             }
             // Integrate positions (as deltas from the start of the step).
             for k in b0..<b1 {
@@ -64,9 +74,17 @@ struct SolverViews: @unchecked Sendable {
                 states[b] = st
             }
             for k in j0..<j1 { JointSolver.solve(&joints[Int(jointList[k])], states, ctx: jointContext, useBias: false) }
-            for k in c0..<c1 {
-                ContactSolver.solve(&constraints[k], states, invH: invH, maxBiasVelocity: maxBiasVelocity, useBias: false)
+            for k in w0..<w1 {
+                WideContactSolver.solve(&wide[k], states, invH: invH, maxBiasVelocity: maxBiasVelocity, useBias: false)
             }
+            for k in o0..<o1 {
+                ContactSolver.solve(&constraints[Int(overflow[k])], states, invH: invH, maxBiasVelocity: maxBiasVelocity, useBias: false)
+            }
+        }
+        // Impulses back to the scalar constraints, then restitution once, in constraint order.
+        for k in w0..<w1 {
+            let wc = wide[k]
+            for l in 0..<4 where wc.index[l] >= 0 { wc.unload(lane: l, into: &constraints[Int(wc.index[l])]) }
         }
         for k in c0..<c1 { ContactSolver.applyRestitution(&constraints[k], states, threshold: restitutionThreshold) }
     }

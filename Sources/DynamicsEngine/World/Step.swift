@@ -71,15 +71,26 @@ extension World {
             for k in 0..<nj {
                 JointSolver.prepare(&jointsB[Int(jointListB[k])], sims: simsB.baseAddress!, metas: metasB.baseAddress!, ctx: ctx)
             }
+            batches.build(islands: islands, constraints: consB.baseAddress!, bodyCount: Int(bodySlots.count), padBody: boundaryBody)
+            // Index arrays through local references: `batches.wide` is borrowed mutably below.
+            let wideStart = batches.wideStart, overflow = batches.overflow, overflowStart = batches.overflowStart
+            batches.wide.withUnsafeMutableBufferPointer { wideB in
+            wideStart.withUnsafeBufferPointer { wideStartB in
+            overflow.withUnsafeBufferPointer { overflowB in
+            overflowStart.withUnsafeBufferPointer { overflowStartB in
             let views = SolverViews(
                 sims: simsB.baseAddress!, states: statesB.baseAddress!, metas: metasB.baseAddress!,
-                constraints: consB.baseAddress!, joints: jointsB.baseAddress!,
+                constraints: consB.baseAddress!,
+                wide: wideB.baseAddress ?? UnsafeMutablePointer(bitPattern: 16)!, wideStart: wideStartB.baseAddress!,
+                overflow: overflowB.baseAddress ?? UnsafePointer(bitPattern: 16)!, overflowStart: overflowStartB.baseAddress!,
+                joints: jointsB.baseAddress!,
                 bodies: bodiesB.baseAddress!, bodyStart: bodyStartB.baseAddress!,
                 contactStart: contactStartB.baseAddress!, jointList: jointListB.baseAddress!,
                 jointStart: jointStartB.baseAddress!, subSteps: n, h: h, invH: 1 / h,
                 maxBiasVelocity: settings.maxContactPushSpeed, restitutionThreshold: settings.restitutionThreshold,
                 maxLinearSpeed: settings.maxLinearSpeed, jointContext: ctx)
             for isl in 0..<islands.count { views.solveIsland(isl) }
+            }}}}
             // Store impulses for warm starting and events.
             for k in 0..<nc { ContactSolver.store(consB[k], into: &contactsB[Int(contactListB[k])]) }
         }}}}}}}}}}}}

@@ -23,6 +23,8 @@ struct BodySim {
 }
 
 /// Per-body velocity state the solver writes: 32 bytes, one cache line holds two.
+/// The first 16 bytes (v, w, pad) are read and written as one `SIMD4<Float>` by the contact
+/// solver (see `ContactSolver.PairVelocity`); keep that layout.
 @usableFromInline
 struct BodyState {
     var v = Vec2.zero

@@ -61,6 +61,8 @@ public final class World {
     var broadPhase = BroadPhase()
     var islands = IslandBuilder()
     var solver = SolverScratch()
+    /// This step's colour batches (kept apart from `solver` so both can be borrowed at once).
+    var batches = ColoredBatches()
 
     /// Contacts that began touching in the last step (point: largest normal impulse).
     public internal(set) var contactBeginEvents: [ContactEvent] = []

@@ -1,0 +1,151 @@
+/// The contact passes on four constraints at once (see `WideContact`). The math is the
+/// scalar solver's (`ContactSolve.swift`): soft normal rows, the 2×2 block LCP where
+/// well conditioned, Coulomb friction; branches become lane selects.
+enum WideContactSolver {
+    typealias F = SIMD4<Float>
+
+    /// Lane-wise max / min as selects (the generic `pointwiseMax` is not inlined).
+    @inline(__always) static func vmax(_ a: F, _ b: F) -> F { a.replacing(with: b, where: a .< b) }
+    @inline(__always) static func vmin(_ a: F, _ b: F) -> F { a.replacing(with: b, where: b .< a) }
+
+    /// (vx, vy, w) of four bodies, from one 16-byte load each.
+    struct Velocities {
+        var vx: F, vy: F, w: F
+
+        @inline(__always)
+        init(_ states: UnsafeMutablePointer<BodyState>, _ idx: SIMD4<Int32>) {
+            let r0 = UnsafeRawPointer(states + Int(idx[0])).loadUnaligned(as: F.self)
+            let r1 = UnsafeRawPointer(states + Int(idx[1])).loadUnaligned(as: F.self)
+            let r2 = UnsafeRawPointer(states + Int(idx[2])).loadUnaligned(as: F.self)
+            let r3 = UnsafeRawPointer(states + Int(idx[3])).loadUnaligned(as: F.self)
+            vx = F(r0.x, r1.x, r2.x, r3.x)
+            vy = F(r0.y, r1.y, r2.y, r3.y)
+            w = F(r0.z, r1.z, r2.z, r3.z)
+        }
+
+        @inline(__always)
+        func store(_ states: UnsafeMutablePointer<BodyState>, _ idx: SIMD4<Int32>, _ mask: SIMDMask<SIMD4<Int32>>) {
+            if mask[0] { UnsafeMutableRawPointer(states + Int(idx[0])).storeBytes(of: F(vx[0], vy[0], w[0], 0), as: F.self) }
+            if mask[1] { UnsafeMutableRawPointer(states + Int(idx[1])).storeBytes(of: F(vx[1], vy[1], w[1], 0), as: F.self) }
+            if mask[2] { UnsafeMutableRawPointer(states + Int(idx[2])).storeBytes(of: F(vx[2], vy[2], w[2], 0), as: F.self) }
+            if mask[3] { UnsafeMutableRawPointer(states + Int(idx[3])).storeBytes(of: F(vx[3], vy[3], w[3], 0), as: F.self) }
+        }
+    }
+
+    /// (dp, dq) of four bodies: the second 16 bytes of `BodyState`.
+    @inline(__always)
+    static func deltas(_ states: UnsafeMutablePointer<BodyState>, _ idx: SIMD4<Int32>) -> (dx: F, dy: F, c: F, s: F) {
+        let r0 = (UnsafeRawPointer(states + Int(idx[0])) + 16).loadUnaligned(as: F.self)
+        let r1 = (UnsafeRawPointer(states + Int(idx[1])) + 16).loadUnaligned(as: F.self)
+        let r2 = (UnsafeRawPointer(states + Int(idx[2])) + 16).loadUnaligned(as: F.self)
+        let r3 = (UnsafeRawPointer(states + Int(idx[3])) + 16).loadUnaligned(as: F.self)
+        return (F(r0.x, r1.x, r2.x, r3.x), F(r0.y, r1.y, r2.y, r3.y), F(r0.z, r1.z, r2.z, r3.z), F(r0.w, r1.w, r2.w, r3.w))
+    }
+
+    /// Applies impulse (px, py) at anchors rA / rB (opposite on A).
+    @inline(__always)
+    static func apply(_ a: inout Velocities, _ b: inout Velocities, _ c: WideContact,
+                      _ rAx: F, _ rAy: F, _ rBx: F, _ rBy: F, _ px: F, _ py: F) {
+        a.vx -= c.mA * px; a.vy -= c.mA * py; a.w -= c.iA * (rAx * py - rAy * px)
+        b.vx += c.mB * px; b.vy += c.mB * py; b.w += c.iB * (rBx * py - rBy * px)
+    }
+
+    /// Relative velocity of B's anchor with respect to A's, along (dx, dy).
+    @inline(__always)
+    static func relative(_ a: Velocities, _ b: Velocities, _ rAx: F, _ rAy: F, _ rBx: F, _ rBy: F, _ dx: F, _ dy: F) -> F {
+        let rvx = b.vx - b.w * rBy - a.vx + a.w * rAy
+        let rvy = b.vy + b.w * rBx - a.vy - a.w * rAx
+        return rvx * dx + rvy * dy
+    }
+
+    @inline(__always)
+    static func warmStart(_ c: inout WideContact, _ states: UnsafeMutablePointer<BodyState>) {
+        var a = Velocities(states, c.bodyA), b = Velocities(states, c.bodyB)
+        // Tangent = (ny, −nx).
+        apply(&a, &b, c, c.rA1x, c.rA1y, c.rB1x, c.rB1y, c.ln1 * c.nx + c.lt1 * c.ny, c.ln1 * c.ny - c.lt1 * c.nx)
+        apply(&a, &b, c, c.rA2x, c.rA2y, c.rB2x, c.rB2y, c.ln2 * c.nx + c.lt2 * c.ny, c.ln2 * c.ny - c.lt2 * c.nx)
+        a.store(states, c.bodyA, c.writeA)
+        b.store(states, c.bodyB, c.writeB)
+    }
+
+    @inline(__always)
+    static func solve(_ c: inout WideContact, _ states: UnsafeMutablePointer<BodyState>,
+                      invH: Float, maxBiasVelocity: Float, useBias: Bool) {
+        var a = Velocities(states, c.bodyA), b = Velocities(states, c.bodyB)
+        let da = deltas(states, c.bodyA), db = deltas(states, c.bodyB)
+        let nx = c.nx, ny = c.ny
+        let dpx = db.dx - da.dx, dpy = db.dy - da.dy
+
+        @inline(__always) func separation(_ rAx: F, _ rAy: F, _ rBx: F, _ rBy: F, _ adj: F) -> F {
+            let dx = dpx + (db.c * rBx - db.s * rBy) - (da.c * rAx - da.s * rAy)
+            let dy = dpy + (db.s * rBx + db.c * rBy) - (da.s * rAx + da.c * rAy)
+            return dx * nx + dy * ny + adj
+        }
+        // Row parameters: speculative (s > 0), soft (biased pass) or rigid (relax pass).
+        @inline(__always) func row(_ s: F) -> (bias: F, ms: F, isc: F) {
+            let spec = s .> 0
+            if useBias {
+                let soft = vmax(c.biasRate * s, F(repeating: -maxBiasVelocity))
+                return (soft.replacing(with: s * invH, where: spec),
+                        c.massScale.replacing(with: 1, where: spec),
+                        c.impulseScale.replacing(with: 0, where: spec))
+            }
+            return (F(repeating: 0).replacing(with: s * invH, where: spec), F(repeating: 1), F(repeating: 0))
+        }
+        let r1 = row(separation(c.rA1x, c.rA1y, c.rB1x, c.rB1y, c.adj1))
+        let r2 = row(separation(c.rA2x, c.rA2y, c.rB2x, c.rB2y, c.adj2))
+        let vn1 = relative(a, b, c.rA1x, c.rA1y, c.rB1x, c.rB1y, nx, ny)
+        let vn2 = relative(a, b, c.rA2x, c.rA2y, c.rB2x, c.rB2y, nx, ny)
+        let l1 = c.ln1, l2 = c.ln2
+        let zero = F(repeating: 0)
+
+        // Sequential rows: point 1, then point 2 seeing point 1's impulse through K12.
+        let s1 = vmax(l1 - c.nm1 * r1.ms * (vn1 + r1.bias) - r1.isc * l1, zero)
+        let vn2After = vn2 + c.k12 * (s1 - l1)
+        let s2 = vmax(l2 - c.nm2 * r2.ms * (vn2After + r2.bias) - r2.isc * l2, zero)
+
+        // Block rows: x = λ − K⁻¹ b with each row's leak as a velocity; LCP active sets.
+        let b1 = r1.ms * (vn1 + r1.bias) + r1.isc * c.k11 * l1
+        let b2 = r2.ms * (vn2 + r2.bias) + r2.isc * c.k22 * l2
+        let xa1 = l1 - (c.i11 * b1 + c.i12 * b2), xa2 = l2 - (c.i12 * b1 + c.i22 * b2)
+        let caseBoth = (xa1 .>= 0) .& (xa2 .>= 0)
+        let y1 = l1 + (c.k12 * l2 - b1) / c.k11
+        let case1 = (y1 .>= 0) .& (c.k12 * (y1 - l1) - c.k22 * l2 + b2 .>= 0)
+        let y2 = l2 + (c.k12 * l1 - b2) / c.k22
+        let case2 = (y2 .>= 0) .& (c.k12 * (y2 - l2) - c.k11 * l1 + b1 .>= 0)
+        var x1 = zero.replacing(with: y1, where: case1)
+        var x2 = zero.replacing(with: y2, where: case2 .& .!case1)
+        x1.replace(with: xa1, where: caseBoth)
+        x2.replace(with: xa2, where: caseBoth)
+
+        let n1 = s1.replacing(with: x1, where: c.block)
+        let n2 = s2.replacing(with: x2, where: c.block)
+        let d1 = n1 - l1, d2 = n2 - l2
+        c.ln1 = n1; c.ln2 = n2
+        c.mx1 = vmax(c.mx1, d1)
+        c.mx2 = vmax(c.mx2, d2)
+        apply(&a, &b, c, c.rA1x, c.rA1y, c.rB1x, c.rB1y, d1 * nx, d1 * ny)
+        apply(&a, &b, c, c.rA2x, c.rA2y, c.rB2x, c.rB2y, d2 * nx, d2 * ny)
+
+        // Friction, point 1 then point 2, tangent (ny, −nx).
+        let tx = ny, ty = -nx
+        do {
+            let vt = relative(a, b, c.rA1x, c.rA1y, c.rB1x, c.rB1y, tx, ty)
+            let maxF = c.friction * c.ln1
+            let nt = vmin(vmax(c.lt1 - c.tm1 * vt, -maxF), maxF)
+            let dt = nt - c.lt1
+            c.lt1 = nt
+            apply(&a, &b, c, c.rA1x, c.rA1y, c.rB1x, c.rB1y, dt * tx, dt * ty)
+        }
+        do {
+            let vt = relative(a, b, c.rA2x, c.rA2y, c.rB2x, c.rB2y, tx, ty)
+            let maxF = c.friction * c.ln2
+            let nt = vmin(vmax(c.lt2 - c.tm2 * vt, -maxF), maxF)
+            let dt = nt - c.lt2
+            c.lt2 = nt
+            apply(&a, &b, c, c.rA2x, c.rA2y, c.rB2x, c.rB2y, dt * tx, dt * ty)
+        }
+        a.store(states, c.bodyA, c.writeA)
+        b.store(states, c.bodyB, c.writeB)
+    }
+}
