@@ -7,6 +7,8 @@ struct Contact {
     static let touching: UInt8 = 2
     /// Began touching in this step (begin event pending).
     static let began: UInt8 = 4
+    /// Stopped touching in this step (end event pending).
+    static let ended: UInt8 = 8
 
     var key: UInt64 = 0
     /// Shape A has the larger `ShapeKind` (the narrow phase's convention); -1 = dead.
@@ -25,27 +27,31 @@ extension World {
     /// persist keep their manifold (warm starting), new pairs get new contacts, and
     /// contacts whose pair vanished end.
     func mergeContacts() {
-        contactsBack.removeAll(keepingCapacity: true)
-        let pairs = broadPhase.pairs
-        var i = 0, j = 0
-        let oldCount = contacts.count
-        while i < pairs.count || j < oldCount {
-            if j < oldCount && contacts[j].shapeA < 0 { j += 1; continue }  // ended explicitly
-            if i < pairs.count && (j >= oldCount || pairs[i] < contacts[j].key) {
-                contactsBack.append(makeContact(key: pairs[i]))
-                i += 1
-            } else if i >= pairs.count || pairs[i] > contacts[j].key {
-                let c = contacts[j]
-                if c.flags & Contact.touching != 0 { contactEndEvents.append(endEvent(for: c)) }
-                j += 1
-            } else {
-                var c = contacts[j]
-                c.flags &= ~Contact.began
-                contactsBack.append(c)
-                i += 1; j += 1
+        var out = contactsBack
+        contactsBack = []
+        out.removeAll(keepingCapacity: true)
+        out.reserveCapacity(broadPhase.pairs.count)
+        broadPhase.pairs.withUnsafeBufferPointer { pairs in
+        contacts.withUnsafeBufferPointer { old in
+            var i = 0, j = 0
+            let np = pairs.count, no = old.count
+            while i < np || j < no {
+                if j < no && old[j].shapeA < 0 { j += 1; continue }  // ended explicitly
+                if i < np && (j >= no || pairs[i] < old[j].key) {
+                    out.append(makeContact(key: pairs[i]))
+                    i += 1
+                } else if i >= np || pairs[i] > old[j].key {
+                    if old[j].flags & Contact.touching != 0 { contactEndEvents.append(endEvent(for: old[j])) }
+                    j += 1
+                } else {
+                    out.append(old[j])
+                    out[out.count - 1].flags &= ~Contact.began
+                    i += 1; j += 1
+                }
             }
-        }
-        swap(&contacts, &contactsBack)
+        }}
+        contactsBack = contacts
+        contacts = out
     }
 
     func makeContact(key: UInt64) -> Contact {
@@ -70,48 +76,57 @@ extension World {
     }
 
     /// Runs the narrow phase on every contact with an awake body, carrying impulses over by
-    /// feature id, and flags contacts that began or stopped touching.
+    /// feature id, and flags contacts that began or stopped touching. Each contact is
+    /// written only by its own iteration, so ranges may run on different threads.
     func updateContacts(dt: Float, range: Range<Int>) {
         let slop = settings.linearSlop
         let spec = speculativeDistance
         let maxMargin = spec + 4 * settings.maxLinearSpeed * dt
         pool.vertices.withUnsafeBufferPointer { vb in
-            pool.normals.withUnsafeBufferPointer { nb in
-                let v = vb.baseAddress!, nrm = nb.baseAddress!
-                for k in range {
-                    var c = contacts[k]
-                    let a = Int(c.bodyA), b = Int(c.bodyB)
-                    let awakeA = metas[a].awake && metas[a].type != .static
-                    let awakeB = metas[b].awake && metas[b].type != .static
-                    if !awakeA && !awakeB { continue }
-                    let sa = states[a], sb = states[b]
-                    let margin = min(spec + dt * (length(sa.v - sb.v) + abs(sa.w) * sims[a].maxExtent + abs(sb.w) * sims[b].maxExtent), maxMargin)
-                    var m = Collide.manifold(shapeView(Int(c.shapeA), v, nrm), sims[a].xf,
-                                             shapeView(Int(c.shapeB), v, nrm), sims[b].xf, speculative: margin)
-                    // Warm start: carry impulses of points with matching feature ids.
-                    var minSep = Float.infinity
-                    for p in 0..<m.pointCount {
-                        var mp = m[p]
-                        minSep = min(minSep, mp.separation)
-                        for q in 0..<c.manifold.pointCount where c.manifold[q].id == mp.id {
-                            mp.normalImpulse = c.manifold[q].normalImpulse
-                            mp.tangentImpulse = c.manifold[q].tangentImpulse
-                        }
-                        m[p] = mp
-                    }
-                    let wasTouching = c.flags & Contact.touching != 0
-                    let touching = m.pointCount > 0 && minSep < slop
-                    var f: UInt8 = 0
-                    if m.pointCount > 0 { f |= Contact.hasPoints }
-                    if touching { f |= Contact.touching }
-                    if touching && !wasTouching { f |= Contact.began }
-                    if !touching && wasTouching { f |= 8 }  // ended: reported below
-                    c.flags = f
-                    c.manifold = m
-                    contacts[k] = c
-                }
+        pool.normals.withUnsafeBufferPointer { nb in
+        shapes.withUnsafeBufferPointer { sh in
+        metas.withUnsafeBufferPointer { me in
+        states.withUnsafeBufferPointer { st in
+        sims.withUnsafeBufferPointer { si in
+        contacts.withUnsafeMutableBufferPointer { cs in
+            let v = vb.baseAddress!, nrm = nb.baseAddress!
+            @inline(__always) func view(_ s: Int32) -> ShapeView {
+                let r = sh[Int(s)]
+                return ShapeView(kind: r.kind, count: Int(r.vertexCount), vertices: v + Int(r.vertexStart),
+                                 normals: nrm + Int(r.vertexStart), center: r.center, radius: r.radius)
             }
-        }
+            for k in range {
+                let a = Int(cs[k].bodyA), b = Int(cs[k].bodyB)
+                let awakeA = me[a].awake && me[a].type != .static
+                let awakeB = me[b].awake && me[b].type != .static
+                if !awakeA && !awakeB { continue }
+                let sa = st[a], sb = st[b]
+                let margin = min(spec + dt * (length(sa.v - sb.v) + abs(sa.w) * si[a].maxExtent + abs(sb.w) * si[b].maxExtent), maxMargin)
+                var m = Collide.manifold(view(cs[k].shapeA), si[a].xf, view(cs[k].shapeB), si[b].xf, speculative: margin)
+                // Warm start: carry impulses of points with matching feature ids.
+                let old = cs[k].manifold
+                var minSep = Float.infinity
+                if m.pointCount > 0 {
+                    minSep = m.p0.separation
+                    if old.pointCount > 0 && old.p0.id == m.p0.id { m.p0.normalImpulse = old.p0.normalImpulse; m.p0.tangentImpulse = old.p0.tangentImpulse }
+                    else if old.pointCount > 1 && old.p1.id == m.p0.id { m.p0.normalImpulse = old.p1.normalImpulse; m.p0.tangentImpulse = old.p1.tangentImpulse }
+                }
+                if m.pointCount > 1 {
+                    minSep = min(minSep, m.p1.separation)
+                    if old.pointCount > 0 && old.p0.id == m.p1.id { m.p1.normalImpulse = old.p0.normalImpulse; m.p1.tangentImpulse = old.p0.tangentImpulse }
+                    else if old.pointCount > 1 && old.p1.id == m.p1.id { m.p1.normalImpulse = old.p1.normalImpulse; m.p1.tangentImpulse = old.p1.tangentImpulse }
+                }
+                let wasTouching = cs[k].flags & Contact.touching != 0
+                let touching = m.pointCount > 0 && minSep < slop
+                var f: UInt8 = 0
+                if m.pointCount > 0 { f |= Contact.hasPoints }
+                if touching { f |= Contact.touching }
+                if touching && !wasTouching { f |= Contact.began }
+                if !touching && wasTouching { f |= Contact.ended }
+                cs[k].flags = f
+                cs[k].manifold = m
+            }
+        }}}}}}}
     }
 
     /// Collects end events for contacts flagged as ended, and wakes sleeping bodies that an
@@ -119,9 +134,9 @@ extension World {
     func collectContactChanges() {
         for k in contacts.indices {
             let f = contacts[k].flags
-            if f & 8 != 0 {
+            if f & Contact.ended != 0 {
                 contactEndEvents.append(endEvent(for: contacts[k]))
-                contacts[k].flags &= ~8
+                contacts[k].flags &= ~Contact.ended
             }
             if f & Contact.hasPoints != 0 {
                 let a = Int(contacts[k].bodyA), b = Int(contacts[k].bodyB)
