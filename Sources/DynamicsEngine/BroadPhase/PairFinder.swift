@@ -57,7 +57,10 @@ extension World {
                     large[Int(s)] = 0; bp.movingSmall.append(s)
                 }
             }
-            bp.movingSmall.withUnsafeBufferPointer { ids in bp.grid.build(ids: ids, boxes: bx.baseAddress!, cellSize: cell) }
+            // A local reference (not a copy): reading bp.movingSmall while bp.grid is mutated
+            // would otherwise make the compiler materialise a temporary array every step.
+            let small = bp.movingSmall
+            small.withUnsafeBufferPointer { ids in bp.grid.build(ids: ids, boxes: bx.baseAddress!, cellSize: cell) }
         }}
         // Pairs, emitter by emitter in slot order.
         shapes.withUnsafeBufferPointer { sh in

@@ -46,20 +46,23 @@ struct ColoredBatches {
             for q in Int(ib.bodyStart[isl])..<Int(ib.bodyStart[isl + 1]) { bodyColors[Int(ib.bodies[q])] = 0 }
             let c0 = Int(ib.contactStart[isl]), c1 = Int(ib.contactStart[isl + 1])
             for q in 0...k { counts[q] = 0 }
-            for i in c0..<c1 {
-                let c = constraints[i]
-                let ma = c.writeA ? bodyColors[Int(c.bodyA)] : 0
-                let mb = c.writeB ? bodyColors[Int(c.bodyB)] : 0
-                let free = ~(ma | mb) & all
-                var color = k
-                if free != 0 {
-                    color = free.trailingZeroBitCount
-                    let bit: UInt32 = 1 << UInt32(color)
-                    if c.writeA { bodyColors[Int(c.bodyA)] |= bit }
-                    if c.writeB { bodyColors[Int(c.bodyB)] |= bit }
+            bodyColors.withUnsafeMutableBufferPointer { bc in
+                for i in c0..<c1 {
+                    let writeA = constraints[i].writeA, writeB = constraints[i].writeB
+                    let a = Int(constraints[i].bodyA), b = Int(constraints[i].bodyB)
+                    let ma = writeA ? bc[a] : 0
+                    let mb = writeB ? bc[b] : 0
+                    let free = ~(ma | mb) & all
+                    var color = k
+                    if free != 0 {
+                        color = free.trailingZeroBitCount
+                        let bit: UInt32 = 1 << UInt32(color)
+                        if writeA { bc[a] |= bit }
+                        if writeB { bc[b] |= bit }
+                    }
+                    colorOf[i] = UInt8(color)
+                    counts[color] += 1
                 }
-                colorOf[i] = UInt8(color)
-                counts[color] += 1
             }
             // Counting sort by colour, stable in constraint order.
             starts[0] = c0
@@ -77,10 +80,16 @@ struct ColoredBatches {
                 for _ in 0..<counts[q] {
                     if lane == 4 { wide.append(WideContact()); lane = 0 }
                     let i = order[cursor]; cursor += 1
-                    wide[wide.count - 1].load(lane: lane, from: constraints[Int(i)], index: i)
+                    wide.withUnsafeMutableBufferPointer { wb in
+                        wb[wb.count - 1].load(lane: lane, from: &constraints[Int(i)], index: i)
+                    }
                     lane += 1
                 }
-                while lane < 4 { wide[wide.count - 1].load(lane: lane, from: pad, index: -1); lane += 1 }
+                var padding = pad
+                while lane < 4 {
+                    wide.withUnsafeMutableBufferPointer { wb in wb[wb.count - 1].load(lane: lane, from: &padding, index: -1) }
+                    lane += 1
+                }
             }
             colorStart.append(Int32(wide.count))
             for _ in 0..<counts[k] { overflow.append(order[cursor]); cursor += 1 }

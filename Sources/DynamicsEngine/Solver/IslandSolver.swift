@@ -83,8 +83,8 @@ struct SolverViews: @unchecked Sendable {
         }
         // Impulses back to the scalar constraints, then restitution once, in constraint order.
         for k in w0..<w1 {
-            let wc = wide[k]
-            for l in 0..<4 where wc.index[l] >= 0 { wc.unload(lane: l, into: &constraints[Int(wc.index[l])]) }
+            let index = wide[k].index
+            for l in 0..<4 where index[l] >= 0 { wide[k].unload(lane: l, into: &constraints[Int(index[l])]) }
         }
         for k in c0..<c1 { ContactSolver.applyRestitution(&constraints[k], states, threshold: restitutionThreshold) }
     }

@@ -99,7 +99,9 @@ extension World {
         resize(&ib.contactList, nContacts)
         resize(&ib.jointList, nJoints)
         // Fill with cursors (copies of the starts).
+        // Move the cursor buffer out (a copy would share it and reallocate on write).
         var cur = solver.cursor
+        solver.cursor = []
         resize(&cur, n)
         for k in 0..<n { cur[k] = ib.bodyStart[k] }
         for i in 0..<nb where ib.islandOf[i] >= 0 {

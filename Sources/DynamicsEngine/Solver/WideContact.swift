@@ -33,7 +33,8 @@ struct WideContact {
     var ln2 = F(), lt2 = F(), mx2 = F()
 
     /// Sets lane `l` from a prepared scalar constraint.
-    mutating func load(lane l: Int, from c: ContactConstraint, index: Int32) {
+    /// (`c` is passed `inout` only to avoid copying the 200-byte constraint; it is not changed.)
+    mutating func load(lane l: Int, from c: inout ContactConstraint, index: Int32) {
         bodyA[l] = c.bodyA; bodyB[l] = c.bodyB; self.index[l] = index
         writeA[l] = c.writeA; writeB[l] = c.writeB
         block[l] = c.useBlock
