@@ -23,12 +23,15 @@ struct WideContact {
     var biasRate = F(), massScale = F(), impulseScale = F()
     var k11 = F(repeating: 1), k12 = F(), k22 = F(repeating: 1)
     var i11 = F(), i12 = F(), i22 = F()
-    // Point 1.
+    // Point 1: anchors (for the separation), their cross products with the normal and the
+    // tangent (for velocities and impulses), soft-constraint data and accumulated impulses.
     var rA1x = F(), rA1y = F(), rB1x = F(), rB1y = F()
+    var rn1A = F(), rn1B = F(), rt1A = F(), rt1B = F()
     var adj1 = F(), nm1 = F(), tm1 = F()
     var ln1 = F(), lt1 = F(), mx1 = F()
     // Point 2.
     var rA2x = F(), rA2y = F(), rB2x = F(), rB2y = F()
+    var rn2A = F(), rn2B = F(), rt2A = F(), rt2B = F()
     var adj2 = F(), nm2 = F(), tm2 = F()
     var ln2 = F(), lt2 = F(), mx2 = F()
 
@@ -44,13 +47,18 @@ struct WideContact {
         biasRate[l] = c.softness.biasRate; massScale[l] = c.softness.massScale; impulseScale[l] = c.softness.impulseScale
         k11[l] = c.useBlock ? c.k11 : 1; k12[l] = c.k12; k22[l] = c.useBlock ? c.k22 : 1
         i11[l] = c.invK.x; i12[l] = c.invK.y; i22[l] = c.invK.w
+        let n = c.normal, t = rightPerp(c.normal)
         let p = c.p0
         rA1x[l] = p.anchorA.x; rA1y[l] = p.anchorA.y; rB1x[l] = p.anchorB.x; rB1y[l] = p.anchorB.y
+        rn1A[l] = cross(p.anchorA, n); rn1B[l] = cross(p.anchorB, n)
+        rt1A[l] = cross(p.anchorA, t); rt1B[l] = cross(p.anchorB, t)
         adj1[l] = p.adjustedSeparation; nm1[l] = p.normalMass; tm1[l] = p.tangentMass
         ln1[l] = p.normalImpulse; lt1[l] = p.tangentImpulse; mx1[l] = p.maxNormalImpulse
         if c.pointCount > 1 {
             let q = c.p1
             rA2x[l] = q.anchorA.x; rA2y[l] = q.anchorA.y; rB2x[l] = q.anchorB.x; rB2y[l] = q.anchorB.y
+            rn2A[l] = cross(q.anchorA, n); rn2B[l] = cross(q.anchorB, n)
+            rt2A[l] = cross(q.anchorA, t); rt2B[l] = cross(q.anchorB, t)
             adj2[l] = q.adjustedSeparation; nm2[l] = q.normalMass; tm2[l] = q.tangentMass
             ln2[l] = q.normalImpulse; lt2[l] = q.tangentImpulse; mx2[l] = q.maxNormalImpulse
         }

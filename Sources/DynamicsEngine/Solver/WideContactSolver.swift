@@ -1,6 +1,10 @@
 /// The contact passes on four constraints at once (see `WideContact`). The math is the
 /// scalar solver's (`ContactSolve.swift`): soft normal rows, the 2×2 block LCP where
 /// well conditioned, Coulomb friction; branches become lane selects.
+///
+/// Velocities along the normal use precomputed cross products: for an anchor r,
+/// (w × r)·n = w·(r × n), so a point's relative normal velocity is
+/// (vB − vA)·n + wB·rnB − wA·rnA, and an impulse λn changes wA by −iA·λ·rnA.
 enum WideContactSolver {
     typealias F = SIMD4<Float>
 
@@ -42,28 +46,16 @@ enum WideContactSolver {
         return (F(r0.x, r1.x, r2.x, r3.x), F(r0.y, r1.y, r2.y, r3.y), F(r0.z, r1.z, r2.z, r3.z), F(r0.w, r1.w, r2.w, r3.w))
     }
 
-    /// Applies impulse (px, py) at anchors rA / rB (opposite on A).
-    @inline(__always)
-    static func apply(_ a: inout Velocities, _ b: inout Velocities, _ c: WideContact,
-                      _ rAx: F, _ rAy: F, _ rBx: F, _ rBy: F, _ px: F, _ py: F) {
-        a.vx -= c.mA * px; a.vy -= c.mA * py; a.w -= c.iA * (rAx * py - rAy * px)
-        b.vx += c.mB * px; b.vy += c.mB * py; b.w += c.iB * (rBx * py - rBy * px)
-    }
-
-    /// Relative velocity of B's anchor with respect to A's, along (dx, dy).
-    @inline(__always)
-    static func relative(_ a: Velocities, _ b: Velocities, _ rAx: F, _ rAy: F, _ rBx: F, _ rBy: F, _ dx: F, _ dy: F) -> F {
-        let rvx = b.vx - b.w * rBy - a.vx + a.w * rAy
-        let rvy = b.vy + b.w * rBx - a.vy - a.w * rAx
-        return rvx * dx + rvy * dy
-    }
-
     @inline(__always)
     static func warmStart(_ c: inout WideContact, _ states: UnsafeMutablePointer<BodyState>) {
         var a = Velocities(states, c.bodyA), b = Velocities(states, c.bodyB)
-        // Tangent = (ny, −nx).
-        apply(&a, &b, c, c.rA1x, c.rA1y, c.rB1x, c.rB1y, c.ln1 * c.nx + c.lt1 * c.ny, c.ln1 * c.ny - c.lt1 * c.nx)
-        apply(&a, &b, c, c.rA2x, c.rA2y, c.rB2x, c.rB2y, c.ln2 * c.nx + c.lt2 * c.ny, c.ln2 * c.ny - c.lt2 * c.nx)
+        // P = Σ (λn·n + λt·t), t = (ny, −nx).
+        let sn = c.ln1 + c.ln2, st = c.lt1 + c.lt2
+        let px = sn * c.nx + st * c.ny, py = sn * c.ny - st * c.nx
+        a.vx -= c.mA * px; a.vy -= c.mA * py
+        b.vx += c.mB * px; b.vy += c.mB * py
+        a.w -= c.iA * (c.ln1 * c.rn1A + c.lt1 * c.rt1A + c.ln2 * c.rn2A + c.lt2 * c.rt2A)
+        b.w += c.iB * (c.ln1 * c.rn1B + c.lt1 * c.rt1B + c.ln2 * c.rn2B + c.lt2 * c.rt2B)
         a.store(states, c.bodyA, c.writeA)
         b.store(states, c.bodyB, c.writeB)
     }
@@ -72,37 +64,40 @@ enum WideContactSolver {
     static func solve(_ c: inout WideContact, _ states: UnsafeMutablePointer<BodyState>,
                       invH: Float, maxBiasVelocity: Float, useBias: Bool) {
         var a = Velocities(states, c.bodyA), b = Velocities(states, c.bodyB)
-        let da = deltas(states, c.bodyA), db = deltas(states, c.bodyB)
         let nx = c.nx, ny = c.ny
-        let dpx = db.dx - da.dx, dpy = db.dy - da.dy
-
-        @inline(__always) func separation(_ rAx: F, _ rAy: F, _ rBx: F, _ rBy: F, _ adj: F) -> F {
-            let dx = dpx + (db.c * rBx - db.s * rBy) - (da.c * rAx - da.s * rAy)
-            let dy = dpy + (db.s * rBx + db.c * rBy) - (da.s * rAx + da.c * rAy)
-            return dx * nx + dy * ny + adj
-        }
-        // Row parameters: speculative (s > 0), soft (biased pass) or rigid (relax pass).
-        @inline(__always) func row(_ s: F) -> (bias: F, ms: F, isc: F) {
-            let spec = s .> 0
-            if useBias {
-                let soft = vmax(c.biasRate * s, F(repeating: -maxBiasVelocity))
-                return (soft.replacing(with: s * invH, where: spec),
-                        c.massScale.replacing(with: 1, where: spec),
-                        c.impulseScale.replacing(with: 0, where: spec))
-            }
-            return (F(repeating: 0).replacing(with: s * invH, where: spec), F(repeating: 1), F(repeating: 0))
-        }
-        let r1 = row(separation(c.rA1x, c.rA1y, c.rB1x, c.rB1y, c.adj1))
-        let r2 = row(separation(c.rA2x, c.rA2y, c.rB2x, c.rB2y, c.adj2))
-        let vn1 = relative(a, b, c.rA1x, c.rA1y, c.rB1x, c.rB1y, nx, ny)
-        let vn2 = relative(a, b, c.rA2x, c.rA2y, c.rB2x, c.rB2y, nx, ny)
-        let l1 = c.ln1, l2 = c.ln2
         let zero = F(repeating: 0)
+
+        // Separations now: the normal is rotated back into each body's start-of-step frame
+        // once, so each anchor costs two multiply-adds: s = (dpB − dpA)·n + rB·(dqBᵀn) − rA·(dqAᵀn) + adj.
+        let r1: (bias: F, ms: F, isc: F), r2: (bias: F, ms: F, isc: F)
+        do {
+            let da = deltas(states, c.bodyA), db = deltas(states, c.bodyB)
+            let dpn = (db.dx - da.dx) * nx + (db.dy - da.dy) * ny
+            let nAx = da.c * nx + da.s * ny, nAy = da.c * ny - da.s * nx
+            let nBx = db.c * nx + db.s * ny, nBy = db.c * ny - db.s * nx
+            let s1 = dpn + (c.rB1x * nBx + c.rB1y * nBy) - (c.rA1x * nAx + c.rA1y * nAy) + c.adj1
+            let s2 = dpn + (c.rB2x * nBx + c.rB2y * nBy) - (c.rA2x * nAx + c.rA2y * nAy) + c.adj2
+            // Row parameters: speculative (s > 0), soft (biased pass) or rigid (relax pass).
+            @inline(__always) func row(_ s: F) -> (bias: F, ms: F, isc: F) {
+                let spec = s .> 0
+                if useBias {
+                    let soft = vmax(c.biasRate * s, F(repeating: -maxBiasVelocity))
+                    return (soft.replacing(with: s * invH, where: spec),
+                            c.massScale.replacing(with: 1, where: spec),
+                            c.impulseScale.replacing(with: 0, where: spec))
+                }
+                return (zero.replacing(with: s * invH, where: spec), F(repeating: 1), zero)
+            }
+            r1 = row(s1); r2 = row(s2)
+        }
+        let dvn = (b.vx - a.vx) * nx + (b.vy - a.vy) * ny
+        let vn1 = dvn + b.w * c.rn1B - a.w * c.rn1A
+        let vn2 = dvn + b.w * c.rn2B - a.w * c.rn2A
+        let l1 = c.ln1, l2 = c.ln2
 
         // Sequential rows: point 1, then point 2 seeing point 1's impulse through K12.
         let s1 = vmax(l1 - c.nm1 * r1.ms * (vn1 + r1.bias) - r1.isc * l1, zero)
-        let vn2After = vn2 + c.k12 * (s1 - l1)
-        let s2 = vmax(l2 - c.nm2 * r2.ms * (vn2After + r2.bias) - r2.isc * l2, zero)
+        let s2 = vmax(l2 - c.nm2 * r2.ms * (vn2 + c.k12 * (s1 - l1) + r2.bias) - r2.isc * l2, zero)
 
         // Block rows: x = λ − K⁻¹ b with each row's leak as a velocity; LCP active sets.
         let b1 = r1.ms * (vn1 + r1.bias) + r1.isc * c.k11 * l1
@@ -124,26 +119,34 @@ enum WideContactSolver {
         c.ln1 = n1; c.ln2 = n2
         c.mx1 = vmax(c.mx1, d1)
         c.mx2 = vmax(c.mx2, d2)
-        apply(&a, &b, c, c.rA1x, c.rA1y, c.rB1x, c.rB1y, d1 * nx, d1 * ny)
-        apply(&a, &b, c, c.rA2x, c.rA2y, c.rB2x, c.rB2y, d2 * nx, d2 * ny)
+        let dn = d1 + d2
+        a.vx -= c.mA * dn * nx; a.vy -= c.mA * dn * ny
+        b.vx += c.mB * dn * nx; b.vy += c.mB * dn * ny
+        a.w -= c.iA * (d1 * c.rn1A + d2 * c.rn2A)
+        b.w += c.iB * (d1 * c.rn1B + d2 * c.rn2B)
 
-        // Friction, point 1 then point 2, tangent (ny, −nx).
-        let tx = ny, ty = -nx
+        // Friction, point 1 then point 2, tangent t = (ny, −nx).
         do {
-            let vt = relative(a, b, c.rA1x, c.rA1y, c.rB1x, c.rB1y, tx, ty)
+            let vt = (b.vx - a.vx) * ny - (b.vy - a.vy) * nx + b.w * c.rt1B - a.w * c.rt1A
             let maxF = c.friction * c.ln1
             let nt = vmin(vmax(c.lt1 - c.tm1 * vt, -maxF), maxF)
             let dt = nt - c.lt1
             c.lt1 = nt
-            apply(&a, &b, c, c.rA1x, c.rA1y, c.rB1x, c.rB1y, dt * tx, dt * ty)
+            a.vx -= c.mA * dt * ny; a.vy += c.mA * dt * nx
+            b.vx += c.mB * dt * ny; b.vy -= c.mB * dt * nx
+            a.w -= c.iA * dt * c.rt1A
+            b.w += c.iB * dt * c.rt1B
         }
         do {
-            let vt = relative(a, b, c.rA2x, c.rA2y, c.rB2x, c.rB2y, tx, ty)
+            let vt = (b.vx - a.vx) * ny - (b.vy - a.vy) * nx + b.w * c.rt2B - a.w * c.rt2A
             let maxF = c.friction * c.ln2
             let nt = vmin(vmax(c.lt2 - c.tm2 * vt, -maxF), maxF)
             let dt = nt - c.lt2
             c.lt2 = nt
-            apply(&a, &b, c, c.rA2x, c.rA2y, c.rB2x, c.rB2y, dt * tx, dt * ty)
+            a.vx -= c.mA * dt * ny; a.vy += c.mA * dt * nx
+            b.vx += c.mB * dt * ny; b.vy -= c.mB * dt * nx
+            a.w -= c.iA * dt * c.rt2A
+            b.w += c.iB * dt * c.rt2B
         }
         a.store(states, c.bodyA, c.writeA)
         b.store(states, c.bodyB, c.writeB)
