@@ -35,14 +35,6 @@ struct ManifoldPoint: Sendable {
     var tangentImpulse: Float = 0
     /// Largest normal impulse applied during the last step (for events and restitution).
     var maxNormalImpulse: Float = 0
-    /// Relative normal velocity before solving (for restitution).
-    var relativeVelocity: Float = 0
-    /// Anchors relative to the bodies' centres of mass (set by the solver's prepare stage).
-    var anchorA: Vec2 = .zero
-    var anchorB: Vec2 = .zero
-    var normalMass: Float = 0
-    var tangentMass: Float = 0
-    var adjustedSeparation: Float = 0
 }
 
 /// Up to two contact points sharing one normal, which points from shape A to shape B.

@@ -43,6 +43,21 @@ extension World {
     func isSolverBody(_ i: Int) -> Bool { metas[i].type == .dynamic && metas[i].awake }
 
     func buildIslands() {
+        contacts.withUnsafeBufferPointer { cs in
+        metas.withUnsafeBufferPointer { me in
+        joints.withUnsafeBufferPointer { js in
+        states.withUnsafeBufferPointer { st in
+            buildIslands(cs, me, js, st)
+        }}}}
+    }
+
+    /// `buildIslands` over buffer views (no class property access per body or contact).
+    private func buildIslands(_ cs: UnsafeBufferPointer<Contact>, _ me: UnsafeBufferPointer<BodyMeta>,
+                              _ js: UnsafeBufferPointer<JointRecord>, _ st: UnsafeBufferPointer<BodyState>) {
+        @inline(__always) func isSolverBody(_ i: Int) -> Bool { me[i].type == .dynamic && me[i].awake }
+        @inline(__always) func isMovingKinematic(_ i: Int) -> Bool {
+            me[i].type == .kinematic && (st[i].v != .zero || st[i].w != 0)
+        }
         let nb = Int(bodySlots.count)
         var ib = islands
         islands = IslandBuilder()  // take the buffers out to avoid overlapping access
@@ -52,12 +67,12 @@ extension World {
             ib.islandOf.append(contentsOf: repeatElement(-1, count: nb - ib.islandOf.count))
         }
         for i in 0..<nb { ib.parent[i] = Int32(i); ib.islandOf[i] = -1 }
-        for k in contacts.indices where contacts[k].flags & Contact.hasPoints != 0 {
-            let a = Int(contacts[k].bodyA), b = Int(contacts[k].bodyB)
+        for k in cs.indices where cs[k].flags & Contact.hasPoints != 0 {
+            let a = Int(cs[k].bodyA), b = Int(cs[k].bodyB)
             if isSolverBody(a) && isSolverBody(b) { ib.union(Int32(a), Int32(b)) }
         }
-        for j in 0..<Int(jointSlots.count) where joints[j].alive {
-            let a = Int(joints[j].bodyA), b = Int(joints[j].bodyB)
+        for j in 0..<Int(jointSlots.count) where js[j].alive {
+            let a = Int(js[j].bodyA), b = Int(js[j].bodyB)
             if isSolverBody(a) && isSolverBody(b) { ib.union(Int32(a), Int32(b)) }
         }
         // Number islands by their root (lowest slot) in slot order.
@@ -68,6 +83,14 @@ extension World {
         }
         for i in 0..<nb where isSolverBody(i) { ib.islandOf[i] = ib.islandOf[Int(ib.find(Int32(i)))] }
         let n = ib.count
+        @inline(__always) func contactIsland(_ k: Int) -> Int32 {
+            let ia = ib.islandOf[Int(cs[k].bodyA)]
+            return ia >= 0 ? ia : ib.islandOf[Int(cs[k].bodyB)]
+        }
+        @inline(__always) func jointIsland(_ j: Int) -> Int32 {
+            let ia = ib.islandOf[Int(js[j].bodyA)]
+            return ia >= 0 ? ia : ib.islandOf[Int(js[j].bodyB)]
+        }
         func resize(_ a: inout [Int32], _ m: Int) {
             if a.count < m { a.append(contentsOf: repeatElement(0, count: m - a.count)) }
             for k in 0..<m { a[k] = 0 }
@@ -81,13 +104,13 @@ extension World {
         var nBodies = 0
         for i in 0..<nb where ib.islandOf[i] >= 0 { ib.bodyStart[Int(ib.islandOf[i]) + 1] += 1; nBodies += 1 }
         var nContacts = 0
-        for k in contacts.indices where contacts[k].flags & Contact.hasPoints != 0 {
-            let isl = contactIsland(k, ib.islandOf)
+        for k in cs.indices where cs[k].flags & Contact.hasPoints != 0 {
+            let isl = contactIsland(k)
             if isl >= 0 { ib.contactStart[Int(isl) + 1] += 1; nContacts += 1 }
         }
         var nJoints = 0
-        for j in 0..<Int(jointSlots.count) where joints[j].alive {
-            let isl = jointIsland(j, ib.islandOf)
+        for j in 0..<Int(jointSlots.count) where js[j].alive {
+            let isl = jointIsland(j)
             if isl >= 0 { ib.jointStart[Int(isl) + 1] += 1; nJoints += 1 }
         }
         for k in 0..<n {
@@ -108,17 +131,17 @@ extension World {
             let isl = Int(ib.islandOf[i]); ib.bodies[Int(cur[isl])] = Int32(i); cur[isl] += 1
         }
         for k in 0..<n { cur[k] = ib.contactStart[k] }
-        for k in contacts.indices where contacts[k].flags & Contact.hasPoints != 0 {
-            let isl = contactIsland(k, ib.islandOf)
+        for k in cs.indices where cs[k].flags & Contact.hasPoints != 0 {
+            let isl = contactIsland(k)
             if isl < 0 { continue }
             ib.contactList[Int(cur[Int(isl)])] = Int32(k); cur[Int(isl)] += 1
             // A moving kinematic body keeps the island awake.
-            let a = Int(contacts[k].bodyA), b = Int(contacts[k].bodyB)
+            let a = Int(cs[k].bodyA), b = Int(cs[k].bodyB)
             if isMovingKinematic(a) || isMovingKinematic(b) { ib.canSleep[Int(isl)] = 0 }
         }
         for k in 0..<n { cur[k] = ib.jointStart[k] }
-        for j in 0..<Int(jointSlots.count) where joints[j].alive {
-            let isl = jointIsland(j, ib.islandOf)
+        for j in 0..<Int(jointSlots.count) where js[j].alive {
+            let isl = jointIsland(j)
             if isl < 0 { continue }
             ib.jointList[Int(cur[Int(isl)])] = Int32(j); cur[Int(isl)] += 1
         }
@@ -128,19 +151,5 @@ extension World {
     @inline(__always)
     func isMovingKinematic(_ i: Int) -> Bool {
         metas[i].type == .kinematic && (states[i].v != .zero || states[i].w != 0)
-    }
-
-    /// The island a contact is solved in: that of its awake dynamic body (-1 if none).
-    @inline(__always)
-    func contactIsland(_ k: Int, _ islandOf: [Int32]) -> Int32 {
-        let a = Int(contacts[k].bodyA), b = Int(contacts[k].bodyB)
-        let ia = islandOf[a]
-        return ia >= 0 ? ia : islandOf[b]
-    }
-
-    @inline(__always)
-    func jointIsland(_ j: Int, _ islandOf: [Int32]) -> Int32 {
-        let ia = islandOf[Int(joints[j].bodyA)]
-        return ia >= 0 ? ia : islandOf[Int(joints[j].bodyB)]
     }
 }

@@ -100,37 +100,41 @@ extension World {
     /// updates sleep timers and puts resting islands to sleep.
     func finalizeBodies(dt: Float) {
         let linTol = settings.sleepLinearThreshold, angTol = settings.sleepAngularThreshold
-        for i in 0..<Int(bodySlots.count) where metas[i].alive && metas[i].type != .static && metas[i].awake {
-            var sim = sims[i]
-            var st = states[i]
-            if metas[i].type == .kinematic {
-                st.dp = dt * st.v
-                st.dq = Rot.identity.integrated(dt * st.w)
+        let nb = Int(bodySlots.count)
+        sims.withUnsafeMutableBufferPointer { simsB in
+        states.withUnsafeMutableBufferPointer { statesB in
+        metas.withUnsafeMutableBufferPointer { metasB in
+            for i in 0..<nb where metasB[i].alive && metasB[i].type != .static && metasB[i].awake {
+                var sim = simsB[i]
+                var st = statesB[i]
+                if metasB[i].type == .kinematic {
+                    st.dp = dt * st.v
+                    st.dq = Rot.identity.integrated(dt * st.w)
+                }
+                let center = sim.center + st.dp
+                let qn = st.dq.mul(sim.xf.q).normalized
+                if center.isFinite && qn.c.isFinite && qn.s.isFinite && st.v.isFinite && st.w.isFinite {
+                    sim.center = center
+                    sim.xf.q = qn
+                    sim.xf.p = center - qn.rotate(sim.localCenter)
+                } else {
+                    // Never let a NaN enter the world: keep the last good placement, stop the body.
+                    st.v = .zero; st.w = 0
+                }
+                sim.center0 = sim.center
+                sim.force = .zero
+                sim.torque = 0
+                st.dp = .zero
+                st.dq = .identity
+                if !metasB[i].allowSleep || lengthSquared(st.v) > linTol * linTol || abs(st.w) > angTol {
+                    metasB[i].sleepTime = 0
+                } else {
+                    metasB[i].sleepTime += dt
+                }
+                simsB[i] = sim
+                statesB[i] = st
             }
-            let center = sim.center + st.dp
-            let q = st.dq.mul(sim.xf.q)
-            let qn = Rot(c: q.c, s: q.s).normalized
-            if center.isFinite && qn.c.isFinite && qn.s.isFinite && st.v.isFinite && st.w.isFinite {
-                sim.center = center
-                sim.xf.q = qn
-                sim.xf.p = center - qn.rotate(sim.localCenter)
-            } else {
-                // Never let a NaN enter the world: keep the last good placement, stop the body.
-                st.v = .zero; st.w = 0
-            }
-            sim.center0 = sim.center
-            sim.force = .zero
-            sim.torque = 0
-            st.dp = .zero
-            st.dq = .identity
-            if !metas[i].allowSleep || lengthSquared(st.v) > linTol * linTol || abs(st.w) > angTol {
-                metas[i].sleepTime = 0
-            } else {
-                metas[i].sleepTime += dt
-            }
-            sims[i] = sim
-            states[i] = st
-        }
+        }}}
         guard settings.isSleepEnabled else { return }
         // Islands whose every body rested long enough fall asleep together.
         for isl in 0..<islands.count where islands.canSleep[isl] != 0 {
