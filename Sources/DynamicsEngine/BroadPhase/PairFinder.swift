@@ -93,7 +93,7 @@ struct PairContext {
         var lo = xf.apply(verts[st]), hi = lo
         for k in 1..<Int(rec.vertexCount) {
             let p = xf.apply(verts[st + k])
-            lo = pointwiseMin(lo, p); hi = pointwiseMax(hi, p)
+            lo = vmin(lo, p); hi = vmax(hi, p)
         }
         return AABB(lower: lo, upper: hi)
     }
@@ -174,7 +174,7 @@ struct PairContext {
                             if t <= after { continue }
                             let tb = boxes[t]
                             guard box.overlaps(tb) else { continue }
-                            let ref = geo.cell(of: pointwiseMax(box.lower, tb.lower))
+                            let ref = geo.cell(of: vmax(box.lower, tb.lower))
                             guard ref.x == x && ref.y == y else { continue }
                             if shouldCollide(s, t) { out.append(key | UInt64(UInt32(t))) }
                         }

@@ -45,7 +45,7 @@ struct UniformGrid {
         var lo = boxes[Int(ids[0])].lower, hi = boxes[Int(ids[0])].upper
         for k in 1..<n {
             let b = boxes[Int(ids[k])]
-            lo = pointwiseMin(lo, b.lower); hi = pointwiseMax(hi, b.upper)
+            lo = vmin(lo, b.lower); hi = vmax(hi, b.upper)
         }
         var size = max(requested, 1.0e-3)
         let ext = hi - lo

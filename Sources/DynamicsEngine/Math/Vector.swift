@@ -43,6 +43,14 @@ func normalize(_ v: Vec2) -> Vec2 {
     return v * (1 / l)
 }
 
+/// Component-wise min / max (the generic `pointwiseMin` / `pointwiseMax` are not always
+/// inlined in hot loops).
+@inline(__always) @usableFromInline
+func vmin(_ a: Vec2, _ b: Vec2) -> Vec2 { Vec2(a.x < b.x ? a.x : b.x, a.y < b.y ? a.y : b.y) }
+
+@inline(__always) @usableFromInline
+func vmax(_ a: Vec2, _ b: Vec2) -> Vec2 { Vec2(a.x > b.x ? a.x : b.x, a.y > b.y ? a.y : b.y) }
+
 @inline(__always) @usableFromInline
 func clamp(_ x: Float, _ lo: Float, _ hi: Float) -> Float { x < lo ? lo : (x > hi ? hi : x) }
 
@@ -124,7 +132,7 @@ public struct AABB: Sendable, Equatable {
     }
     @inline(__always) @inlinable
     public func union(_ b: AABB) -> AABB {
-        AABB(lower: pointwiseMin(lower, b.lower), upper: pointwiseMax(upper, b.upper))
+        AABB(lower: vmin(lower, b.lower), upper: vmax(upper, b.upper))
     }
     @inline(__always) @inlinable
     public func expanded(by m: Float) -> AABB {

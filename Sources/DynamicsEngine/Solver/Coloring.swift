@@ -72,23 +72,28 @@ struct ColoredBatches {
                 order[starts[q]] = Int32(i)
                 starts[q] += 1
             }
-            // Pack each colour into batches of four.
+            // Pack each colour into batches of four: size the array once, fill through one view.
+            var batchCount = 0
+            for q in 0..<k { batchCount += (counts[q] + 3) / 4 }
+            let first = wide.count
+            wide.append(contentsOf: repeatElement(WideContact(), count: batchCount))
             var cursor = c0
-            for q in 0..<k {
-                colorStart.append(Int32(wide.count))
-                var lane = 4
-                for _ in 0..<counts[q] {
-                    if lane == 4 { wide.append(WideContact()); lane = 0 }
-                    let i = order[cursor]; cursor += 1
-                    wide.withUnsafeMutableBufferPointer { wb in
-                        wb[wb.count - 1].load(lane: lane, from: &constraints[Int(i)], index: i)
-                    }
-                    lane += 1
-                }
+            wide.withUnsafeMutableBufferPointer { wb in
+                var w = first
                 var padding = pad
-                while lane < 4 {
-                    wide.withUnsafeMutableBufferPointer { wb in wb[wb.count - 1].load(lane: lane, from: &padding, index: -1) }
-                    lane += 1
+                for q in 0..<k {
+                    colorStart.append(Int32(w))
+                    var lane = 0
+                    for _ in 0..<counts[q] {
+                        let i = order[cursor]; cursor += 1
+                        wb[w].load(lane: lane, from: &constraints[Int(i)], index: i)
+                        lane += 1
+                        if lane == 4 { lane = 0; w += 1 }
+                    }
+                    if lane > 0 {
+                        while lane < 4 { wb[w].load(lane: lane, from: &padding, index: -1); lane += 1 }
+                        w += 1
+                    }
                 }
             }
             colorStart.append(Int32(wide.count))
