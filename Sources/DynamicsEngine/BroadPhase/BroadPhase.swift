@@ -23,8 +23,10 @@ struct BroadPhase {
     var staticLarge: [Int32] = []
     /// Output: pair keys, sorted.
     var pairs: [UInt64] = []
-    /// Scratch for one emitter's partners.
-    var scratch: [UInt64] = []
+    /// Scratch for one emitter's partners, and each worker's own pair output (concatenated in
+    /// worker order, which keeps the keys sorted).
+    var scratch: [[UInt64]] = []
+    var workerPairs: [[UInt64]] = []
     /// Typical cell size of the last build.
     var cellSize: Float = 0
 }

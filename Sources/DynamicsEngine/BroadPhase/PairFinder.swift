@@ -21,26 +21,31 @@ extension World {
         bp.movingLarge.removeAll(keepingCapacity: true)
         bp.pairs.removeAll(keepingCapacity: true)
         let shapeCount = Int(shapeSlots.count)
-        var sizeSum: Float = 0
+        shapes.withUnsafeBufferPointer { sh in
+            for s in 0..<shapeCount where sh[s].alive && !sh[s].isStatic { bp.moving.append(Int32(s)) }
+        }
+        // Boxes of awake moving shapes, in parallel (each worker its own shapes).
+        let workers = stepWorkers
         shapes.withUnsafeBufferPointer { sh in
         metas.withUnsafeBufferPointer { me in
         states.withUnsafeBufferPointer { st in
         sims.withUnsafeBufferPointer { si in
         pool.vertices.withUnsafeBufferPointer { vb in
         aabbs.withUnsafeMutableBufferPointer { bx in
-            let verts = vb.baseAddress!
-            for s in 0..<shapeCount where sh[s].alive && !sh[s].isStatic {
-                let b = Int(sh[s].body)
-                if me[b].awake {
-                    let v = st[b]
-                    let margin = min(half + dt * (length(v.v) + abs(v.w) * si[b].maxExtent), maxMargin)
-                    bx[s] = PairContext.shapeAABB(sh[s], si[b].xf, verts).expanded(by: margin)
-                }
-                bp.moving.append(Int32(s))
-                let e = bx[s].upper - bx[s].lower
+        bp.moving.withUnsafeBufferPointer { mv in
+            let v = BoxUpdate(shapes: orDummy(sh.baseAddress), metas: orDummy(me.baseAddress), states: orDummy(st.baseAddress),
+                              sims: orDummy(si.baseAddress), verts: orDummy(vb.baseAddress), boxes: orDummy(bx.baseAddress),
+                              moving: orDummy(mv.baseAddress), half: half, maxMargin: maxMargin, dt: dt)
+            Parallel.forRanges(workers: workers, count: mv.count, minPerWorker: 1024) { r, _ in v.update(r) }
+        }}}}}}}
+        // Mean size (serial, in slot order: the cell size never depends on the worker count).
+        var sizeSum: Float = 0
+        aabbs.withUnsafeBufferPointer { bx in
+            for s in bp.moving {
+                let e = bx[Int(s)].upper - bx[Int(s)].lower
                 sizeSum += max(e.x, e.y)
             }
-        }}}}}}
+        }
         let n = bp.moving.count
         guard n > 0 else { return }
         // Cell size ≈ 1.5 × the mean moving shape; shapes over 8 cells are "large".
@@ -62,26 +67,93 @@ extension World {
             let small = bp.movingSmall
             small.withUnsafeBufferPointer { ids in bp.grid.build(ids: ids, boxes: bx.baseAddress!, cellSize: cell) }
         }}
-        // Pairs, emitter by emitter in slot order.
+        let tEmit = isProfiling ? StepProfile.now() : 0
+        defer { if isProfiling { profile.pairEmission += StepProfile.now() - tEmit } }
+        // Pairs: chunks of emitters claimed by the workers, each chunk into its own buffer;
+        // concatenating the buffers in chunk order keeps the keys sorted.
+        let chunkSize = 256
+        let chunks = (n + chunkSize - 1) / chunkSize
+        while bp.workerPairs.count < chunks { bp.workerPairs.append([]); bp.scratch.append([]) }
+        let staticGrid = bp.staticGrid, grid = bp.grid
+        let moving = bp.moving, staticLarge = bp.staticLarge
         shapes.withUnsafeBufferPointer { sh in
         metas.withUnsafeBufferPointer { me in
         aabbs.withUnsafeBufferPointer { bx in
         shapeIsLarge.withUnsafeBufferPointer { large in
-            let ctx = PairContext(world: self, shapes: sh.baseAddress!, metas: me.baseAddress!,
-                                  boxes: bx.baseAddress!, isLarge: large.baseAddress!)
-            for k in 0..<n { ctx.emitPairs(for: Int(bp.moving[k]), into: &bp) }
-        }}}}
+        staticGrid.cellStart.withUnsafeBufferPointer { scs in staticGrid.entries.withUnsafeBufferPointer { sen in
+        grid.cellStart.withUnsafeBufferPointer { gcs in grid.entries.withUnsafeBufferPointer { gen in
+        moving.withUnsafeBufferPointer { mv in staticLarge.withUnsafeBufferPointer { sl in
+        bp.workerPairs.withUnsafeMutableBufferPointer { outs in
+        bp.scratch.withUnsafeMutableBufferPointer { scratches in
+            let ctx = PairContext(world: self, shapes: orDummy(sh.baseAddress), metas: orDummy(me.baseAddress),
+                                  boxes: orDummy(bx.baseAddress), isLarge: orDummy(large.baseAddress),
+                                  staticGrid: GridView(staticGrid, orDummy(scs.baseAddress), orDummy(sen.baseAddress)),
+                                  grid: GridView(grid, orDummy(gcs.baseAddress), orDummy(gen.baseAddress)),
+                                  moving: mv, staticLarge: sl)
+            let out = OutputBuffers(pairs: outs.baseAddress!, scratch: scratches.baseAddress!)
+            Parallel.forChunks(workers: workers, count: n, chunkSize: chunkSize, counter: chunkCounter) { r, c in
+                out.pairs[c].removeAll(keepingCapacity: true)
+                for k in r { ctx.emitPairs(for: Int(ctx.moving[k]), scratch: &out.scratch[c], into: &out.pairs[c]) }
+            }
+        }}}}}}}}}}}}
+        for c in 0..<chunks { bp.pairs.append(contentsOf: bp.workerPairs[c]) }
+    }
+}
+
+/// Box update of moving shapes (each index of `moving` by one worker).
+struct BoxUpdate: @unchecked Sendable {
+    var shapes: UnsafePointer<ShapeRecord>
+    var metas: UnsafePointer<BodyMeta>
+    var states: UnsafePointer<BodyState>
+    var sims: UnsafePointer<BodySim>
+    var verts: UnsafePointer<Vec2>
+    var boxes: UnsafeMutablePointer<AABB>
+    var moving: UnsafePointer<Int32>
+    var half: Float
+    var maxMargin: Float
+    var dt: Float
+
+    func update(_ r: Range<Int>) {
+        for k in r {
+            let s = Int(moving[k])
+            let b = Int(shapes[s].body)
+            guard metas[b].awake else { continue }  // a sleeping shape keeps its box
+            let v = states[b]
+            let margin = min(half + dt * (length(v.v) + abs(v.w) * sims[b].maxExtent), maxMargin)
+            boxes[s] = PairContext.shapeAABB(shapes[s], sims[b].xf, verts).expanded(by: margin)
+        }
+    }
+}
+
+/// Each chunk's pair and scratch buffers (chunk c, run by one worker, touches only element c).
+struct OutputBuffers: @unchecked Sendable {
+    var pairs: UnsafeMutablePointer<[UInt64]>
+    var scratch: UnsafeMutablePointer<[UInt64]>
+}
+
+/// A read-only view of a built grid.
+struct GridView {
+    var geo: GridGeometry
+    var cellStart: UnsafePointer<Int32>
+    var entries: UnsafePointer<Int32>
+    init(_ g: UniformGrid, _ cs: UnsafePointer<Int32>, _ en: UnsafePointer<Int32>) {
+        geo = GridGeometry(origin: g.origin, invCellSize: g.invCellSize, nx: g.nx, ny: g.ny)
+        cellStart = cs; entries = en
     }
 }
 
 /// Read-only views of the world's shape data for pair finding. Valid only inside
 /// `World.findPairs`, where the arrays are neither resized nor written.
-struct PairContext {
+struct PairContext: @unchecked Sendable {
     unowned(unsafe) let world: World
     let shapes: UnsafePointer<ShapeRecord>
     let metas: UnsafePointer<BodyMeta>
     let boxes: UnsafePointer<AABB>
     let isLarge: UnsafePointer<UInt8>
+    let staticGrid: GridView
+    let grid: GridView
+    let moving: UnsafeBufferPointer<Int32>
+    let staticLarge: UnsafeBufferPointer<Int32>
 
     @inline(__always)
     static func shapeAABB(_ rec: ShapeRecord, _ xf: Transform, _ verts: UnsafePointer<Vec2>) -> AABB {
@@ -118,31 +190,31 @@ struct PairContext {
         return ma.overflow && mb.overflow && world.bodiesCollide(a, b)
     }
 
-    /// Emits the pairs of moving shape `s` (sorted by partner) into `bp.pairs`.
+    /// Emits the pairs of moving shape `s` (sorted by partner) into `out`.
     @inline(__always)
-    func emitPairs(for s: Int, into bp: inout BroadPhase) {
-        bp.scratch.removeAll(keepingCapacity: true)
+    func emitPairs(for s: Int, scratch: inout [UInt64], into out: inout [UInt64]) {
+        scratch.removeAll(keepingCapacity: true)
         let box = boxes[s]
         let key = UInt64(UInt32(s)) << 32
         // Static partners: the static grid, then the large static shapes.
-        query(bp.staticGrid, box: box, from: s, after: -1, into: &bp.scratch, key: key)
-        for t32 in bp.staticLarge {
+        query(staticGrid, box: box, from: s, after: -1, into: &scratch, key: key)
+        for t32 in staticLarge {
             let t = Int(t32)
-            if box.overlaps(boxes[t]) && shouldCollide(s, t) { bp.scratch.append(key | UInt64(UInt32(t))) }
+            if box.overlaps(boxes[t]) && shouldCollide(s, t) { scratch.append(key | UInt64(UInt32(t))) }
         }
         // Moving partners.
         if isLarge[s] != 0 {
             // A large shape tests every moving shape: small ones always, large ones above it.
-            for t32 in bp.moving {
+            for t32 in moving {
                 let t = Int(t32)
                 if t == s || (isLarge[t] != 0 && t < s) { continue }
-                if box.overlaps(boxes[t]) && shouldCollide(s, t) { bp.scratch.append(key | UInt64(UInt32(t))) }
+                if box.overlaps(boxes[t]) && shouldCollide(s, t) { scratch.append(key | UInt64(UInt32(t))) }
             }
         } else {
-            query(bp.grid, box: box, from: s, after: s, into: &bp.scratch, key: key)
+            query(grid, box: box, from: s, after: s, into: &scratch, key: key)
         }
         // Sort this emitter's partners (few: insertion sort) and append.
-        bp.scratch.withUnsafeMutableBufferPointer { sc in
+        scratch.withUnsafeMutableBufferPointer { sc in
             let m = sc.count
             if m > 1 {
                 for i in 1..<m {
@@ -153,32 +225,29 @@ struct PairContext {
                 }
             }
         }
-        bp.pairs.append(contentsOf: bp.scratch)
+        out.append(contentsOf: scratch)
     }
 
     /// Partners of `s` in `grid` with slot > `after`, each reported once: only in the cell
     /// holding the lower corner of the two boxes' intersection.
     @inline(__always)
-    func query(_ grid: UniformGrid, box: AABB, from s: Int, after: Int, into out: inout [UInt64], key: UInt64) {
-        guard grid.nx > 0 else { return }
-        let geo = GridGeometry(origin: grid.origin, invCellSize: grid.invCellSize, nx: grid.nx, ny: grid.ny)
+    func query(_ g: GridView, box: AABB, from s: Int, after: Int, into out: inout [UInt64], key: UInt64) {
+        guard g.geo.nx > 0 else { return }
+        let geo = g.geo
         let r = geo.cellRange(box)
-        let nx = Int(grid.nx)
-        grid.cellStart.withUnsafeBufferPointer { cs in
-            grid.entries.withUnsafeBufferPointer { en in
-                for y in r.y...r.w {
-                    for x in r.x...r.z {
-                        let c = Int(y) * nx + Int(x)
-                        for e in Int(cs[c])..<Int(cs[c + 1]) {
-                            let t = Int(en[e])
-                            if t <= after { continue }
-                            let tb = boxes[t]
-                            guard box.overlaps(tb) else { continue }
-                            let ref = geo.cell(of: vmax(box.lower, tb.lower))
-                            guard ref.x == x && ref.y == y else { continue }
-                            if shouldCollide(s, t) { out.append(key | UInt64(UInt32(t))) }
-                        }
-                    }
+        let nx = Int(geo.nx)
+        let cs = g.cellStart, en = g.entries
+        for y in r.y...r.w {
+            for x in r.x...r.z {
+                let c = Int(y) * nx + Int(x)
+                for e in Int(cs[c])..<Int(cs[c + 1]) {
+                    let t = Int(en[e])
+                    if t <= after { continue }
+                    let tb = boxes[t]
+                    guard box.overlaps(tb) else { continue }
+                    let ref = geo.cell(of: vmax(box.lower, tb.lower))
+                    guard ref.x == x && ref.y == y else { continue }
+                    if shouldCollide(s, t) { out.append(key | UInt64(UInt32(t))) }
                 }
             }
         }

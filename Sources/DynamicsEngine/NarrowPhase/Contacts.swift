@@ -76,12 +76,12 @@ extension World {
     }
 
     /// Runs the narrow phase on every contact with an awake body, carrying impulses over by
-    /// feature id, and flags contacts that began or stopped touching. Each contact is
-    /// written only by its own iteration, so ranges may run on different threads.
-    func updateContacts(dt: Float, range: Range<Int>) {
-        let slop = settings.linearSlop
-        let spec = speculativeDistance
-        let maxMargin = spec + 4 * settings.maxLinearSpeed * dt
+    /// feature id, and flags contacts that began or stopped touching. Contacts are split into
+    /// contiguous ranges across the workers; each contact is written only by its own worker.
+    func updateContacts(dt: Float) {
+        let ctx0 = NarrowPhaseContext(slop: settings.linearSlop, speculative: speculativeDistance,
+                                      maxMargin: speculativeDistance + 4 * settings.maxLinearSpeed * dt, dt: dt)
+        let workers = stepWorkers
         pool.vertices.withUnsafeBufferPointer { vb in
         pool.normals.withUnsafeBufferPointer { nb in
         shapes.withUnsafeBufferPointer { sh in
@@ -89,43 +89,13 @@ extension World {
         states.withUnsafeBufferPointer { st in
         sims.withUnsafeBufferPointer { si in
         contacts.withUnsafeMutableBufferPointer { cs in
-            let v = vb.baseAddress!, nrm = nb.baseAddress!
-            @inline(__always) func view(_ s: Int32) -> ShapeView {
-                let r = sh[Int(s)]
-                return ShapeView(kind: r.kind, count: Int(r.vertexCount), vertices: v + Int(r.vertexStart),
-                                 normals: nrm + Int(r.vertexStart), center: r.center, radius: r.radius)
-            }
-            for k in range {
-                let a = Int(cs[k].bodyA), b = Int(cs[k].bodyB)
-                let awakeA = me[a].awake && me[a].type != .static
-                let awakeB = me[b].awake && me[b].type != .static
-                if !awakeA && !awakeB { continue }
-                let sa = st[a], sb = st[b]
-                let margin = min(spec + dt * (length(sa.v - sb.v) + abs(sa.w) * si[a].maxExtent + abs(sb.w) * si[b].maxExtent), maxMargin)
-                var m = Collide.manifold(view(cs[k].shapeA), si[a].xf, view(cs[k].shapeB), si[b].xf, speculative: margin)
-                // Warm start: carry impulses of points with matching feature ids.
-                let old = cs[k].manifold
-                var minSep = Float.infinity
-                if m.pointCount > 0 {
-                    minSep = m.p0.separation
-                    if old.pointCount > 0 && old.p0.id == m.p0.id { m.p0.normalImpulse = old.p0.normalImpulse; m.p0.tangentImpulse = old.p0.tangentImpulse }
-                    else if old.pointCount > 1 && old.p1.id == m.p0.id { m.p0.normalImpulse = old.p1.normalImpulse; m.p0.tangentImpulse = old.p1.tangentImpulse }
-                }
-                if m.pointCount > 1 {
-                    minSep = min(minSep, m.p1.separation)
-                    if old.pointCount > 0 && old.p0.id == m.p1.id { m.p1.normalImpulse = old.p0.normalImpulse; m.p1.tangentImpulse = old.p0.tangentImpulse }
-                    else if old.pointCount > 1 && old.p1.id == m.p1.id { m.p1.normalImpulse = old.p1.normalImpulse; m.p1.tangentImpulse = old.p1.tangentImpulse }
-                }
-                let wasTouching = cs[k].flags & Contact.touching != 0
-                let touching = m.pointCount > 0 && minSep < slop
-                var f: UInt8 = 0
-                if m.pointCount > 0 { f |= Contact.hasPoints }
-                if touching { f |= Contact.touching }
-                if touching && !wasTouching { f |= Contact.began }
-                if !touching && wasTouching { f |= Contact.ended }
-                cs[k].flags = f
-                cs[k].manifold = m
-            }
+            var ctx = ctx0
+            ctx.vertices = vb.baseAddress!; ctx.normals = nb.baseAddress!
+            ctx.shapes = sh.baseAddress!; ctx.metas = me.baseAddress!
+            ctx.states = st.baseAddress!; ctx.sims = si.baseAddress!
+            ctx.contacts = cs.baseAddress
+            let run = ctx
+            Parallel.forChunks(workers: workers, count: cs.count, chunkSize: 512, counter: chunkCounter) { range, _ in run.update(range) }
         }}}}}}}
     }
 
@@ -186,4 +156,67 @@ extension World {
 
     /// Number of contacts (box overlaps) tracked.
     public var contactCount: Int { contacts.count }
+}
+
+/// Read views of the world for the narrow phase, plus the contact array it writes (each
+/// contact by exactly one worker). Valid only inside `World.updateContacts`.
+struct NarrowPhaseContext: @unchecked Sendable {
+    var slop: Float
+    var speculative: Float
+    var maxMargin: Float
+    var dt: Float
+    var vertices = UnsafePointer<Vec2>(bitPattern: 16)!
+    var normals = UnsafePointer<Vec2>(bitPattern: 16)!
+    var shapes = UnsafePointer<ShapeRecord>(bitPattern: 16)!
+    var metas = UnsafePointer<BodyMeta>(bitPattern: 16)!
+    var states = UnsafePointer<BodyState>(bitPattern: 16)!
+    var sims = UnsafePointer<BodySim>(bitPattern: 16)!
+    var contacts: UnsafeMutablePointer<Contact>? = nil
+
+    init(slop: Float, speculative: Float, maxMargin: Float, dt: Float) {
+        self.slop = slop; self.speculative = speculative; self.maxMargin = maxMargin; self.dt = dt
+    }
+
+    @inline(__always)
+    func view(_ s: Int32) -> ShapeView {
+        let r = shapes[Int(s)]
+        return ShapeView(kind: r.kind, count: Int(r.vertexCount), vertices: vertices + Int(r.vertexStart),
+                         normals: normals + Int(r.vertexStart), center: r.center, radius: r.radius)
+    }
+
+    func update(_ range: Range<Int>) {
+        guard let cs = contacts else { return }
+        let me = metas, st = states, si = sims
+        for k in range {
+            let a = Int(cs[k].bodyA), b = Int(cs[k].bodyB)
+            let awakeA = me[a].awake && me[a].type != .static
+            let awakeB = me[b].awake && me[b].type != .static
+            if !awakeA && !awakeB { continue }
+            let sa = st[a], sb = st[b]
+            let margin = min(speculative + dt * (length(sa.v - sb.v) + abs(sa.w) * si[a].maxExtent + abs(sb.w) * si[b].maxExtent), maxMargin)
+            var m = Collide.manifold(view(cs[k].shapeA), si[a].xf, view(cs[k].shapeB), si[b].xf, speculative: margin)
+            // Warm start: carry impulses of points with matching feature ids.
+            let old = cs[k].manifold
+            var minSep = Float.infinity
+            if m.pointCount > 0 {
+                minSep = m.p0.separation
+                if old.pointCount > 0 && old.p0.id == m.p0.id { m.p0.normalImpulse = old.p0.normalImpulse; m.p0.tangentImpulse = old.p0.tangentImpulse }
+                else if old.pointCount > 1 && old.p1.id == m.p0.id { m.p0.normalImpulse = old.p1.normalImpulse; m.p0.tangentImpulse = old.p1.tangentImpulse }
+            }
+            if m.pointCount > 1 {
+                minSep = min(minSep, m.p1.separation)
+                if old.pointCount > 0 && old.p0.id == m.p1.id { m.p1.normalImpulse = old.p0.normalImpulse; m.p1.tangentImpulse = old.p0.tangentImpulse }
+                else if old.pointCount > 1 && old.p1.id == m.p1.id { m.p1.normalImpulse = old.p1.normalImpulse; m.p1.tangentImpulse = old.p1.tangentImpulse }
+            }
+            let wasTouching = cs[k].flags & Contact.touching != 0
+            let touching = m.pointCount > 0 && minSep < slop
+            var f: UInt8 = 0
+            if m.pointCount > 0 { f |= Contact.hasPoints }
+            if touching { f |= Contact.touching }
+            if touching && !wasTouching { f |= Contact.began }
+            if !touching && wasTouching { f |= Contact.ended }
+            cs[k].flags = f
+            cs[k].manifold = m
+        }
+    }
 }

@@ -2,10 +2,20 @@
 struct SolverScratch {
     var constraints: [ContactConstraint] = []
     var cursor: [Int32] = []
+    /// Islands solved whole by one worker, largest first; and islands big enough to be
+    /// solved by all workers together, colour by colour.
+    var smallIslands: [Int32] = []
+    var bigIslands: [Int32] = []
 }
 
-/// Raw views of the world's arrays for one step's solve. Valid only inside `World.solve`;
-/// islands touch disjoint bodies, contacts and joints, so islands may be solved concurrently.
+/// Raw views of the world's arrays for one step's solve. Valid only inside `World.solve`.
+///
+/// Concurrency: islands touch disjoint bodies, contacts and joints, so different islands may
+/// be solved on different threads. Inside one island, the parallel stages touch a body range
+/// (integration) or a range of one colour's batches (no dynamic body repeats within a
+/// colour); the joints, the overflow constraints and restitution run on the calling thread.
+/// The arithmetic and its order per body are the same as in the serial `solveIsland`, so the
+/// result does not depend on the number of workers.
 struct SolverViews: @unchecked Sendable {
     var sims: UnsafeMutablePointer<BodySim>
     var states: UnsafeMutablePointer<BodyState>
@@ -13,6 +23,7 @@ struct SolverViews: @unchecked Sendable {
     var constraints: UnsafeMutablePointer<ContactConstraint>
     var wide: UnsafeMutablePointer<WideContact>
     var wideStart: UnsafePointer<Int32>
+    var colorStart: UnsafePointer<Int32>
     var overflow: UnsafePointer<Int32>
     var overflowStart: UnsafePointer<Int32>
     var joints: UnsafeMutablePointer<JointRecord>
@@ -29,63 +40,162 @@ struct SolverViews: @unchecked Sendable {
     var maxLinearSpeed: Float
     var jointContext: JointSolver.Context
 
-    /// Solves island `isl` for the whole step: sub-steps, restitution.
-    func solveIsland(_ isl: Int) {
-        let b0 = Int(bodyStart[isl]), b1 = Int(bodyStart[isl + 1])
-        let c0 = Int(contactStart[isl]), c1 = Int(contactStart[isl + 1])
-        let j0 = Int(jointStart[isl]), j1 = Int(jointStart[isl + 1])
-        let w0 = Int(wideStart[isl]), w1 = Int(wideStart[isl + 1])
-        let o0 = Int(overflowStart[isl]), o1 = Int(overflowStart[isl + 1])
+    // MARK: Stages
+
+    /// Gravity, forces and damping for island body list entries `r`.
+    @inline(__always)
+    func integrateVelocities(_ r: Range<Int>) {
         let h = self.h
         let maxSpeedSq = maxLinearSpeed * maxLinearSpeed
         let maxAngularSpeed = 0.25 * Float.pi * invH
-        for _ in 0..<subSteps {
-            // Integrate velocities: gravity, forces, damping.
-            for k in b0..<b1 {
-                let b = Int(bodies[k])
-                let sim = sims[b]
-                var st = states[b]
-                let linDamp = 1 / (1 + h * sim.linearDamping)
-                let angDamp = 1 / (1 + h * sim.angularDamping)
-                st.v = linDamp * (st.v + h * (sim.invMass * sim.force + sim.gravity))
-                st.w = angDamp * (st.w + h * sim.invInertia * sim.torque)
-                let sp = lengthSquared(st.v)
-                if sp > maxSpeedSq { st.v *= maxLinearSpeed / sp.squareRoot() }
-                // At most a quarter turn per sub-step: the linearised contacts stay valid.
-                if abs(st.w) > maxAngularSpeed { st.w = st.w > 0 ? maxAngularSpeed : -maxAngularSpeed }
-                states[b] = st
-            }
-            for k in j0..<j1 { JointSolver.warmStart(&joints[Int(jointList[k])], states) }
-            for k in w0..<w1 { WideContactSolver.warmStart(&wide[k], states) }
-            for k in o0..<o1 { ContactSolver.warmStart(&constraints[Int(overflow[k])], states) }
-            for k in j0..<j1 { JointSolver.solve(&joints[Int(jointList[k])], states, ctx: jointContext, useBias: true) }
-            for k in w0..<w1 {
-                WideContactSolver.solve(&wide[k], states, invH: invH, maxBiasVelocity: maxBiasVelocity, useBias: true)
-            }
-            for k in o0..<o1 {
-                ContactSolver.solve(&constraints[Int(overflow[k])], states, invH: invH, maxBiasVelocity: maxBiasVelocity, useBias: true)
-            }
-            // Integrate positions (as deltas from the start of the step).
-            for k in b0..<b1 {
-                let b = Int(bodies[k])
-                var st = states[b]
-                st.dq = st.dq.integrated(h * st.w)
-                st.dp += h * st.v
-                states[b] = st
-            }
-            for k in j0..<j1 { JointSolver.solve(&joints[Int(jointList[k])], states, ctx: jointContext, useBias: false) }
-            for k in w0..<w1 {
-                WideContactSolver.solve(&wide[k], states, invH: invH, maxBiasVelocity: maxBiasVelocity, useBias: false)
-            }
-            for k in o0..<o1 {
-                ContactSolver.solve(&constraints[Int(overflow[k])], states, invH: invH, maxBiasVelocity: maxBiasVelocity, useBias: false)
+        for k in r {
+            let b = Int(bodies[k])
+            let sim = sims[b]
+            var st = states[b]
+            let linDamp = 1 / (1 + h * sim.linearDamping)
+            let angDamp = 1 / (1 + h * sim.angularDamping)
+            st.v = linDamp * (st.v + h * (sim.invMass * sim.force + sim.gravity))
+            st.w = angDamp * (st.w + h * sim.invInertia * sim.torque)
+            let sp = lengthSquared(st.v)
+            if sp > maxSpeedSq { st.v *= maxLinearSpeed / sp.squareRoot() }
+            // At most a quarter turn per sub-step: the linearised contacts stay valid.
+            if abs(st.w) > maxAngularSpeed { st.w = st.w > 0 ? maxAngularSpeed : -maxAngularSpeed }
+            states[b] = st
+        }
+    }
+
+    /// Position and rotation change (as deltas from the start of the step).
+    @inline(__always)
+    func integratePositions(_ r: Range<Int>) {
+        let h = self.h
+        for k in r {
+            let b = Int(bodies[k])
+            var st = states[b]
+            st.dq = st.dq.integrated(h * st.w)
+            st.dp += h * st.v
+            states[b] = st
+        }
+    }
+
+    /// The three constraint passes of a sub-step.
+    enum Pass: UInt8 { case warmStart, solve, relax }
+
+    @inline(__always)
+    func joints(_ pass: Pass, _ r: Range<Int>) {
+        for k in r {
+            let j = Int(jointList[k])
+            switch pass {
+            case .warmStart: JointSolver.warmStart(&joints[j], states)
+            case .solve: JointSolver.solve(&joints[j], states, ctx: jointContext, useBias: true)
+            case .relax: JointSolver.solve(&joints[j], states, ctx: jointContext, useBias: false)
             }
         }
-        // Impulses back to the scalar constraints, then restitution once, in constraint order.
-        for k in w0..<w1 {
+    }
+
+    @inline(__always)
+    func batches(_ pass: Pass, _ r: Range<Int>) {
+        switch pass {
+        case .warmStart: for k in r { WideContactSolver.warmStart(&wide[k], states) }
+        case .solve: for k in r { WideContactSolver.solve(&wide[k], states, invH: invH, maxBiasVelocity: maxBiasVelocity, useBias: true) }
+        case .relax: for k in r { WideContactSolver.solve(&wide[k], states, invH: invH, maxBiasVelocity: maxBiasVelocity, useBias: false) }
+        }
+    }
+
+    @inline(__always)
+    func overflowConstraints(_ pass: Pass, _ r: Range<Int>) {
+        for k in r {
+            let i = Int(overflow[k])
+            switch pass {
+            case .warmStart: ContactSolver.warmStart(&constraints[i], states)
+            case .solve: ContactSolver.solve(&constraints[i], states, invH: invH, maxBiasVelocity: maxBiasVelocity, useBias: true)
+            case .relax: ContactSolver.solve(&constraints[i], states, invH: invH, maxBiasVelocity: maxBiasVelocity, useBias: false)
+            }
+        }
+    }
+
+    /// Impulses of batches `r` back to their scalar constraints.
+    @inline(__always)
+    func unload(_ r: Range<Int>) {
+        for k in r {
             let index = wide[k].index
             for l in 0..<4 where index[l] >= 0 { wide[k].unload(lane: l, into: &constraints[Int(index[l])]) }
         }
-        for k in c0..<c1 { ContactSolver.applyRestitution(&constraints[k], states, threshold: restitutionThreshold) }
+    }
+
+    @inline(__always)
+    func restitution(_ r: Range<Int>) {
+        for k in r { ContactSolver.applyRestitution(&constraints[k], states, threshold: restitutionThreshold) }
+    }
+
+    // MARK: Whole islands
+
+    /// Solves island `isl` for the whole step on the calling thread: sub-steps (joints, colour
+    /// batches in colour order, overflow), then restitution once, in constraint order.
+    func solveIsland(_ isl: Int) {
+        let bodyRange = Int(bodyStart[isl])..<Int(bodyStart[isl + 1])
+        let jointRange = Int(jointStart[isl])..<Int(jointStart[isl + 1])
+        let batchRange = Int(wideStart[isl])..<Int(wideStart[isl + 1])
+        let overflowRange = Int(overflowStart[isl])..<Int(overflowStart[isl + 1])
+        for _ in 0..<subSteps {
+            integrateVelocities(bodyRange)
+            joints(.warmStart, jointRange); batches(.warmStart, batchRange); overflowConstraints(.warmStart, overflowRange)
+            joints(.solve, jointRange); batches(.solve, batchRange); overflowConstraints(.solve, overflowRange)
+            integratePositions(bodyRange)
+            joints(.relax, jointRange); batches(.relax, batchRange); overflowConstraints(.relax, overflowRange)
+        }
+        unload(batchRange)
+        restitution(Int(contactStart[isl])..<Int(contactStart[isl + 1]))
+    }
+
+    // MARK: Stage pipeline (several workers)
+
+    enum StageKind: UInt8 { case integrateVelocities, joints, batches, overflow, integratePositions, unload, restitution, smallIslands, store }
+
+    /// Appends the stages of a big island: the serial `solveIsland`'s sequence, with body
+    /// ranges and each colour's batches split into blocks.
+    func appendStages(island isl: Int, to stages: inout [Stage]) {
+        let k = ColoredBatches.colorCount
+        let colors = colorStart + isl * (k + 1)
+        let b0 = bodyStart[isl], b1 = bodyStart[isl + 1]
+        let j0 = jointStart[isl], j1 = jointStart[isl + 1]
+        let o0 = overflowStart[isl], o1 = overflowStart[isl + 1]
+        let island = Int32(isl)
+        func add(_ kind: StageKind, _ pass: Pass, _ begin: Int32, _ end: Int32, _ block: Int32) {
+            stages.append(Stage(kind: kind.rawValue, pass: pass.rawValue, island: island, begin: begin, end: end,
+                                blockSize: max(1, block)))
+        }
+        func constraintPass(_ pass: Pass) {
+            if j1 > j0 { add(.joints, pass, j0, j1, j1 - j0) }
+            for q in 0..<k where colors[q + 1] > colors[q] { add(.batches, pass, colors[q], colors[q + 1], 32) }
+            if o1 > o0 { add(.overflow, pass, o0, o1, o1 - o0) }
+        }
+        for _ in 0..<subSteps {
+            add(.integrateVelocities, .solve, b0, b1, 256)
+            constraintPass(.warmStart)
+            constraintPass(.solve)
+            add(.integratePositions, .solve, b0, b1, 256)
+            constraintPass(.relax)
+        }
+        add(.unload, .solve, wideStart[isl], wideStart[isl + 1], 64)
+        let c0 = contactStart[isl], c1 = contactStart[isl + 1]
+        add(.restitution, .solve, c0, c1, c1 - c0)
+    }
+
+    /// Runs one block of a stage.
+    @inline(__always)
+    func execute(_ stage: Stage, block: Int, smallIslands: UnsafePointer<Int32>, shared: SharedPointers) {
+        let r = stage.items(block)
+        let pass = Pass(rawValue: stage.pass) ?? .solve
+        switch StageKind(rawValue: stage.kind)! {
+        case .integrateVelocities: integrateVelocities(r)
+        case .joints: joints(pass, r)
+        case .batches: batches(pass, r)
+        case .overflow: overflowConstraints(pass, r)
+        case .integratePositions: integratePositions(r)
+        case .unload: unload(r)
+        case .restitution: restitution(r)
+        case .smallIslands: for k in r { solveIsland(Int(smallIslands[k])) }
+        case .store: for k in r { ContactSolver.store(shared.cons[k], into: &shared.contacts[Int(shared.contactList[k])]) }
+        }
     }
 }

@@ -54,102 +54,114 @@ extension World {
     /// `buildIslands` over buffer views (no class property access per body or contact).
     private func buildIslands(_ cs: UnsafeBufferPointer<Contact>, _ me: UnsafeBufferPointer<BodyMeta>,
                               _ js: UnsafeBufferPointer<JointRecord>, _ st: UnsafeBufferPointer<BodyState>) {
-        @inline(__always) func isSolverBody(_ i: Int) -> Bool { me[i].type == .dynamic && me[i].awake }
-        @inline(__always) func isMovingKinematic(_ i: Int) -> Bool {
-            me[i].type == .kinematic && (st[i].v != .zero || st[i].w != 0)
-        }
         let nb = Int(bodySlots.count)
+        let nj = Int(jointSlots.count)
         var ib = islands
         islands = IslandBuilder()  // take the buffers out to avoid overlapping access
         defer { islands = ib }
-        if ib.parent.count < nb {
-            ib.parent.append(contentsOf: repeatElement(0, count: nb - ib.parent.count))
-            ib.islandOf.append(contentsOf: repeatElement(-1, count: nb - ib.islandOf.count))
-        }
-        for i in 0..<nb { ib.parent[i] = Int32(i); ib.islandOf[i] = -1 }
-        for k in cs.indices where cs[k].flags & Contact.hasPoints != 0 {
-            let a = Int(cs[k].bodyA), b = Int(cs[k].bodyB)
-            if isSolverBody(a) && isSolverBody(b) { ib.union(Int32(a), Int32(b)) }
-        }
-        for j in 0..<Int(jointSlots.count) where js[j].alive {
-            let a = Int(js[j].bodyA), b = Int(js[j].bodyB)
-            if isSolverBody(a) && isSolverBody(b) { ib.union(Int32(a), Int32(b)) }
-        }
-        // Number islands by their root (lowest slot) in slot order.
-        ib.count = 0
-        for i in 0..<nb where isSolverBody(i) {
-            let r = Int(ib.find(Int32(i)))
-            if r == i { ib.islandOf[i] = Int32(ib.count); ib.count += 1 }
-        }
-        for i in 0..<nb where isSolverBody(i) { ib.islandOf[i] = ib.islandOf[Int(ib.find(Int32(i)))] }
-        let n = ib.count
-        @inline(__always) func contactIsland(_ k: Int) -> Int32 {
-            let ia = ib.islandOf[Int(cs[k].bodyA)]
-            return ia >= 0 ? ia : ib.islandOf[Int(cs[k].bodyB)]
-        }
-        @inline(__always) func jointIsland(_ j: Int) -> Int32 {
-            let ia = ib.islandOf[Int(js[j].bodyA)]
-            return ia >= 0 ? ia : ib.islandOf[Int(js[j].bodyB)]
-        }
-        func resize(_ a: inout [Int32], _ m: Int) {
+        func grow(_ a: inout [Int32], _ m: Int) {
             if a.count < m { a.append(contentsOf: repeatElement(0, count: m - a.count)) }
-            for k in 0..<m { a[k] = 0 }
         }
-        resize(&ib.bodyStart, n + 1)
-        resize(&ib.contactStart, n + 1)
-        resize(&ib.jointStart, n + 1)
+        grow(&ib.parent, nb); grow(&ib.islandOf, nb)
+        // 1. Union–find over awake dynamic bodies (the lower slot becomes the root).
+        var count = 0
+        ib.parent.withUnsafeMutableBufferPointer { parent in
+        ib.islandOf.withUnsafeMutableBufferPointer { islandOf in
+            @inline(__always) func solverBody(_ i: Int) -> Bool { me[i].type == .dynamic && me[i].awake }
+            @inline(__always) func find(_ x: Int) -> Int {
+                var r = x
+                while Int(parent[r]) != r { r = Int(parent[r]) }
+                var y = x
+                while Int(parent[y]) != r { let n = Int(parent[y]); parent[y] = Int32(r); y = n }
+                return r
+            }
+            @inline(__always) func union(_ a: Int, _ b: Int) {
+                let ra = find(a), rb = find(b)
+                if ra == rb { return }
+                if ra < rb { parent[rb] = Int32(ra) } else { parent[ra] = Int32(rb) }
+            }
+            for i in 0..<nb { parent[i] = Int32(i); islandOf[i] = -1 }
+            for k in 0..<cs.count where cs[k].flags & Contact.hasPoints != 0 {
+                let a = Int(cs[k].bodyA), b = Int(cs[k].bodyB)
+                if solverBody(a) && solverBody(b) { union(a, b) }
+            }
+            for j in 0..<nj where js[j].alive {
+                let a = Int(js[j].bodyA), b = Int(js[j].bodyB)
+                if solverBody(a) && solverBody(b) { union(a, b) }
+            }
+            // 2. Number islands by their root, in slot order.
+            for i in 0..<nb where solverBody(i) {
+                let r = find(i)
+                if r == i { islandOf[i] = Int32(count); count += 1 } else { islandOf[i] = islandOf[r] }
+            }
+        }}
+        ib.count = count
+        let n = count
+        grow(&ib.bodyStart, n + 1); grow(&ib.contactStart, n + 1); grow(&ib.jointStart, n + 1)
         if ib.canSleep.count < n { ib.canSleep.append(contentsOf: repeatElement(1, count: n - ib.canSleep.count)) }
-        for k in 0..<n { ib.canSleep[k] = 1 }
-        // Counting sort of bodies, contacts and joints by island.
-        var nBodies = 0
-        for i in 0..<nb where ib.islandOf[i] >= 0 { ib.bodyStart[Int(ib.islandOf[i]) + 1] += 1; nBodies += 1 }
-        var nContacts = 0
-        for k in cs.indices where cs[k].flags & Contact.hasPoints != 0 {
-            let isl = contactIsland(k)
-            if isl >= 0 { ib.contactStart[Int(isl) + 1] += 1; nContacts += 1 }
-        }
-        var nJoints = 0
-        for j in 0..<Int(jointSlots.count) where js[j].alive {
-            let isl = jointIsland(j)
-            if isl >= 0 { ib.jointStart[Int(isl) + 1] += 1; nJoints += 1 }
-        }
-        for k in 0..<n {
-            ib.bodyStart[k + 1] += ib.bodyStart[k]
-            ib.contactStart[k + 1] += ib.contactStart[k]
-            ib.jointStart[k + 1] += ib.jointStart[k]
-        }
-        resize(&ib.bodies, nBodies)
-        resize(&ib.contactList, nContacts)
-        resize(&ib.jointList, nJoints)
-        // Fill with cursors (copies of the starts).
-        // Move the cursor buffer out (a copy would share it and reallocate on write).
+        // 3. Counting sort of bodies, contacts and joints by island.
+        var nBodies = 0, nContacts = 0, nJoints = 0
+        ib.islandOf.withUnsafeBufferPointer { islandOf in
+        ib.bodyStart.withUnsafeMutableBufferPointer { bodyStart in
+        ib.contactStart.withUnsafeMutableBufferPointer { contactStart in
+        ib.jointStart.withUnsafeMutableBufferPointer { jointStart in
+            for k in 0...n { bodyStart[k] = 0; contactStart[k] = 0; jointStart[k] = 0 }
+            for i in 0..<nb where islandOf[i] >= 0 { bodyStart[Int(islandOf[i]) + 1] += 1; nBodies += 1 }
+            for k in 0..<cs.count where cs[k].flags & Contact.hasPoints != 0 {
+                let ia = islandOf[Int(cs[k].bodyA)]
+                let isl = ia >= 0 ? ia : islandOf[Int(cs[k].bodyB)]
+                if isl >= 0 { contactStart[Int(isl) + 1] += 1; nContacts += 1 }
+            }
+            for j in 0..<nj where js[j].alive {
+                let ia = islandOf[Int(js[j].bodyA)]
+                let isl = ia >= 0 ? ia : islandOf[Int(js[j].bodyB)]
+                if isl >= 0 { jointStart[Int(isl) + 1] += 1; nJoints += 1 }
+            }
+            for k in 0..<n {
+                bodyStart[k + 1] += bodyStart[k]
+                contactStart[k + 1] += contactStart[k]
+                jointStart[k + 1] += jointStart[k]
+            }
+        }}}}
+        grow(&ib.bodies, nBodies); grow(&ib.contactList, nContacts); grow(&ib.jointList, nJoints)
+        // Fill with cursors (moved out of `solver`: a copy would share and reallocate).
         var cur = solver.cursor
         solver.cursor = []
-        resize(&cur, n)
-        for k in 0..<n { cur[k] = ib.bodyStart[k] }
-        for i in 0..<nb where ib.islandOf[i] >= 0 {
-            let isl = Int(ib.islandOf[i]); ib.bodies[Int(cur[isl])] = Int32(i); cur[isl] += 1
-        }
-        for k in 0..<n { cur[k] = ib.contactStart[k] }
-        for k in cs.indices where cs[k].flags & Contact.hasPoints != 0 {
-            let isl = contactIsland(k)
-            if isl < 0 { continue }
-            ib.contactList[Int(cur[Int(isl)])] = Int32(k); cur[Int(isl)] += 1
-            // A moving kinematic body keeps the island awake.
-            let a = Int(cs[k].bodyA), b = Int(cs[k].bodyB)
-            if isMovingKinematic(a) || isMovingKinematic(b) { ib.canSleep[Int(isl)] = 0 }
-        }
-        for k in 0..<n { cur[k] = ib.jointStart[k] }
-        for j in 0..<Int(jointSlots.count) where js[j].alive {
-            let isl = jointIsland(j)
-            if isl < 0 { continue }
-            ib.jointList[Int(cur[Int(isl)])] = Int32(j); cur[Int(isl)] += 1
-        }
+        grow(&cur, n)
+        ib.islandOf.withUnsafeBufferPointer { islandOf in
+        ib.bodyStart.withUnsafeBufferPointer { bodyStart in
+        ib.contactStart.withUnsafeBufferPointer { contactStart in
+        ib.jointStart.withUnsafeBufferPointer { jointStart in
+        ib.bodies.withUnsafeMutableBufferPointer { bodies in
+        ib.contactList.withUnsafeMutableBufferPointer { contactList in
+        ib.jointList.withUnsafeMutableBufferPointer { jointList in
+        ib.canSleep.withUnsafeMutableBufferPointer { canSleep in
+        cur.withUnsafeMutableBufferPointer { cur in
+            @inline(__always) func movingKinematic(_ i: Int) -> Bool {
+                me[i].type == .kinematic && (st[i].v != .zero || st[i].w != 0)
+            }
+            for k in 0..<n { cur[k] = bodyStart[k]; canSleep[k] = 1 }
+            for i in 0..<nb where islandOf[i] >= 0 {
+                let isl = Int(islandOf[i]); bodies[Int(cur[isl])] = Int32(i); cur[isl] += 1
+            }
+            for k in 0..<n { cur[k] = contactStart[k] }
+            for k in 0..<cs.count where cs[k].flags & Contact.hasPoints != 0 {
+                let a = Int(cs[k].bodyA), b = Int(cs[k].bodyB)
+                let ia = islandOf[a]
+                let isl = Int(ia >= 0 ? ia : islandOf[b])
+                if isl < 0 { continue }
+                contactList[Int(cur[isl])] = Int32(k); cur[isl] += 1
+                // A moving kinematic body keeps the island awake.
+                if movingKinematic(a) || movingKinematic(b) { canSleep[isl] = 0 }
+            }
+            for k in 0..<n { cur[k] = jointStart[k] }
+            for j in 0..<nj where js[j].alive {
+                let ia = islandOf[Int(js[j].bodyA)]
+                let isl = Int(ia >= 0 ? ia : islandOf[Int(js[j].bodyB)])
+                if isl < 0 { continue }
+                jointList[Int(cur[isl])] = Int32(j); cur[isl] += 1
+            }
+        }}}}}}}}}
         solver.cursor = cur
-    }
-
-    @inline(__always)
-    func isMovingKinematic(_ i: Int) -> Bool {
-        metas[i].type == .kinematic && (states[i].v != .zero || states[i].w != 0)
     }
 }

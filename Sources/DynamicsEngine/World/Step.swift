@@ -17,15 +17,33 @@ extension World {
         isStepping = true
         defer { isStepping = false }
 
+        // Below ~1 000 bodies one thread is faster than waking others (the result is the
+        // same either way).
+        stepWorkers = bodyCount < minBodiesForParallel ? 1 : workerCount
+        let profiling = isProfiling
+        var t = profiling ? StepProfile.now() : 0
+        @inline(__always) func lap(_ field: WritableKeyPath<StepProfile, Double>) {
+            guard profiling else { return }
+            let now = StepProfile.now()
+            profile[keyPath: field] += now - t
+            t = now
+        }
         findPairs(dt: dt)
+        lap(\.broadPhase)
         mergeContacts()
-        updateContacts(dt: dt, range: 0..<contacts.count)
+        lap(\.merge)
+        updateContacts(dt: dt)
         collectContactChanges()
         wakeJointedBodies()
+        lap(\.narrowPhase)
         buildIslands()
+        lap(\.islands)
         solve(dt: dt)
+        lap(\.solve)
         finalizeBodies(dt: dt)
         collectBeginEvents()
+        lap(\.finalize)
+        if profiling { profile.steps += 1 }
         stepCount += 1
     }
 
@@ -45,55 +63,101 @@ extension World {
         let soft = Softness(hertz: contactHertz, dampingRatio: settings.contactDampingRatio, h: h)
         let staticSoft = Softness(hertz: 2 * contactHertz, dampingRatio: settings.contactDampingRatio, h: h)
         let jointSoft = Softness(hertz: settings.jointHertz, dampingRatio: settings.jointDampingRatio, h: h)
-        let nc = islands.contactList.count > 0 ? Int(islands.contactStart[islands.count]) : 0
+        let nc = islands.count > 0 ? Int(islands.contactStart[islands.count]) : 0
         if solver.constraints.count < nc {
             solver.constraints.append(contentsOf: repeatElement(ContactConstraint(), count: nc - solver.constraints.count))
         }
         let nj = islands.count > 0 ? Int(islands.jointStart[islands.count]) : 0
         let ctx = JointSolver.Context(h: h, invH: 1 / h, jointSoftness: jointSoft)
+        let workers = stepWorkers
+        scheduleIslands(workers: workers)
+        let solveStart = isProfiling ? StepProfile.now() : 0
+        var prepareEnd = solveStart
+        defer { if isProfiling { profile.prepare += prepareEnd - solveStart; profile.solve -= prepareEnd - solveStart } }
+        // Index arrays through local references: the buffers below are borrowed mutably.
+        let ib = islands
+        let smallIslands = solver.smallIslands, bigIslands = solver.bigIslands
         sims.withUnsafeMutableBufferPointer { simsB in
         states.withUnsafeMutableBufferPointer { statesB in
         metas.withUnsafeBufferPointer { metasB in
         solver.constraints.withUnsafeMutableBufferPointer { consB in
         joints.withUnsafeMutableBufferPointer { jointsB in
         contacts.withUnsafeMutableBufferPointer { contactsB in
-        islands.bodies.withUnsafeBufferPointer { bodiesB in
-        islands.bodyStart.withUnsafeBufferPointer { bodyStartB in
-        islands.contactStart.withUnsafeBufferPointer { contactStartB in
-        islands.contactList.withUnsafeBufferPointer { contactListB in
-        islands.jointList.withUnsafeBufferPointer { jointListB in
-        islands.jointStart.withUnsafeBufferPointer { jointStartB in
-            // Prepare contacts and joints.
-            for k in 0..<nc {
-                ContactSolver.prepare(&consB[k], contact: contactsB[Int(contactListB[k])], sims: simsB.baseAddress!,
-                                      states: statesB.baseAddress!, metas: metasB.baseAddress!, soft: soft, staticSoft: staticSoft)
+            let cons = orDummy(consB.baseAddress), contactList = ib.contactList.baseOrDummy
+            let simsP = orDummy(simsB.baseAddress), statesP = orDummy(statesB.baseAddress)
+            let metasP = orDummy(metasB.baseAddress), contactsP = orDummy(contactsB.baseAddress)
+            let shared = SharedPointers(cons: cons, contactList: contactList, sims: simsP, states: statesP,
+                                        metas: metasP, contacts: contactsP)
+            // Prepare contacts (each worker its own range of constraints).
+            Parallel.forRanges(workers: workers, count: nc, minPerWorker: 512) { r, _ in
+                for k in r {
+                    ContactSolver.prepare(&shared.cons[k], contact: shared.contacts[Int(shared.contactList[k])],
+                                          sims: shared.sims, states: shared.states, metas: shared.metas,
+                                          soft: soft, staticSoft: staticSoft)
+                }
             }
+            let jointList = ib.jointList.baseOrDummy
             for k in 0..<nj {
-                JointSolver.prepare(&jointsB[Int(jointListB[k])], sims: simsB.baseAddress!, metas: metasB.baseAddress!, ctx: ctx)
+                JointSolver.prepare(&jointsB[Int(jointList[k])], sims: simsP, metas: metasP, ctx: ctx)
             }
-            batches.build(islands: islands, constraints: consB.baseAddress!, bodyCount: Int(bodySlots.count), padBody: boundaryBody)
-            // Index arrays through local references: `batches.wide` is borrowed mutably below.
-            let wideStart = batches.wideStart, overflow = batches.overflow, overflowStart = batches.overflowStart
-            batches.wide.withUnsafeMutableBufferPointer { wideB in
-            wideStart.withUnsafeBufferPointer { wideStartB in
-            overflow.withUnsafeBufferPointer { overflowB in
-            overflowStart.withUnsafeBufferPointer { overflowStartB in
+            batches.build(islands: ib, constraints: cons, bodyCount: Int(bodySlots.count), padBody: boundaryBody)
+            if isProfiling { prepareEnd = StepProfile.now() }
+            let bt = batches
             let views = SolverViews(
-                sims: simsB.baseAddress!, states: statesB.baseAddress!, metas: metasB.baseAddress!,
-                constraints: consB.baseAddress!,
-                wide: wideB.baseAddress ?? UnsafeMutablePointer(bitPattern: 16)!, wideStart: wideStartB.baseAddress!,
-                overflow: overflowB.baseAddress ?? UnsafePointer(bitPattern: 16)!, overflowStart: overflowStartB.baseAddress!,
-                joints: jointsB.baseAddress!,
-                bodies: bodiesB.baseAddress!, bodyStart: bodyStartB.baseAddress!,
-                contactStart: contactStartB.baseAddress!, jointList: jointListB.baseAddress!,
-                jointStart: jointStartB.baseAddress!, subSteps: n, h: h, invH: 1 / h,
+                sims: simsP, states: statesP, metas: metasP, constraints: cons,
+                wide: batches.wide.baseOrDummyMutable, wideStart: bt.wideStart.baseOrDummy,
+                colorStart: bt.colorStart.baseOrDummy,
+                overflow: bt.overflow.baseOrDummy, overflowStart: bt.overflowStart.baseOrDummy,
+                joints: orDummy(jointsB.baseAddress),
+                bodies: ib.bodies.baseOrDummy, bodyStart: ib.bodyStart.baseOrDummy,
+                contactStart: ib.contactStart.baseOrDummy, jointList: jointList,
+                jointStart: ib.jointStart.baseOrDummy, subSteps: n, h: h, invH: 1 / h,
                 maxBiasVelocity: settings.maxContactPushSpeed, restitutionThreshold: settings.restitutionThreshold,
                 maxLinearSpeed: settings.maxLinearSpeed, jointContext: ctx)
-            for isl in 0..<islands.count { views.solveIsland(isl) }
-            }}}}
-            // Store impulses for warm starting and events.
-            for k in 0..<nc { ContactSolver.store(consB[k], into: &contactsB[Int(contactListB[k])]) }
-        }}}}}}}}}}}}
+            if workers == 1 {
+                for isl in 0..<ib.count { views.solveIsland(isl) }
+                for k in 0..<nc { ContactSolver.store(cons[k], into: &contactsB[Int(contactList[k])]) }
+            } else {
+                // One pipeline: the big islands' stages (each split into blocks), then the small
+                // islands claimed whole, then storing impulses.
+                pipeline.stages.removeAll(keepingCapacity: true)
+                for k in 0..<bigIslands.count { views.appendStages(island: Int(bigIslands[k]), to: &pipeline.stages) }
+                if !smallIslands.isEmpty {
+                    pipeline.stages.append(Stage(kind: SolverViews.StageKind.smallIslands.rawValue, pass: 0, island: -1,
+                                                 begin: 0, end: Int32(smallIslands.count), blockSize: 1))
+                }
+                if nc > 0 {
+                    pipeline.stages.append(Stage(kind: SolverViews.StageKind.store.rawValue, pass: 0, island: -1,
+                                                 begin: 0, end: Int32(nc), blockSize: 1024))
+                }
+                smallIslands.withUnsafeBufferPointer { small in
+                    let smallP = orDummy(small.baseAddress)
+                    pipeline.run(workers: workers) { stage, block in
+                        views.execute(stage, block: block, smallIslands: smallP, shared: shared)
+                    }
+                }
+            }
+        }}}}}}
+    }
+
+    /// Splits this step's islands into those solved by all workers together (many colour
+    /// batches) and those solved whole by one worker (largest first, for balance). The split
+    /// changes only who does the work, never the arithmetic.
+    func scheduleIslands(workers: Int) {
+        solver.smallIslands.removeAll(keepingCapacity: true)
+        solver.bigIslands.removeAll(keepingCapacity: true)
+        guard workers > 1 else { return }
+        let ib = islands
+        for isl in 0..<ib.count {
+            let contacts = Int(ib.contactStart[isl + 1] - ib.contactStart[isl])
+            if contacts >= 512 * workers { solver.bigIslands.append(Int32(isl)) } else { solver.smallIslands.append(Int32(isl)) }
+        }
+        // Largest first (ties by index): long islands do not end up last on one worker.
+        solver.smallIslands.sort { a, b in
+            let ca = ib.contactStart[Int(a) + 1] - ib.contactStart[Int(a)] + ib.bodyStart[Int(a) + 1] - ib.bodyStart[Int(a)]
+            let cb = ib.contactStart[Int(b) + 1] - ib.contactStart[Int(b)] + ib.bodyStart[Int(b) + 1] - ib.bodyStart[Int(b)]
+            return ca != cb ? ca > cb : a < b
+        }
     }
 
     /// Applies each solved body's position change, moves kinematic bodies, clears forces,
@@ -160,5 +224,34 @@ extension Rot {
     @inlinable var normalized: Rot {
         let m = (c * c + s * s).squareRoot()
         return m > 0 ? Rot(c: c / m, s: s / m) : .identity
+    }
+}
+
+/// Pointers shared with worker threads during one solve (see `SolverViews` for the rules).
+struct SharedPointers: @unchecked Sendable {
+    var cons: UnsafeMutablePointer<ContactConstraint>
+    var contactList: UnsafePointer<Int32>
+    var sims: UnsafeMutablePointer<BodySim>
+    var states: UnsafeMutablePointer<BodyState>
+    var metas: UnsafePointer<BodyMeta>
+    var contacts: UnsafeMutablePointer<Contact>
+}
+
+/// A base address, or a never-dereferenced dummy when the buffer is empty.
+@inline(__always) func orDummy<T>(_ p: UnsafeMutablePointer<T>?) -> UnsafeMutablePointer<T> {
+    p ?? UnsafeMutablePointer(bitPattern: 64)!
+}
+@inline(__always) func orDummy<T>(_ p: UnsafePointer<T>?) -> UnsafePointer<T> {
+    p ?? UnsafePointer(bitPattern: 64)!
+}
+
+extension Array {
+    /// The array's element storage, valid while the array is neither mutated nor released
+    /// (the solve keeps local references for its duration), or a never-dereferenced dummy.
+    @inline(__always) var baseOrDummy: UnsafePointer<Element> {
+        withUnsafeBufferPointer { $0.baseAddress } ?? UnsafePointer(bitPattern: 64)!
+    }
+    @inline(__always) var baseOrDummyMutable: UnsafeMutablePointer<Element> {
+        mutating get { withUnsafeMutableBufferPointer { $0.baseAddress } ?? UnsafeMutablePointer(bitPattern: 64)! }
     }
 }

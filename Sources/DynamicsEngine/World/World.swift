@@ -70,12 +70,30 @@ public final class World {
     public internal(set) var contactEndEvents: [ContactEvent] = []
     /// End events produced between steps (destroyed bodies and boundaries).
     var pendingEndEvents: [ContactEvent] = []
+    /// Accumulates per-phase wall time of `step` while true (see `profile`).
+    public var isProfiling = false
+    /// Per-phase wall time summed over the steps taken while `isProfiling` was on.
+    public internal(set) var profile = StepProfile()
     /// Number of steps taken.
     public internal(set) var stepCount = 0
-    /// Worker threads used by `step` (1 = serial). Results do not depend on it.
-    public var workerCount: Int = 1 {
+    /// Worker threads used by `step`: 1 runs everything on the calling thread with no
+    /// Dispatch at all. The default is the number of active processors. The state after any
+    /// number of steps is bit-identical for every worker count.
+    public var workerCount: Int = World.defaultWorkerCount {
         didSet { precondition(workerCount >= 1, "World.workerCount must be at least 1") }
     }
+
+    /// The active processor count.
+    public static var defaultWorkerCount: Int { max(1, ProcessInfoShim.activeProcessorCount) }
+
+    /// Workers used by the current step (`workerCount`, or 1 for small worlds).
+    var stepWorkers = 1
+    /// Worlds with fewer bodies step on one thread (tests lower it to cover the parallel paths).
+    var minBodiesForParallel = 1000
+    let islandCounter = WorkCounter()
+    let chunkCounter = WorkCounter()
+    /// The parallel solve's stage list and progress (reused every step).
+    let pipeline = StagePipeline()
     /// Set while `step` runs; structural changes are refused then.
     var isStepping = false
 

@@ -1,0 +1,91 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One stage of a pipeline: `blocks` independent blocks of work, all of which finish before
+/// the next stage starts. A stage of one block is serial.
+struct Stage {
+    /// What the stage does (interpreted by the pipeline's owner).
+    var kind: UInt8
+    /// A sub-kind (e.g. the constraint pass) and the island it belongs to.
+    var pass: UInt8
+    var island: Int32
+    /// Items `begin ..< end`, cut into blocks of `blockSize` items.
+    var begin: Int32
+    var end: Int32
+    var blockSize: Int32
+
+    var blocks: Int { max(1, (Int(end - begin) + Int(blockSize) - 1) / Int(blockSize)) }
+
+    /// The items of block `b`.
+    @inline(__always) func items(_ b: Int) -> Range<Int> {
+        let lo = Int(begin) + b * Int(blockSize)
+        return lo..<min(Int(end), lo + Int(blockSize))
+    }
+}
+
+/// Runs a list of stages on up to `workers` threads inside a single `concurrentPerform`.
+///
+/// Progress lives in one 64-bit atomic: (stage: 16 bits, blocks claimed: 24, blocks done: 24).
+/// A thread claims the next block of the current stage with a compare-and-swap, runs it, and
+/// counts it done; the thread that completes a stage's last block advances the stage. A
+/// thread that finds no block to claim waits only for blocks other threads have already
+/// claimed — threads that are running — so `concurrentPerform` starting fewer threads than
+/// asked (it does not promise they all run at once) can never deadlock it. No lock is taken.
+/// Blocks of one stage must be independent; the stage order is fixed, so the result does not
+/// depend on the number of threads.
+final class StagePipeline: @unchecked Sendable {
+    private let state = Atomic<UInt64>(0)
+    var stages: [Stage] = []
+
+    private static let fieldBits: UInt64 = 24
+    private static let fieldMask: UInt64 = (1 << 24) - 1
+
+    @inline(__always) private static func pack(stage: Int, claimed: Int, done: Int) -> UInt64 {
+        (UInt64(stage) << 48) | (UInt64(claimed) << fieldBits) | UInt64(done)
+    }
+
+    /// Runs every stage; `execute(stage, block)` does one block's work.
+    func run(workers: Int, _ execute: (Stage, Int) -> Void) {
+        let count = stages.count
+        guard count > 0 else { return }
+        precondition(count < 1 << 16, "StagePipeline: too many stages")
+        if workers <= 1 {
+            for s in stages { for b in 0..<s.blocks { execute(s, b) } }
+            return
+        }
+        state.store(0, ordering: .releasing)
+        stages.withUnsafeBufferPointer { list in
+            Parallel.run(workers: workers) { _ in self.work(list, execute) }
+        }
+    }
+
+    private func work(_ list: UnsafeBufferPointer<Stage>, _ execute: (Stage, Int) -> Void) {
+        let count = list.count
+        var spins = 0
+        while true {
+            let v = state.load(ordering: .acquiring)
+            let s = Int(v >> 48)
+            if s >= count { return }
+            let stage = list[s]
+            let blocks = stage.blocks
+            let claimed = Int((v >> Self.fieldBits) & Self.fieldMask)
+            if claimed >= blocks {
+                // Everything claimed: wait for the running threads to finish this stage.
+                spins += 1
+                if spins > 32 { sched_yield() }
+                continue
+            }
+            let next = v + (1 << Self.fieldBits)
+            guard state.compareExchange(expected: v, desired: next, ordering: .acquiringAndReleasing).exchanged else { continue }
+            spins = 0
+            execute(stage, claimed)
+            // Count the block done; the last one advances the stage.
+            let after = state.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
+            if Int(after & Self.fieldMask) == blocks {
+                state.store(Self.pack(stage: s + 1, claimed: 0, done: 0), ordering: .releasing)
+            }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Wall time spent in each phase of `World.step`, summed over steps while
+/// `World.isProfiling` is on (seconds). Off by default: it costs two clock reads a phase.
+public struct StepProfile: Sendable, Equatable {
+    public var broadPhase: Double = 0
+    /// Part of `broadPhase`: emitting the pairs from the grids.
+    public var pairEmission: Double = 0
+    /// Matching this step's pairs with last step's contacts.
+    public var merge: Double = 0
+    public var narrowPhase: Double = 0
+    public var islands: Double = 0
+    public var prepare: Double = 0
+    public var solve: Double = 0
+    public var finalize: Double = 0
+    public var steps: Int = 0
+    public init() {}
+
+    /// (name, seconds) for every phase, in step order.
+    public var phases: [(String, Double)] {
+        [("broad_phase", broadPhase), ("merge", merge), ("narrow_phase", narrowPhase), ("islands", islands),
+         ("prepare", prepare), ("solve", solve), ("finalize", finalize)]
+    }
+
+    @inline(__always) static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+    }
+}
