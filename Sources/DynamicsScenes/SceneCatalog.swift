@@ -5,6 +5,7 @@ public enum SceneCatalog {
         PileScene(),
         PyramidScene(),
         MixScene(),
+        IslandsScene(),
     ]
 
     /// The names of all scenes, in catalog order.

@@ -150,7 +150,7 @@ struct ScenesTests {
 
     @Test("the catalog knows its scenes and rejects unknown names")
     func catalog() throws {
-        #expect(SceneCatalog.names == ["pile", "pyramid", "mix"])
+        #expect(SceneCatalog.names == ["pile", "pyramid", "mix", "islands"])
         #expect(Set(SceneCatalog.names).count == SceneCatalog.all.count)
         #expect(SceneCatalog.named("PILE")?.name == "pile")
         #expect(SceneCatalog.named("nope") == nil)
@@ -163,7 +163,21 @@ struct ScenesTests {
         }
     }
 
-    @Test("building with a zero, negative or huge size throws", arguments: ["pile", "pyramid", "mix"])
+    @Test("islands 20 × 120 steps: 20 separate islands of 8 boxes, every box stays in its cup and comes to rest")
+    func islandsStayContained() throws {
+        let instance = try SceneCatalog.scene(named: "islands").build(size: 20, seed: 3)
+        #expect(instance.dynamicBodies.count == 160)
+        #expect(instance.staticBodyCount == 60)
+        instance.run(steps: 120)
+        let report = instance.sanity()
+        #expect(report.escaped == 0)
+        #expect(report.checks["contained"] == true, "\(report.metrics)")
+        // Groups never touch: the solver sees exactly one island per group.
+        #expect(instance.world.islandCount == 20)
+        #expect(report.kineticEnergy < 50, "still moving: \(report.kineticEnergy)")
+    }
+
+    @Test("building with a zero, negative or huge size throws", arguments: ["pile", "pyramid", "mix", "islands"])
     func invalidSizes(name: String) throws {
         let scene = try #require(SceneCatalog.named(name))
         for size in [-1, 0, Int.min, scene.maximumSize + 1] {

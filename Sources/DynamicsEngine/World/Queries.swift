@@ -11,6 +11,10 @@ public struct RayHit: Sendable, Equatable {
 }
 
 extension World {
+    /// Number of islands (groups of awake dynamic bodies linked by contacts or joints) the last
+    /// step solved.
+    public var islandCount: Int { islands.count }
+
     /// Bodies (not boundaries) whose bounding box overlaps `box`, in slot order. Static
     /// bodies are included; the boundary owner is not.
     public func bodies(overlapping box: AABB) -> [BodyHandle] {
