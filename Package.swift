@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "DynamicsEngine", targets: ["DynamicsEngine"]),
+        .library(name: "DynamicsKit", targets: ["DynamicsKit"]),
         .library(name: "DynamicsScenes", targets: ["DynamicsScenes"]),
         .executable(name: "dynamics-bench", targets: ["dynamics-bench"]),
     ],
@@ -15,6 +16,8 @@ let package = Package(
     targets: [
         .target(name: "DynamicsEngine"),
         .target(name: "DynamicsScenes", dependencies: ["DynamicsEngine"]),
+        .target(name: "DynamicsKit", dependencies: ["DynamicsEngine"]),
+        .testTarget(name: "DynamicsKitTests", dependencies: ["DynamicsKit"]),
         .executableTarget(
             name: "dynamics-bench",
             dependencies: [

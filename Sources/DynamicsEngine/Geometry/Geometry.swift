@@ -53,6 +53,10 @@ public enum Geometry: Sendable, Equatable {
     /// A line segment (for static boundaries; a dynamic body cannot be a segment).
     case segment(Vec2, Vec2)
 
+    /// Checks that `points` form a valid convex, counter-clockwise polygon.
+    /// - Throws: `GeometryError` saying what is wrong.
+    public static func validatePolygon(_ points: [Vec2]) throws { _ = try GeometryBuilder.polygon(points) }
+
     /// The most vertices a polygon may have.
     public static let maxPolygonVertices = 64
 

@@ -1,0 +1,123 @@
+import DynamicsEngine
+
+/// Physical properties and velocities of its items (UIKit's `UIDynamicItemBehavior`).
+///
+/// Every item starts with these defaults: elasticity 0.2, friction 0.2, density 1,
+/// resistance 0 (see `resistance`), angular resistance 0.1, rotation allowed; only the properties set on a
+/// behavior override them, the later behavior in the hierarchy winning. Pairs combine
+/// elasticity with max(a, b) and friction with √(a·b).
+public class DynamicItemBehavior: DynamicBehavior {
+    public private(set) var items: [any DynamicItem]
+    var overrides = ItemOverrides()
+    /// Velocities added before the behavior is in an animator, applied when it joins.
+    private var pendingLinear: [(any DynamicItem, CGPoint)] = []
+    private var pendingAngular: [(any DynamicItem, CGFloat)] = []
+
+    public init(items: [any DynamicItem] = []) {
+        self.items = items
+        super.init()
+    }
+
+    private func changed() { dynamicAnimator?.itemPropertiesChanged() }
+
+    private static func check(_ v: CGFloat, _ name: String, min: CGFloat = 0) {
+        precondition(v.isFinite && v >= min, "DynamicItemBehavior.\(name) must be finite and ≥ \(min) (got \(v))")
+    }
+
+    /// Restitution, 0 … 1 (higher bounces more).
+    public var elasticity: CGFloat {
+        get { overrides.elasticity ?? ItemProperties.defaults.elasticity }
+        set { Self.check(newValue, "elasticity"); overrides.elasticity = newValue; changed() }
+    }
+    public var friction: CGFloat {
+        get { overrides.friction ?? ItemProperties.defaults.friction }
+        set { Self.check(newValue, "friction"); overrides.friction = newValue; changed() }
+    }
+    /// Mass per area: a 100 × 100 pt item of density 1 has mass 1.
+    public var density: CGFloat {
+        get { overrides.density ?? ItemProperties.defaults.density }
+        set {
+            precondition(newValue.isFinite && newValue > 0, "DynamicItemBehavior.density must be finite and > 0 (got \(newValue))")
+            overrides.density = newValue; changed()
+        }
+    }
+    /// Linear damping (1/s). Default 0 (UIKit's documented default; with 0.1 a free fall would
+    /// lose 3 % in one second).
+    public var resistance: CGFloat {
+        get { overrides.resistance ?? ItemProperties.defaults.resistance }
+        set { Self.check(newValue, "resistance"); overrides.resistance = newValue; changed() }
+    }
+    public var angularResistance: CGFloat {
+        get { overrides.angularResistance ?? ItemProperties.defaults.angularResistance }
+        set { Self.check(newValue, "angularResistance"); overrides.angularResistance = newValue; changed() }
+    }
+    /// Electric charge, felt by electric and magnetic fields.
+    public var charge: CGFloat {
+        get { overrides.charge ?? ItemProperties.defaults.charge }
+        set { Self.check(newValue, "charge", min: -.greatestFiniteMagnitude); overrides.charge = newValue; changed() }
+    }
+    /// Anchored items take part in collisions but never move.
+    public var isAnchored: Bool {
+        get { overrides.isAnchored ?? false }
+        set { overrides.isAnchored = newValue; changed() }
+    }
+    public var allowsRotation: Bool {
+        get { overrides.allowsRotation ?? true }
+        set { overrides.allowsRotation = newValue; changed() }
+    }
+
+    public func addItem(_ item: any DynamicItem) {
+        if items.contains(where: { $0 === item }) { return }
+        if let animator = dynamicAnimator {
+            animator.behaviorWillLeave(self); items.append(item); animator.behaviorDidJoin(self)
+        } else { items.append(item) }
+    }
+
+    public func removeItem(_ item: any DynamicItem) {
+        guard let i = items.firstIndex(where: { $0 === item }) else { return }
+        if let animator = dynamicAnimator {
+            animator.behaviorWillLeave(self); items.remove(at: i); animator.behaviorDidJoin(self)
+        } else { items.remove(at: i) }
+    }
+
+    private func holds(_ item: any DynamicItem) -> Bool { items.contains { $0 === item } }
+
+    /// Adds to the item's velocity (pt/s). Ignored for items not in this behavior.
+    public func addLinearVelocity(_ velocity: CGPoint, for item: any DynamicItem) {
+        precondition(velocity.x.isFinite && velocity.y.isFinite, "addLinearVelocity(_:for:): velocity must be finite")
+        guard holds(item) else { return }
+        guard let animator = dynamicAnimator, let h = animator.body(for: item) else { pendingLinear.append((item, velocity)); return }
+        animator.world.setLinearVelocity(h, animator.world.linearVelocity(h) + velocity.vec)
+        animator.resume()
+    }
+
+    /// The item's velocity (pt/s); zero for items not in this behavior.
+    public func linearVelocity(for item: any DynamicItem) -> CGPoint {
+        guard holds(item), let animator = dynamicAnimator, let h = animator.body(for: item) else { return .zero }
+        return CGPoint(animator.world.linearVelocity(h))
+    }
+
+    /// Adds to the item's angular velocity (rad/s). Ignored for items not in this behavior.
+    public func addAngularVelocity(_ velocity: CGFloat, for item: any DynamicItem) {
+        precondition(velocity.isFinite, "addAngularVelocity(_:for:): velocity must be finite")
+        guard holds(item) else { return }
+        guard let animator = dynamicAnimator, let h = animator.body(for: item) else { pendingAngular.append((item, velocity)); return }
+        animator.world.setAngularVelocity(h, animator.world.angularVelocity(h) + Float(velocity))
+        animator.resume()
+    }
+
+    public func angularVelocity(for item: any DynamicItem) -> CGFloat {
+        guard holds(item), let animator = dynamicAnimator, let h = animator.body(for: item) else { return 0 }
+        return CGFloat(animator.world.angularVelocity(h))
+    }
+
+    override var dynamicItems: [any DynamicItem] { items }
+
+    override func attach(to animator: DynamicAnimator) {
+        let linear = pendingLinear, angular = pendingAngular
+        pendingLinear = []; pendingAngular = []
+        animator.itemPropertiesChanged()
+        for (item, v) in linear { addLinearVelocity(v, for: item) }
+        for (item, w) in angular { addAngularVelocity(w, for: item) }
+    }
+}

@@ -1,0 +1,59 @@
+import DynamicsEngine
+
+/// Accelerates its items (UIKit's `UIGravityBehavior`). Magnitude 1.0 = 1000 pt/s²; the default
+/// direction (0, 1) points down the screen.
+///
+/// **Better than UIKit**: gravity acts on this behavior's own items, and several gravity
+/// behaviors simply add up (UIKit keeps one world gravity: last write wins, and removing any
+/// gravity behavior zeroes it).
+public class GravityBehavior: DynamicBehavior {
+    public private(set) var items: [any DynamicItem]
+    /// Direction and magnitude in one vector (magnitude 1 = 1000 pt/s²).
+    public var gravityDirection: CGVector = CGVector(dx: 0, dy: 1) {
+        didSet {
+            precondition(gravityDirection.dx.isFinite && gravityDirection.dy.isFinite, "GravityBehavior.gravityDirection must be finite")
+            dynamicAnimator?.itemPropertiesChanged()
+        }
+    }
+
+    public init(items: [any DynamicItem] = []) {
+        self.items = items
+        super.init()
+    }
+
+    /// The direction's angle in radians (0 = +x, π/2 = down). Setting it keeps the magnitude.
+    public var angle: CGFloat {
+        get { atan2(gravityDirection.dy, gravityDirection.dx) }
+        set { setAngle(newValue, magnitude: magnitude) }
+    }
+
+    /// The vector's length. Setting it keeps the angle; 0 gives the zero vector.
+    public var magnitude: CGFloat {
+        get { (gravityDirection.dx * gravityDirection.dx + gravityDirection.dy * gravityDirection.dy).squareRoot() }
+        set { setAngle(angle, magnitude: newValue) }
+    }
+
+    public func setAngle(_ angle: CGFloat, magnitude: CGFloat) {
+        precondition(angle.isFinite && magnitude.isFinite, "GravityBehavior.setAngle(_:magnitude:): values must be finite")
+        gravityDirection = CGVector(dx: magnitude * cos(angle), dy: magnitude * sin(angle))
+    }
+
+    public func addItem(_ item: any DynamicItem) {
+        if items.contains(where: { $0 === item }) { return }
+        if let animator = dynamicAnimator {
+            animator.behaviorWillLeave(self); items.append(item); animator.behaviorDidJoin(self)
+        } else { items.append(item) }
+    }
+
+    public func removeItem(_ item: any DynamicItem) {
+        guard let i = items.firstIndex(where: { $0 === item }) else { return }
+        if let animator = dynamicAnimator {
+            animator.behaviorWillLeave(self); items.remove(at: i); animator.behaviorDidJoin(self)
+        } else { items.remove(at: i) }
+    }
+
+    override var dynamicItems: [any DynamicItem] { items }
+
+    /// The acceleration in pt/s².
+    var accelerationVector: Vec2 { Vec2(Float(gravityDirection.dx * 1000), Float(gravityDirection.dy * 1000)) }
+}

@@ -1,0 +1,85 @@
+import DynamicsEngine
+
+/// Pushes its items (UIKit's `UIPushBehavior`). Magnitude 1.0 is a force that accelerates a
+/// 100 × 100 pt item of density 1 (mass 1) at 100 pt/s²; an instantaneous push of magnitude 1
+/// changes such an item's velocity by 100 pt/s.
+public class PushBehavior: DynamicBehavior {
+    public enum Mode: Sendable { case continuous, instantaneous }
+
+    public private(set) var items: [any DynamicItem]
+    public let mode: Mode
+    /// An instantaneous push fires on the next tick and then sets `active` to false; setting it
+    /// to true fires again.
+    public var active = true {
+        didSet { if active { dynamicAnimator?.resume() } }
+    }
+    /// Direction and magnitude in one vector.
+    public var pushDirection: CGVector = .zero {
+        didSet {
+            precondition(pushDirection.dx.isFinite && pushDirection.dy.isFinite, "PushBehavior.pushDirection must be finite")
+            dynamicAnimator?.resume()
+        }
+    }
+    private var offsets: [ObjectIdentifier: Offset] = [:]
+
+    public init(items: [any DynamicItem], mode: Mode) {
+        self.items = items
+        self.mode = mode
+        super.init()
+    }
+
+    public var angle: CGFloat {
+        get { atan2(pushDirection.dy, pushDirection.dx) }
+        set { setAngle(newValue, magnitude: magnitude) }
+    }
+
+    public var magnitude: CGFloat {
+        get { (pushDirection.dx * pushDirection.dx + pushDirection.dy * pushDirection.dy).squareRoot() }
+        set { setAngle(angle, magnitude: newValue) }
+    }
+
+    public func setAngle(_ angle: CGFloat, magnitude: CGFloat) {
+        precondition(angle.isFinite && magnitude.isFinite, "PushBehavior.setAngle(_:magnitude:): values must be finite")
+        pushDirection = CGVector(dx: magnitude * cos(angle), dy: magnitude * sin(angle))
+    }
+
+    /// Where on the item the push applies, from its centre (not rotated with the item, so an
+    /// off-centre push also turns it).
+    public func targetOffsetFromCenter(for item: any DynamicItem) -> Offset { offsets[ObjectIdentifier(item)] ?? .zero }
+
+    public func setTargetOffsetFromCenter(_ offset: Offset, for item: any DynamicItem) {
+        precondition(offset.horizontal.isFinite && offset.vertical.isFinite, "setTargetOffsetFromCenter(_:for:): offset must be finite")
+        offsets[ObjectIdentifier(item)] = offset
+    }
+
+    public func addItem(_ item: any DynamicItem) {
+        if items.contains(where: { $0 === item }) { return }
+        if let animator = dynamicAnimator {
+            animator.behaviorWillLeave(self); items.append(item); animator.behaviorDidJoin(self)
+        } else { items.append(item) }
+    }
+
+    public func removeItem(_ item: any DynamicItem) {
+        guard let i = items.firstIndex(where: { $0 === item }) else { return }
+        if let animator = dynamicAnimator {
+            animator.behaviorWillLeave(self); items.remove(at: i); animator.behaviorDidJoin(self)
+        } else { items.remove(at: i) }
+    }
+
+    override var dynamicItems: [any DynamicItem] { items }
+
+    override func applyForces(_ animator: DynamicAnimator, dt: Double) {
+        guard active, pushDirection != .zero else { return }
+        let f = Vec2(Float(pushDirection.dx * 100), Float(pushDirection.dy * 100))
+        for item in items {
+            guard let h = animator.body(for: item) else { continue }
+            let o = targetOffsetFromCenter(for: item)
+            let point = o == .zero ? nil : animator.world.worldCenter(h) + Vec2(Float(o.horizontal), Float(o.vertical))
+            switch mode {
+            case .continuous: animator.world.applyForce(h, f, at: point)
+            case .instantaneous: animator.world.applyImpulse(h, f, at: point)
+            }
+        }
+        if mode == .instantaneous { active = false }
+    }
+}

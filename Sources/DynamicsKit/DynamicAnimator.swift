@@ -1,0 +1,326 @@
+import DynamicsEngine
+
+/// Told when an animator starts moving items again and when everything has come to rest.
+/// Both methods are optional.
+public protocol DynamicAnimatorDelegate: AnyObject {
+    func dynamicAnimatorWillResume(_ animator: DynamicAnimator)
+    func dynamicAnimatorDidPause(_ animator: DynamicAnimator)
+}
+
+extension DynamicAnimatorDelegate {
+    public func dynamicAnimatorWillResume(_ animator: DynamicAnimator) {}
+    public func dynamicAnimatorDidPause(_ animator: DynamicAnimator) {}
+}
+
+/// Runs behaviors on items inside a reference rectangle (UIKit's `UIDynamicAnimator`, with
+/// reference bounds instead of a reference view). Points, seconds, radians; y points down.
+///
+/// Headless clock: `step(by:)` advances in fixed sub-steps of `fixedTimeStep` (1/120 s) with an
+/// accumulator; a gap above 0.5 s counts as 1/60 s, as UIKit does. One tick: behaviors apply
+/// forces → world step → centres and rotations written back → collision delegate calls (all
+/// "began", then all "ended") → every behavior's `action` → behavior changes made during the
+/// tick → pause check.
+public final class DynamicAnimator {
+    /// The coordinate space's rectangle (the stand-in for UIKit's reference view).
+    public var referenceBounds: CGRect {
+        didSet { for b in flat { (b as? CollisionBehavior)?.referenceBoundsChanged() } ; resume() }
+    }
+    public weak var delegate: DynamicAnimatorDelegate?
+    /// The fixed sub-step (s).
+    public let fixedTimeStep: TimeInterval = 1.0 / 120.0
+    /// Sum of the time stepped (never reset).
+    public private(set) var elapsedTime: TimeInterval = 0
+    /// False once every body is at rest (or nothing is left to animate).
+    public private(set) var isRunning = false
+    /// Worker threads of this animator's world (default 1: UI-sized worlds step faster on one).
+    public var workerCount: Int {
+        get { world.workerCount }
+        set { world.workerCount = newValue }
+    }
+
+    let world: World
+    private(set) var topLevel: [DynamicBehavior] = []
+    /// Every behavior in the hierarchy, parent before children, in insertion order.
+    private(set) var flat: [DynamicBehavior] = []
+    private var accumulator: TimeInterval = 0
+    private var inTick = false
+    private var pending: [(add: Bool, behavior: DynamicBehavior)] = []
+
+    struct ItemRecord {
+        let item: any DynamicItem
+        let body: BodyHandle
+        var references: Int
+    }
+    private var records: [ObjectIdentifier: Int] = [:]
+    private var recordList: [ItemRecord?] = []
+    private var freeRecords: [Int] = []
+
+    public init(referenceBounds: CGRect) {
+        precondition(referenceBounds.origin.x.isFinite && referenceBounds.origin.y.isFinite
+                     && referenceBounds.width.isFinite && referenceBounds.height.isFinite
+                     && referenceBounds.width >= 0 && referenceBounds.height >= 0,
+                     "DynamicAnimator: referenceBounds must be finite with a non-negative size")
+        self.referenceBounds = referenceBounds
+        world = World(gravity: .zero)
+        world.workerCount = 1
+    }
+
+    // MARK: Behaviors
+
+    /// The top-level behaviors, in insertion order.
+    public var behaviors: [DynamicBehavior] { topLevel }
+
+    /// Adds a top-level behavior. Adding one that is already there is ignored; adding one that
+    /// sits elsewhere (another animator, or as a child) is a programmer error. During a tick
+    /// (from an action or a delegate call) the change takes effect after the tick.
+    public func addBehavior(_ behavior: DynamicBehavior) {
+        if inTick { pending.append((true, behavior)); return }
+        if topLevel.contains(where: { $0 === behavior }) { return }
+        precondition(behavior.dynamicAnimator == nil && behavior.parent == nil,
+                     "addBehavior: the behavior already belongs to an animator or to a parent behavior")
+        topLevel.append(behavior)
+        behaviorDidJoin(behavior)
+    }
+
+    /// Removes a top-level behavior (no effect if it is not one).
+    public func removeBehavior(_ behavior: DynamicBehavior) {
+        if inTick { pending.append((false, behavior)); return }
+        guard let i = topLevel.firstIndex(where: { $0 === behavior }) else { return }
+        behaviorWillLeave(behavior)
+        topLevel.remove(at: i)
+        rebuildFlat()
+        checkPause()
+    }
+
+    public func removeAllBehaviors() {
+        for b in topLevel.reversed() { removeBehavior(b) }
+    }
+
+    func behaviorDidJoin(_ behavior: DynamicBehavior) {
+        var list: [DynamicBehavior] = []
+        behavior.flattened(into: &list)
+        for b in list {
+            b.willMove(to: self)
+            b.dynamicAnimator = self
+            for item in b.dynamicItems { retain(item) }
+        }
+        rebuildFlat()
+        for b in list { b.attach(to: self) }
+        itemPropertiesChanged()
+        resume()
+    }
+
+    func behaviorWillLeave(_ behavior: DynamicBehavior) {
+        var list: [DynamicBehavior] = []
+        behavior.flattened(into: &list)
+        for b in list.reversed() {
+            b.detach(from: self)
+            b.willMove(to: nil)
+            for item in b.dynamicItems { release(item) }
+            b.dynamicAnimator = nil
+        }
+        rebuildFlat()
+        itemPropertiesChanged()
+    }
+
+    private func rebuildFlat() {
+        flat.removeAll(keepingCapacity: true)
+        for b in topLevel { b.flattened(into: &flat) }
+    }
+
+    // MARK: Items and bodies
+
+    /// Checks that an item can be simulated; `addBehavior` stops with this message otherwise.
+    public static func validate(_ item: any DynamicItem) throws {
+        let s = item.bounds.size
+        guard s.width.isFinite, s.height.isFinite, s.width > 0, s.height > 0 else { throw DynamicsError.invalidItemSize(s) }
+        let c = item.center, a = item.transform.rotationAngle
+        guard c.x.isFinite, c.y.isFinite, a.isFinite else { throw DynamicsError.invalidItemPlacement(c) }
+        if item.collisionBoundsType == .path {
+            _ = try pathPolygon(item.collisionBoundingPath)
+        }
+    }
+
+    static func pathPolygon(_ points: [CGPoint]) throws -> [Vec2] {
+        guard points.count >= 3 else { throw DynamicsError.invalidBoundingPath("it needs at least 3 points") }
+        var v = points.map { $0.vec }
+        // Accept either winding: the engine wants a positive signed area.
+        var area: Float = 0
+        for i in 0..<v.count { let a = v[i], b = v[(i + 1) % v.count]; area += a.x * b.y - a.y * b.x }
+        if area < 0 { v.reverse() }
+        do { try Geometry.validatePolygon(v) } catch { throw DynamicsError.invalidBoundingPath("\(error)") }
+        return v
+    }
+
+    func body(for item: any DynamicItem) -> BodyHandle? {
+        records[ObjectIdentifier(item)].flatMap { recordList[$0]?.body }
+    }
+
+    private func retain(_ item: any DynamicItem) {
+        let key = ObjectIdentifier(item)
+        if let r = records[key] { recordList[r]!.references += 1; return }
+        do { try Self.validate(item) } catch { preconditionFailure("addBehavior: \(error)") }
+        let size = item.bounds.size
+        let hw = Float(size.width / 2), hh = Float(size.height / 2)
+        let geometry: Geometry
+        switch item.collisionBoundsType {
+        case .rectangle: geometry = .box(halfWidth: hw, halfHeight: hh)
+        case .ellipse: geometry = hw == hh ? .circle(radius: hw) : .ellipse(halfWidth: hw, halfHeight: hh)
+        case .path: geometry = .polygon(try! Self.pathPolygon(item.collisionBoundingPath))
+        }
+        let slot = freeRecords.popLast() ?? { recordList.append(nil); return recordList.count - 1 }()
+        var def = BodyDef(type: .dynamic, position: item.center.vec, angle: Float(item.transform.rotationAngle))
+        def.groups = []
+        def.gravity = .zero
+        def.linearDamping = Float(ItemProperties.defaults.resistance)
+        def.angularDamping = Float(ItemProperties.defaults.angularResistance)
+        def.userData = UInt64(slot)
+        let material = Material(density: Float(ItemProperties.defaults.density), friction: Float(ItemProperties.defaults.friction),
+                                restitution: Float(ItemProperties.defaults.elasticity))
+        let handle: BodyHandle
+        do { handle = try world.createBody(def, shapes: [ShapeDef(geometry, material: material)]) }
+        catch { preconditionFailure("addBehavior: \(error)") }
+        recordList[slot] = ItemRecord(item: item, body: handle, references: 1)
+        records[key] = slot
+    }
+
+    private func release(_ item: any DynamicItem) {
+        let key = ObjectIdentifier(item)
+        guard let r = records[key] else { return }
+        recordList[r]!.references -= 1
+        if recordList[r]!.references == 0 {
+            world.destroyBody(recordList[r]!.body)
+            recordList[r] = nil
+            records[key] = nil
+            freeRecords.append(r)
+        }
+    }
+
+    func item(ofBody h: BodyHandle) -> (any DynamicItem)? {
+        let slot = Int(world.userData(h))
+        return slot < recordList.count ? recordList[slot]?.item : nil
+    }
+
+    /// Items whose bounding box overlaps `rect` (reference coordinates).
+    public func items(in rect: CGRect) -> [any DynamicItem] {
+        let box = AABB(lower: Vec2(Float(rect.minX), Float(rect.minY)), upper: Vec2(Float(rect.maxX), Float(rect.maxY)))
+        guard box.isValid else { return [] }
+        return world.bodies(overlapping: box).compactMap { item(ofBody: $0) }
+    }
+
+    /// Re-reads the item's centre and rotation (keeping its velocity) and wakes it.
+    public func updateItem(usingCurrentState item: any DynamicItem) {
+        guard let h = body(for: item) else { return }
+        let c = item.center, a = item.transform.rotationAngle
+        precondition(c.x.isFinite && c.y.isFinite && a.isFinite, "updateItem(usingCurrentState:): the item's centre and rotation must be finite")
+        world.setTransform(h, position: c.vec, angle: Float(a))
+        resume()
+    }
+
+    // MARK: Item properties compiled from behaviors
+
+    /// Recomputes every body's gravity and material from the behaviors (later ones win).
+    func itemPropertiesChanged() {
+        var gravity: [ObjectIdentifier: Vec2] = [:]
+        var props: [ObjectIdentifier: ItemProperties] = [:]
+        for b in flat {
+            if let g = b as? GravityBehavior {
+                let v = g.accelerationVector
+                for item in g.items { gravity[ObjectIdentifier(item), default: .zero] += v }
+            } else if let ib = b as? DynamicItemBehavior {
+                for item in ib.items { ib.overrides.apply(to: &props[ObjectIdentifier(item), default: .defaults]) }
+            }
+        }
+        for case let r? in recordList {
+            let key = ObjectIdentifier(r.item)
+            world.setGravity(r.body, gravity[key] ?? .zero)
+            let p = props[key] ?? .defaults
+            p.apply(to: world, body: r.body)
+        }
+        resume()
+    }
+
+    // MARK: Clock
+
+    /// Advances time by `seconds` in fixed sub-steps (a gap above 0.5 s counts as 1/60 s).
+    public func step(by seconds: TimeInterval) {
+        precondition(seconds.isFinite && seconds >= 0, "DynamicAnimator.step(by:): time must be finite and not negative (got \(seconds))")
+        let dt = seconds > 0.5 ? 1.0 / 60.0 : seconds
+        elapsedTime += dt
+        accumulator += dt
+        while accumulator >= fixedTimeStep * (1 - 1e-9) {
+            accumulator -= fixedTimeStep
+            tick(fixedTimeStep)
+        }
+    }
+
+    /// Steps `seconds` of time in 1/60 s frames.
+    public func run(for seconds: TimeInterval) {
+        precondition(seconds.isFinite && seconds >= 0, "DynamicAnimator.run(for:): time must be finite and not negative")
+        var left = seconds
+        while left > 1e-12 { let d = min(left, 1.0 / 60.0); step(by: d); left -= d }
+    }
+
+    /// Steps until the animator pauses or `timeout` seconds have passed; true when it paused.
+    @discardableResult
+    public func runUntilPaused(timeout: TimeInterval) -> Bool {
+        precondition(timeout.isFinite && timeout >= 0, "runUntilPaused(timeout:): the timeout must be finite and not negative")
+        var t: TimeInterval = 0
+        while isRunning && t < timeout { step(by: 1.0 / 60.0); t += 1.0 / 60.0 }
+        return !isRunning
+    }
+
+    private func tick(_ dt: TimeInterval) {
+        inTick = true
+        for b in flat { b.applyForces(self, dt: dt) }
+        world.step(dt: Float(dt))
+        // Write centres and rotations back, in one pass.
+        for case let r? in recordList {
+            let p = world.position(r.body)
+            r.item.center = CGPoint(p)
+            let a = CGFloat(world.angle(r.body))
+            var t = r.item.transform
+            let current = t.rotationAngle
+            if current != a { t = t.rotated(by: a - current) }
+            r.item.transform = t
+        }
+        reportContacts()
+        for b in flat { b.action?() }
+        inTick = false
+        let changes = pending
+        pending.removeAll()
+        for c in changes { if c.add { addBehavior(c.behavior) } else { removeBehavior(c.behavior) } }
+        checkPause()
+    }
+
+    private func reportContacts() {
+        let collisions = flat.compactMap { $0 as? CollisionBehavior }
+        guard !collisions.isEmpty else { return }
+        for e in world.contactBeginEvents { for c in collisions { c.report(e, began: true, animator: self) } }
+        for e in world.contactEndEvents { for c in collisions { c.report(e, began: false, animator: self) } }
+    }
+
+    // MARK: Running and pausing
+
+    func resume() {
+        if !isRunning && hasWork {
+            isRunning = true
+            delegate?.dynamicAnimatorWillResume(self)
+        }
+    }
+
+    private var hasWork: Bool {
+        if topLevel.isEmpty { return false }
+        if topLevel.allSatisfy({ $0.childBehaviors.isEmpty && $0.action == nil && type(of: $0) == DynamicBehavior.self }) { return false }
+        return true
+    }
+
+    private func checkPause() {
+        guard isRunning else { return }
+        if !hasWork || !world.hasAwakeBodies {
+            isRunning = false
+            delegate?.dynamicAnimatorDidPause(self)
+        }
+    }
+}
+

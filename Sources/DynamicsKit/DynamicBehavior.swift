@@ -1,0 +1,65 @@
+import DynamicsEngine
+
+/// The base of every behavior (UIKit's `UIDynamicBehavior`). Subclass it to make composites
+/// of child behaviors, or give it an `action` that runs after every animator tick.
+///
+/// Behaviors are compiled into engine data when they join an animator and when their
+/// properties change; the animator does not consult them per body per step.
+open class DynamicBehavior {
+    /// Children, in the order they were added.
+    public private(set) var childBehaviors: [DynamicBehavior] = []
+    /// Runs after every tick of the animator (after collisions are reported), children included.
+    open var action: (() -> Void)?
+    /// The animator this behavior (or its top-level ancestor) belongs to.
+    public internal(set) weak var dynamicAnimator: DynamicAnimator?
+    /// The parent behavior, if this is a child.
+    public internal(set) weak var parent: DynamicBehavior?
+
+    public init() {}
+
+    /// Adds a child; adding the same child twice is ignored. A behavior that already has
+    /// another parent is a programmer error.
+    open func addChildBehavior(_ behavior: DynamicBehavior) {
+        if childBehaviors.contains(where: { $0 === behavior }) { return }
+        precondition(behavior.parent == nil && behavior.dynamicAnimator == nil,
+                     "addChildBehavior: the behavior already belongs to another parent or animator")
+        precondition(behavior !== self && !isDescendant(of: behavior), "addChildBehavior: a behavior cannot contain itself")
+        childBehaviors.append(behavior)
+        behavior.parent = self
+        if let animator = dynamicAnimator { animator.behaviorDidJoin(behavior) }
+    }
+
+    /// Removes a child (no effect if it is not one).
+    open func removeChildBehavior(_ behavior: DynamicBehavior) {
+        guard let i = childBehaviors.firstIndex(where: { $0 === behavior }) else { return }
+        if let animator = dynamicAnimator { animator.behaviorWillLeave(behavior) }
+        childBehaviors.remove(at: i)
+        behavior.parent = nil
+    }
+
+    /// Called just before the behavior joins (`animator`) or leaves (`nil`) an animator.
+    open func willMove(to dynamicAnimator: DynamicAnimator?) {}
+
+    func isDescendant(of other: DynamicBehavior) -> Bool {
+        var p = parent
+        while let q = p { if q === other { return true }; p = q.parent }
+        return false
+    }
+
+    /// This behavior and all its descendants, depth first, parent before children.
+    func flattened(into out: inout [DynamicBehavior]) {
+        out.append(self)
+        for c in childBehaviors { c.flattened(into: &out) }
+    }
+
+    // MARK: Compilation hooks (overridden by the concrete behaviors)
+
+    /// The items this behavior acts on.
+    var dynamicItems: [any DynamicItem] { [] }
+    /// Applies this behavior's forces and impulses before a world step.
+    func applyForces(_ animator: DynamicAnimator, dt: Double) {}
+    /// Called when the behavior joins an animator (after its items have bodies).
+    func attach(to animator: DynamicAnimator) {}
+    /// Called when the behavior leaves its animator.
+    func detach(from animator: DynamicAnimator) {}
+}

@@ -1,0 +1,79 @@
+import DynamicsEngine
+
+/// The shape an item collides with (UIKit's `UIDynamicItemCollisionBoundsType`).
+public enum DynamicItemCollisionBoundsType: Sendable, Equatable {
+    /// The item's bounds rectangle.
+    case rectangle
+    /// A circle when width == height, otherwise an ellipse (approximated by a convex polygon).
+    case ellipse
+    /// `collisionBoundingPath`: a convex polygon around the item's centre.
+    case path
+}
+
+/// Anything a dynamic animator can move (UIKit's `UIDynamicItem`): the animator reads its
+/// centre, bounds and rotation when the item joins, and writes centre and rotation back after
+/// every step. Items are classes: the animator tracks them by identity.
+public protocol DynamicItem: AnyObject {
+    var center: CGPoint { get set }
+    /// Only the size is used.
+    var bounds: CGRect { get }
+    /// The rotation is read from and written to this transform (y down: positive = clockwise).
+    var transform: CGAffineTransform { get set }
+    /// Default `.rectangle`.
+    var collisionBoundsType: DynamicItemCollisionBoundsType { get }
+    /// Default `[]`; used with `.path`: a convex polygon, (0, 0) = the item's centre.
+    var collisionBoundingPath: [CGPoint] { get }
+}
+
+extension DynamicItem {
+    public var collisionBoundsType: DynamicItemCollisionBoundsType { .rectangle }
+    public var collisionBoundingPath: [CGPoint] { [] }
+}
+
+/// A ready-made headless "view": frame, centre, bounds, transform, alpha, background colour and
+/// a name, for programs that have no views of their own.
+open class DynamicView: DynamicItem {
+    /// Centre in the reference coordinate space.
+    open var center: CGPoint
+    /// Size (origin ignored by the animator).
+    open var bounds: CGRect
+    open var transform: CGAffineTransform = .identity
+    open var alpha: CGFloat = 1
+    /// RGBA, components 0 … 1.
+    open var backgroundColor: (red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat) = (1, 1, 1, 1)
+    open var name: String = ""
+    open var collisionBoundsType: DynamicItemCollisionBoundsType = .rectangle
+    open var collisionBoundingPath: [CGPoint] = []
+
+    public init(frame: CGRect) {
+        center = CGPoint(x: frame.midX, y: frame.midY)
+        bounds = CGRect(origin: .zero, size: frame.size)
+    }
+
+    /// The frame of the untransformed item around its centre.
+    open var frame: CGRect {
+        get { CGRect(x: center.x - bounds.width / 2, y: center.y - bounds.height / 2, width: bounds.width, height: bounds.height) }
+        set { center = CGPoint(x: newValue.midX, y: newValue.midY); bounds = CGRect(origin: .zero, size: newValue.size) }
+    }
+}
+
+/// Errors for items and paths the animator cannot simulate (UIKit crashes on these).
+public enum DynamicsError: Error, Equatable, CustomStringConvertible {
+    /// The item's size is zero, negative, NaN or infinite.
+    case invalidItemSize(CGSize)
+    /// The item's centre or rotation is not finite.
+    case invalidItemPlacement(CGPoint)
+    /// The collision bounding path is not a convex polygon of at least 3 points.
+    case invalidBoundingPath(String)
+    /// A boundary path or segment is degenerate or not finite.
+    case invalidBoundary(String)
+
+    public var description: String {
+        switch self {
+        case .invalidItemSize(let s): return "a dynamic item needs a finite, positive size (got \(s))"
+        case .invalidItemPlacement(let p): return "a dynamic item needs a finite centre and rotation (got \(p))"
+        case .invalidBoundingPath(let why): return "invalid collisionBoundingPath: \(why)"
+        case .invalidBoundary(let why): return "invalid boundary: \(why)"
+        }
+    }
+}

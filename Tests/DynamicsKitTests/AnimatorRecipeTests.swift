@@ -1,0 +1,238 @@
+import Testing
+import DynamicsKit
+
+/// The recipes of the classic UIKit Dynamics chapter, checked against the physics they should
+/// show. Reference bounds 320 × 480 pt, y down; gravity magnitude 1 = 1000 pt/s².
+@Suite("DynamicsKit recipes")
+struct AnimatorRecipeTests {
+    final class PauseCounter: DynamicAnimatorDelegate {
+        var pauses = 0, resumes = 0
+        func dynamicAnimatorDidPause(_ animator: DynamicAnimator) { pauses += 1 }
+        func dynamicAnimatorWillResume(_ animator: DynamicAnimator) { resumes += 1 }
+    }
+
+    final class ContactLog: CollisionBehaviorDelegate {
+        var boundaryBegins: [(String?, CGPoint)] = []
+        var itemBegins = 0
+        func collisionBehavior(_ behavior: CollisionBehavior, beganContactFor item: any DynamicItem, withBoundaryIdentifier identifier: String?, at p: CGPoint) {
+            boundaryBegins.append((identifier, p))
+        }
+        func collisionBehavior(_ behavior: CollisionBehavior, beganContactFor item1: any DynamicItem, with item2: any DynamicItem, at p: CGPoint) {
+            itemBegins += 1
+        }
+    }
+
+    let bounds = CGRect(x: 0, y: 0, width: 320, height: 480)
+
+    @Test("a square under gravity falls 500 pt in 1 s (±2%) and, with no boundary, never pauses")
+    func freeFall() {
+        let animator = DynamicAnimator(referenceBounds: bounds)
+        let square = DynamicView(frame: CGRect(x: 100, y: 0, width: 100, height: 100))
+        let start = square.center.y
+        animator.addBehavior(GravityBehavior(items: [square]))
+        #expect(animator.isRunning)
+        animator.run(for: 1)
+        #expect(abs(square.center.y - start - 500) <= 10, "fell \(square.center.y - start)")
+        #expect(abs(animator.elapsedTime - 1) < 1e-9)
+        #expect(animator.runUntilPaused(timeout: 2) == false, "a falling item keeps the animator running")
+    }
+
+    @Test("two stacked squares inside the reference bounds come to rest without overlapping; the delegate hears one pause")
+    func stackInBounds() {
+        let animator = DynamicAnimator(referenceBounds: bounds)
+        let counter = PauseCounter()
+        animator.delegate = counter
+        let a = DynamicView(frame: CGRect(x: 100, y: 100, width: 100, height: 100))
+        let b = DynamicView(frame: CGRect(x: 120, y: 0, width: 100, height: 100))
+        animator.addBehavior(GravityBehavior(items: [a, b]))
+        let collision = CollisionBehavior(items: [a, b])
+        collision.translatesReferenceBoundsIntoBoundary = true
+        animator.addBehavior(collision)
+        #expect(animator.runUntilPaused(timeout: 10), "the stack should come to rest")
+        #expect(counter.pauses == 1)
+        // The bounds' boundary is a loop 1 pt outside them; items rest against it with at most
+        // the soft-contact overlap (< 0.5 pt).
+        for v in [a, b] {
+            #expect(v.frame.minX >= -1.5 && v.frame.maxX <= 321.5 && v.frame.maxY <= 481.5, "\(v.frame) left the bounds")
+        }
+        // Resting on the floor and on each other: no overlap beyond the contact slop.
+        #expect(abs(a.frame.maxY - 480) < 2 || abs(b.frame.maxY - 480) < 2)
+        let lower = a.center.y > b.center.y ? a : b, upper = lower === a ? b : a
+        #expect(lower.frame.minY - upper.frame.maxY > -2, "the squares overlap")
+    }
+
+    @Test("a boundary line 100 pt above the bottom stops the items there and reports its identifier and a point on it")
+    func boundaryLine() {
+        let animator = DynamicAnimator(referenceBounds: bounds)
+        let square = DynamicView(frame: CGRect(x: 100, y: 0, width: 100, height: 100))
+        animator.addBehavior(GravityBehavior(items: [square]))
+        let collision = CollisionBehavior(items: [square])
+        collision.addBoundary(withIdentifier: "barrier", from: CGPoint(x: 0, y: 380), to: CGPoint(x: 320, y: 380))
+        let log = ContactLog()
+        collision.collisionDelegate = log
+        animator.addBehavior(collision)
+        animator.runUntilPaused(timeout: 10)
+        #expect(abs(square.frame.maxY - 380) < 1.5, "rests at \(square.frame.maxY)")
+        #expect(log.boundaryBegins.count >= 1)
+        let (id, p) = log.boundaryBegins[0]
+        #expect(id == "barrier")
+        #expect(abs(p.y - 380) < 1.5 && p.x >= 99 && p.x <= 201, "contact point \(p) is not on the line under the square")
+        #expect(collision.boundaryIdentifiers == ["barrier"])
+    }
+
+    @Test("collisionMode .boundaries: the squares sink into each other but rest on the boundary")
+    func boundariesOnly() {
+        let animator = DynamicAnimator(referenceBounds: bounds)
+        let a = DynamicView(frame: CGRect(x: 100, y: 200, width: 100, height: 100))
+        let b = DynamicView(frame: CGRect(x: 100, y: 50, width: 100, height: 100))
+        animator.addBehavior(GravityBehavior(items: [a, b]))
+        let collision = CollisionBehavior(items: [a, b])
+        collision.collisionMode = .boundaries
+        collision.translatesReferenceBoundsIntoBoundary = true
+        animator.addBehavior(collision)
+        animator.runUntilPaused(timeout: 10)
+        #expect(abs(a.frame.maxY - 480) < 2 && abs(b.frame.maxY - 480) < 2, "both rest on the floor: \(a.frame), \(b.frame)")
+        #expect(abs(a.center.y - b.center.y) < 2, "they pass through each other")
+    }
+
+    @Test("push: continuous accelerates a 100 × 100 item at 100 pt/s² per unit; instantaneous adds 100 pt/s per unit once, and again when re-activated")
+    func push() {
+        let animator = DynamicAnimator(referenceBounds: bounds)
+        let c = DynamicView(frame: CGRect(x: 0, y: 0, width: 100, height: 100))
+        let i = DynamicView(frame: CGRect(x: 0, y: 200, width: 100, height: 100))
+        let still = DynamicItemBehavior(items: [c, i])
+        still.resistance = 0
+        animator.addBehavior(still)
+        let continuous = PushBehavior(items: [c], mode: .continuous)
+        continuous.setAngle(0, magnitude: 2)
+        let instant = PushBehavior(items: [i], mode: .instantaneous)
+        instant.pushDirection = CGVector(dx: 3, dy: 0)
+        animator.addBehavior(continuous)
+        animator.addBehavior(instant)
+        animator.run(for: 1)
+        // x = ½ a t² with a = 200 pt/s².
+        #expect(abs(c.center.x - 50 - 100) <= 3, "continuous push moved \(c.center.x - 50)")
+        #expect(abs(still.linearVelocity(for: i).x - 300) <= 1)
+        #expect(instant.active == false)
+        instant.active = true
+        animator.run(for: 0.1)
+        #expect(abs(still.linearVelocity(for: i).x - 600) <= 2)
+    }
+
+    @Test("elasticity 1 bounces higher than 0.3")
+    func elasticity() {
+        func bounceApex(_ e: CGFloat) -> CGFloat {
+            let animator = DynamicAnimator(referenceBounds: bounds)
+            let v = DynamicView(frame: CGRect(x: 100, y: 100, width: 50, height: 50))
+            animator.addBehavior(GravityBehavior(items: [v]))
+            let c = CollisionBehavior(items: [v]); c.translatesReferenceBoundsIntoBoundary = true
+            animator.addBehavior(c)
+            let ib = DynamicItemBehavior(items: [v]); ib.elasticity = e; ib.resistance = 0
+            animator.addBehavior(ib)
+            var hit = false, apex: CGFloat = 1000, lastY = v.center.y
+            for _ in 0..<120 {
+                animator.step(by: 1.0 / 60)
+                if v.frame.maxY > 478 { hit = true }
+                if hit { apex = min(apex, v.center.y) }
+                lastY = v.center.y
+            }
+            _ = lastY
+            return 480 - apex
+        }
+        #expect(bounceApex(1) > bounceApex(0.3) + 50)
+    }
+
+    @Test("allowsRotation = false keeps the angle 0 even when hit off-centre")
+    func noRotation() {
+        let animator = DynamicAnimator(referenceBounds: bounds)
+        let v = DynamicView(frame: CGRect(x: 100, y: 100, width: 100, height: 40))
+        let ib = DynamicItemBehavior(items: [v]); ib.allowsRotation = false
+        animator.addBehavior(ib)
+        let push = PushBehavior(items: [v], mode: .instantaneous)
+        push.setAngle(.pi / 2, magnitude: 2)
+        push.setTargetOffsetFromCenter(Offset(horizontal: 40, vertical: 0), for: v)
+        animator.addBehavior(push)
+        animator.run(for: 0.5)
+        #expect(v.transform.rotationAngle == 0)
+        #expect(v.center.y > 150, "it moved")
+    }
+
+    @Test("resistance slows motion; anchored items never move but are hit; density decides who moves")
+    func itemProperties() {
+        // Resistance.
+        let animator = DynamicAnimator(referenceBounds: bounds)
+        let free = DynamicView(frame: CGRect(x: 0, y: 0, width: 20, height: 20))
+        let damped = DynamicView(frame: CGRect(x: 0, y: 100, width: 20, height: 20))
+        let f = DynamicItemBehavior(items: [free]); f.resistance = 0
+        let d = DynamicItemBehavior(items: [damped]); d.resistance = 5
+        animator.addBehavior(f); animator.addBehavior(d)
+        f.addLinearVelocity(CGPoint(x: 200, y: 0), for: free)
+        d.addLinearVelocity(CGPoint(x: 200, y: 0), for: damped)
+        animator.run(for: 0.5)
+        #expect(d.linearVelocity(for: damped).x < 0.2 * f.linearVelocity(for: free).x)
+        // Anchored and density.
+        let a2 = DynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 2000, height: 480))
+        let wall = DynamicView(frame: CGRect(x: 400, y: 100, width: 50, height: 200))
+        let heavy = DynamicView(frame: CGRect(x: 100, y: 180, width: 40, height: 40))
+        let light = DynamicView(frame: CGRect(x: 250, y: 180, width: 40, height: 40))
+        let anchor = DynamicItemBehavior(items: [wall]); anchor.isAnchored = true
+        let heavyB = DynamicItemBehavior(items: [heavy]); heavyB.density = 10; heavyB.resistance = 0; heavyB.elasticity = 0
+        let lightB = DynamicItemBehavior(items: [light]); lightB.resistance = 0; lightB.elasticity = 0
+        a2.addBehavior(anchor); a2.addBehavior(heavyB); a2.addBehavior(lightB)
+        a2.addBehavior(CollisionBehavior(items: [wall, heavy, light]))
+        heavyB.addLinearVelocity(CGPoint(x: 300, y: 0), for: heavy)
+        let wallCenter = wall.center
+        a2.run(for: 2)
+        #expect(wall.center == wallCenter, "an anchored item never moves")
+        #expect(light.frame.maxX <= 401 && light.frame.maxX > 395, "the light box was pushed against the wall: \(light.frame)")
+        #expect(heavy.center.x > 250, "the heavy box kept going after hitting the light one")
+    }
+
+    @Test("child behaviors and actions run every tick; behavior changes made in an action wait for the end of the tick")
+    func actionsAndChildren() {
+        let animator = DynamicAnimator(referenceBounds: bounds)
+        let v = DynamicView(frame: CGRect(x: 100, y: 0, width: 40, height: 40))
+        let composite = DynamicBehavior()
+        let gravity = GravityBehavior(items: [v])
+        composite.addChildBehavior(gravity)
+        var ticks = 0, childTicks = 0
+        composite.action = { ticks += 1 }
+        gravity.action = { childTicks += 1 }
+        var removedDuringTick = false
+        gravity.action = {
+            childTicks += 1
+            if childTicks == 30 {
+                composite.removeChildBehavior(gravity)
+                animator.removeBehavior(composite)
+                removedDuringTick = animator.behaviors.isEmpty
+            }
+        }
+        animator.addBehavior(composite)
+        #expect(gravity.dynamicAnimator === animator)
+        animator.run(for: 0.1)  // 12 ticks of 1/120 s
+        #expect(ticks == 12 && childTicks == 12)
+        animator.run(for: 0.5)
+        #expect(!removedDuringTick, "the removal waited for the end of the tick")
+        #expect(animator.behaviors.isEmpty)
+        #expect(!animator.isRunning)
+    }
+
+    @Test("items(in:), updateItem(usingCurrentState:), behaviors, adding twice")
+    func queriesAndUpdates() {
+        let animator = DynamicAnimator(referenceBounds: bounds)
+        let a = DynamicView(frame: CGRect(x: 0, y: 0, width: 50, height: 50))
+        let b = DynamicView(frame: CGRect(x: 200, y: 0, width: 50, height: 50))
+        let gravity = GravityBehavior(items: [a, b])
+        gravity.magnitude = 0
+        animator.addBehavior(gravity)
+        animator.addBehavior(gravity)
+        #expect(animator.behaviors.count == 1)
+        let found = animator.items(in: CGRect(x: 0, y: 0, width: 100, height: 100))
+        #expect(found.count == 1 && found[0] === a)
+        a.center = CGPoint(x: 300, y: 300)
+        animator.updateItem(usingCurrentState: a)
+        animator.step(by: 1.0 / 60)
+        #expect(abs(a.center.x - 300) < 1e-3 && abs(a.center.y - 300) < 1e-3)
+        #expect(gravity.angle == .pi / 2 || gravity.magnitude == 0)
+    }
+}
