@@ -21,10 +21,13 @@ let package = Package(
         .executableTarget(
             name: "dynamics-bench",
             dependencies: [
-                "DynamicsEngine", "DynamicsScenes",
+                "DynamicsEngine", "DynamicsScenes", "BenchSupport", "CJemalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "DynamicsEngineTests", dependencies: ["DynamicsEngine", "DynamicsScenes"]),
+        .target(name: "BenchSupport"),
+        .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
+        .testTarget(name: "BenchSupportTests", dependencies: ["BenchSupport"]),
     ]
 )

@@ -1,90 +1,104 @@
+import BenchSupport
 import DynamicsScenes
 import Foundation
 
-/// What one run does.
+/// What one configuration's measurement does.
 struct RunOptions {
     var size: Int
     var steps: Int
     var threads: Int
     var seed: UInt64
     var warmup: Int
+    var repeats: Int
 }
 
-/// One run's result; the JSON keys are snake_case and sorted.
-struct BenchResult: Encodable {
-    var scene: String
-    var items: Int
-    var bodies: Int
-    var staticBodies: Int
-    var steps: Int
-    var warmup: Int
-    var threads: Int
-    var seed: UInt64
-    var subSteps: Int
-    var sleepEnabled: Bool
-    var stepsPerSecond: Double
-    var msPerStep: Double
-    var stepSeconds: Double
-    var buildSeconds: Double
-    var escaped: Int
-    var kineticEnergy: Double
-    var maxHeight: Double
-    var avgHeight: Double
-    var initialMaxHeight: Double
-    var touchingContacts: Int
-    var contacts: Int
-    var checks: [String: Bool]
-    var metrics: [String: Double]
-    var passed: Bool
-    var failures: [String]
-
-    enum CodingKeys: String, CodingKey {
-        case scene, items, bodies, steps, warmup, threads, seed, escaped, contacts, checks, metrics, passed, failures
-        case staticBodies = "static_bodies", subSteps = "sub_steps", sleepEnabled = "sleep_enabled"
-        case stepsPerSecond = "steps_per_second", msPerStep = "ms_per_step", stepSeconds = "step_seconds"
-        case buildSeconds = "build_seconds", kineticEnergy = "kinetic_energy", maxHeight = "max_height"
-        case avgHeight = "avg_height", initialMaxHeight = "initial_max_height"
-        case touchingContacts = "touching_contacts"
-    }
-
-    /// One line of JSON with sorted keys.
-    func json() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(
-            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
-    }
-}
-
-/// Builds, warms up and times a scene.
+/// Builds, warms up and times a scene `repeats` times (a fresh build each time, so every
+/// repeat measures the same work), and reads jemalloc's counters around the timed steps.
 enum BenchRunner {
-    static func run(_ scene: any BenchmarkScene, _ o: RunOptions) throws -> BenchResult {
+    static func run(_ scene: any BenchmarkScene, _ o: RunOptions, allocator: String,
+                    progress: ProgressBar) throws -> BenchRecord {
         let clock = ContinuousClock()
-        let buildStart = clock.now
-        let instance = try scene.build(size: o.size, seed: o.seed)
-        let buildTime = clock.now - buildStart
+        guard let threadAllocated = Jemalloc.threadCounter("thread.allocatedp") else {
+            throw EnvironmentError("jemalloc: thread.allocatedp is unavailable")
+        }
+        var rates: [Double] = [], builds: [Double] = [], stepSeconds: [Double] = []
+        var threadBytesPerStep = 0.0, processAllocsPerStep = 0.0, processDelta = Int.min
+        var residentPeak: UInt64 = 0, heapBytes = 0
+        var contactsPerStep = 0.0
+        var lastReport: SanityReport?
+        var failures: [String] = []
+        var subSteps = 0, sleepEnabled = false
 
-        instance.world.workerCount = o.threads
-        instance.run(steps: o.warmup)
+        for _ in 0..<o.repeats {
+            do {
+                let heapBefore = Jemalloc.snapshot().allocated
+                let buildStart = clock.now
+                let instance = try scene.build(size: o.size, seed: o.seed)
+                builds.append((clock.now - buildStart).seconds)
+                residentPeak = max(residentPeak, Jemalloc.snapshot().resident)
 
-        let start = clock.now
-        for _ in 0..<o.steps { instance.step() }
-        let stepTime = clock.now - start
+                instance.world.workerCount = o.threads
+                for _ in 0..<o.warmup { instance.step(); progress.advance() }
+                residentPeak = max(residentPeak, Jemalloc.snapshot().resident)
 
-        let report = instance.sanity()
-        let seconds = stepTime.seconds
-        return BenchResult(
-            scene: scene.name, items: o.size, bodies: report.bodies, staticBodies: report.staticBodies,
-            steps: o.steps, warmup: o.warmup, threads: o.threads, seed: o.seed,
-            subSteps: instance.world.settings.subSteps, sleepEnabled: instance.world.settings.isSleepEnabled,
-            stepsPerSecond: seconds > 0 ? Double(o.steps) / seconds : .infinity,
-            msPerStep: seconds * 1000 / Double(o.steps), stepSeconds: seconds,
-            buildSeconds: buildTime.seconds, escaped: report.escaped, kineticEnergy: report.kineticEnergy,
-            maxHeight: report.maxHeight, avgHeight: report.averageHeight,
-            initialMaxHeight: report.initialMaxHeight, touchingContacts: report.touchingContacts,
-            contacts: report.contacts, checks: report.checks, metrics: report.metrics,
-            passed: report.passed, failures: report.failures)
+                // The timed window: only stepping, a contact count and the clock inside.
+                var elapsed = Duration.zero
+                var touching = 0
+                let before = Jemalloc.snapshot()
+                let threadBefore = threadAllocated.pointee
+                for _ in 0..<o.steps {
+                    let t0 = clock.now
+                    instance.step()
+                    elapsed += clock.now - t0
+                    touching += instance.world.touchingContactCount
+                    progress.advance()
+                }
+                let threadAfter = threadAllocated.pointee
+                let after = Jemalloc.snapshot()
+
+                let seconds = elapsed.seconds
+                stepSeconds.append(seconds)
+                rates.append(seconds > 0 ? Double(o.steps) / seconds : .infinity)
+                threadBytesPerStep = max(threadBytesPerStep, Double(threadAfter &- threadBefore) / Double(o.steps))
+                processAllocsPerStep = max(processAllocsPerStep, Double(after.requests &- before.requests) / Double(o.steps))
+                processDelta = max(processDelta, Int(Int64(bitPattern: after.allocated &- before.allocated)))
+                residentPeak = max(residentPeak, after.resident)
+                heapBytes = Int(Int64(bitPattern: after.allocated &- heapBefore))
+                contactsPerStep = Double(touching) / Double(o.steps)
+
+                let report = instance.sanity()
+                for f in report.failures where !failures.contains(f) { failures.append(f) }
+                lastReport = report
+                subSteps = instance.world.settings.subSteps
+                sleepEnabled = instance.world.settings.isSleepEnabled
+            }
+        }
+        guard let report = lastReport else { throw BenchUsageError("--repeat must be at least 1") }
+
+        let med = median(rates)
+        var r = BenchRecord(scene: scene.name, items: o.size, threads: o.threads, stepsPerSecond: med)
+        r.bodies = report.bodies; r.staticBodies = report.staticBodies
+        r.steps = o.steps; r.warmup = o.warmup; r.seed = o.seed; r.repeats = o.repeats
+        r.subSteps = subSteps; r.sleepEnabled = sleepEnabled
+        r.msPerStep = med.isFinite && med > 0 ? 1000 / med : 0
+        r.stepSeconds = median(stepSeconds); r.buildSeconds = median(builds)
+        r.escaped = report.escaped; r.kineticEnergy = report.kineticEnergy
+        r.maxHeight = report.maxHeight; r.avgHeight = report.averageHeight
+        r.initialMaxHeight = report.initialMaxHeight; r.touchingContacts = report.touchingContacts
+        r.contacts = report.contacts; r.checks = report.checks; r.metrics = report.metrics
+        r.passed = failures.isEmpty; r.failures = failures
+        r.stepsPerSecondMedian = med; r.stepsPerSecondMin = rates.min(); r.stepsPerSecondMax = rates.max()
+        r.stepsPerSecondRuns = rates
+        r.contactsPerStep = contactsPerStep
+        r.allocator = allocator
+        r.heapBytes = heapBytes
+        r.heapBytesPerBody = report.bodies > 0 ? Double(heapBytes) / Double(report.bodies) : nil
+        r.residentPeakBytes = Int(residentPeak)
+        r.maxRssBytes = maxResidentSetBytes()
+        r.threadAllocBytesPerStep = threadBytesPerStep
+        r.processAllocsPerStep = processAllocsPerStep
+        r.processAllocatedDeltaBytes = processDelta
+        return r
     }
 }
 

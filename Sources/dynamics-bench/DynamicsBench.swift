@@ -1,23 +1,36 @@
 import ArgumentParser
+import BenchSupport
 import DynamicsScenes
 import Foundation
 
-/// `dynamics-bench`: runs the benchmark scenes of `DynamicsScenes` and reports throughput and a
-/// sanity check. With no arguments it runs the default suite (`suite`).
+/// `dynamics-bench`: runs the benchmark scenes of `DynamicsScenes` and reports throughput,
+/// memory, allocations and a sanity check; compares and merges result files. With no
+/// arguments it runs the default suite (`suite`).
 ///
-/// Exit codes: 0 success, 1 a run failed its sanity check (escaped bodies, a fallen pyramid…),
-/// 2 a usage error (unknown scene, bad count).
+/// Exit codes: 0 success, 1 a run failed its sanity check or `compare` found a regression,
+/// 2 a usage error (unknown scene, bad count or shard, unreadable or malformed file),
+/// 3 the environment cannot measure (jemalloc is not the allocator).
 @main
 struct DynamicsBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dynamics-bench",
         abstract: "Benchmarks the DynamicsKit physics engine on named scenes.",
         discussion: """
-            With no subcommand, runs `suite`: the default scenes (\(SceneCatalog.defaultSuite
-                .map { "\($0.scene) \($0.size)" }.joined(separator: ", "))) at 300 steps, as a table.
-            Exit status: 0 ok, 1 a run failed its sanity check, 2 usage error.
+            With no subcommand, runs `suite`: the default scenes (\(SceneCatalog.defaultSuite.map { "\($0.scene) \($0.size)" }.joined(separator: ", "))) at 300 steps for 1 and 2 \
+            workers, 3 repeats after 100 warm-up steps, as a table.
+
+            Memory comes from jemalloc (linked into this tool as its malloc): "resident peak" is \
+            the largest stats.resident seen during a run, "heap/body" the live heap the built \
+            scene holds per body, "alloc B/step" the bytes the stepping thread allocated per \
+            timed step after warm-up (thread_alloc_bytes_per_step; jemalloc counts bytes per \
+            thread, not events), and "allocs/step" the allocation events of the whole process \
+            per timed step (process_allocs_per_step, all threads). Use --threads 1 to have all \
+            stepping on the measured thread.
+
+            Exit status: 0 ok, 1 a run failed its sanity check or compare found a regression, \
+            2 usage error, 3 jemalloc is not the allocator (nothing can be measured).
             """,
-        subcommands: [Run.self, List.self, Suite.self],
+        subcommands: [Suite.self, Run.self, List.self, Compare.self, Merge.self],
         defaultSubcommand: Suite.self
     )
 
@@ -26,8 +39,12 @@ struct DynamicsBench: ParsableCommand {
         do {
             var command = try parseAsRoot()
             try command.run()
+        } catch let error as BenchUsageError {
+            fail(error.message)
         } catch let error as SceneError {
             fail(String(describing: error))
+        } catch let error as EnvironmentError {
+            fail(error.description, code: 3)
         } catch {
             let code = exitCode(for: error)
             // Help, version and our own exit codes keep ArgumentParser's handling.
@@ -36,19 +53,9 @@ struct DynamicsBench: ParsableCommand {
         }
     }
 
-    private static func fail(_ message: String) -> Never {
+    private static func fail(_ message: String, code: Int32 = 2) -> Never {
         let line = message.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? "error"
         FileHandle.standardError.write(Data("dynamics-bench: error: \(line)\n".utf8))
-        Foundation.exit(2)
+        Foundation.exit(code)
     }
-}
-
-/// Throws a `ValidationError` unless `value > 0`.
-func requirePositive(_ value: Int, _ name: String) throws {
-    guard value > 0 else { throw ValidationError("\(name) must be a positive integer (got \(value))") }
-}
-
-/// How results are printed.
-enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case table, json
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BenchSupport
 import DynamicsScenes
 
 extension DynamicsBench {
@@ -10,10 +11,11 @@ extension DynamicsBench {
         func run() {
             let rows = SceneCatalog.all.map { s -> [String] in
                 let sizes = s.defaultSizes.map { $0 == s.defaultSize ? "\($0)*" : "\($0)" }
-                return [s.name, s.sizeMeaning, sizes.joined(separator: ", "), "\(s.stepsDefault)", s.summary]
+                return [s.name, s.sizeMeaning, sizes.joined(separator: ", "), "\(s.maximumSize)", "\(s.stepsDefault)", s.summary]
             }
-            print(ResultTable.grid(header: ["scene", "--items means", "sizes (* default)", "steps", "description"],
-                                   rows: rows, rightAligned: []))
+            print(TextTable.grid(header: ["scene", "--items means", "sizes (* default)", "max items", "steps", "description"],
+                                 rows: rows, rightAligned: [3, 4]))
+            print("\ndefault suite: \(SceneCatalog.defaultSuite.map { "\($0.scene) \($0.size)" }.joined(separator: ", ")), 300 steps, threads 1,2")
         }
     }
 }

@@ -1,62 +1,44 @@
 import ArgumentParser
+import BenchSupport
 import DynamicsScenes
 
 extension DynamicsBench {
-    /// `dynamics-bench run <scene> [--items N] [--steps S] [--threads T] [--format table|json]
-    /// [--seed X] [--warmup W]`
+    /// `dynamics-bench run <scene> [--items N[,N…]] [--steps S] [--threads T[,T…]] [--repeat R]
+    /// [--warmup W] [--seed X] [--shard K/N] [--format table|json|csv] [--out FILE] [--quiet]`
     struct Run: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Builds one scene, steps it and reports throughput and a sanity check.",
-            discussion: "Scenes: \(SceneCatalog.names.joined(separator: ", ")). See `dynamics-bench list`."
+            abstract: "Builds one scene, steps it and reports throughput, memory and a sanity check.",
+            discussion: """
+                Scenes: \(SceneCatalog.names.joined(separator: ", ")). See `dynamics-bench list`. \
+                Lists in --items and --threads sweep every combination (scene × items × threads); \
+                --shard K/N runs part K of that sweep.
+                """
         )
 
         @Argument(help: "Scene name (see `dynamics-bench list`).")
         var scene: String
 
         @Option(name: .long, parsing: .unconditional,
-                help: "The scene's size parameter (default: the scene's headline size).")
-        var items: Int?
+                help: "The scene's size parameter, or a comma-separated list (default: the scene's headline size).")
+        var items: String?
 
-        @Option(name: .long, parsing: .unconditional, help: "Timed steps of 1/60 s (default: the scene's, 600).")
-        var steps: Int?
-
-        @Option(name: .long, parsing: .unconditional, help: "Worker threads (World.workerCount).")
-        var threads: Int = 1
-
-        @Option(name: .long, help: "Output format: table or json.")
-        var format: OutputFormat = .table
-
-        @Option(name: .long, parsing: .unconditional, help: "Seed for scenes that use randomness.")
-        var seed: UInt64 = 0
-
-        @Option(name: .long, parsing: .unconditional, help: "Untimed steps before the timed loop.")
-        var warmup: Int = 0
-
-        func validate() throws {
-            guard let s = SceneCatalog.named(scene) else {
-                throw ValidationError(String(describing: SceneError.unknownScene(scene)))
-            }
-            if let items {
-                try requirePositive(items, "--items")
-                guard items <= s.maximumSize else {
-                    throw ValidationError("--items for '\(s.name)' must be at most \(s.maximumSize) (got \(items))")
-                }
-            }
-            if let steps { try requirePositive(steps, "--steps") }
-            try requirePositive(threads, "--threads")
-            guard warmup >= 0 else { throw ValidationError("--warmup must not be negative (got \(warmup))") }
-        }
+        @OptionGroup var measure: MeasureOptions
+        @OptionGroup var output: OutputOptions
 
         func run() throws {
             let s = try SceneCatalog.scene(named: scene)
-            let options = RunOptions(size: items ?? s.defaultSize, steps: steps ?? s.stepsDefault,
-                                     threads: threads, seed: seed, warmup: warmup)
-            let result = try BenchRunner.run(s, options)
-            switch format {
-            case .json: print(try result.json())
-            case .table: print(ResultTable.render([result]))
+            try measure.check()
+            let sizes = try items.map { try BenchArguments.positiveList($0, option: "--items") } ?? [s.defaultSize]
+            for n in sizes where n > s.maximumSize {
+                throw BenchUsageError("--items for '\(s.name)' must be at most \(s.maximumSize) (got \(n))")
             }
-            if !result.passed { throw ExitCode(1) }
+            let threads = try measure.threadList(default: [1])
+            let shard = try measure.parsedShard()
+            var configs = Sweep.configurations([(s.name, sizes)], threads: threads)
+            if let shard { configs = shard.select(configs) }
+            let ok = try SweepRunner.run(configs, steps: { measure.steps ?? $0.stepsDefault }, measure: measure,
+                                         output: output, shard: shard, command: commandLineText)
+            if !ok { throw ExitCode(1) }
         }
     }
 }

@@ -1,38 +1,26 @@
 import ArgumentParser
+import BenchSupport
 import DynamicsScenes
 
 extension DynamicsBench {
-    /// `dynamics-bench [suite] [--steps S] [--threads T] [--format table|json]`: the default
-    /// scenes at small sizes, one after the other.
+    /// `dynamics-bench [suite] …`: the default scenes at small sizes, for 1 and 2 workers.
     struct Suite: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Runs the default suite (the default when no subcommand is given).")
+            abstract: "Runs the default suite (the default when no subcommand is given).",
+            discussion: "The sweep: \(SceneCatalog.defaultSuite.map { "\($0.scene) \($0.size)" }.joined(separator: ", ")) × threads (default 1,2); --shard K/N runs part K of it.")
 
-        @Option(name: .long, parsing: .unconditional, help: "Timed steps per scene.")
-        var steps: Int = 300
-
-        @Option(name: .long, parsing: .unconditional, help: "Worker threads (World.workerCount).")
-        var threads: Int = 1
-
-        @Option(name: .long, help: "Output format: table, or json (one JSON object per line).")
-        var format: OutputFormat = .table
-
-        func validate() throws {
-            try requirePositive(steps, "--steps")
-            try requirePositive(threads, "--threads")
-        }
+        @OptionGroup var measure: MeasureOptions
+        @OptionGroup var output: OutputOptions
 
         func run() throws {
-            var results: [BenchResult] = []
-            for entry in SceneCatalog.defaultSuite {
-                let scene = try SceneCatalog.scene(named: entry.scene)
-                let options = RunOptions(size: entry.size, steps: steps, threads: threads, seed: 0, warmup: 0)
-                let result = try BenchRunner.run(scene, options)
-                results.append(result)
-                if format == .json { print(try result.json()) }
-            }
-            if format == .table { print(ResultTable.render(results)) }
-            if results.contains(where: { !$0.passed }) { throw ExitCode(1) }
+            try measure.check()
+            let threads = try measure.threadList(default: [1, 2])
+            let shard = try measure.parsedShard()
+            var configs = Sweep.configurations(SceneCatalog.defaultSuite.map { ($0.scene, [$0.size]) }, threads: threads)
+            if let shard { configs = shard.select(configs) }
+            let ok = try SweepRunner.run(configs, steps: { _ in measure.steps ?? 300 }, measure: measure,
+                                         output: output, shard: shard, command: commandLineText)
+            if !ok { throw ExitCode(1) }
         }
     }
 }

@@ -1,0 +1,153 @@
+import Foundation
+
+/// One benchmark result: a (scene, items, threads) configuration measured `repeats` times.
+///
+/// The JSON keys are snake_case and written sorted. The fields the CLI has always printed
+/// (`scene`, `items`, `bodies`, `steps`, `threads`, `steps_per_second`, `escaped`,
+/// `kinetic_energy`, `max_height`, …) keep their names; `steps_per_second` is the median over
+/// the repeats. Only `scene`, `items`, `threads` and `steps_per_second` are required when a file
+/// is read, so results from older versions of the CLI (one object per line) still load.
+public struct BenchRecord: Codable, Sendable, Equatable {
+    public var scene: String
+    public var items: Int
+    public var threads: Int
+    /// Median steps per second over the repeats.
+    public var stepsPerSecond: Double
+
+    public var bodies: Int?
+    public var staticBodies: Int?
+    public var steps: Int?
+    public var warmup: Int?
+    public var seed: UInt64?
+    public var subSteps: Int?
+    public var sleepEnabled: Bool?
+    public var msPerStep: Double?
+    public var stepSeconds: Double?
+    public var buildSeconds: Double?
+    public var escaped: Int?
+    public var kineticEnergy: Double?
+    public var maxHeight: Double?
+    public var avgHeight: Double?
+    public var initialMaxHeight: Double?
+    public var touchingContacts: Int?
+    public var contacts: Int?
+    public var checks: [String: Bool]?
+    public var metrics: [String: Double]?
+    public var passed: Bool?
+    public var failures: [String]?
+
+    // Repeats.
+    public var repeats: Int?
+    public var stepsPerSecondMedian: Double?
+    public var stepsPerSecondMin: Double?
+    public var stepsPerSecondMax: Double?
+    /// Steps per second of every repeat, in run order.
+    public var stepsPerSecondRuns: [Double]?
+    /// Touching contacts per timed step, averaged over the timed steps.
+    public var contactsPerStep: Double?
+
+    // Memory (jemalloc statistics).
+    /// The allocator the figures come from, e.g. "jemalloc 5.3.0-0-g54eaed1d…".
+    public var allocator: String?
+    /// Live heap bytes the built scene holds after the timed steps (stats.allocated, minus the
+    /// figure before the scene was built).
+    public var heapBytes: Int?
+    /// `heapBytes / bodies`.
+    public var heapBytesPerBody: Double?
+    /// Largest jemalloc `stats.resident` seen during the run (sampled after build, warm-up and
+    /// each timed loop), in bytes.
+    public var residentPeakBytes: Int?
+    /// Peak resident set size of the whole process so far (getrusage), in bytes.
+    public var maxRssBytes: Int?
+    /// Bytes allocated per timed step by the stepping thread (jemalloc `thread.allocated`),
+    /// worst repeat. jemalloc counts bytes per thread, not allocation events.
+    public var threadAllocBytesPerStep: Double?
+    /// Allocation events per timed step in the whole process (jemalloc arena `nrequests`,
+    /// small + large, all threads), worst repeat.
+    public var processAllocsPerStep: Double?
+    /// Change of the process's live heap bytes (`stats.allocated`) over the timed steps,
+    /// worst repeat.
+    public var processAllocatedDeltaBytes: Int?
+
+    public init(scene: String, items: Int, threads: Int, stepsPerSecond: Double) {
+        self.scene = scene; self.items = items; self.threads = threads
+        self.stepsPerSecond = stepsPerSecond
+    }
+
+    /// The identity of the configuration: what `compare` matches on.
+    public var key: BenchKey { BenchKey(scene: scene, items: items, threads: threads) }
+
+    /// The median steps per second (falls back to `steps_per_second`).
+    public var median: Double { stepsPerSecondMedian ?? stepsPerSecond }
+    /// The slowest repeat (falls back to the median when the file has no spread).
+    public var minimum: Double { stepsPerSecondMin ?? stepsPerSecondRuns?.min() ?? median }
+    /// The fastest repeat (falls back to the median when the file has no spread).
+    public var maximum: Double { stepsPerSecondMax ?? stepsPerSecondRuns?.max() ?? median }
+
+    enum CodingKeys: String, CodingKey {
+        case scene, items, bodies, steps, warmup, threads, seed, escaped, contacts, checks, metrics, passed, failures
+        case staticBodies = "static_bodies", subSteps = "sub_steps", sleepEnabled = "sleep_enabled"
+        case stepsPerSecond = "steps_per_second", msPerStep = "ms_per_step", stepSeconds = "step_seconds"
+        case buildSeconds = "build_seconds", kineticEnergy = "kinetic_energy", maxHeight = "max_height"
+        case avgHeight = "avg_height", initialMaxHeight = "initial_max_height"
+        case touchingContacts = "touching_contacts"
+        case repeats
+        case stepsPerSecondMedian = "steps_per_second_median", stepsPerSecondMin = "steps_per_second_min"
+        case stepsPerSecondMax = "steps_per_second_max", stepsPerSecondRuns = "steps_per_second_runs"
+        case contactsPerStep = "contacts_per_step"
+        case allocator
+        case heapBytes = "heap_bytes", heapBytesPerBody = "heap_bytes_per_body"
+        case residentPeakBytes = "resident_peak_bytes", maxRssBytes = "max_rss_bytes"
+        case threadAllocBytesPerStep = "thread_alloc_bytes_per_step"
+        case processAllocsPerStep = "process_allocs_per_step"
+        case processAllocatedDeltaBytes = "process_allocated_delta_bytes"
+    }
+
+    /// One line of JSON with sorted keys.
+    public func json() throws -> String {
+        String(decoding: try BenchJSON.encoder(pretty: false).encode(self), as: UTF8.self)
+    }
+}
+
+/// What identifies a result across files: scene, size parameter and worker threads.
+public struct BenchKey: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public var scene: String
+    public var items: Int
+    public var threads: Int
+
+    public init(scene: String, items: Int, threads: Int) {
+        self.scene = scene; self.items = items; self.threads = threads
+    }
+
+    public static func < (a: BenchKey, b: BenchKey) -> Bool {
+        (a.scene, a.items, a.threads) < (b.scene, b.items, b.threads)
+    }
+
+    public var description: String { "\(scene) \(items) ×\(threads)" }
+}
+
+/// The JSON settings shared by every file the CLI writes or reads.
+public enum BenchJSON {
+    public static func encoder(pretty: Bool) -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return encoder
+    }
+
+    public static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return decoder
+    }
+}
+
+/// Median, with the mean of the two middle values for an even count; 0 for no values.
+public func median(_ values: [Double]) -> Double {
+    let s = values.sorted()
+    guard !s.isEmpty else { return 0 }
+    let m = s.count / 2
+    return s.count % 2 == 1 ? s[m] : (s[m - 1] + s[m]) / 2
+}

@@ -1,0 +1,176 @@
+import ArgumentParser
+import BenchSupport
+import DynamicsScenes
+import Foundation
+
+/// How results are printed on standard output.
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, json, csv
+}
+
+/// Options shared by `run` and `suite`: how to measure.
+struct MeasureOptions: ParsableArguments {
+    @Option(name: .long, parsing: .unconditional,
+            help: "Timed steps of 1/60 s per repeat (default: run: the scene's, 600; suite: 300).")
+    var steps: Int?
+
+    @Option(name: .long, parsing: .unconditional,
+            help: "Worker threads (World.workerCount); a comma-separated list sweeps (e.g. 1,2). (default: run: 1; suite: 1,2)")
+    var threads: String?
+
+    @Option(name: .customLong("repeat"), parsing: .unconditional,
+            help: "Timed repeats per configuration (a fresh build each); steps/s is their median.")
+    var repeats: Int = 3
+
+    @Option(name: .long, parsing: .unconditional,
+            help: "Untimed steps before each timed loop; allocations are counted after them.")
+    var warmup: Int = 100
+
+    @Option(name: .long, parsing: .unconditional, help: "Seed for scenes that use randomness.")
+    var seed: UInt64 = 0
+
+    @Option(name: .long, help: "Run only part K of N of the sweep (1-based): every N-th configuration from K.")
+    var shard: String?
+
+    /// Checks the counts; every problem is a usage error (exit 2).
+    func check() throws {
+        if let steps { try requirePositive(steps, "--steps") }
+        try requirePositive(repeats, "--repeat")
+        guard warmup >= 0 else { throw BenchUsageError("--warmup must not be negative (got \(warmup))") }
+        _ = try parsedShard()
+    }
+
+    func threadList(default value: [Int]) throws -> [Int] {
+        guard let threads else { return value }
+        return try BenchArguments.positiveList(threads, option: "--threads")
+    }
+
+    func parsedShard() throws -> Shard? {
+        try shard.map { try Shard(parsing: $0) }
+    }
+}
+
+/// Options shared by the commands that print results.
+struct OutputOptions: ParsableArguments {
+    @Option(name: .long, help: "Output format on stdout: table, json (one object per line) or csv.")
+    var format: OutputFormat = .table
+
+    @Option(name: .long, help: "Also write the results to FILE as a result file (JSON; CSV if FILE ends in .csv), for compare and merge.")
+    var out: String?
+
+    @Flag(name: .long, help: "No progress bar, and nothing on stdout when --out is given.")
+    var quiet = false
+}
+
+/// Throws a usage error unless `value > 0`.
+func requirePositive(_ value: Int, _ name: String) throws {
+    guard value > 0 else { throw BenchUsageError("\(name) must be a positive integer (got \(value))") }
+}
+
+/// Runs a sweep and prints / writes the results. Returns false when a run failed its check.
+enum SweepRunner {
+    static func run(_ configs: [BenchConfig], steps: (any BenchmarkScene) -> Int, measure: MeasureOptions,
+                    output: OutputOptions, shard: Shard?, command: String) throws -> Bool {
+        let allocator = try Jemalloc.verify()
+        if output.out != nil { try checkWritable(output.out!) }
+        let draw = ProgressBar.shouldDraw(quiet: output.quiet)
+        let printResults = !(output.quiet && output.out != nil)
+        var results: [BenchRecord] = []
+        if configs.isEmpty, let shard {
+            warn("shard \(shard) of a sweep of fewer than \(shard.count) configurations is empty")
+        }
+        for (i, c) in configs.enumerated() {
+            let scene = try SceneCatalog.scene(named: c.scene)
+            let o = RunOptions(size: c.items, steps: steps(scene), threads: c.threads, seed: measure.seed,
+                               warmup: measure.warmup, repeats: measure.repeats)
+            let label = configs.count > 1 ? "\(c) [\(i + 1)/\(configs.count)]" : c.description
+            let bar = ProgressBar(label: label, total: o.repeats * (o.warmup + o.steps), enabled: draw)
+            let record: BenchRecord
+            do {
+                defer { bar.finish() }
+                record = try BenchRunner.run(scene, o, allocator: allocator, progress: bar)
+            }
+            results.append(record)
+            if printResults && output.format == .json { print(try record.json()); fflush(nil) }
+        }
+        if printResults {
+            switch output.format {
+            case .table: print(ResultRendering.table(results))
+            case .csv: print(ResultRendering.csv(results))
+            case .json: break
+            }
+        }
+        if let path = output.out {
+            let file = ResultFile(machine: .current(), swiftVersion: swiftCompilerVersion, gitCommit: gitCommit(),
+                                  command: command, shard: shard?.description, results: results)
+            try write(file, to: path)
+        }
+        return results.allSatisfy { $0.passed != false }
+    }
+}
+
+/// Writes a result file: CSV when the name ends in .csv, else the JSON document.
+func write(_ file: ResultFile, to path: String) throws {
+    let data = path.lowercased().hasSuffix(".csv")
+        ? Data((ResultRendering.csv(file.results) + "\n").utf8) : try file.encoded()
+    do {
+        try data.write(to: URL(fileURLWithPath: path))
+    } catch {
+        throw BenchUsageError("cannot write '\(path)': \((error as NSError).localizedDescription)")
+    }
+}
+
+/// Fails early (before minutes of measuring) when `--out` names a place that cannot be written.
+func checkWritable(_ path: String) throws {
+    let dir = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    var isDir: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue,
+          FileManager.default.isWritableFile(atPath: dir) else {
+        throw BenchUsageError("cannot write '\(path)': directory '\(dir)' does not exist or is not writable")
+    }
+}
+
+func warn(_ message: String) {
+    FileHandle.standardError.write(Data("dynamics-bench: warning: \(message)\n".utf8))
+}
+
+/// The compiler that built this binary.
+let swiftCompilerVersion: String = {
+    #if compiler(>=6.4)
+    return "6.4+"
+    #elseif compiler(>=6.3)
+    return "6.3"
+    #elseif compiler(>=6.2)
+    return "6.2"
+    #elseif compiler(>=6.1)
+    return "6.1"
+    #else
+    return "6.0"
+    #endif
+}()
+
+/// `git rev-parse HEAD` of the current directory (with "-dirty" when the tree has changes),
+/// or nil when git or a repository is not there.
+func gitCommit() -> String? {
+    func git(_ args: [String]) -> String? {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["git"] + args
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = FileHandle.nullDevice
+        do { try p.run() } catch { return nil }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else { return nil }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+    guard let head = git(["rev-parse", "HEAD"]), !head.isEmpty else { return nil }
+    let dirty = git(["status", "--porcelain", "--untracked-files=no"]).map { !$0.isEmpty } ?? false
+    return dirty ? head + "-dirty" : head
+}
+
+/// The command line, for the result file's metadata.
+var commandLineText: String {
+    (["dynamics-bench"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+}
