@@ -70,4 +70,42 @@ struct JointBehaviorTests {
             #expect(abs(v.transform.rotationAngle) < 0.01)
         }
     }
+
+    @Test("pin with an angle range, fixed, limit (rope) and sliding attachments do what their names say")
+    func factories() {
+        let animator = DynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 4000, height: 2000))
+        // Pin: a bar hinged to an anchored block swings down but stops at +30°.
+        let block = DynamicView(frame: CGRect(x: 80, y: 80, width: 40, height: 40))
+        let bar = DynamicView(frame: CGRect(x: 100, y: 95, width: 200, height: 10))
+        let anchor = DynamicItemBehavior(items: [block]); anchor.isAnchored = true
+        let pin = AttachmentBehavior.pinAttachment(with: bar, attachedTo: block, attachmentAnchor: CGPoint(x: 100, y: 100))
+        pin.attachmentRange = FloatRange(minimum: -.pi / 6, maximum: .pi / 6)
+        // Fixed: two boxes welded fall together keeping distance and relative angle.
+        let w1 = DynamicView(frame: CGRect(x: 800, y: 100, width: 40, height: 40))
+        let w2 = DynamicView(frame: CGRect(x: 840, y: 100, width: 40, height: 40))
+        let fixed = AttachmentBehavior.fixedAttachment(with: w2, attachedTo: w1, attachmentAnchor: CGPoint(x: 840, y: 120))
+        // Limit: a box hangs from an anchored block by a 150 pt rope; it may not go farther.
+        let top = DynamicView(frame: CGRect(x: 1480, y: 80, width: 40, height: 40))
+        let hanging = DynamicView(frame: CGRect(x: 1480, y: 230, width: 40, height: 40))
+        let limit = AttachmentBehavior.limitAttachment(with: hanging, offsetFromCenter: .zero, attachedTo: top, offsetFromCenter: .zero)
+        // Sliding: a box on a horizontal axis through (2500, 100) does not fall.
+        let slider = DynamicView(frame: CGRect(x: 2480, y: 80, width: 40, height: 40))
+        let sliding = AttachmentBehavior.slidingAttachment(with: slider, attachmentAnchor: CGPoint(x: 2500, y: 100),
+                                                           axisOfTranslation: CGVector(dx: 1, dy: 0))
+        let anchorTop = DynamicItemBehavior(items: [top]); anchorTop.isAnchored = true
+        for b in [anchor, anchorTop, pin, fixed, limit, sliding] as [DynamicBehavior] { animator.addBehavior(b) }
+        animator.addBehavior(GravityBehavior(items: [bar, w1, w2, hanging, slider]))
+        var maxAngle: CGFloat = 0, maxRope: CGFloat = 0
+        for _ in 0..<120 {
+            animator.step(by: 1.0 / 60)
+            maxAngle = max(maxAngle, bar.transform.rotationAngle)
+            maxRope = max(maxRope, hypot(hanging.center.x - top.center.x, hanging.center.y - top.center.y))
+        }
+        #expect(maxAngle <= .pi / 6 + 0.03 && maxAngle > .pi / 6 - 0.08, "pin swung to \(maxAngle)")
+        #expect(abs(hypot(w2.center.x - w1.center.x, w2.center.y - w1.center.y) - 40) < 0.5)
+        #expect(abs(w1.transform.rotationAngle - w2.transform.rotationAngle) < 0.01)
+        #expect(w1.center.y > 500, "the welded pair fell")
+        #expect(maxRope <= 150.8, "rope stretched to \(maxRope)")
+        #expect(abs(slider.center.y - 100) < 0.5, "the slider fell off its axis: \(slider.center)")
+    }
 }

@@ -13,6 +13,32 @@ public class AttachmentBehavior: DynamicBehavior {
     private let offsets: (Offset, Offset)
     private var joint: JointHandle?
 
+    /// The kind of connection (the plain initialisers make a rod or spring).
+    enum Kind { case distance, pin, fixed, limit, sliding(CGVector) }
+    private var kind = Kind.distance
+    /// The factories' anchor point in the reference space at creation.
+    private var anchorAtCreation = CGPoint.zero
+
+    /// Pin attachments: the torque that resists turning (joint friction).
+    public var frictionTorque: CGFloat = 0 {
+        didSet {
+            precondition(frictionTorque.isFinite && frictionTorque >= 0, "AttachmentBehavior.frictionTorque must be finite and ≥ 0")
+            update()
+        }
+    }
+    /// Pin attachments: the allowed rotation range (radians); sliding attachments: the allowed
+    /// translation range (pt). It must contain 0; otherwise it is reset to infinite with a warning.
+    public var attachmentRange: FloatRange = .infinite {
+        didSet {
+            if !(attachmentRange.minimum <= 0 && attachmentRange.maximum >= 0) || attachmentRange.minimum.isNaN || attachmentRange.maximum.isNaN {
+                print("DynamicsKit warning: attachmentRange \(attachmentRange) does not contain 0; using an infinite range")
+                attachmentRange = .infinite
+                return
+            }
+            update()
+        }
+    }
+
     /// The anchor (anchor attachments): setting it drags the item ("drag a view").
     public var anchorPoint: CGPoint {
         didSet {
@@ -72,6 +98,59 @@ public class AttachmentBehavior: DynamicBehavior {
         super.init()
     }
 
+    private convenience init(kind: Kind, item1: any DynamicItem, item2: (any DynamicItem)?, anchor: CGPoint) {
+        precondition(anchor.x.isFinite && anchor.y.isFinite, "AttachmentBehavior: the anchor must be finite")
+        if let item2 {
+            self.init(item: item1, offsetFromCenter: .zero, attachedTo: item2, offsetFromCenter: .zero)
+        } else {
+            self.init(item: item1, offsetFromCenter: .zero, attachedToAnchor: anchor)
+        }
+        self.kind = kind
+        self.anchorAtCreation = anchor
+        self.anchorPoint = anchor
+    }
+
+    /// Two items turning about a shared pin at `point`.
+    public static func pinAttachment(with item1: any DynamicItem, attachedTo item2: any DynamicItem,
+                                     attachmentAnchor point: CGPoint) -> AttachmentBehavior {
+        AttachmentBehavior(kind: .pin, item1: item1, item2: item2, anchor: point)
+    }
+
+    /// Two items welded together at `point`.
+    public static func fixedAttachment(with item1: any DynamicItem, attachedTo item2: any DynamicItem,
+                                       attachmentAnchor point: CGPoint) -> AttachmentBehavior {
+        AttachmentBehavior(kind: .fixed, item1: item1, item2: item2, anchor: point)
+    }
+
+    /// A rope: the two points may come closer but not farther apart than at creation.
+    public static func limitAttachment(with item1: any DynamicItem, offsetFromCenter offset1: Offset,
+                                       attachedTo item2: any DynamicItem, offsetFromCenter offset2: Offset) -> AttachmentBehavior {
+        let b = AttachmentBehavior(item: item1, offsetFromCenter: offset1, attachedTo: item2, offsetFromCenter: offset2)
+        b.kind = .limit
+        return b
+    }
+
+    /// Two items sliding along `axis` through `point`, without turning.
+    public static func slidingAttachment(with item1: any DynamicItem, attachedTo item2: any DynamicItem,
+                                         attachmentAnchor point: CGPoint, axisOfTranslation axis: CGVector) -> AttachmentBehavior {
+        precondition(axis.dx.isFinite && axis.dy.isFinite && (axis.dx != 0 || axis.dy != 0), "slidingAttachment: the axis must be finite and not zero")
+        return AttachmentBehavior(kind: .sliding(axis), item1: item1, item2: item2, anchor: point)
+    }
+
+    /// An item sliding along `axis` through the fixed `point`, without turning.
+    public static func slidingAttachment(with item: any DynamicItem, attachmentAnchor point: CGPoint,
+                                         axisOfTranslation axis: CGVector) -> AttachmentBehavior {
+        precondition(axis.dx.isFinite && axis.dy.isFinite && (axis.dx != 0 || axis.dy != 0), "slidingAttachment: the axis must be finite and not zero")
+        return AttachmentBehavior(kind: .sliding(axis), item1: item, item2: nil, anchor: point)
+    }
+
+    /// `p` (reference space) in the item's own frame (centre at 0, rotated with it).
+    static func localPoint(_ item: any DynamicItem, _ p: CGPoint) -> Vec2 {
+        let a = item.transform.rotationAngle
+        let dx = p.x - item.center.x, dy = p.y - item.center.y
+        return Vec2(Float(dx * cos(a) + dy * sin(a)), Float(-dx * sin(a) + dy * cos(a)))
+    }
+
     /// An item point at `offset` from its centre, rotated with the item.
     static func worldPoint(_ item: any DynamicItem, _ offset: Offset) -> CGPoint {
         let a = item.transform.rotationAngle
@@ -83,6 +162,35 @@ public class AttachmentBehavior: DynamicBehavior {
 
     private func definition(_ animator: DynamicAnimator) -> JointDef? {
         guard let b = animator.body(for: items[0]) else { return nil }
+        if case .distance = kind {} else if case .limit = kind {} else {
+            // Pin, fixed and sliding: a shared anchor point, fixed in each item's frame.
+            let a = items.count > 1 ? animator.body(for: items[1]) : nil
+            if items.count > 1 && a == nil { return nil }
+            var def: JointDef
+            switch kind {
+            case .pin:
+                def = JointDef(type: .revolute, bodyA: a, bodyB: b)
+                if frictionTorque > 0 { def.enableMotor = true; def.maxMotorTorque = Float(frictionTorque); def.motorSpeed = 0 }
+                if !attachmentRange.isInfinite {
+                    def.enableLimit = true; def.lower = Float(attachmentRange.minimum); def.upper = Float(attachmentRange.maximum)
+                }
+            case .fixed:
+                def = JointDef(type: .weld, bodyA: a, bodyB: b)
+            case .sliding(let axis):
+                def = JointDef(type: .prismatic, bodyA: a, bodyB: b)
+                let ax = items.count > 1 ? Self.localPoint(items[1], CGPoint(x: items[1].center.x + axis.dx, y: items[1].center.y + axis.dy))
+                                         : Vec2(Float(axis.dx), Float(axis.dy))
+                def.localAxisA = ax
+                if !attachmentRange.isInfinite {
+                    def.enableLimit = true; def.lower = Float(attachmentRange.minimum); def.upper = Float(attachmentRange.maximum)
+                }
+            default:
+                return nil
+            }
+            def.localAnchorB = Self.localPoint(items[0], anchorAtCreation)
+            def.localAnchorA = items.count > 1 ? Self.localPoint(items[1], anchorAtCreation) : anchorPoint.vec
+            return def
+        }
         let localB = Vec2(Float(offsets.0.horizontal), Float(offsets.0.vertical))
         let pin = attachedBehaviorType == .anchor && frequency == 0 && length < 1
         var def: JointDef
@@ -95,7 +203,10 @@ public class AttachmentBehavior: DynamicBehavior {
             def.localAnchorA = Vec2(Float(offsets.1.horizontal), Float(offsets.1.vertical))
         }
         def.localAnchorB = localB
-        if !pin {
+        if case .limit = kind {
+            def.length = Float(length)
+            def.enableSpring = true; def.hertz = 0; def.minLength = 0; def.maxLength = Float(length); def.enableLimit = true
+        } else if !pin {
             def.length = Float(length)
             if frequency > 0 {
                 def.enableSpring = true
@@ -123,6 +234,9 @@ public class AttachmentBehavior: DynamicBehavior {
             animator.world.updateJoint(j) { d in
                 d.localAnchorA = def.localAnchorA; d.length = def.length
                 d.enableSpring = def.enableSpring; d.hertz = def.hertz; d.dampingRatio = def.dampingRatio
+                d.minLength = def.minLength; d.maxLength = def.maxLength
+                d.enableMotor = def.enableMotor; d.maxMotorTorque = def.maxMotorTorque
+                d.enableLimit = def.enableLimit; d.lower = def.lower; d.upper = def.upper
             }
         } else {
             detach(from: animator)
