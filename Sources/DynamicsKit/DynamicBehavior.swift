@@ -52,6 +52,16 @@ open class DynamicBehavior {
         for c in childBehaviors { c.flattened(into: &out) }
     }
 
+    /// Changes this behavior's item list; a live behavior leaves its animator for the change and
+    /// joins it again, so bodies, gravity and materials are recompiled once.
+    func changeItems(_ change: () -> Void) {
+        if let animator = dynamicAnimator {
+            animator.behaviorWillLeave(self); change(); animator.behaviorDidJoin(self)
+        } else {
+            change()
+        }
+    }
+
     // MARK: Compilation hooks (overridden by the concrete behaviors)
 
     /// The items this behavior acts on.

@@ -41,6 +41,18 @@ extension CGAffineTransform {
     public var rotationAngle: CGFloat { atan2(b, a) }
 }
 
+extension CGVector {
+    /// The angle in radians (0 = +x, π/2 = down the screen).
+    var angle: CGFloat { atan2(dy, dx) }
+    /// The length.
+    var magnitude: CGFloat { (dx * dx + dy * dy).squareRoot() }
+    /// The vector of this angle and length (length 0 gives the zero vector).
+    init(angle: CGFloat, magnitude: CGFloat) {
+        precondition(angle.isFinite && magnitude.isFinite, "setAngle(_:magnitude:): values must be finite")
+        self.init(dx: magnitude * cos(angle), dy: magnitude * sin(angle))
+    }
+}
+
 /// UIKit's `UIOffset`.
 public struct Offset: Sendable, Equatable, Hashable {
     public var horizontal: CGFloat

@@ -68,16 +68,12 @@ public class DynamicItemBehavior: DynamicBehavior {
 
     public func addItem(_ item: any DynamicItem) {
         if items.contains(where: { $0 === item }) { return }
-        if let animator = dynamicAnimator {
-            animator.behaviorWillLeave(self); items.append(item); animator.behaviorDidJoin(self)
-        } else { items.append(item) }
+        changeItems { items.append(item) }
     }
 
     public func removeItem(_ item: any DynamicItem) {
         guard let i = items.firstIndex(where: { $0 === item }) else { return }
-        if let animator = dynamicAnimator {
-            animator.behaviorWillLeave(self); items.remove(at: i); animator.behaviorDidJoin(self)
-        } else { items.remove(at: i) }
+        changeItems { items.remove(at: i) }
     }
 
     private func holds(_ item: any DynamicItem) -> Bool { items.contains { $0 === item } }

@@ -23,33 +23,28 @@ public class GravityBehavior: DynamicBehavior {
 
     /// The direction's angle in radians (0 = +x, π/2 = down). Setting it keeps the magnitude.
     public var angle: CGFloat {
-        get { atan2(gravityDirection.dy, gravityDirection.dx) }
+        get { gravityDirection.angle }
         set { setAngle(newValue, magnitude: magnitude) }
     }
 
     /// The vector's length. Setting it keeps the angle; 0 gives the zero vector.
     public var magnitude: CGFloat {
-        get { (gravityDirection.dx * gravityDirection.dx + gravityDirection.dy * gravityDirection.dy).squareRoot() }
+        get { gravityDirection.magnitude }
         set { setAngle(angle, magnitude: newValue) }
     }
 
     public func setAngle(_ angle: CGFloat, magnitude: CGFloat) {
-        precondition(angle.isFinite && magnitude.isFinite, "GravityBehavior.setAngle(_:magnitude:): values must be finite")
-        gravityDirection = CGVector(dx: magnitude * cos(angle), dy: magnitude * sin(angle))
+        gravityDirection = CGVector(angle: angle, magnitude: magnitude)
     }
 
     public func addItem(_ item: any DynamicItem) {
         if items.contains(where: { $0 === item }) { return }
-        if let animator = dynamicAnimator {
-            animator.behaviorWillLeave(self); items.append(item); animator.behaviorDidJoin(self)
-        } else { items.append(item) }
+        changeItems { items.append(item) }
     }
 
     public func removeItem(_ item: any DynamicItem) {
         guard let i = items.firstIndex(where: { $0 === item }) else { return }
-        if let animator = dynamicAnimator {
-            animator.behaviorWillLeave(self); items.remove(at: i); animator.behaviorDidJoin(self)
-        } else { items.remove(at: i) }
+        changeItems { items.remove(at: i) }
     }
 
     override var dynamicItems: [any DynamicItem] { items }

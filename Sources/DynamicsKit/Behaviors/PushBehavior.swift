@@ -29,18 +29,17 @@ public class PushBehavior: DynamicBehavior {
     }
 
     public var angle: CGFloat {
-        get { atan2(pushDirection.dy, pushDirection.dx) }
+        get { pushDirection.angle }
         set { setAngle(newValue, magnitude: magnitude) }
     }
 
     public var magnitude: CGFloat {
-        get { (pushDirection.dx * pushDirection.dx + pushDirection.dy * pushDirection.dy).squareRoot() }
+        get { pushDirection.magnitude }
         set { setAngle(angle, magnitude: newValue) }
     }
 
     public func setAngle(_ angle: CGFloat, magnitude: CGFloat) {
-        precondition(angle.isFinite && magnitude.isFinite, "PushBehavior.setAngle(_:magnitude:): values must be finite")
-        pushDirection = CGVector(dx: magnitude * cos(angle), dy: magnitude * sin(angle))
+        pushDirection = CGVector(angle: angle, magnitude: magnitude)
     }
 
     /// Where on the item the push applies, from its centre (not rotated with the item, so an
@@ -54,16 +53,12 @@ public class PushBehavior: DynamicBehavior {
 
     public func addItem(_ item: any DynamicItem) {
         if items.contains(where: { $0 === item }) { return }
-        if let animator = dynamicAnimator {
-            animator.behaviorWillLeave(self); items.append(item); animator.behaviorDidJoin(self)
-        } else { items.append(item) }
+        changeItems { items.append(item) }
     }
 
     public func removeItem(_ item: any DynamicItem) {
         guard let i = items.firstIndex(where: { $0 === item }) else { return }
-        if let animator = dynamicAnimator {
-            animator.behaviorWillLeave(self); items.remove(at: i); animator.behaviorDidJoin(self)
-        } else { items.remove(at: i) }
+        changeItems { items.remove(at: i) }
     }
 
     override var dynamicItems: [any DynamicItem] { items }
