@@ -54,6 +54,13 @@ public final class DynamicAnimator {
     private var records: [ObjectIdentifier: Int] = [:]
     private var recordList: [ItemRecord?] = []
     private var freeRecords: [Int] = []
+    /// Dense copies of the live items and their bodies for the per-tick write-back, rebuilt
+    /// when items join or leave; the angle last written to each item.
+    private var liveItems: [any DynamicItem] = []
+    private var liveBodies: [BodyHandle] = []
+    private var liveAngles: [CGFloat] = []
+    private var liveTransforms: [Transform] = []
+    private var liveDirty = true
 
     public init(referenceBounds: CGRect) {
         precondition(referenceBounds.origin.x.isFinite && referenceBounds.origin.y.isFinite
@@ -182,6 +189,7 @@ public final class DynamicAnimator {
         catch { preconditionFailure("addBehavior: \(error)") }
         recordList[slot] = ItemRecord(item: item, body: handle, references: 1)
         records[key] = slot
+        liveDirty = true
     }
 
     private func release(_ item: any DynamicItem) {
@@ -193,6 +201,7 @@ public final class DynamicAnimator {
             recordList[r] = nil
             records[key] = nil
             freeRecords.append(r)
+            liveDirty = true
         }
     }
 
@@ -214,6 +223,7 @@ public final class DynamicAnimator {
         let c = item.center, a = item.transform.rotationAngle
         precondition(c.x.isFinite && c.y.isFinite && a.isFinite, "updateItem(usingCurrentState:): the item's centre and rotation must be finite")
         world.setTransform(h, position: c.vec, angle: Float(a))
+        liveDirty = true  // forget the remembered angles: the transform may have changed
         resume()
     }
 
@@ -274,16 +284,7 @@ public final class DynamicAnimator {
         inTick = true
         for b in flat { b.applyForces(self, dt: dt) }
         world.step(dt: Float(dt))
-        // Write centres and rotations back, in one pass.
-        for case let r? in recordList {
-            let p = world.position(r.body)
-            r.item.center = CGPoint(p)
-            let a = CGFloat(world.angle(r.body))
-            var t = r.item.transform
-            let current = t.rotationAngle
-            if current != a { t = t.rotated(by: a - current) }
-            r.item.transform = t
-        }
+        writeBack()
         reportContacts()
         for b in flat { b.action?() }
         inTick = false
@@ -291,6 +292,39 @@ public final class DynamicAnimator {
         pending.removeAll()
         for c in changes { if c.add { addBehavior(c.behavior) } else { removeBehavior(c.behavior) } }
         checkPause()
+    }
+
+    /// Writes every item's centre and rotation from its body, in one pass. The transform is
+    /// only touched when the body's angle changed since the last write.
+    private func writeBack() {
+        if liveDirty {
+            liveItems.removeAll(keepingCapacity: true)
+            liveBodies.removeAll(keepingCapacity: true)
+            liveAngles.removeAll(keepingCapacity: true)
+            for case let r? in recordList {
+                liveItems.append(r.item); liveBodies.append(r.body); liveAngles.append(.nan)
+            }
+            liveDirty = false
+        }
+        world.transforms(of: liveBodies, into: &liveTransforms)
+        liveItems.withUnsafeBufferPointer { items in
+        liveTransforms.withUnsafeBufferPointer { xfs in
+        liveAngles.withUnsafeMutableBufferPointer { angles in
+            for k in 0..<items.count {
+                let xf = xfs[k]
+                let item = items[k]
+                item.center = CGPoint(x: CGFloat(xf.p.x), y: CGFloat(xf.p.y))
+                let a = CGFloat(xf.q.angle)
+                if a != angles[k] {
+                    // Rotate by the change since the last write (the first time, read the item's
+                    // angle); changes made to the transform from outside go through
+                    // updateItem(usingCurrentState:), which resets the remembered angle.
+                    let last = angles[k].isNaN ? item.transform.rotationAngle : angles[k]
+                    if last != a { item.transform = item.transform.rotated(by: a - last) }
+                    angles[k] = a
+                }
+            }
+        }}}
     }
 
     private func reportContacts() {

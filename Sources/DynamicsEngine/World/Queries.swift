@@ -15,6 +15,24 @@ extension World {
     /// step solved.
     public var islandCount: Int { islands.count }
 
+    /// Reads the placement of every body in `handles` into `out` (resized to match), in one
+    /// pass: the bulk path for writing results back to items.
+    /// - Precondition: every handle is a live body of this world.
+    public func transforms(of handles: [BodyHandle], into out: inout [Transform]) {
+        if out.count != handles.count { out = Array(repeating: .identity, count: handles.count) }
+        handles.withUnsafeBufferPointer { hs in
+        metas.withUnsafeBufferPointer { me in
+        sims.withUnsafeBufferPointer { si in
+        out.withUnsafeMutableBufferPointer { o in
+            for k in 0..<hs.count {
+                let i = Int(hs[k].index)
+                precondition(i >= 0 && i < me.count && me[i].alive && me[i].generation == hs[k].generation,
+                             "transforms(of:into:): \(hs[k]) is not a live body of this world")
+                o[k] = si[i].xf
+            }
+        }}}}
+    }
+
     /// Bodies (not boundaries) whose bounding box overlaps `box`, in slot order. Static
     /// bodies are included; the boundary owner is not.
     public func bodies(overlapping box: AABB) -> [BodyHandle] {
