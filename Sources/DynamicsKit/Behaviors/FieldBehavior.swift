@@ -1,0 +1,180 @@
+import DynamicsEngine
+
+/// Where a field acts, relative to the field's `position` (UIKit's `UIRegion`).
+public indirect enum Region: Sendable {
+    case infinite
+    /// A disc of this radius around the field's position.
+    case radius(CGFloat)
+    /// A rectangle of this size centred on the field's position.
+    case size(CGSize)
+    case inverse(Region)
+    case union(Region, Region)
+    case difference(Region, Region)
+    case intersection(Region, Region)
+
+    /// UIKit's `UIRegion(radius:)`.
+    public init(radius: CGFloat) { self = .radius(radius) }
+    /// UIKit's `UIRegion(size:)`.
+    public init(size: CGSize) { self = .size(size) }
+    public static var infiniteRegion: Region { .infinite }
+    public func inverse() -> Region { .inverse(self) }
+    public func union(with other: Region) -> Region { .union(self, other) }
+    public func difference(from other: Region) -> Region { .difference(self, other) }
+    public func intersection(with other: Region) -> Region { .intersection(self, other) }
+
+    /// Whether `point` (relative to the field's position) lies in the region.
+    public func contains(_ point: CGPoint) -> Bool {
+        switch self {
+        case .infinite: return true
+        case .radius(let r): return point.x * point.x + point.y * point.y <= r * r
+        case .size(let s): return abs(point.x) <= s.width / 2 && abs(point.y) <= s.height / 2
+        case .inverse(let r): return !r.contains(point)
+        case .union(let a, let b): return a.contains(point) || b.contains(point)
+        case .difference(let a, let b): return a.contains(point) && !b.contains(point)
+        case .intersection(let a, let b): return a.contains(point) && b.contains(point)
+        }
+    }
+}
+
+/// A force field acting on its own items (UIKit's `UIFieldBehavior`). Only items inside
+/// `region` (relative to `position`) feel it. Forces follow the usual physics, with UIKit's
+/// scale (strength 1 ≈ the acceleration of gravity magnitude 1 on a mass-1 item):
+/// - linear gravity: `strength · direction · 1000` pt/s²;
+/// - radial gravity: towards `position`, `strength · 1000` pt/s² scaled by the falloff;
+/// - spring: towards `position`, proportional to the distance (`strength` s⁻² · 100);
+/// - drag: against the velocity, proportional to it; velocity: towards `direction` as a
+///   velocity; vortex: tangential around `position` (counter-clockwise on screen for positive
+///   strength); electric: `q · E`, E pointing away from `position`; magnetic: `q · v × B`, B out of
+///   the screen; noise and turbulence: a smooth, deterministic pseudo-random field;
+/// - `field(evaluation:)`: your closure returns the force.
+/// Falloff: beyond `minimumRadius`, the force is multiplied by (minimumRadius / distance)^falloff
+/// (falloff 0 = uniform).
+public class FieldBehavior: DynamicBehavior {
+    enum Kind {
+        case linearGravity, radialGravity, spring, drag, velocity, vortex, noise, turbulence, electric, magnetic
+        case custom((_ position: CGPoint, _ velocity: CGVector, _ mass: CGFloat, _ charge: CGFloat, _ deltaTime: TimeInterval) -> CGVector)
+    }
+    let kind: Kind
+    public private(set) var items: [any DynamicItem] = []
+    public var position: CGPoint = .zero { didSet { dynamicAnimator?.resume() } }
+    public var region: Region = .infinite { didSet { dynamicAnimator?.resume() } }
+    public var strength: CGFloat = 1 { didSet { check(strength, "strength"); dynamicAnimator?.resume() } }
+    public var falloff: CGFloat = 0 { didSet { check(falloff, "falloff") } }
+    public var minimumRadius: CGFloat = 0 { didSet { check(minimumRadius, "minimumRadius") } }
+    public var direction: CGVector = .zero { didSet { check(direction.dx, "direction"); check(direction.dy, "direction") } }
+    public var smoothness: CGFloat = 0 { didSet { check(smoothness, "smoothness") } }
+    public var animationSpeed: CGFloat = 0 { didSet { check(animationSpeed, "animationSpeed") } }
+    private var time: Double = 0
+
+    private func check(_ v: CGFloat, _ name: String) {
+        precondition(v.isFinite, "FieldBehavior.\(name) must be finite")
+    }
+
+    init(kind: Kind) { self.kind = kind; super.init() }
+
+    public static func linearGravityField(direction: CGVector) -> FieldBehavior {
+        let f = FieldBehavior(kind: .linearGravity); f.direction = direction; return f
+    }
+    public static func radialGravityField(position: CGPoint) -> FieldBehavior {
+        let f = FieldBehavior(kind: .radialGravity); f.position = position; return f
+    }
+    public static func springField() -> FieldBehavior { FieldBehavior(kind: .spring) }
+    public static func dragField() -> FieldBehavior { FieldBehavior(kind: .drag) }
+    public static func velocityField(direction: CGVector) -> FieldBehavior {
+        let f = FieldBehavior(kind: .velocity); f.direction = direction; return f
+    }
+    public static func vortexField() -> FieldBehavior { FieldBehavior(kind: .vortex) }
+    public static func noiseField(smoothness: CGFloat, animationSpeed speed: CGFloat) -> FieldBehavior {
+        let f = FieldBehavior(kind: .noise); f.smoothness = smoothness; f.animationSpeed = speed; return f
+    }
+    public static func turbulenceField(smoothness: CGFloat, animationSpeed speed: CGFloat) -> FieldBehavior {
+        let f = FieldBehavior(kind: .turbulence); f.smoothness = smoothness; f.animationSpeed = speed; return f
+    }
+    public static func electricField() -> FieldBehavior { FieldBehavior(kind: .electric) }
+    public static func magneticField() -> FieldBehavior { FieldBehavior(kind: .magnetic) }
+    /// A field whose force (mass · pt/s²) your closure computes from an item's position,
+    /// velocity, mass, charge and the time step.
+    public static func field(evaluation: @escaping (_ position: CGPoint, _ velocity: CGVector, _ mass: CGFloat,
+                                                    _ charge: CGFloat, _ deltaTime: TimeInterval) -> CGVector) -> FieldBehavior {
+        FieldBehavior(kind: .custom(evaluation))
+    }
+
+    public func addItem(_ item: any DynamicItem) {
+        if items.contains(where: { $0 === item }) { return }
+        changeItems { items.append(item) }
+    }
+
+    public func removeItem(_ item: any DynamicItem) {
+        guard let i = items.firstIndex(where: { $0 === item }) else { return }
+        changeItems { items.remove(at: i) }
+    }
+
+    override var dynamicItems: [any DynamicItem] { items }
+
+    /// The falloff factor at distance `d`.
+    private func attenuation(_ d: CGFloat) -> CGFloat {
+        guard falloff != 0, d > minimumRadius, d > 0 else { return 1 }
+        return pow(max(minimumRadius, 1) / d, falloff)
+    }
+
+    /// A smooth deterministic pseudo-random vector field of position and time (unit scale).
+    private func noise(_ p: CGPoint, turbulent: Bool) -> CGVector {
+        let scale = 1 / max(20, 200 * (1 - min(max(smoothness, 0), 0.99)))
+        let t = time * Double(animationSpeed)
+        let x = Double(p.x * scale), y = Double(p.y * scale)
+        let n1 = sin(x * 1.7 + t) * cos(y * 1.3 - t * 0.7) + 0.5 * sin(x * 3.1 - y * 2.3 + t * 1.3)
+        let n2 = cos(x * 1.1 - t * 0.9) * sin(y * 1.9 + t) + 0.5 * cos(x * 2.7 + y * 3.7 - t * 1.1)
+        return turbulent ? CGVector(dx: n1 * abs(n2), dy: n2 * abs(n1)) : CGVector(dx: n1, dy: n2)
+    }
+
+    override func applyForces(_ animator: DynamicAnimator, dt: Double) {
+        time += dt
+        let world = animator.world
+        for item in items {
+            guard let h = animator.body(for: item), world.type(h) == .dynamic else { continue }
+            let c = world.worldCenter(h)
+            let p = CGPoint(x: CGFloat(c.x), y: CGFloat(c.y))
+            let rel = CGPoint(x: p.x - position.x, y: p.y - position.y)
+            guard region.contains(rel) else { continue }
+            let m = CGFloat(world.mass(h)), q = CGFloat(world.charge(h))
+            let v = world.linearVelocity(h)
+            let vel = CGVector(dx: CGFloat(v.x), dy: CGFloat(v.y))
+            let d = (rel.x * rel.x + rel.y * rel.y).squareRoot()
+            let toward = d > 0 ? CGVector(dx: -rel.x / d, dy: -rel.y / d) : .zero
+            let k = strength * attenuation(d)
+            var f: CGVector
+            switch kind {
+            case .linearGravity: f = CGVector(dx: m * k * direction.dx * 1000, dy: m * k * direction.dy * 1000)
+            case .radialGravity: f = CGVector(dx: m * k * toward.dx * 1000, dy: m * k * toward.dy * 1000)
+            case .spring: f = CGVector(dx: -m * k * rel.x * 100, dy: -m * k * rel.y * 100)
+            case .drag: f = CGVector(dx: -m * k * vel.dx, dy: -m * k * vel.dy)
+            case .velocity:
+                // Drive the velocity towards `direction` (pt/s per unit, ×100) within ~0.1 s.
+                f = CGVector(dx: m * k * (direction.dx * 100 - vel.dx) * 10, dy: m * k * (direction.dy * 100 - vel.dy) * 10)
+            case .vortex:
+                // Tangential: (x, y) → (y, −x) turns counter-clockwise on a y-down screen.
+                f = d > 0 ? CGVector(dx: m * k * rel.y / d * 1000, dy: -m * k * rel.x / d * 1000) : .zero
+            case .noise, .turbulence:
+                let n = noise(p, turbulent: { if case .turbulence = kind { return true } else { return false } }())
+                f = CGVector(dx: m * k * n.dx * 1000, dy: m * k * n.dy * 1000)
+            case .electric:
+                f = CGVector(dx: -q * k * toward.dx * 1000, dy: -q * k * toward.dy * 1000)
+            case .magnetic:
+                // F = q v × B with B = (0, 0, strength) turns the velocity at ω = −qB/m without
+                // changing its length. Applied exactly, as a rotation of v over the time step
+                // (an impulse), so strong fields on light items stay stable and do no work.
+                if m > 0 {
+                    let theta = -q * k / m * CGFloat(dt)
+                    let nv = CGVector(dx: vel.dx * cos(theta) - vel.dy * sin(theta), dy: vel.dx * sin(theta) + vel.dy * cos(theta))
+                    let j = Vec2(Float(m * (nv.dx - vel.dx)), Float(m * (nv.dy - vel.dy)))
+                    if j.isFinite && j != .zero { world.applyImpulse(h, j) }
+                }
+                continue
+            case .custom(let evaluate):
+                f = evaluate(p, vel, m, q, dt)
+            }
+            guard f.dx.isFinite, f.dy.isFinite, f != .zero else { continue }
+            world.applyForce(h, Vec2(Float(f.dx), Float(f.dy)))
+        }
+    }
+}
