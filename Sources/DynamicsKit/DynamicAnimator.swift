@@ -185,8 +185,11 @@ public final class DynamicAnimator {
         let material = Material(density: Float(ItemProperties.defaults.density), friction: Float(ItemProperties.defaults.friction),
                                 restitution: Float(ItemProperties.defaults.elasticity))
         let handle: BodyHandle
-        do { handle = try world.createBody(def, shapes: [ShapeDef(geometry, material: material)]) }
-        catch { preconditionFailure("addBehavior: \(error)") }
+        do {
+            // A group is one compound body: one shape per member, laid out around its centre.
+            let shapes = try (item as? DynamicItemGroup)?.shapes(material: material) ?? [ShapeDef(geometry, material: material)]
+            handle = try world.createBody(def, shapes: shapes)
+        } catch { preconditionFailure("addBehavior: \(error)") }
         recordList[slot] = ItemRecord(item: item, body: handle, references: 1)
         records[key] = slot
         liveDirty = true
