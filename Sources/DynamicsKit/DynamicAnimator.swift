@@ -1,5 +1,27 @@
 import DynamicsEngine
 
+/// Which animator owns each live item (an item may be in one animator at a time). Touched only
+/// when items join or leave an animator, never per step; an NSLock guards it.
+final class ItemOwners: @unchecked Sendable {
+    struct Owner { weak var animator: DynamicAnimator? }
+    static let shared = ItemOwners()
+    private let lock = NSLock()
+    private var owners: [ObjectIdentifier: Owner] = [:]
+
+    /// Claims `item` for `animator`; false when another live animator holds it.
+    func claim(_ item: ObjectIdentifier, for animator: DynamicAnimator) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        if let other = owners[item]?.animator, other !== animator { return false }
+        owners[item] = Owner(animator: animator)
+        return true
+    }
+
+    func release(_ item: ObjectIdentifier, from animator: DynamicAnimator) {
+        lock.lock(); defer { lock.unlock() }
+        if owners[item]?.animator === animator { owners[item] = nil }
+    }
+}
+
 /// Told when an animator starts moving items again and when everything has come to rest.
 /// Both methods are optional.
 public protocol DynamicAnimatorDelegate: AnyObject {
@@ -167,6 +189,8 @@ public final class DynamicAnimator {
         let key = ObjectIdentifier(item)
         if let r = records[key] { recordList[r]!.references += 1; return }
         do { try Self.validate(item) } catch { preconditionFailure("addBehavior: \(error)") }
+        precondition(ItemOwners.shared.claim(key, for: self),
+                     "addBehavior: an item can be in one animator at a time; remove its behaviors from the other animator first")
         let size = item.bounds.size
         let hw = Float(size.width / 2), hh = Float(size.height / 2)
         let geometry: Geometry
@@ -205,6 +229,7 @@ public final class DynamicAnimator {
             records[key] = nil
             freeRecords.append(r)
             liveDirty = true
+            ItemOwners.shared.release(key, from: self)
         }
     }
 
@@ -339,6 +364,14 @@ public final class DynamicAnimator {
 
     // MARK: Running and pausing
 
+    private var settledHandlers: [() -> Void] = []
+
+    /// **Better than UIKit**: calls `handler` once, the next time the animator pauses (at once
+    /// if it is not running).
+    public func whenSettled(_ handler: @escaping () -> Void) {
+        if isRunning { settledHandlers.append(handler) } else { handler() }
+    }
+
     func resume() {
         if !isRunning && hasWork {
             isRunning = true
@@ -357,6 +390,9 @@ public final class DynamicAnimator {
         if !hasWork || !world.hasAwakeBodies {
             isRunning = false
             delegate?.dynamicAnimatorDidPause(self)
+            let handlers = settledHandlers
+            settledHandlers.removeAll()
+            for h in handlers { h() }
         }
     }
 }

@@ -56,4 +56,26 @@ struct AnimatorBadInputTests {
             withExtendedLifetime(first) {}
         }
     }
+
+    @Test("an item in two animators stops with a message")
+    func itemInTwoAnimators() async {
+        await #expect(processExitsWith: .failure) {
+            let item = DynamicView(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
+            let first = DynamicAnimator(referenceBounds: .zero), second = DynamicAnimator(referenceBounds: .zero)
+            first.addBehavior(GravityBehavior(items: [item]))
+            second.addBehavior(GravityBehavior(items: [item]))
+            withExtendedLifetime(first) {}
+        }
+    }
+
+    @Test("an item may move to another animator once the first lets it go")
+    func itemMovesBetweenAnimators() {
+        let item = DynamicView(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
+        let first = DynamicAnimator(referenceBounds: .zero), second = DynamicAnimator(referenceBounds: .zero)
+        let g1 = GravityBehavior(items: [item])
+        first.addBehavior(g1)
+        first.removeBehavior(g1)
+        second.addBehavior(GravityBehavior(items: [item]))
+        #expect(second.isRunning)
+    }
 }

@@ -48,8 +48,11 @@ struct AnimatorRecipeTests {
         let collision = CollisionBehavior(items: [a, b])
         collision.translatesReferenceBoundsIntoBoundary = true
         animator.addBehavior(collision)
+        var settled = 0
+        animator.whenSettled { settled += 1 }
         #expect(animator.runUntilPaused(timeout: 10), "the stack should come to rest")
         #expect(counter.pauses == 1)
+        #expect(settled == 1, "the settled handler runs once, at the pause")
         // The bounds' boundary is a loop 1 pt outside them; items rest against it with at most
         // the soft-contact overlap (< 0.5 pt).
         for v in [a, b] {
