@@ -238,4 +238,30 @@ struct AnimatorRecipeTests {
         #expect(abs(a.center.x - 300) < 1e-3 && abs(a.center.y - 300) < 1e-3)
         #expect(gravity.angle == .pi / 2 || gravity.magnitude == 0)
     }
+
+    @Test("removing a behavior from a collision delegate call takes effect after the tick")
+    func changeFromDelegate() {
+        final class Remover: CollisionBehaviorDelegate {
+            weak var animator: DynamicAnimator?
+            var gravity: GravityBehavior?
+            var countDuringCall = -1
+            func collisionBehavior(_ behavior: CollisionBehavior, beganContactFor item: any DynamicItem, withBoundaryIdentifier identifier: String?, at p: CGPoint) {
+                guard let animator, let gravity, countDuringCall < 0 else { return }
+                animator.removeBehavior(gravity)
+                countDuringCall = animator.behaviors.count
+            }
+        }
+        let animator = DynamicAnimator(referenceBounds: bounds)
+        let v = DynamicView(frame: CGRect(x: 100, y: 300, width: 50, height: 50))
+        let gravity = GravityBehavior(items: [v])
+        let collision = CollisionBehavior(items: [v])
+        collision.translatesReferenceBoundsIntoBoundary = true
+        let remover = Remover()
+        remover.animator = animator; remover.gravity = gravity
+        collision.collisionDelegate = remover
+        animator.addBehavior(gravity); animator.addBehavior(collision)
+        animator.run(for: 1)
+        #expect(remover.countDuringCall == 2, "still two behaviors during the delegate call")
+        #expect(animator.behaviors.count == 1 && animator.behaviors[0] === collision, "removed after the tick")
+    }
 }

@@ -100,4 +100,15 @@ struct FieldBehaviorTests {
         #expect(Region(size: CGSize(width: 10, height: 20)).inverse().contains(CGPoint(x: 6, y: 0)))
         #expect(Region(radius: 5).union(with: Region(size: CGSize(width: 100, height: 2))).contains(CGPoint(x: 40, y: 0)))
     }
+
+    @Test("noise and turbulence push items along a smooth field that varies with place and time")
+    func noiseAndTurbulence() {
+        for make in [{ FieldBehavior.noiseField(smoothness: 0.5, animationSpeed: 1) }, { FieldBehavior.turbulenceField(smoothness: 0.5, animationSpeed: 1) }] {
+            let a = item(at: CGPoint(x: 0, y: 0)), b = item(at: CGPoint(x: 400, y: 700))
+            _ = simulate(make(), [a, b], seconds: 0.3)
+            let da = CGPoint(x: a.center.x, y: a.center.y), db = CGPoint(x: b.center.x - 400, y: b.center.y - 700)
+            #expect(hypot(da.x, da.y) > 1 || hypot(db.x, db.y) > 1, "the field moved nothing")
+            #expect(abs(da.x - db.x) + abs(da.y - db.y) > 0.5, "the field is the same everywhere")
+        }
+    }
 }

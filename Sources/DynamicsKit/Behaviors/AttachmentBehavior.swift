@@ -5,11 +5,11 @@ import DynamicsEngine
 /// Attached items still collide. An anchor attachment shorter than 1 pt with frequency 0
 /// behaves as a pin.
 public class AttachmentBehavior: DynamicBehavior {
-    /// What the first item is attached to.
-    public enum AttachedBehaviorType: Sendable { case items, anchor }
+    /// What the first item is attached to (UIKit's `UIAttachmentBehavior.AttachmentType`).
+    public enum AttachmentType: Sendable { case items, anchor }
 
     public let items: [any DynamicItem]
-    public let attachedBehaviorType: AttachedBehaviorType
+    public let attachedBehaviorType: AttachmentType
     private let offsets: (Offset, Offset)
     private var joint: JointHandle?
 
