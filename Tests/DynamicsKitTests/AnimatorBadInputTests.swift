@@ -78,4 +78,20 @@ struct AnimatorBadInputTests {
         second.addBehavior(GravityBehavior(items: [item]))
         #expect(second.isRunning)
     }
+
+    @Test("an attachment range without 0 is reset to infinite; an unknown boundary identifier is ignored")
+    func softCases() {
+        let v = DynamicView(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
+        let w = DynamicView(frame: CGRect(x: 50, y: 0, width: 10, height: 10))
+        let pin = AttachmentBehavior.pinAttachment(with: v, attachedTo: w, attachmentAnchor: CGPoint(x: 30, y: 5))
+        pin.attachmentRange = FloatRange(minimum: 0.2, maximum: 1)
+        #expect(pin.attachmentRange == .infinite)
+        pin.attachmentRange = FloatRange(minimum: -0.5, maximum: 0.5)
+        #expect(pin.attachmentRange == FloatRange(minimum: -0.5, maximum: 0.5))
+        let collision = CollisionBehavior(items: [v])
+        collision.addBoundary(withIdentifier: "floor", from: CGPoint(x: 0, y: 100), to: CGPoint(x: 100, y: 100))
+        collision.removeBoundary(withIdentifier: "no such boundary")
+        #expect(collision.boundaryIdentifiers == ["floor"])
+        #expect(collision.boundary(withIdentifier: "no such boundary") == nil)
+    }
 }

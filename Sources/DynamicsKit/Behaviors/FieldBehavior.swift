@@ -51,7 +51,7 @@ public indirect enum Region: Sendable {
 /// (falloff 0 = uniform).
 public class FieldBehavior: DynamicBehavior {
     enum Kind {
-        case linearGravity, radialGravity, spring, drag, velocity, vortex, noise, turbulence, electric, magnetic
+        case linearGravity, radialGravity, spring, drag, velocity, vortex, noise, turbulence, electric, magnetic, block
         case custom((_ position: CGPoint, _ velocity: CGVector, _ mass: CGFloat, _ charge: CGFloat, _ deltaTime: TimeInterval) -> CGVector)
     }
     let kind: Kind
@@ -98,6 +98,17 @@ public class FieldBehavior: DynamicBehavior {
                                                     _ charge: CGFloat, _ deltaTime: TimeInterval) -> CGVector) -> FieldBehavior {
         FieldBehavior(kind: .custom(evaluation))
     }
+
+    /// UIKit's spelling of a custom field: the block also receives the field.
+    public static func field(evaluationBlock block: @escaping (_ field: FieldBehavior, _ position: CGPoint, _ velocity: CGVector,
+                                                            _ mass: CGFloat, _ charge: CGFloat, _ deltaTime: TimeInterval) -> CGVector) -> FieldBehavior {
+        let f = FieldBehavior(kind: .block)
+        f.evaluationBlock = block
+        return f
+    }
+
+    /// Set by `field(evaluationBlock:)`.
+    private var evaluationBlock: ((FieldBehavior, CGPoint, CGVector, CGFloat, CGFloat, TimeInterval) -> CGVector)?
 
     public func addItem(_ item: any DynamicItem) {
         if items.contains(where: { $0 === item }) { return }
@@ -172,6 +183,8 @@ public class FieldBehavior: DynamicBehavior {
                 continue
             case .custom(let evaluate):
                 f = evaluate(p, vel, m, q, dt)
+            case .block:
+                f = evaluationBlock?(self, p, vel, m, q, dt) ?? .zero
             }
             guard f.dx.isFinite, f.dy.isFinite, f != .zero else { continue }
             world.applyForce(h, Vec2(Float(f.dx), Float(f.dy)))
