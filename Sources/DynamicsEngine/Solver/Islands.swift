@@ -18,30 +18,9 @@ struct IslandBuilder {
     var jointList: [Int32] = []
     /// 0 when something keeps the island awake (a moving kinematic body touches it).
     var canSleep: [UInt8] = []
-
-    @inline(__always)
-    mutating func find(_ x: Int32) -> Int32 {
-        var r = x
-        while parent[Int(r)] != r { r = parent[Int(r)] }
-        var y = x
-        while parent[Int(y)] != r { let n = parent[Int(y)]; parent[Int(y)] = r; y = n }
-        return r
-    }
-
-    @inline(__always)
-    mutating func union(_ a: Int32, _ b: Int32) {
-        let ra = find(a), rb = find(b)
-        if ra == rb { return }
-        // The lower slot becomes the root: deterministic, independent of call order.
-        if ra < rb { parent[Int(rb)] = ra } else { parent[Int(ra)] = rb }
-    }
 }
 
 extension World {
-    /// True for an awake dynamic body (one that the solver moves).
-    @inline(__always)
-    func isSolverBody(_ i: Int) -> Bool { metas[i].type == .dynamic && metas[i].awake }
-
     func buildIslands() {
         contacts.withUnsafeBufferPointer { cs in
         metas.withUnsafeBufferPointer { me in
