@@ -73,3 +73,28 @@ open class DynamicBehavior {
     /// Called when the behavior leaves its animator.
     func detach(from animator: DynamicAnimator) {}
 }
+
+/// The base of behaviors that act on a list of items (gravity, collision, push, item
+/// properties, fields): the list and its `addItem` / `removeItem`.
+public class ItemListBehavior: DynamicBehavior {
+    public private(set) var items: [any DynamicItem]
+
+    public init(items: [any DynamicItem] = []) {
+        self.items = items
+        super.init()
+    }
+
+    /// Adds an item (no effect if it is already there).
+    public func addItem(_ item: any DynamicItem) {
+        if items.contains(where: { $0 === item }) { return }
+        changeItems { items.append(item) }
+    }
+
+    /// Removes an item (no effect if it is not there).
+    public func removeItem(_ item: any DynamicItem) {
+        guard let i = items.firstIndex(where: { $0 === item }) else { return }
+        changeItems { items.remove(at: i) }
+    }
+
+    override var dynamicItems: [any DynamicItem] { items }
+}

@@ -19,7 +19,7 @@ extension CollisionBehaviorDelegate {
 /// `UICollisionBehavior`). Items collide only with items and boundaries of a collision
 /// behavior they share. **Better than UIKit**: there is no limit on the number of collision
 /// behaviors.
-public class CollisionBehavior: DynamicBehavior {
+public class CollisionBehavior: ItemListBehavior {
     /// What the items collide with.
     public struct Mode: OptionSet, Sendable {
         public let rawValue: UInt
@@ -29,7 +29,6 @@ public class CollisionBehavior: DynamicBehavior {
         public static let everything: Mode = [.items, .boundaries]
     }
 
-    public private(set) var items: [any DynamicItem]
     public var collisionMode: Mode = .everything {
         didSet { applyMode() }
     }
@@ -46,9 +45,8 @@ public class CollisionBehavior: DynamicBehavior {
     private var named: [(id: String, points: [CGPoint], closed: Bool)] = []
     private var segments: [BoundaryHandle: String?] = [:]
 
-    public init(items: [any DynamicItem] = []) {
-        self.items = items
-        super.init()
+    public override init(items: [any DynamicItem] = []) {
+        super.init(items: items)
     }
 
     public func setTranslatesReferenceBoundsIntoBoundary(with insets: EdgeInsets) {
@@ -92,18 +90,6 @@ public class CollisionBehavior: DynamicBehavior {
     }
 
     public var boundaryIdentifiers: [String]? { named.isEmpty ? nil : named.map(\.id) }
-
-    public func addItem(_ item: any DynamicItem) {
-        if items.contains(where: { $0 === item }) { return }
-        changeItems { items.append(item) }
-    }
-
-    public func removeItem(_ item: any DynamicItem) {
-        guard let i = items.firstIndex(where: { $0 === item }) else { return }
-        changeItems { items.remove(at: i) }
-    }
-
-    override var dynamicItems: [any DynamicItem] { items }
 
     // MARK: Engine
 

@@ -6,16 +6,14 @@ import DynamicsEngine
 /// resistance 0 (see `resistance`), angular resistance 0.1, rotation allowed; only the properties set on a
 /// behavior override them, the later behavior in the hierarchy winning. Pairs combine
 /// elasticity with max(a, b) and friction with √(a·b).
-public class DynamicItemBehavior: DynamicBehavior {
-    public private(set) var items: [any DynamicItem]
+public class DynamicItemBehavior: ItemListBehavior {
     var overrides = ItemOverrides()
     /// Velocities added before the behavior is in an animator, applied when it joins.
     private var pendingLinear: [(any DynamicItem, CGPoint)] = []
     private var pendingAngular: [(any DynamicItem, CGFloat)] = []
 
-    public init(items: [any DynamicItem] = []) {
-        self.items = items
-        super.init()
+    public override init(items: [any DynamicItem] = []) {
+        super.init(items: items)
     }
 
     private func changed() { dynamicAnimator?.itemPropertiesChanged() }
@@ -66,16 +64,6 @@ public class DynamicItemBehavior: DynamicBehavior {
         set { overrides.allowsRotation = newValue; changed() }
     }
 
-    public func addItem(_ item: any DynamicItem) {
-        if items.contains(where: { $0 === item }) { return }
-        changeItems { items.append(item) }
-    }
-
-    public func removeItem(_ item: any DynamicItem) {
-        guard let i = items.firstIndex(where: { $0 === item }) else { return }
-        changeItems { items.remove(at: i) }
-    }
-
     private func holds(_ item: any DynamicItem) -> Bool { items.contains { $0 === item } }
 
     /// Adds to the item's velocity (pt/s). Ignored for items not in this behavior.
@@ -106,8 +94,6 @@ public class DynamicItemBehavior: DynamicBehavior {
         guard holds(item), let animator = dynamicAnimator, let h = animator.body(for: item) else { return 0 }
         return CGFloat(animator.world.angularVelocity(h))
     }
-
-    override var dynamicItems: [any DynamicItem] { items }
 
     override func attach(to animator: DynamicAnimator) {
         let linear = pendingLinear, angular = pendingAngular

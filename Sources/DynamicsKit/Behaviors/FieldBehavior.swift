@@ -49,13 +49,12 @@ public indirect enum Region: Sendable {
 /// - `field(evaluation:)`: your closure returns the force.
 /// Falloff: beyond `minimumRadius`, the force is multiplied by (minimumRadius / distance)^falloff
 /// (falloff 0 = uniform).
-public class FieldBehavior: DynamicBehavior {
+public class FieldBehavior: ItemListBehavior {
     enum Kind {
         case linearGravity, radialGravity, spring, drag, velocity, vortex, noise, turbulence, electric, magnetic, block
         case custom((_ position: CGPoint, _ velocity: CGVector, _ mass: CGFloat, _ charge: CGFloat, _ deltaTime: TimeInterval) -> CGVector)
     }
     let kind: Kind
-    public private(set) var items: [any DynamicItem] = []
     public var position: CGPoint = .zero { didSet { dynamicAnimator?.resume() } }
     public var region: Region = .infinite { didSet { dynamicAnimator?.resume() } }
     public var strength: CGFloat = 1 { didSet { check(strength, "strength"); dynamicAnimator?.resume() } }
@@ -70,7 +69,7 @@ public class FieldBehavior: DynamicBehavior {
         precondition(v.isFinite, "FieldBehavior.\(name) must be finite")
     }
 
-    init(kind: Kind) { self.kind = kind; super.init() }
+    init(kind: Kind) { self.kind = kind; super.init(items: []) }
 
     public static func linearGravityField(direction: CGVector) -> FieldBehavior {
         let f = FieldBehavior(kind: .linearGravity); f.direction = direction; return f
@@ -109,18 +108,6 @@ public class FieldBehavior: DynamicBehavior {
 
     /// Set by `field(evaluationBlock:)`.
     private var evaluationBlock: ((FieldBehavior, CGPoint, CGVector, CGFloat, CGFloat, TimeInterval) -> CGVector)?
-
-    public func addItem(_ item: any DynamicItem) {
-        if items.contains(where: { $0 === item }) { return }
-        changeItems { items.append(item) }
-    }
-
-    public func removeItem(_ item: any DynamicItem) {
-        guard let i = items.firstIndex(where: { $0 === item }) else { return }
-        changeItems { items.remove(at: i) }
-    }
-
-    override var dynamicItems: [any DynamicItem] { items }
 
     /// The falloff factor at distance `d`.
     private func attenuation(_ d: CGFloat) -> CGFloat {

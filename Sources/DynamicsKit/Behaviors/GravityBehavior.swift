@@ -6,8 +6,7 @@ import DynamicsEngine
 /// **Better than UIKit**: gravity acts on this behavior's own items, and several gravity
 /// behaviors simply add up (UIKit keeps one world gravity: last write wins, and removing any
 /// gravity behavior zeroes it).
-public class GravityBehavior: DynamicBehavior {
-    public private(set) var items: [any DynamicItem]
+public class GravityBehavior: ItemListBehavior {
     /// Direction and magnitude in one vector (magnitude 1 = 1000 pt/s²).
     public var gravityDirection: CGVector = CGVector(dx: 0, dy: 1) {
         didSet {
@@ -16,9 +15,8 @@ public class GravityBehavior: DynamicBehavior {
         }
     }
 
-    public init(items: [any DynamicItem] = []) {
-        self.items = items
-        super.init()
+    public override init(items: [any DynamicItem] = []) {
+        super.init(items: items)
     }
 
     /// The direction's angle in radians (0 = +x, π/2 = down). Setting it keeps the magnitude.
@@ -36,18 +34,6 @@ public class GravityBehavior: DynamicBehavior {
     public func setAngle(_ angle: CGFloat, magnitude: CGFloat) {
         gravityDirection = CGVector(angle: angle, magnitude: magnitude)
     }
-
-    public func addItem(_ item: any DynamicItem) {
-        if items.contains(where: { $0 === item }) { return }
-        changeItems { items.append(item) }
-    }
-
-    public func removeItem(_ item: any DynamicItem) {
-        guard let i = items.firstIndex(where: { $0 === item }) else { return }
-        changeItems { items.remove(at: i) }
-    }
-
-    override var dynamicItems: [any DynamicItem] { items }
 
     /// The acceleration in pt/s².
     var accelerationVector: Vec2 { Vec2(Float(gravityDirection.dx * 1000), Float(gravityDirection.dy * 1000)) }

@@ -3,10 +3,9 @@ import DynamicsEngine
 /// Pushes its items (UIKit's `UIPushBehavior`). Magnitude 1.0 is a force that accelerates a
 /// 100 × 100 pt item of density 1 (mass 1) at 100 pt/s²; an instantaneous push of magnitude 1
 /// changes such an item's velocity by 100 pt/s.
-public class PushBehavior: DynamicBehavior {
+public class PushBehavior: ItemListBehavior {
     public enum Mode: Sendable { case continuous, instantaneous }
 
-    public private(set) var items: [any DynamicItem]
     public let mode: Mode
     /// An instantaneous push fires on the next tick and then sets `active` to false; setting it
     /// to true fires again.
@@ -23,9 +22,8 @@ public class PushBehavior: DynamicBehavior {
     private var offsets: [ObjectIdentifier: Offset] = [:]
 
     public init(items: [any DynamicItem], mode: Mode) {
-        self.items = items
         self.mode = mode
-        super.init()
+        super.init(items: items)
     }
 
     public var angle: CGFloat {
@@ -50,18 +48,6 @@ public class PushBehavior: DynamicBehavior {
         precondition(offset.horizontal.isFinite && offset.vertical.isFinite, "setTargetOffsetFromCenter(_:for:): offset must be finite")
         offsets[ObjectIdentifier(item)] = offset
     }
-
-    public func addItem(_ item: any DynamicItem) {
-        if items.contains(where: { $0 === item }) { return }
-        changeItems { items.append(item) }
-    }
-
-    public func removeItem(_ item: any DynamicItem) {
-        guard let i = items.firstIndex(where: { $0 === item }) else { return }
-        changeItems { items.remove(at: i) }
-    }
-
-    override var dynamicItems: [any DynamicItem] { items }
 
     override func applyForces(_ animator: DynamicAnimator, dt: Double) {
         guard active, pushDirection != .zero else { return }
