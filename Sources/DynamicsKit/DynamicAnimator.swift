@@ -84,7 +84,12 @@ public final class DynamicAnimator {
     private var liveTransforms: [Transform] = []
     private var liveDirty = true
 
-    public init(referenceBounds: CGRect) {
+    /// The clock that steps this animator along with the view animations on it.
+    public let clock: AnimationClock
+
+    /// An animator for items inside `referenceBounds`, registered on `clock` (whose
+    /// `advance(by:)` steps it; `step(by:)` steps it alone).
+    public init(referenceBounds: CGRect, clock: AnimationClock = .main) {
         precondition(referenceBounds.origin.x.isFinite && referenceBounds.origin.y.isFinite
                      && referenceBounds.width.isFinite && referenceBounds.height.isFinite
                      && referenceBounds.width >= 0 && referenceBounds.height >= 0,
@@ -92,6 +97,12 @@ public final class DynamicAnimator {
         self.referenceBounds = referenceBounds
         world = World(gravity: .zero)
         world.workerCount = 1
+        self.clock = clock
+        clock.register(self)
+    }
+
+    deinit {
+        clock.unregister(self)
     }
 
     // MARK: Behaviors

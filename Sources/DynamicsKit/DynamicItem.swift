@@ -30,33 +30,6 @@ extension DynamicItem {
     public var collisionBoundingPath: [CGPoint] { [] }
 }
 
-/// A ready-made headless "view": frame, centre, bounds, transform, alpha, background colour and
-/// a name, for programs that have no views of their own.
-open class DynamicView: DynamicItem {
-    /// Centre in the reference coordinate space.
-    open var center: CGPoint
-    /// Size (origin ignored by the animator).
-    open var bounds: CGRect
-    open var transform: CGAffineTransform = .identity
-    open var alpha: CGFloat = 1
-    /// RGBA, components 0 … 1.
-    open var backgroundColor: (red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat) = (1, 1, 1, 1)
-    open var name: String = ""
-    open var collisionBoundsType: DynamicItemCollisionBoundsType = .rectangle
-    open var collisionBoundingPath: [CGPoint] = []
-
-    public init(frame: CGRect) {
-        center = CGPoint(x: frame.midX, y: frame.midY)
-        bounds = CGRect(origin: .zero, size: frame.size)
-    }
-
-    /// The frame of the untransformed item around its centre.
-    open var frame: CGRect {
-        get { CGRect(x: center.x - bounds.width / 2, y: center.y - bounds.height / 2, width: bounds.width, height: bounds.height) }
-        set { center = CGPoint(x: newValue.midX, y: newValue.midY); bounds = CGRect(origin: .zero, size: newValue.size) }
-    }
-}
-
 /// Errors for items and paths the animator cannot simulate (UIKit crashes on these).
 public enum DynamicsError: Error, Equatable, CustomStringConvertible {
     /// The item's size is zero, negative, NaN or infinite.

@@ -1,0 +1,105 @@
+/// The headless display link: one clock drives every dynamic animator and every view
+/// animation registered on it, in a fixed order, so a run is deterministic.
+///
+/// `advance(by:)` steps, in this order: each live animator registered on the clock (in the
+/// order they were created) by `step(by:)`, then each running view animation (in commit
+/// order); will-start, did-stop and completion callbacks run after all of them have advanced.
+/// Animators register when created (`DynamicAnimator(referenceBounds:clock:)`, default
+/// `.main`) and leave when freed; `DynamicAnimator.step(by:)` still steps one animator alone.
+///
+/// Thread safety: registering and committing animations may happen on any thread (a lock
+/// guards the lists, touched only then and once per advance), but one clock is advanced from
+/// one thread at a time, and the views and animators on it are used from that thread. Give
+/// each thread its own clock to step independent components in parallel.
+public final class AnimationClock: @unchecked Sendable {
+    /// The clock every animator and animation uses unless told otherwise.
+    public static let main = AnimationClock()
+
+    private struct WeakAnimator { weak var animator: DynamicAnimator? }
+    private let lock = NSLock()
+    private var animators: [WeakAnimator] = []
+    private var runs: [ViewAnimationRun] = []
+    private var events: [(ViewAnimationRun, ViewAnimationRun.Event)] = []
+    private var animatorScratch: [DynamicAnimator] = []
+    private var runScratch: [ViewAnimationRun] = []
+
+    /// Seconds advanced so far.
+    public private(set) var time: TimeInterval = 0
+
+    public init() {}
+
+    /// Steps every animator and view animation on this clock by `seconds` (finite, ≥ 0).
+    public func advance(by seconds: TimeInterval) {
+        precondition(seconds.isFinite && seconds >= 0, "AnimationClock.advance(by:): time must be finite and not negative (got \(seconds))")
+        time += seconds
+        lock.lock()
+        animators.removeAll { $0.animator == nil }
+        animatorScratch.removeAll(keepingCapacity: true)
+        for a in animators { if let x = a.animator { animatorScratch.append(x) } }
+        lock.unlock()
+        for a in animatorScratch { a.step(by: seconds) }
+        animatorScratch.removeAll(keepingCapacity: true)
+
+        lock.lock()
+        runScratch.removeAll(keepingCapacity: true)
+        runScratch.append(contentsOf: runs)
+        lock.unlock()
+        guard !runScratch.isEmpty else { return }
+        events.removeAll(keepingCapacity: true)
+        for r in runScratch { r.advance(by: seconds, events: &events) }
+        lock.lock()
+        runs.removeAll { $0.ended }
+        lock.unlock()
+        runScratch.removeAll(keepingCapacity: true)
+        let fired = events
+        events.removeAll(keepingCapacity: true)
+        for (run, event) in fired { run.fire(event) }
+    }
+
+    /// Advances `seconds` in frames of `frameDuration` (default 1/60 s).
+    public func run(for seconds: TimeInterval, frameDuration: TimeInterval = 1.0 / 60.0) {
+        precondition(seconds.isFinite && seconds >= 0, "AnimationClock.run(for:): time must be finite and not negative")
+        precondition(frameDuration.isFinite && frameDuration > 0, "AnimationClock.run(for:): the frame duration must be positive")
+        var left = seconds
+        while left > 1e-12 { let d = min(left, frameDuration); advance(by: d); left -= d }
+    }
+
+    /// Advances in 1/60 s frames until nothing on the clock moves (no animator running, no view
+    /// animation left) or `timeout` seconds have passed; true when it went idle.
+    @discardableResult
+    public func runUntilIdle(timeout: TimeInterval) -> Bool {
+        precondition(timeout.isFinite && timeout >= 0, "AnimationClock.runUntilIdle(timeout:): the timeout must be finite and not negative")
+        var t: TimeInterval = 0
+        while !isIdle && t < timeout { advance(by: 1.0 / 60.0); t += 1.0 / 60.0 }
+        return isIdle
+    }
+
+    /// True when no animator on the clock is running and no view animation is left.
+    public var isIdle: Bool {
+        lock.lock(); defer { lock.unlock() }
+        if !runs.isEmpty { return false }
+        return !animators.contains { $0.animator?.isRunning == true }
+    }
+
+    /// Number of view animations committed on this clock that have not ended.
+    public var runningViewAnimationCount: Int {
+        lock.lock(); defer { lock.unlock() }
+        return runs.count
+    }
+
+    func register(_ animator: DynamicAnimator) {
+        lock.lock(); defer { lock.unlock() }
+        animators.removeAll { $0.animator == nil }
+        animators.append(WeakAnimator(animator: animator))
+    }
+
+    func unregister(_ animator: DynamicAnimator) {
+        lock.lock(); defer { lock.unlock() }
+        animators.removeAll { $0.animator == nil || $0.animator === animator }
+    }
+
+    func add(_ run: ViewAnimationRun) {
+        lock.lock(); defer { lock.unlock() }
+        runs.append(run)
+    }
+}

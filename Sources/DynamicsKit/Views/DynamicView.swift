@@ -1,0 +1,226 @@
+/// A ready-made headless "view" (UIKit's `UIView`, without drawing or touches): a dynamic item
+/// with a frame, alpha, background colour, optional text or image name, and subviews.
+///
+/// **Coordinates.** `center` is in the superview's coordinate space (for a top-level view, the
+/// space of the animator's reference bounds); a view's own space has its origin at its
+/// top-left corner (`bounds.origin` is always zero). y points down.
+///
+/// **Model and presentation.** As in UIKit, the properties hold the *model* value: a change
+/// made inside `DynamicView.animate(withDuration:…)` takes its final value at once, and
+/// `presentation` gives what is on screen at the clock's current time (what a renderer draws).
+/// Animatable: `center`, `frame`, `bounds` (size), `transform`, `alpha`, `backgroundColor`.
+/// Setting an animating property outside an animation ends that property's animation
+/// (interrupted: its completion gets `false`) and shows the new value at once.
+open class DynamicView: DynamicItem {
+    private var _center: CGPoint
+    private var _size: CGSize
+    private var _transform: CGAffineTransform = .identity
+    private var _alpha: CGFloat = 1
+    private var _backgroundColor: Color = .white
+
+    /// Tracks of the view animations running on this view, oldest first.
+    var animationTracks: [AnimationTrack] = []
+
+    /// Centre in the superview's (or the reference) coordinate space. Animatable.
+    open var center: CGPoint {
+        get { _center }
+        set {
+            let old = _center
+            _center = newValue
+            if ViewAnimationCapture.mayCapture || !animationTracks.isEmpty { propertyChanged(.center, from: .point(old), to: .point(newValue)) }
+        }
+    }
+
+    /// The view's own rectangle: origin zero, its size. Setting it changes the size around the
+    /// centre (the origin is ignored). Animatable.
+    open var bounds: CGRect {
+        get { CGRect(origin: .zero, size: _size) }
+        set {
+            let old = _size
+            _size = newValue.size
+            if ViewAnimationCapture.mayCapture || !animationTracks.isEmpty { propertyChanged(.size, from: .size(old), to: .size(newValue.size)) }
+        }
+    }
+
+    /// Rotation and scale about the centre (a translation moves what is drawn, not `center`).
+    /// The animator writes its rotation here. Animatable.
+    open var transform: CGAffineTransform {
+        get { _transform }
+        set {
+            let old = _transform
+            _transform = newValue
+            if ViewAnimationCapture.mayCapture || !animationTracks.isEmpty { propertyChanged(.transform, from: .transform(old), to: .transform(newValue)) }
+        }
+    }
+
+    /// Opacity 0 … 1 (multiplies with the superview's). Animatable.
+    open var alpha: CGFloat {
+        get { _alpha }
+        set {
+            let old = _alpha
+            _alpha = newValue
+            if ViewAnimationCapture.mayCapture || !animationTracks.isEmpty { propertyChanged(.alpha, from: .scalar(old), to: .scalar(newValue)) }
+        }
+    }
+
+    /// Fill colour of the view's rectangle. Animatable.
+    open var backgroundColor: Color {
+        get { _backgroundColor }
+        set {
+            let old = _backgroundColor
+            _backgroundColor = newValue
+            if ViewAnimationCapture.mayCapture || !animationTracks.isEmpty { propertyChanged(.backgroundColor, from: .color(old), to: .color(newValue)) }
+        }
+    }
+
+    /// A name for debugging and rendering (e.g. "menu", "alert").
+    open var name: String = ""
+    /// Text drawn in the view (a label or a button title); nil draws none.
+    open var text: String?
+    open var textColor: Color = .black
+    open var font: Font = .systemFont(ofSize: 17)
+    open var textAlignment: TextAlignment = .left
+    /// Lines the text may take (0 = as many as needed).
+    open var numberOfLines: Int = 1
+    /// The name of an image drawn at the view's left (a renderer shows a placeholder).
+    open var imageName: String?
+    /// Corner radius of the background rectangle.
+    open var cornerRadius: CGFloat = 0
+    /// Hidden views (and their subviews) are not drawn.
+    open var isHidden = false
+    /// An integer to find a subview by (UIKit's `tag`).
+    open var tag: Int = 0
+    open var collisionBoundsType: DynamicItemCollisionBoundsType = .rectangle
+    open var collisionBoundingPath: [CGPoint] = []
+
+    /// The views inside this one, back to front.
+    public private(set) var subviews: [DynamicView] = []
+    /// The view this one is inside.
+    public private(set) weak var superview: DynamicView?
+
+    public init(frame: CGRect) {
+        _center = CGPoint(x: frame.midX, y: frame.midY)
+        _size = frame.size
+    }
+
+    /// The frame of the untransformed view around its centre, in the superview's space.
+    /// Setting it sets `center` and `bounds` (both animatable).
+    open var frame: CGRect {
+        get { CGRect(x: center.x - _size.width / 2, y: center.y - _size.height / 2, width: _size.width, height: _size.height) }
+        set {
+            center = CGPoint(x: newValue.midX, y: newValue.midY)
+            bounds = CGRect(origin: .zero, size: newValue.size)
+        }
+    }
+
+    /// Adds `view` on top of the other subviews (moving it from its old superview).
+    public func addSubview(_ view: DynamicView) {
+        precondition(view !== self, "addSubview: a view cannot contain itself")
+        var a: DynamicView? = self
+        while let v = a { precondition(v !== view, "addSubview: the view is an ancestor of the receiver"); a = v.superview }
+        view.removeFromSuperview()
+        subviews.append(view)
+        view.superview = self
+    }
+
+    /// Takes the view out of its superview (no effect without one).
+    public func removeFromSuperview() {
+        guard let s = superview else { return }
+        s.subviews.removeAll { $0 === self }
+        superview = nil
+    }
+
+    /// The first view in this one's tree (itself included, depth first) with this tag.
+    public func viewWithTag(_ tag: Int) -> DynamicView? {
+        if self.tag == tag { return self }
+        for s in subviews { if let v = s.viewWithTag(tag) { return v } }
+        return nil
+    }
+
+    // MARK: Presentation
+
+    /// What is on screen: the model values with the running view animations applied at the
+    /// current time of their clock (UIKit's presentation layer).
+    public struct Presentation: Sendable, Equatable {
+        public var center: CGPoint
+        public var size: CGSize
+        public var transform: CGAffineTransform
+        public var alpha: CGFloat
+        public var backgroundColor: Color
+        /// The untransformed frame around `center`.
+        public var frame: CGRect { CGRect(x: center.x - size.width / 2, y: center.y - size.height / 2, width: size.width, height: size.height) }
+        public var bounds: CGRect { CGRect(origin: .zero, size: size) }
+    }
+
+    /// The presented state (equal to the model values when nothing animates).
+    public var presentation: Presentation {
+        var p = Presentation(center: _center, size: _size, transform: _transform, alpha: _alpha, backgroundColor: _backgroundColor)
+        for t in animationTracks {
+            guard let f = t.run.presentedFraction else { continue }
+            let v = t.from.interpolated(to: t.to, f)
+            switch (t.property, v) {
+            case (.center, .point(let c)): p.center = c
+            case (.size, .size(let s)): p.size = s
+            case (.transform, .transform(let x)): p.transform = x
+            case (.alpha, .scalar(let a)): p.alpha = a
+            case (.backgroundColor, .color(let c)): p.backgroundColor = c
+            default: break
+            }
+        }
+        return p
+    }
+
+    /// Whether a view animation is running on any property of this view.
+    public var isAnimating: Bool { !animationTracks.isEmpty }
+
+    /// Ends every view animation on this view (their completions get `false`); the view shows
+    /// its model values.
+    public func removeAllAnimations() {
+        let tracks = animationTracks
+        animationTracks.removeAll()
+        for t in tracks { t.run.trackRemoved(interrupted: true) }
+    }
+
+    func modelValue(_ property: AnimatableProperty) -> AnimatableValue {
+        switch property {
+        case .center: return .point(_center)
+        case .size: return .size(_size)
+        case .transform: return .transform(_transform)
+        case .alpha: return .scalar(_alpha)
+        case .backgroundColor: return .color(_backgroundColor)
+        }
+    }
+
+    func presentedValue(_ property: AnimatableProperty) -> AnimatableValue {
+        guard let t = animationTracks.last(where: { $0.property == property }), let f = t.run.presentedFraction else { return modelValue(property) }
+        return t.from.interpolated(to: t.to, f)
+    }
+
+    private func propertyChanged(_ property: AnimatableProperty, from old: AnimatableValue, to new: AnimatableValue) {
+        if let transaction = ViewAnimationCapture.current {
+            // The presented value before this change: the old model value unless an animation runs.
+            var presented = old
+            if let t = animationTracks.last(where: { $0.property == property }), let f = t.run.presentedFraction {
+                presented = t.from.interpolated(to: t.to, f)
+            }
+            transaction.record(view: self, property: property, modelFrom: old, presentedFrom: presented, to: new)
+        } else if animationTracks.contains(where: { $0.property == property }) {
+            removeTracks(for: property)
+        }
+    }
+
+    /// Removes the tracks animating `property`; their runs are told they were interrupted.
+    func removeTracks(for property: AnimatableProperty) {
+        var removed: [ViewAnimationRun] = []
+        animationTracks.removeAll { t in
+            if t.property == property { removed.append(t.run); return true }
+            return false
+        }
+        for r in removed { r.trackRemoved(interrupted: true) }
+    }
+
+    /// Called by a finished run: drops its tracks from this view.
+    func removeTracks(of run: ViewAnimationRun) {
+        animationTracks.removeAll { $0.run === run }
+    }
+}
