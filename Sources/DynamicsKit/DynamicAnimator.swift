@@ -249,6 +249,10 @@ public final class DynamicAnimator {
         return slot < recordList.count ? recordList[slot]?.item : nil
     }
 
+    /// Every item some behavior of this animator holds, in the order they joined (slots are
+    /// reused, so an item that left and came back may appear earlier).
+    public var items: [any DynamicItem] { recordList.compactMap { $0?.item } }
+
     /// Items whose bounding box overlaps `rect` (reference coordinates).
     public func items(in rect: CGRect) -> [any DynamicItem] {
         let box = AABB(lower: Vec2(Float(rect.minX), Float(rect.minY)), upper: Vec2(Float(rect.maxX), Float(rect.maxY)))
