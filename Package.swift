@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "DynamicsEngine", targets: ["DynamicsEngine"]),
         .library(name: "DynamicsKit", targets: ["DynamicsKit"]),
         .library(name: "DynamicsScenes", targets: ["DynamicsScenes"]),
+        .library(name: "DynamicsComponents", targets: ["DynamicsComponents"]),
         .executable(name: "dynamics-bench", targets: ["dynamics-bench"]),
     ],
     dependencies: [
@@ -18,6 +19,8 @@ let package = Package(
         .target(name: "DynamicsScenes", dependencies: ["DynamicsEngine"]),
         .target(name: "DynamicsKit", dependencies: ["DynamicsEngine"]),
         .testTarget(name: "DynamicsKitTests", dependencies: ["DynamicsKit"]),
+        .target(name: "DynamicsComponents", dependencies: ["DynamicsKit"]),
+        .testTarget(name: "DynamicsComponentsTests", dependencies: ["DynamicsComponents"]),
         .executableTarget(
             name: "dynamics-bench",
             dependencies: [

@@ -52,7 +52,7 @@ extension World {
     /// Wakes every body that has a contact with shape `s`.
     func wakeTouching(boundary s: Int) {
         let sh = Int32(s)
-        for c in contacts where c.shapeA == sh || c.shapeB == sh {
+        for c in contacts where c.shapeA >= 0 && (c.shapeA == sh || c.shapeB == sh) {
             wakeBody(Int(c.bodyA)); wakeBody(Int(c.bodyB))
         }
     }
@@ -68,7 +68,7 @@ extension World {
     /// Ends the contacts of shape `s` now.
     func endContacts(ofShape s: Int) {
         let sh = Int32(s)
-        for k in contacts.indices where contacts[k].shapeA == sh || contacts[k].shapeB == sh {
+        for k in contacts.indices where contacts[k].shapeA >= 0 && (contacts[k].shapeA == sh || contacts[k].shapeB == sh) {
             endContact(k)
         }
     }
