@@ -16,7 +16,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "DynamicsEngine"),
-        .target(name: "DynamicsScenes", dependencies: ["DynamicsEngine"]),
+        .target(name: "DynamicsScenes", dependencies: ["DynamicsEngine", "DynamicsComponents"]),
         .target(name: "DynamicsKit", dependencies: ["DynamicsEngine"]),
         .testTarget(name: "DynamicsKitTests", dependencies: ["DynamicsKit"]),
         .target(name: "DynamicsComponents", dependencies: ["DynamicsKit"]),
@@ -28,7 +28,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "DynamicsEngineTests", dependencies: ["DynamicsEngine", "DynamicsScenes"]),
+        .testTarget(name: "DynamicsEngineTests", dependencies: ["DynamicsEngine", "DynamicsScenes", "DynamicsComponents"]),
         .target(name: "BenchSupport"),
         .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
         .testTarget(name: "BenchSupportTests", dependencies: ["BenchSupport"]),

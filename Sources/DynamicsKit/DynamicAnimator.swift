@@ -61,6 +61,10 @@ public final class DynamicAnimator {
     }
 
     let world: World
+
+    /// The engine world underneath, for statistics (contacts, kinetic energy), rendering and
+    /// benchmarks. Read from it freely; changing bodies in it directly bypasses the behaviors.
+    public var physicsWorld: World { world }
     private(set) var topLevel: [DynamicBehavior] = []
     /// Every behavior in the hierarchy, parent before children, in insertion order.
     private(set) var flat: [DynamicBehavior] = []
@@ -166,7 +170,12 @@ public final class DynamicAnimator {
     private func rebuildFlat() {
         flat.removeAll(keepingCapacity: true)
         for b in topLevel { b.flattened(into: &flat) }
+        collisionBehaviors.removeAll(keepingCapacity: true)
+        for b in flat { if let c = b as? CollisionBehavior { collisionBehaviors.append(c) } }
     }
+
+    /// The collision behaviors of `flat`, kept with it (the tick reads it without allocating).
+    private var collisionBehaviors: [CollisionBehavior] = []
 
     // MARK: Items and bodies
 
@@ -371,7 +380,7 @@ public final class DynamicAnimator {
     }
 
     private func reportContacts() {
-        let collisions = flat.compactMap { $0 as? CollisionBehavior }
+        let collisions = collisionBehaviors
         guard !collisions.isEmpty else { return }
         for e in world.contactBeginEvents { for c in collisions { c.report(e, began: true, animator: self) } }
         for e in world.contactEndEvents { for c in collisions { c.report(e, began: false, animator: self) } }

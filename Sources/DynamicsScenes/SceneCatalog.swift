@@ -6,6 +6,9 @@ public enum SceneCatalog {
         PyramidScene(),
         MixScene(),
         IslandsScene(),
+        MenusScene(),
+        AlertsScene(),
+        DashboardScene(),
     ]
 
     /// The names of all scenes, in catalog order.

@@ -31,6 +31,23 @@ public struct SceneFrame: Sendable, Equatable {
     }
 }
 
+/// What steps a scene made of DynamicsKit animators (many small worlds, components, view
+/// animations) instead of one engine world. `SceneInstance.step()` calls it.
+public protocol SceneDriver: AnyObject {
+    /// Advances the whole scene by `dt` seconds using up to `workers` threads.
+    func step(dt: Float, workers: Int)
+    /// The centres of the scene's moving items (pt), for the sanity check.
+    func itemCenters() -> [Vec2]
+    /// Touching contacts summed over the scene's worlds.
+    var touchingContactCount: Int { get }
+    /// Contacts summed over the scene's worlds.
+    var contactCount: Int { get }
+    /// Kinetic energy summed over the scene's worlds.
+    var kineticEnergy: Double { get }
+    /// Bodies summed over the scene's worlds.
+    var bodyCount: Int { get }
+}
+
 /// One built scene: the world, its dynamic bodies and how to judge the result.
 ///
 /// Not thread-safe (like `World`); use it from one thread at a time.
@@ -41,8 +58,22 @@ public final class SceneInstance {
     public let size: Int
     /// The seed it was built with.
     public let seed: UInt64
-    /// The physics world. Sleeping is off for the throughput scenes.
+    /// The physics world. Sleeping is off for the throughput scenes. Empty for scenes that
+    /// step through a `driver`.
     public let world: World
+    /// Set for scenes made of DynamicsKit animators: it steps them and sums their statistics.
+    public let driver: (any SceneDriver)?
+    /// Threads a step may use (`World.workerCount` of `world`, or the driver's parallelism).
+    public var workerCount: Int {
+        get { driver == nil ? world.workerCount : driverWorkers }
+        set {
+            precondition(newValue >= 1, "SceneInstance.workerCount must be at least 1")
+            if driver == nil { world.workerCount = newValue } else { driverWorkers = newValue }
+        }
+    }
+    private var driverWorkers = 1
+    /// Touching contacts now (summed over the driver's worlds for animator scenes).
+    public var touchingContactCount: Int { driver?.touchingContactCount ?? world.touchingContactCount }
     /// The scene's dynamic bodies, in creation order.
     public let dynamicBodies: [BodyHandle]
     /// Number of static bodies (ground, walls).
@@ -67,15 +98,24 @@ public final class SceneInstance {
     public init(name: String, size: Int, seed: UInt64, world: World, dynamicBodies: [BodyHandle],
                 staticBodyCount: Int, frame: SceneFrame, stepsDefault: Int = 600,
                 dt: Float = 1.0 / 60.0, judge: Judge? = nil) {
-        self.name = name; self.size = size; self.seed = seed; self.world = world
+        self.name = name; self.size = size; self.seed = seed; self.world = world; self.driver = nil
         self.dynamicBodies = dynamicBodies; self.staticBodyCount = staticBodyCount
         self.frame = frame; self.stepsDefault = stepsDefault; self.dt = dt; self.judge = judge
         self.initialMaxHeight = measureHeights().max
     }
 
-    /// Advances the world by one step of `dt` (1/60 s).
+    /// Creates an instance of a scene that steps through `driver` (its `world` stays empty).
+    public init(name: String, size: Int, seed: UInt64, driver: any SceneDriver, frame: SceneFrame,
+                stepsDefault: Int = 600, dt: Float = 1.0 / 60.0, judge: Judge? = nil) {
+        self.name = name; self.size = size; self.seed = seed; self.world = World(gravity: .zero); self.driver = driver
+        self.dynamicBodies = []; self.staticBodyCount = 0
+        self.frame = frame; self.stepsDefault = stepsDefault; self.dt = dt; self.judge = judge
+        self.initialMaxHeight = measureHeights().max
+    }
+
+    /// Advances the scene by one step of `dt` (1/60 s).
     public func step() {
-        world.step(dt: dt)
+        if let d = driver { d.step(dt: dt, workers: driverWorkers) } else { world.step(dt: dt) }
         stepsTaken += 1
     }
 
@@ -87,11 +127,20 @@ public final class SceneInstance {
     /// Measures the scene now (not timed: keep it out of the stepping loop).
     public func sanity() -> SanityReport {
         let h = measureHeights()
-        var report = SanityReport(
-            escaped: h.escaped, kineticEnergy: world.kineticEnergy, averageHeight: h.average,
-            maxHeight: h.max, initialMaxHeight: initialMaxHeight,
-            touchingContacts: world.touchingContactCount, contacts: world.contactCount,
-            bodies: dynamicBodies.count, staticBodies: staticBodyCount)
+        var report: SanityReport
+        if let d = driver {
+            report = SanityReport(
+                escaped: h.escaped, kineticEnergy: d.kineticEnergy, averageHeight: h.average,
+                maxHeight: h.max, initialMaxHeight: initialMaxHeight,
+                touchingContacts: d.touchingContactCount, contacts: d.contactCount,
+                bodies: d.bodyCount, staticBodies: 0)
+        } else {
+            report = SanityReport(
+                escaped: h.escaped, kineticEnergy: world.kineticEnergy, averageHeight: h.average,
+                maxHeight: h.max, initialMaxHeight: initialMaxHeight,
+                touchingContacts: world.touchingContactCount, contacts: world.contactCount,
+                bodies: dynamicBodies.count, staticBodies: staticBodyCount)
+        }
         judge?(self, &report)
         return report
     }
@@ -101,14 +150,14 @@ public final class SceneInstance {
         var sum: Double = 0
         var top = -Double.infinity
         var sawNaN = false
-        for b in dynamicBodies {
-            let p = world.position(b)
+        let points = driver?.itemCenters() ?? dynamicBodies.map { world.position($0) }
+        for p in points {
             if frame.hasEscaped(p) { escaped += 1 }
             let y = Double(frame.height(of: p))
             sum += y
             if y.isNaN { sawNaN = true } else if y > top { top = y }
         }
-        let n = dynamicBodies.count
+        let n = points.count
         guard n > 0 else { return (0, 0, 0) }
         // A NaN height must not hide behind `max` (NaN compares false).
         return (escaped, sum / Double(n), sawNaN ? .nan : top)

@@ -37,7 +37,7 @@ enum BenchRunner {
                 builds.append((clock.now - buildStart).seconds)
                 residentPeak = max(residentPeak, Jemalloc.snapshot().resident)
 
-                instance.world.workerCount = o.threads
+                instance.workerCount = o.threads
                 for _ in 0..<o.warmup { instance.step(); progress.advance() }
                 residentPeak = max(residentPeak, Jemalloc.snapshot().resident)
 
@@ -50,7 +50,7 @@ enum BenchRunner {
                     let t0 = clock.now
                     instance.step()
                     elapsed += clock.now - t0
-                    touching += instance.world.touchingContactCount
+                    touching += instance.touchingContactCount
                     progress.advance()
                 }
                 let threadAfter = threadAllocated.pointee

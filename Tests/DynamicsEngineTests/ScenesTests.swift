@@ -150,7 +150,7 @@ struct ScenesTests {
 
     @Test("the catalog knows its scenes and rejects unknown names")
     func catalog() throws {
-        #expect(SceneCatalog.names == ["pile", "pyramid", "mix", "islands"])
+        #expect(SceneCatalog.names == ["pile", "pyramid", "mix", "islands", "menus", "alerts", "dashboard"])
         #expect(Set(SceneCatalog.names).count == SceneCatalog.all.count)
         #expect(SceneCatalog.named("PILE")?.name == "pile")
         #expect(SceneCatalog.named("nope") == nil)

@@ -20,6 +20,7 @@ public final class AnimationClock: @unchecked Sendable {
     private var animators: [WeakAnimator] = []
     private var runs: [ViewAnimationRun] = []
     private var events: [(ViewAnimationRun, ViewAnimationRun.Event)] = []
+    private var firing: [(ViewAnimationRun, ViewAnimationRun.Event)] = []
     private var animatorScratch: [DynamicAnimator] = []
     private var runScratch: [ViewAnimationRun] = []
 
@@ -51,9 +52,10 @@ public final class AnimationClock: @unchecked Sendable {
         runs.removeAll { $0.ended }
         lock.unlock()
         runScratch.removeAll(keepingCapacity: true)
-        let fired = events
-        events.removeAll(keepingCapacity: true)
-        for (run, event) in fired { run.fire(event) }
+        // Swap buffers so callbacks that advance this clock again start from an empty list.
+        swap(&events, &firing)
+        for (run, event) in firing { run.fire(event) }
+        firing.removeAll(keepingCapacity: true)
     }
 
     /// Advances `seconds` in frames of `frameDuration` (default 1/60 s).

@@ -1,0 +1,305 @@
+import Dispatch
+import DynamicsComponents
+import DynamicsEngine
+import Synchronization
+
+/// Runs `body(i)` for every `i` in `0..<count` on up to `workers` threads (dynamic claiming of
+/// blocks of 8). With one worker it is a plain loop: no Dispatch at all.
+func parallelFor(_ count: Int, workers: Int, _ body: (Int) -> Void) {
+    if workers <= 1 || count < 16 {
+        for i in 0..<count { body(i) }
+        return
+    }
+    let next = Atomic<Int>(0)
+    let block = 8
+    withoutActuallyEscaping(body) { escapable in
+        // Each index is handed to exactly one thread; `body` is only called, never stored.
+        nonisolated(unsafe) let work = escapable
+        DispatchQueue.concurrentPerform(iterations: min(workers, (count + block - 1) / block)) { _ in
+            while true {
+                let start = next.add(block, ordering: .relaxed).oldValue
+                if start >= count { return }
+                for i in start..<min(start + block, count) { work(i) }
+            }
+        }
+    }
+}
+
+/// The phone-sized target view of the UI scenes (pt).
+let phoneScreen = CGRect(x: 0, y: 0, width: 375, height: 667)
+
+/// The region a component's views must stay in (its own target space, generously).
+let componentFrame = SceneFrame(groundLevel: 4 * 667, yUp: false, bodySize: 250,
+                                boundsMin: Vec2(-2 * 375, -3 * 667), boundsMax: Vec2(3 * 375, 3 * 667))
+
+/// The step `dt` as the exact frame time it stands for (Float(1/60) → 1/60 s), so that
+/// clocks stepped 60 times a second add up to whole seconds.
+func frameSeconds(_ dt: Float) -> TimeInterval {
+    let hz = (1 / Double(dt)).rounded()
+    return abs(hz * Double(dt) - 1) < 1e-6 ? 1 / hz : Double(dt)
+}
+
+extension CGPoint {
+    var vec2: Vec2 { Vec2(Float(x), Float(y)) }
+}
+
+// MARK: - menus
+
+/// `menus`: N independent slide-in menus (scenes.md), each with its own target view
+/// (375 × 667 pt), animator and clock. Every menu toggles show/hide every 1.5 s of simulated
+/// time; menu i starts its cycle i mod 90 frames late, so the toggles spread evenly over the
+/// steps (a screen full of independent users, not one synchronised burst). Even menus come from
+/// the left, odd ones from the right. Each step advances every menu's clock by 1/60 s; the
+/// clocks are stepped in parallel over the workers.
+public struct MenusScene: BenchmarkScene {
+    public init() {}
+    public var name: String { "menus" }
+    public var summary: String { "N slide-in menus, each with its own animator, toggling every 1.5 s" }
+    public var sizeMeaning: String { "menus" }
+    public var defaultSizes: [Int] { [100, 1_000] }
+    public var defaultSize: Int { 1_000 }
+    public var maximumSize: Int { 100_000 }
+
+    public func build(size: Int, seed: UInt64) throws -> SceneInstance {
+        try validate(size: size)
+        return SceneInstance(name: name, size: size, seed: seed, driver: MenusDriver(count: size), frame: componentFrame)
+    }
+}
+
+/// Steps the `menus` scene.
+public final class MenusDriver: SceneDriver {
+    /// The menus, one clock each.
+    public let menus: [MenuComponent]
+    let clocks: [AnimationClock]
+    private var frame = 0
+    static let period = 90
+
+    init(count: Int) {
+        var menus: [MenuComponent] = [], clocks: [AnimationClock] = []
+        menus.reserveCapacity(count); clocks.reserveCapacity(count)
+        for i in 0..<count {
+            let clock = AnimationClock()
+            let target = DynamicView(frame: phoneScreen)
+            let left = i % 2 == 0
+            let frame = left ? CGRect(x: 0, y: 0, width: 150, height: 667) : CGRect(x: 375 - 150, y: 0, width: 150, height: 667)
+            menus.append(MenuComponent(frame: frame, targetView: target, direction: left ? .leftToRight : .rightToLeft,
+                                       options: ["Home", "Inbox", "Starred", "Settings", "Help"], optionImages: nil, clock: clock))
+            clocks.append(clock)
+        }
+        self.menus = menus; self.clocks = clocks
+    }
+
+    public func step(dt: Float, workers: Int) {
+        let f = frame
+        frame += 1
+        let seconds = frameSeconds(dt)
+        parallelFor(menus.count, workers: workers) { i in
+            let menu = menus[i]
+            if (f + i) % Self.period == 0 {
+                if menu.isMenuShown { menu.hideMenu() } else { menu.showMenu { _ in } }
+            }
+            clocks[i].advance(by: seconds)
+        }
+    }
+
+    public func itemCenters() -> [Vec2] { menus.map { $0.menuView.center.vec2 } }
+    public var touchingContactCount: Int { menus.reduce(0) { $0 + $1.animator.physicsWorld.touchingContactCount } }
+    public var contactCount: Int { menus.reduce(0) { $0 + $1.animator.physicsWorld.contactCount } }
+    public var kineticEnergy: Double { menus.reduce(0) { $0 + $1.animator.physicsWorld.kineticEnergy } }
+    public var bodyCount: Int { menus.reduce(0) { $0 + $1.animator.items.count } }
+}
+
+// MARK: - alerts
+
+/// `alerts`: N independent drop-in alerts (scenes.md), each with its own target view
+/// (375 × 667 pt), animator and clock. Every alert alternates show / tap every 2 s of simulated
+/// time (a tap on button i mod 2); alert i starts i mod 120 frames late. Clocks are stepped in
+/// parallel over the workers.
+public struct AlertsScene: BenchmarkScene {
+    public init() {}
+    public var name: String { "alerts" }
+    public var summary: String { "N drop-in alerts, each with its own animator, shown and dismissed every 2 s" }
+    public var sizeMeaning: String { "alerts" }
+    public var defaultSizes: [Int] { [100, 1_000] }
+    public var defaultSize: Int { 1_000 }
+    public var maximumSize: Int { 100_000 }
+
+    public func build(size: Int, seed: UInt64) throws -> SceneInstance {
+        try validate(size: size)
+        return SceneInstance(name: name, size: size, seed: seed, driver: AlertsDriver(count: size), frame: componentFrame)
+    }
+}
+
+/// Steps the `alerts` scene.
+public final class AlertsDriver: SceneDriver {
+    /// The alerts, one clock each.
+    public let alerts: [AlertComponent]
+    let clocks: [AnimationClock]
+    private var frame = 0
+    static let period = 120
+
+    init(count: Int) {
+        var alerts: [AlertComponent] = [], clocks: [AnimationClock] = []
+        alerts.reserveCapacity(count); clocks.reserveCapacity(count)
+        for _ in 0..<count {
+            let clock = AnimationClock()
+            alerts.append(AlertComponent(title: "Update available", message: "A new version is ready to install.",
+                                         buttonTitles: ["Install", "Later"], targetView: DynamicView(frame: phoneScreen), clock: clock))
+            clocks.append(clock)
+        }
+        self.alerts = alerts; self.clocks = clocks
+    }
+
+    public func step(dt: Float, workers: Int) {
+        let f = frame
+        frame += 1
+        let seconds = frameSeconds(dt)
+        parallelFor(alerts.count, workers: workers) { i in
+            let alert = alerts[i]
+            if (f + i) % Self.period == 0 {
+                if alert.isShown { alert.tapButton(at: i % 2) } else { alert.show { _, _ in } }
+            }
+            clocks[i].advance(by: seconds)
+        }
+    }
+
+    public func itemCenters() -> [Vec2] { alerts.map { $0.alertView.center.vec2 } }
+    public var touchingContactCount: Int { alerts.reduce(0) { $0 + $1.animator.physicsWorld.touchingContactCount } }
+    public var contactCount: Int { alerts.reduce(0) { $0 + $1.animator.physicsWorld.contactCount } }
+    public var kineticEnergy: Double { alerts.reduce(0) { $0 + $1.animator.physicsWorld.kineticEnergy } }
+    public var bodyCount: Int { alerts.reduce(0) { $0 + $1.animator.items.count } }
+}
+
+// MARK: - dashboard
+
+/// `dashboard` (scenes.md): one 2048 × 1536 pt world on one clock with N small items
+/// (default 5 000: 20–40 pt rectangles and circles, seeded) under gravity with collision in
+/// the reference bounds, 50 snap behaviors retargeted every second, 20 instantaneous pushes per
+/// second at random items, plus 20 menus and 20 alerts toggling (their own animators, on the
+/// same clock).
+///
+/// **Layers.** 5 000 such items cover about 4.1 M pt², more than the 3.1 M pt² screen, so they
+/// cannot all rest in one layer; like a dashboard's stacked panels, the items are split into
+/// collision layers of 500 (one `CollisionBehavior` each, all bounded by the screen) that pass
+/// through each other. The item animator steps with the scene's worker count.
+public struct DashboardScene: BenchmarkScene {
+    public init() {}
+    public var name: String { "dashboard" }
+    public var summary: String { "2048 × 1536 pt: N small items in collision layers, snaps, pushes, 20 menus and 20 alerts on one clock" }
+    public var sizeMeaning: String { "small items" }
+    public var defaultSizes: [Int] { [1_000, 5_000] }
+    public var defaultSize: Int { 5_000 }
+    public var maximumSize: Int { 50_000 }
+
+    public func build(size: Int, seed: UInt64) throws -> SceneInstance {
+        try validate(size: size)
+        let driver = DashboardDriver(items: size, seed: seed)
+        let frame = SceneFrame(groundLevel: 1536, yUp: false, bodySize: 40,
+                               boundsMin: Vec2(-2, -2), boundsMax: Vec2(2050, 1538))
+        return SceneInstance(name: name, size: size, seed: seed, driver: driver, frame: frame)
+    }
+}
+
+/// Steps the `dashboard` scene.
+public final class DashboardDriver: SceneDriver {
+    public let clock = AnimationClock()
+    /// The animator of the small items.
+    public let animator: DynamicAnimator
+    public let items: [DynamicView]
+    public let menus: [MenuComponent]
+    public let alerts: [AlertComponent]
+    let snaps: [SnapBehavior]
+    let pushes: [PushBehavior]
+    private var rng: SceneRandom
+    private var frame = 0
+    static let screen = CGRect(x: 0, y: 0, width: 2048, height: 1536)
+    static let layerSize = 500
+
+    init(items count: Int, seed: UInt64) {
+        rng = SceneRandom(seed: seed)
+        animator = DynamicAnimator(referenceBounds: Self.screen, clock: clock)
+        var items: [DynamicView] = []
+        items.reserveCapacity(count)
+        // Spawn on a jittered grid per layer, so no two items of a layer start overlapping.
+        let pitch: CGFloat = 44
+        let columns = Int(Self.screen.width / pitch)
+        for i in 0..<count {
+            let k = i % Self.layerSize
+            let col = k % columns, row = k / columns
+            let side = CGFloat(20 + rng.float(in: 0...1) * 20)
+            let height = i % 2 == 0 ? side : CGFloat(20 + rng.float(in: 0...1) * 20)
+            let x = CGFloat(col) * pitch + pitch / 2 + CGFloat(rng.float(in: 0...1) - 0.5) * 2
+            let y = CGFloat(row) * pitch + pitch / 2 + CGFloat(rng.float(in: 0...1) - 0.5) * 2
+            let v = DynamicView(frame: CGRect(x: x - side / 2, y: y - height / 2, width: side, height: i % 2 == 0 ? side : height))
+            v.collisionBoundsType = i % 2 == 0 ? .ellipse : .rectangle
+            v.backgroundColor = Color(red: CGFloat(rng.float(in: 0...1)), green: 0.5, blue: 0.8)
+            items.append(v)
+        }
+        self.items = items
+        animator.addBehavior(GravityBehavior(items: items))
+        var start = 0
+        while start < count {
+            let layer = CollisionBehavior(items: Array(items[start..<min(start + Self.layerSize, count)]))
+            layer.translatesReferenceBoundsIntoBoundary = true
+            animator.addBehavior(layer)
+            start += Self.layerSize
+        }
+        var snaps: [SnapBehavior] = []
+        for _ in 0..<min(50, count) {
+            let s = SnapBehavior(item: items[Int(rng.next() % UInt64(count))], snapTo: CGPoint(x: 1024, y: 768))
+            animator.addBehavior(s)
+            snaps.append(s)
+        }
+        self.snaps = snaps
+        var pushes: [PushBehavior] = []
+        for _ in 0..<20 {
+            let p = PushBehavior(items: [], mode: .instantaneous)
+            p.active = false
+            animator.addBehavior(p)
+            pushes.append(p)
+        }
+        self.pushes = pushes
+        var menus: [MenuComponent] = [], alerts: [AlertComponent] = []
+        for i in 0..<20 {
+            let left = i % 2 == 0
+            let frame = left ? CGRect(x: 0, y: 0, width: 150, height: 667) : CGRect(x: 225, y: 0, width: 150, height: 667)
+            menus.append(MenuComponent(frame: frame, targetView: DynamicView(frame: phoneScreen), direction: left ? .leftToRight : .rightToLeft,
+                                       options: ["Overview", "Charts", "Alerts", "Settings"], optionImages: nil, clock: clock))
+            alerts.append(AlertComponent(title: "Threshold", message: "A metric crossed its threshold.", buttonTitles: ["Dismiss", "Open"],
+                                         targetView: DynamicView(frame: phoneScreen), clock: clock))
+        }
+        self.menus = menus; self.alerts = alerts
+    }
+
+    public func step(dt: Float, workers: Int) {
+        animator.workerCount = workers
+        let f = frame
+        frame += 1
+        if f % 60 == 0 {
+            for s in snaps {
+                s.snapPoint = CGPoint(x: 100 + CGFloat(rng.float(in: 0...1)) * 1848, y: 100 + CGFloat(rng.float(in: 0...1)) * 1336)
+            }
+        }
+        if f % 3 == 0 {   // 20 pushes per second
+            let p = pushes[(f / 3) % pushes.count]
+            for old in p.items { p.removeItem(old) }
+            p.addItem(items[Int(rng.next() % UInt64(items.count))])
+            p.setAngle(CGFloat(rng.float(in: 0...1)) * 2 * .pi, magnitude: 0.5)
+            p.active = true
+        }
+        for (i, m) in menus.enumerated() where (f + 4 * i) % 90 == 0 {
+            if m.isMenuShown { m.hideMenu() } else { m.showMenu { _ in } }
+        }
+        for (i, a) in alerts.enumerated() where (f + 6 * i) % 120 == 0 {
+            if a.isShown { a.tapButton(at: 0) } else { a.show { _, _ in } }
+        }
+        clock.advance(by: frameSeconds(dt))
+    }
+
+    private var worlds: [World] { [animator.physicsWorld] + menus.map { $0.animator.physicsWorld } + alerts.map { $0.animator.physicsWorld } }
+    public func itemCenters() -> [Vec2] { items.map { $0.center.vec2 } }
+    public var touchingContactCount: Int { worlds.reduce(0) { $0 + $1.touchingContactCount } }
+    public var contactCount: Int { worlds.reduce(0) { $0 + $1.contactCount } }
+    public var kineticEnergy: Double { worlds.reduce(0) { $0 + $1.kineticEnergy } }
+    public var bodyCount: Int { items.count + menus.count + alerts.count }
+}

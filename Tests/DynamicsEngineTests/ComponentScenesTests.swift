@@ -1,0 +1,61 @@
+import Testing
+import DynamicsComponents
+import DynamicsScenes
+
+/// Small, faithful versions of the UI benchmark scenes `menus`, `alerts` and `dashboard`.
+@Suite("Component scenes")
+struct ComponentScenesTests {
+    @Test("menus 12 × 200 steps: every menu toggles on its schedule, rests where it should, and 1 and 3 workers give the same states")
+    func menus() throws {
+        let one = try SceneCatalog.scene(named: "menus").build(size: 12, seed: 0)
+        let three = try SceneCatalog.scene(named: "menus").build(size: 12, seed: 0)
+        three.workerCount = 3
+        // Frame 0 shows menu 0; menu i is first toggled at frame 90 − i (i > 0).
+        for _ in 0..<200 { one.step(); three.step() }
+        let a = try #require(one.driver as? MenusDriver), b = try #require(three.driver as? MenusDriver)
+        #expect(a.menus.map { $0.menuView.center } == b.menus.map { $0.menuView.center }, "components are independent: worker count cannot matter")
+        for (i, menu) in a.menus.enumerated() {
+            // Toggles happened at frames f with (f + i) % 90 == 0, f < 200.
+            let toggles = (0..<200).filter { ($0 + i) % 90 == 0 }
+            #expect(menu.isMenuShown == (toggles.count % 2 == 1), "menu \(i)")
+            let sinceToggle = 200 - (toggles.last ?? 0)
+            if sinceToggle >= 60 {   // a second is enough to come to rest
+                let f = menu.menuView.frame
+                if menu.isMenuShown { #expect(abs(f.minX - menu.menuFrame.minX) <= 1, "menu \(i) at \(f)") }
+                else { #expect(f.maxX <= 0.5 || f.minX >= 374.5, "menu \(i) at \(f)") }
+            }
+        }
+        let r = one.sanity()
+        #expect(r.passed && r.bodies == 12)
+    }
+
+    @Test("alerts 6 × 260 steps: alerts show and dismiss on schedule, handlers fire, sanity passes")
+    func alerts() throws {
+        let s = try SceneCatalog.scene(named: "alerts").build(size: 6, seed: 0)
+        s.workerCount = 2
+        for _ in 0..<100 { s.step() }
+        let d = try #require(s.driver as? AlertsDriver)
+        // Alert 0 was shown at frame 0: by frame 100 it sits on the centre.
+        #expect(d.alerts[0].isShown)
+        #expect(abs(d.alerts[0].alertView.center.y - 333.5) <= 1)
+        for _ in 0..<160 { s.step() }   // frame 260: alert 0 was dismissed at 120 and shown again at 240
+        #expect(d.alerts[0].isShown)
+        #expect(d.alerts[0].backgroundView.presentation.alpha > 0 && d.alerts[0].backgroundView.presentation.alpha < 0.5)
+        #expect(s.sanity().passed)
+    }
+
+    @Test("dashboard 300 items × 120 steps: items stay inside the screen, menus and alerts toggle on the same clock")
+    func dashboard() throws {
+        let s = try SceneCatalog.scene(named: "dashboard").build(size: 300, seed: 7)
+        let d = try #require(s.driver as? DashboardDriver)
+        #expect(d.items.count == 300 && d.menus.count == 20 && d.alerts.count == 20)
+        for _ in 0..<120 { s.step() }
+        let r = s.sanity()
+        #expect(r.escaped == 0, "items left the 2048 × 1536 screen")
+        #expect(r.bodies == 340)
+        #expect(d.menus.contains { $0.isMenuShown } && d.alerts.contains { $0.isShown })
+        #expect(abs(d.clock.time - 2) < 1e-9)
+        // Gravity pulled the items down: their average height above the bottom edge fell.
+        #expect(r.averageHeight < s.initialMaxHeight)
+    }
+}
