@@ -76,6 +76,10 @@ public final class DynamicAnimator {
         let item: any DynamicItem
         let body: BodyHandle
         var references: Int
+        /// What `itemPropertiesChanged` last gave the body (nil: nothing yet), so that a change
+        /// touches — and wakes — only the bodies whose gravity or properties really changed.
+        var appliedProperties: ItemProperties? = nil
+        var appliedGravity: Vec2? = nil
     }
     private var records: [ObjectIdentifier: Int] = [:]
     private var recordList: [ItemRecord?] = []
@@ -293,11 +297,19 @@ public final class DynamicAnimator {
                 for item in ib.items { ib.overrides.apply(to: &props[ObjectIdentifier(item), default: .defaults]) }
             }
         }
-        for case let r? in recordList {
+        for k in recordList.indices {
+            guard let r = recordList[k] else { continue }
             let key = ObjectIdentifier(r.item)
-            world.setGravity(r.body, gravity[key] ?? .zero)
+            let g = gravity[key] ?? .zero
+            if r.appliedGravity != g {
+                world.setGravity(r.body, g)
+                recordList[k]!.appliedGravity = g
+            }
             let p = props[key] ?? .defaults
-            p.apply(to: world, body: r.body)
+            if r.appliedProperties != p {
+                p.apply(to: world, body: r.body)
+                recordList[k]!.appliedProperties = p
+            }
         }
         resume()
     }
