@@ -133,6 +133,27 @@ struct EngineBehaviourTests {
         #expect(w.position(b).y > 0, "with the line gone the box falls through where it was")
     }
 
+    @Test("a loop that keeps bodies inside pushes a box squeezed past its side back in; a two-sided loop pushes it out", arguments: [true, false])
+    func oneSidedLoop(inside: Bool) throws {
+        let w = TestWorld.make()
+        w.gravity = .zero
+        // A 1000 × 1000 box loop, wound clockwise in y-up terms (the winding must not matter).
+        try w.addBoundaryPath([Vec2(0, 0), Vec2(0, 1000), Vec2(1000, 1000), Vec2(1000, 0)], closed: true,
+                              group: .default, keepsBodiesInside: inside)
+        // A 40 pt box and a 20 pt circle whose centres are 5 pt past the right side (x = 1000).
+        let box = try TestWorld.box(w, at: Vec2(1005, 500), size: Vec2(40, 40))
+        let ball = try w.createBody(BodyDef(type: .dynamic, position: Vec2(1005, 300)), shapes: [ShapeDef(.circle(radius: 10))])
+        TestWorld.run(w, seconds: 1)
+        if inside {
+            #expect(w.position(box).x <= 1000 - 19, "box at \(w.position(box))")
+            #expect(w.position(ball).x <= 1000 - 9, "ball at \(w.position(ball))")
+        } else {
+            #expect(w.position(box).x >= 1000 + 19)
+            #expect(w.position(ball).x >= 1000 + 9)
+        }
+        #expect(abs(w.position(box).y - 500) < 1 && abs(w.position(ball).y - 300) < 1, "pushed straight along the side's normal")
+    }
+
     @Test("joints: revolute angle limits, prismatic axis and limits, weld, rope and target")
     func jointKinds() throws {
         let w = TestWorld.make()

@@ -36,6 +36,7 @@ enum Collide {
             if b.kind == .circle { return polygonCircle(a, xfA, b, xfB, speculative: speculative) }
             return polygons(a, xfA, b, xfB, speculative: speculative)
         case .segment:
+            if a.oneSided && b.kind != .segment { return oneSidedSegment(a, xfA, b, xfB, speculative: speculative) }
             switch b.kind {
             case .circle: return segmentCircle(a, xfA, b, xfB, speculative: speculative)
             case .polygon: return segmentPolygon(a, xfA, b, xfB, speculative: speculative)
@@ -108,6 +109,41 @@ enum Collide {
         let p = v1 + t * e
         let side = ee > 0 ? leftPerp(e) * (1 / ee.squareRoot()) : Vec2(0, 1)
         return pointAgainstCircle(p, a.radius, c, b.radius, fallbackNormal: side, xfA, speculative)
+    }
+
+    /// One-sided segment A (a side of a loop that keeps bodies inside) against circle or
+    /// polygon B: A acts as the half-plane behind it, limited to the segment's extent, and
+    /// pushes only along its inward normal. The (up to) two deepest points of B form the
+    /// manifold, so even a body whose centre was squeezed past the line is pushed back in.
+    static func oneSidedSegment(_ a: ShapeView, _ xfA: Transform, _ b: ShapeView, _ xfB: Transform,
+                                speculative: Float) -> Manifold {
+        let xf = xfA.invMul(xfB)
+        let v1 = a.vertices[0], v2 = a.vertices[1]
+        let n = a.normals[0]
+        let e = v2 - v1
+        let ee = dot(e, e)
+        guard ee > 0 else { return Manifold() }
+        let reach = a.radius + b.radius
+        // Points of B in A's frame: the circle's centre, or the polygon's vertices.
+        let count = b.kind == .circle ? 1 : b.count
+        var best0 = (s: Float.greatestFiniteMagnitude, p: Vec2.zero, i: -1)
+        var best1 = best0
+        for i in 0..<count {
+            let p = xf.apply(b.kind == .circle ? b.center : b.vertices[i])
+            let t = dot(p - v1, e) / ee
+            // Beyond the segment's ends the neighbouring side of the loop takes over.
+            if t < -0.01 || t > 1.01 { continue }
+            let s = dot(p - v1, n) - reach
+            if s < best0.s { best1 = best0; best0 = (s, p, i) } else if s < best1.s { best1 = (s, p, i) }
+        }
+        var m = Manifold()
+        m.normal = xfA.q.rotate(n)
+        for c in [best0, best1] where c.i >= 0 && c.s < speculative {
+            // The point midway between the line (pushed out by A's radius) and B's surface.
+            let onB = c.p - b.radius * n
+            m.append(point: xfA.apply(onB - 0.5 * c.s * n), separation: c.s, id: featureID(0, c.i, side: 1))
+        }
+        return m
     }
 
     // MARK: - Helpers

@@ -72,7 +72,7 @@ extension World {
     func shapeView(_ s: Int, _ v: UnsafePointer<Vec2>, _ n: UnsafePointer<Vec2>) -> ShapeView {
         let r = shapes[s]
         return ShapeView(kind: r.kind, count: Int(r.vertexCount), vertices: v + Int(r.vertexStart),
-                         normals: n + Int(r.vertexStart), center: r.center, radius: r.radius)
+                         normals: n + Int(r.vertexStart), center: r.center, radius: r.radius, oneSided: r.oneSided)
     }
 
     /// Runs the narrow phase on every contact with an awake body, carrying impulses over by
@@ -181,7 +181,7 @@ struct NarrowPhaseContext: @unchecked Sendable {
     func view(_ s: Int32) -> ShapeView {
         let r = shapes[Int(s)]
         return ShapeView(kind: r.kind, count: Int(r.vertexCount), vertices: vertices + Int(r.vertexStart),
-                         normals: normals + Int(r.vertexStart), center: r.center, radius: r.radius)
+                         normals: normals + Int(r.vertexStart), center: r.center, radius: r.radius, oneSided: r.oneSided)
     }
 
     func update(_ range: Range<Int>) {

@@ -19,6 +19,8 @@ struct ShapeView {
     var normals: UnsafePointer<Vec2>
     var center: Vec2
     var radius: Float
+    /// A one-sided boundary segment: `normals[0]` is the only direction it pushes.
+    var oneSided = false
 }
 
 /// One contact point of a manifold.

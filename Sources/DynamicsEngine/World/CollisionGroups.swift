@@ -143,17 +143,34 @@ extension World {
 
     /// Adds an open polyline (or a closed loop) of boundary segments; returns one handle per segment.
     @discardableResult
+    ///
+    /// With `keepsBodiesInside` (closed loops of 3 or more points only, either winding) every
+    /// segment is one-sided: it pushes bodies only toward the loop's interior, so a body that a
+    /// strong joint or a crowd squeezes past the line is pushed back in rather than out. Use
+    /// it for containers (the animator's reference bounds); leave it off for obstacles.
     public func addBoundaryPath(_ points: [Vec2], closed: Bool, group g: CollisionGroupID, id: UInt64 = 0,
-                                material: Material = Material()) throws -> [BoundaryHandle] {
+                                material: Material = Material(), keepsBodiesInside: Bool = false) throws -> [BoundaryHandle] {
         guard points.count >= 2 else { throw GeometryError.tooFewPoints(points.count) }
         for p in points where !p.isFinite { throw GeometryError.nonFinite("boundary point") }
+        precondition(!keepsBodiesInside || (closed && points.count >= 3),
+                     "addBoundaryPath: keepsBodiesInside needs a closed loop of at least 3 points")
         var out: [BoundaryHandle] = []
         let n = points.count
+        // Twice the signed area tells the winding: the interior is left of each edge when positive.
+        var area2: Float = 0
+        for k in 0..<n { let a = points[k], b = points[(k + 1) % n]; area2 += a.x * b.y - a.y * b.x }
         let segments = closed && n > 2 ? n : n - 1
         for k in 0..<segments {
             let a = points[k], b = points[(k + 1) % n]
             if distance(a, b) <= 1.0e-4 { continue }  // skip repeated points
-            out.append(try addBoundary(a, b, group: g, id: id, material: material))
+            let h = try addBoundary(a, b, group: g, id: id, material: material)
+            if keepsBodiesInside && area2 != 0 {
+                let s = Int(h.shape)
+                let e = normalize(b - a)
+                shapes[s].oneSided = true
+                pool.normals[Int(shapes[s].vertexStart)] = area2 > 0 ? leftPerp(e) : rightPerp(e)
+            }
+            out.append(h)
         }
         if out.isEmpty { throw GeometryError.degenerateSegment }
         return out

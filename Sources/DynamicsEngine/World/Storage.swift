@@ -81,6 +81,10 @@ struct ShapeRecord {
     /// For boundaries: the group they belong to and the caller's identifier.
     var boundaryGroup: Int32 = -1
     var boundaryID: UInt64 = 0
+    /// A boundary segment of a loop that keeps bodies inside: it pushes only along its inward
+    /// normal (stored as the segment's first normal), so a body squeezed past the line is
+    /// pushed back in, never out.
+    var oneSided = false
 }
 
 /// A collision group: its mode and members.

@@ -35,6 +35,7 @@ public class CollisionBehavior: ItemListBehavior {
     public weak var collisionDelegate: CollisionBehaviorDelegate?
 
     /// A loop 1 pt outside the (inset) reference bounds; its identifier is nil in callbacks.
+    /// Its sides push only inward: an item squeezed past one (by a snap, say) is pushed back in.
     public var translatesReferenceBoundsIntoBoundary = false {
         didSet { rebuildBoundaries() }
     }
@@ -125,16 +126,16 @@ public class CollisionBehavior: ItemListBehavior {
         guard let animator = dynamicAnimator, let g = group else { return }
         for h in segments.keys where animator.world.isValid(h) { animator.world.removeBoundary(h) }
         segments.removeAll()
-        func add(_ points: [CGPoint], closed: Bool, name: String?) {
+        func add(_ points: [CGPoint], closed: Bool, name: String?, inside: Bool = false) {
             let v = points.map { $0.vec }
-            guard let hs = try? animator.world.addBoundaryPath(v, closed: closed, group: g) else { return }
+            guard let hs = try? animator.world.addBoundaryPath(v, closed: closed, group: g, keepsBodiesInside: inside) else { return }
             for h in hs { segments[h] = .some(name) }
         }
         if translatesReferenceBoundsIntoBoundary {
             let r = animator.referenceBounds
             let x0 = r.minX + insets.left - 1, y0 = r.minY + insets.top - 1
             let x1 = r.maxX - insets.right + 1, y1 = r.maxY - insets.bottom + 1
-            add([CGPoint(x: x0, y: y0), CGPoint(x: x1, y: y0), CGPoint(x: x1, y: y1), CGPoint(x: x0, y: y1)], closed: true, name: nil)
+            add([CGPoint(x: x0, y: y0), CGPoint(x: x1, y: y0), CGPoint(x: x1, y: y1), CGPoint(x: x0, y: y1)], closed: true, name: nil, inside: true)
         }
         for b in named { add(b.points, closed: b.closed, name: b.id) }
         animator.resume()
