@@ -344,7 +344,19 @@ public final class DynamicAnimator {
         return !isRunning
     }
 
+    /// True when a paused animator can skip its ticks: nothing it holds acts on its own each
+    /// tick (fields, continuous pushes, action closures). Like UIKit's, a paused animator then
+    /// does no work until a change resumes it.
+    private var canIdleWhilePaused: Bool {
+        for b in flat {
+            if b.action != nil || b is FieldBehavior { return false }
+            if let p = b as? PushBehavior, p.mode == .continuous, p.active { return false }
+        }
+        return true
+    }
+
     private func tick(_ dt: TimeInterval) {
+        if !isRunning && pending.isEmpty && canIdleWhilePaused && !world.hasAwakeBodies { return }
         inTick = true
         for b in flat { b.applyForces(self, dt: dt) }
         world.step(dt: Float(dt))
