@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "DynamicsEngine", targets: ["DynamicsEngine"]),
         .library(name: "DynamicsKit", targets: ["DynamicsKit"]),
         .library(name: "DynamicsScenes", targets: ["DynamicsScenes"]),
+        .library(name: "DynamicsRender", targets: ["DynamicsRender"]),
         .executable(name: "dynamics-bench", targets: ["dynamics-bench"]),
     ],
     dependencies: [
@@ -18,6 +19,8 @@ let package = Package(
         .target(name: "DynamicsScenes", dependencies: ["DynamicsEngine"]),
         .target(name: "DynamicsKit", dependencies: ["DynamicsEngine"]),
         .testTarget(name: "DynamicsKitTests", dependencies: ["DynamicsKit"]),
+        .target(name: "DynamicsRender", dependencies: ["DynamicsEngine", "DynamicsKit", "DynamicsScenes"]),
+        .testTarget(name: "DynamicsRenderTests", dependencies: ["DynamicsRender", "DynamicsKit", "DynamicsScenes", "DynamicsEngine"]),
         .executableTarget(
             name: "dynamics-bench",
             dependencies: [
