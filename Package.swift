@@ -24,7 +24,7 @@ let package = Package(
         .executableTarget(
             name: "dynamics-bench",
             dependencies: [
-                "DynamicsEngine", "DynamicsScenes", "BenchSupport", "CJemalloc",
+                "DynamicsEngine", "DynamicsScenes", "DynamicsRender", "BenchSupport", "CJemalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
