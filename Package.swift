@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "DynamicsKit", targets: ["DynamicsKit"]),
         .library(name: "DynamicsScenes", targets: ["DynamicsScenes"]),
         .library(name: "DynamicsComponents", targets: ["DynamicsComponents"]),
+        .library(name: "DynamicsRender", targets: ["DynamicsRender"]),
         .executable(name: "dynamics-bench", targets: ["dynamics-bench"]),
     ],
     dependencies: [
@@ -21,10 +22,12 @@ let package = Package(
         .testTarget(name: "DynamicsKitTests", dependencies: ["DynamicsKit"]),
         .target(name: "DynamicsComponents", dependencies: ["DynamicsKit"]),
         .testTarget(name: "DynamicsComponentsTests", dependencies: ["DynamicsComponents"]),
+        .target(name: "DynamicsRender", dependencies: ["DynamicsEngine", "DynamicsKit", "DynamicsComponents", "DynamicsScenes"]),
+        .testTarget(name: "DynamicsRenderTests", dependencies: ["DynamicsRender", "DynamicsKit", "DynamicsScenes", "DynamicsEngine"]),
         .executableTarget(
             name: "dynamics-bench",
             dependencies: [
-                "DynamicsEngine", "DynamicsScenes", "BenchSupport", "CJemalloc",
+                "DynamicsEngine", "DynamicsScenes", "DynamicsRender", "BenchSupport", "CJemalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
