@@ -111,7 +111,7 @@ public final class MenuComponent {
         layoutRows()
     }
 
-    /// The option rows (subviews of `menuView`), top to bottom.
+    /// The option rows (subviews of `menuView`, each holding its title label), top to bottom.
     public var optionViews: [DynamicView] { menuView.subviews }
 
     private func layoutRows() {
@@ -121,17 +121,24 @@ public final class MenuComponent {
                 let row = DynamicView(frame: .zero)
                 row.tag = i
                 row.name = "option \(i)"
+                let label = DynamicView(frame: .zero)
+                label.name = "option \(i) label"
+                label.backgroundColor = .clear
+                row.addSubview(label)
                 menuView.addSubview(row)
             }
         }
         for (i, row) in menuView.subviews.enumerated() {
             row.frame = CGRect(x: 0, y: CGFloat(i) * optionCellHeight, width: menuFrame.width, height: optionCellHeight)
-            row.text = options[i]
-            row.imageName = optionImages?[i]
-            row.font = optionsFont
-            row.textAlignment = optionsTextAlignment
-            row.textColor = optionsTextColor
             row.backgroundColor = .clear
+            // Like a table cell's text label: 15 pt in from both sides.
+            let label = row.subviews[0]
+            label.frame = CGRect(x: 15, y: 0, width: max(menuFrame.width - 30, 1), height: optionCellHeight)
+            label.text = options[i]
+            label.imageName = optionImages?[i]
+            label.font = optionsFont
+            label.textAlignment = optionsTextAlignment
+            label.textColor = optionsTextColor
         }
     }
 

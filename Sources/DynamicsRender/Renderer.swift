@@ -19,8 +19,11 @@ public enum Renderer {
     /// boundaries as red lines, y-up scenes flipped so up is up, fitted to the picture (see
     /// `SceneRegion`). A title line names the scene, step, time and sleeping bodies.
     /// Handles 10 000+ bodies: each distinct body outline is written once and reused.
+    ///
+    /// Scenes made of animators (`SceneInstance.driver`) are drawn through their `picture`:
+    /// a component's screen or an animator's items.
     public static func svg(of scene: SceneInstance, options: RenderOptions = RenderOptions()) -> String {
-        let r = Recorder(scene: scene, options: options)
+        let r = recorder(for: scene, options: options)
         r.capture()
         return r.recording.svg()
     }
@@ -56,7 +59,7 @@ public enum Renderer {
     public static func record(scene: SceneInstance, steps: Int, every: Int = 1,
                               options: RenderOptions = RenderOptions()) -> Recording {
         precondition(steps >= 0 && every >= 1, "Renderer.record(scene:steps:every:): steps must be ≥ 0 and every ≥ 1")
-        let r = Recorder(scene: scene, options: options)
+        let r = recorder(for: scene, options: options)
         // Choose the stride up front so that no frames have to be dropped later.
         let stride = max(every, Int((Double(steps) / Double(max(options.maxFrames - 2, 1))).rounded(.up)))
         r.capture(force: true)
@@ -87,6 +90,17 @@ public enum Renderer {
         let r = Recorder(animator: animator, options: options)
         advance(animator.clock, duration: duration, frameDuration: frameDuration, recorder: r)
         return r.recording
+    }
+
+    /// A recorder of the scene's world, or of its driver's picture.
+    private static func recorder(for scene: SceneInstance, options: RenderOptions) -> Recorder {
+        var o = options
+        if o.title == nil { o.title = "\(scene.name) \(scene.size)" }
+        switch scene.driver?.picture {
+        case .view(let v, let clock)?: return Recorder(view: v, clock: clock, options: o)
+        case .animator(let a)?: return Recorder(animator: a, options: o)
+        case nil: return Recorder(scene: scene, options: options)
+        }
     }
 
     private static func advance(_ clock: AnimationClock, duration: Double, frameDuration: Double, recorder r: Recorder) {

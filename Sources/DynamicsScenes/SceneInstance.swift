@@ -1,4 +1,5 @@
 import DynamicsEngine
+import DynamicsKit
 
 /// Where a scene's ground is, which way is up, and the region its dynamic bodies must stay in.
 ///
@@ -31,6 +32,14 @@ public struct SceneFrame: Sendable, Equatable {
     }
 }
 
+/// What a picture of a driver scene shows.
+public enum ScenePicture {
+    /// A view tree (e.g. a component's target view) and the clock that animates it.
+    case view(DynamicView, AnimationClock)
+    /// An animator's items inside its reference bounds.
+    case animator(DynamicAnimator)
+}
+
 /// What steps a scene made of DynamicsKit animators (many small worlds, components, view
 /// animations) instead of one engine world. `SceneInstance.step()` calls it.
 public protocol SceneDriver: AnyObject {
@@ -46,6 +55,12 @@ public protocol SceneDriver: AnyObject {
     var kineticEnergy: Double { get }
     /// Bodies summed over the scene's worlds.
     var bodyCount: Int { get }
+    /// What renderers draw for this scene (nil: nothing to draw).
+    var picture: ScenePicture? { get }
+}
+
+extension SceneDriver {
+    public var picture: ScenePicture? { nil }
 }
 
 /// One built scene: the world, its dynamic bodies and how to judge the result.

@@ -114,7 +114,7 @@ struct MenuComponentTests {
     @Test("rows: one subview per option with its title, stacked at optionCellHeight")
     func rows() {
         let (menu, _) = Self.make(.leftToRight, clock: AnimationClock())
-        #expect(menu.optionViews.map { $0.text ?? "" } == ["Home", "Profile", "Settings", "Help"])
+        #expect(menu.optionViews.map { $0.subviews.first?.text ?? "" } == ["Home", "Profile", "Settings", "Help"])
         menu.optionCellHeight = 60
         #expect(menu.optionViews.map { $0.frame.minY } == [0, 60, 120, 180])
         #expect(menu.optionViews.allSatisfy { $0.frame.width == 150 })

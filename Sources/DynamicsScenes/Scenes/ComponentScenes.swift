@@ -107,6 +107,8 @@ public final class MenusDriver: SceneDriver {
     public var contactCount: Int { menus.reduce(0) { $0 + $1.animator.physicsWorld.contactCount } }
     public var kineticEnergy: Double { menus.reduce(0) { $0 + $1.animator.physicsWorld.kineticEnergy } }
     public var bodyCount: Int { menus.reduce(0) { $0 + $1.animator.items.count } }
+    /// The first menu's screen.
+    public var picture: ScenePicture? { menus.first.map { .view($0.targetView, clocks[0]) } }
 }
 
 // MARK: - alerts
@@ -168,6 +170,8 @@ public final class AlertsDriver: SceneDriver {
     public var contactCount: Int { alerts.reduce(0) { $0 + $1.animator.physicsWorld.contactCount } }
     public var kineticEnergy: Double { alerts.reduce(0) { $0 + $1.animator.physicsWorld.kineticEnergy } }
     public var bodyCount: Int { alerts.reduce(0) { $0 + $1.animator.items.count } }
+    /// The first alert's screen.
+    public var picture: ScenePicture? { alerts.first.map { .view($0.targetView, clocks[0]) } }
 }
 
 // MARK: - dashboard
@@ -232,6 +236,7 @@ public final class DashboardDriver: SceneDriver {
             let y = CGFloat(row) * pitch + pitch / 2 + CGFloat(rng.float(in: 0...1) - 0.5) * 2
             let v = DynamicView(frame: CGRect(x: x - side / 2, y: y - height / 2, width: side, height: i % 2 == 0 ? side : height))
             v.collisionBoundsType = i % 2 == 0 ? .ellipse : .rectangle
+            if i % 2 == 0 { v.cornerRadius = side / 2 }   // drawn as the circle it collides as
             v.backgroundColor = Color(red: CGFloat(rng.float(in: 0...1)), green: 0.5, blue: 0.8)
             items.append(v)
         }
@@ -302,4 +307,6 @@ public final class DashboardDriver: SceneDriver {
     public var contactCount: Int { worlds.reduce(0) { $0 + $1.contactCount } }
     public var kineticEnergy: Double { worlds.reduce(0) { $0 + $1.kineticEnergy } }
     public var bodyCount: Int { items.count + menus.count + alerts.count }
+    /// The 2048 × 1536 screen of small items.
+    public var picture: ScenePicture? { .animator(animator) }
 }
