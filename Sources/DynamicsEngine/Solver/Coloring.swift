@@ -21,85 +21,170 @@ struct ColoredBatches {
     /// Per island: `colorStart` offsets into `wide` for each colour (colorCount + 1 entries
     /// per island), so a colour's batches can be split across workers.
     var colorStart: [Int32] = []
-    /// Reused per-island counters (no allocation per step).
-    var counts = [Int](repeating: 0, count: ColoredBatches.colorCount + 1)
-    var starts = [Int](repeating: 0, count: ColoredBatches.colorCount + 2)
+    /// Per island: the constraint count of each colour (colorCount + 1 entries per island, the
+    /// last one the overflow), written by the colouring pass and read by the offsets and packing.
+    var islandCounts: [Int32] = []
 
+    /// Colours every island's constraints and packs them into batches, on up to `workers`
+    /// threads. Three passes: (1) islands are coloured and their constraints counting-sorted by
+    /// colour in parallel (an island touches only its own bodies, constraints and counts);
+    /// (2) every island's offsets into `wide` and `overflow` are summed serially in island order;
+    /// (3) islands are packed in parallel, each into its own range. Each island's result is the
+    /// same whoever computes it, so the batches never depend on the worker count.
     mutating func build(islands ib: IslandBuilder, constraints: UnsafeMutablePointer<ContactConstraint>,
-                        bodyCount: Int, padBody: Int32) {
+                        bodyCount: Int, padBody: Int32, workers: Int = 1, counter: WorkCounter? = nil) {
         let n = ib.count
         let total = n > 0 ? Int(ib.contactStart[n]) : 0
+        let k = Self.colorCount
+        let stride = k + 1
         if bodyColors.count < bodyCount { bodyColors.append(contentsOf: repeatElement(0, count: bodyCount - bodyColors.count)) }
         if colorOf.count < total { colorOf.append(contentsOf: repeatElement(0, count: total - colorOf.count)) }
         if order.count < total { order.append(contentsOf: repeatElement(0, count: total - order.count)) }
-        wide.removeAll(keepingCapacity: true)
-        overflow.removeAll(keepingCapacity: true)
+        if islandCounts.count < n * stride { islandCounts.append(contentsOf: repeatElement(0, count: n * stride - islandCounts.count)) }
+        let chunk = 8
+        let claim = counter ?? WorkCounter()
+        let all: UInt32 = (1 << UInt32(k)) - 1
+
+        // Pass 1: colour and sort each island.
+        bodyColors.withUnsafeMutableBufferPointer { bcB in
+        colorOf.withUnsafeMutableBufferPointer { coB in
+        order.withUnsafeMutableBufferPointer { orB in
+        islandCounts.withUnsafeMutableBufferPointer { icB in
+            let v = IslandColoring(bodyColors: orDummy(bcB.baseAddress), colorOf: orDummy(coB.baseAddress),
+                                   order: orDummy(orB.baseAddress), counts: orDummy(icB.baseAddress),
+                                   bodies: ib.bodies.baseOrDummy, bodyStart: ib.bodyStart.baseOrDummy,
+                                   contactStart: ib.contactStart.baseOrDummy, constraints: constraints, all: all)
+            Parallel.forChunks(workers: workers, count: n, chunkSize: chunk, counter: claim) { r, _ in
+                for isl in r { v.color(island: isl) }
+            }
+        }}}}
+
+        // Pass 2: offsets, in island order.
         wideStart.removeAll(keepingCapacity: true)
         overflowStart.removeAll(keepingCapacity: true)
         colorStart.removeAll(keepingCapacity: true)
-        let k = Self.colorCount
-        let all: UInt32 = (1 << UInt32(k)) - 1
-        let pad = WideContact.padding(body: padBody)
-        for isl in 0..<n {
-            wideStart.append(Int32(wide.count))
-            overflowStart.append(Int32(overflow.count))
-            for q in Int(ib.bodyStart[isl])..<Int(ib.bodyStart[isl + 1]) { bodyColors[Int(ib.bodies[q])] = 0 }
-            let c0 = Int(ib.contactStart[isl]), c1 = Int(ib.contactStart[isl + 1])
-            for q in 0...k { counts[q] = 0 }
-            bodyColors.withUnsafeMutableBufferPointer { bc in
-                for i in c0..<c1 {
-                    let writeA = constraints[i].writeA, writeB = constraints[i].writeB
-                    let a = Int(constraints[i].bodyA), b = Int(constraints[i].bodyB)
-                    let ma = writeA ? bc[a] : 0
-                    let mb = writeB ? bc[b] : 0
-                    let free = ~(ma | mb) & all
-                    var color = k
-                    if free != 0 {
-                        color = free.trailingZeroBitCount
-                        let bit: UInt32 = 1 << UInt32(color)
-                        if writeA { bc[a] |= bit }
-                        if writeB { bc[b] |= bit }
-                    }
-                    colorOf[i] = UInt8(color)
-                    counts[color] += 1
+        var w: Int32 = 0, o: Int32 = 0
+        islandCounts.withUnsafeBufferPointer { ic in
+            for isl in 0..<n {
+                wideStart.append(w)
+                overflowStart.append(o)
+                for q in 0..<k {
+                    colorStart.append(w)
+                    w += (ic[isl * stride + q] + 3) / 4
                 }
+                colorStart.append(w)
+                o += ic[isl * stride + k]
             }
-            // Counting sort by colour, stable in constraint order.
-            starts[0] = c0
-            for q in 0...k { starts[q + 1] = starts[q] + counts[q] }
+        }
+        wideStart.append(w)
+        overflowStart.append(o)
+        // Pass 3 clears and fills every slot below `w`, so the array is only ever grown.
+        if wide.count < Int(w) { wide.append(contentsOf: repeatElement(WideContact(), count: Int(w) - wide.count)) }
+        if overflow.count < Int(o) { overflow.append(contentsOf: repeatElement(0, count: Int(o) - overflow.count)) }
+
+        // Pass 3: pack each island's colours into its batches, its leftovers into overflow.
+        let pad = WideContact.padding(body: padBody)
+        let wideStarts = wideStart, overflowStarts = overflowStart
+        wide.withUnsafeMutableBufferPointer { wB in
+        overflow.withUnsafeMutableBufferPointer { ovB in
+        order.withUnsafeBufferPointer { orB in
+        islandCounts.withUnsafeBufferPointer { icB in
+            let v = IslandPacking(wide: orDummy(wB.baseAddress), overflow: orDummy(ovB.baseAddress),
+                                  order: orDummy(orB.baseAddress), counts: orDummy(icB.baseAddress),
+                                  wideStart: wideStarts.baseOrDummy, overflowStart: overflowStarts.baseOrDummy,
+                                  contactStart: ib.contactStart.baseOrDummy, constraints: constraints, pad: pad)
+            Parallel.forChunks(workers: workers, count: n, chunkSize: chunk, counter: claim) { r, _ in
+                for isl in r { v.pack(island: isl) }
+            }
+        }}}}
+    }
+}
+
+/// Pass 1 of `ColoredBatches.build` for one island, through raw pointers (shared read-only by
+/// the workers; each island writes only its own bodies' colour masks, its own constraint range
+/// of `colorOf` / `order` and its own row of `counts`).
+private struct IslandColoring: @unchecked Sendable {
+    let bodyColors: UnsafeMutablePointer<UInt32>
+    let colorOf: UnsafeMutablePointer<UInt8>
+    let order: UnsafeMutablePointer<Int32>
+    let counts: UnsafeMutablePointer<Int32>
+    let bodies: UnsafePointer<Int32>
+    let bodyStart: UnsafePointer<Int32>
+    let contactStart: UnsafePointer<Int32>
+    let constraints: UnsafeMutablePointer<ContactConstraint>
+    let all: UInt32
+
+    func color(island isl: Int) {
+        let k = ColoredBatches.colorCount
+        let row = counts + isl * (k + 1)
+        for q in 0...k { row[q] = 0 }
+        for q in Int(bodyStart[isl])..<Int(bodyStart[isl + 1]) { bodyColors[Int(bodies[q])] = 0 }
+        let c0 = Int(contactStart[isl]), c1 = Int(contactStart[isl + 1])
+        for i in c0..<c1 {
+            let writeA = constraints[i].writeA, writeB = constraints[i].writeB
+            let a = Int(constraints[i].bodyA), b = Int(constraints[i].bodyB)
+            let ma = writeA ? bodyColors[a] : 0
+            let mb = writeB ? bodyColors[b] : 0
+            let free = ~(ma | mb) & all
+            var color = k
+            if free != 0 {
+                color = free.trailingZeroBitCount
+                let bit: UInt32 = 1 << UInt32(color)
+                if writeA { bodyColors[a] |= bit }
+                if writeB { bodyColors[b] |= bit }
+            }
+            colorOf[i] = UInt8(color)
+            row[color] += 1
+        }
+        // Counting sort by colour, stable in constraint order, into order[c0 ..< c1].
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: k + 1) { starts in
+            var at = c0
+            for q in 0...k { starts[q] = at; at += Int(row[q]) }
             for i in c0..<c1 {
                 let q = Int(colorOf[i])
                 order[starts[q]] = Int32(i)
                 starts[q] += 1
             }
-            // Pack each colour into batches of four: size the array once, fill through one view.
-            var batchCount = 0
-            for q in 0..<k { batchCount += (counts[q] + 3) / 4 }
-            let first = wide.count
-            wide.append(contentsOf: repeatElement(WideContact(), count: batchCount))
-            var cursor = c0
-            wide.withUnsafeMutableBufferPointer { wb in
-                var w = first
-                var padding = pad
-                for q in 0..<k {
-                    colorStart.append(Int32(w))
-                    var lane = 0
-                    for _ in 0..<counts[q] {
-                        let i = order[cursor]; cursor += 1
-                        wb[w].load(lane: lane, from: &constraints[Int(i)], index: i)
-                        lane += 1
-                        if lane == 4 { lane = 0; w += 1 }
-                    }
-                    if lane > 0 {
-                        while lane < 4 { wb[w].load(lane: lane, from: &padding, index: -1); lane += 1 }
-                        w += 1
-                    }
-                }
-            }
-            colorStart.append(Int32(wide.count))
-            for _ in 0..<counts[k] { overflow.append(order[cursor]); cursor += 1 }
         }
-        wideStart.append(Int32(wide.count))
-        overflowStart.append(Int32(overflow.count))
+    }
+}
+
+/// Pass 3 of `ColoredBatches.build` for one island: writes only the island's own batches and
+/// overflow entries.
+private struct IslandPacking: @unchecked Sendable {
+    let wide: UnsafeMutablePointer<WideContact>
+    let overflow: UnsafeMutablePointer<Int32>
+    let order: UnsafePointer<Int32>
+    let counts: UnsafePointer<Int32>
+    let wideStart: UnsafePointer<Int32>
+    let overflowStart: UnsafePointer<Int32>
+    let contactStart: UnsafePointer<Int32>
+    let constraints: UnsafeMutablePointer<ContactConstraint>
+    let pad: ContactConstraint
+
+    func pack(island isl: Int) {
+        let k = ColoredBatches.colorCount
+        let row = counts + isl * (k + 1)
+        var cursor = Int(contactStart[isl])
+        var w = Int(wideStart[isl])
+        var padding = pad
+        for q in 0..<k {
+            var lane = 0
+            for _ in 0..<Int(row[q]) {
+                let i = order[cursor]; cursor += 1
+                // A batch's slot may hold last step's batch: start it clean (a one-point lane
+                // leaves its second point's fields untouched).
+                if lane == 0 { wide[w] = WideContact() }
+                wide[w].load(lane: lane, from: &constraints[Int(i)], index: i)
+                lane += 1
+                if lane == 4 { lane = 0; w += 1 }
+            }
+            if lane > 0 {
+                while lane < 4 { wide[w].load(lane: lane, from: &padding, index: -1); lane += 1 }
+                w += 1
+            }
+        }
+        var o = Int(overflowStart[isl])
+        for _ in 0..<Int(row[k]) { overflow[o] = order[cursor]; cursor += 1; o += 1 }
     }
 }

@@ -100,7 +100,8 @@ extension World {
             for k in 0..<nj {
                 JointSolver.prepare(&jointsB[Int(jointList[k])], sims: simsP, metas: metasP, ctx: ctx)
             }
-            batches.build(islands: ib, constraints: cons, bodyCount: Int(bodySlots.count), padBody: boundaryBody)
+            batches.build(islands: ib, constraints: cons, bodyCount: Int(bodySlots.count), padBody: boundaryBody,
+                          workers: workers, counter: chunkCounter)
             if isProfiling { prepareEnd = StepProfile.now() }
             let bt = batches
             let views = SolverViews(
