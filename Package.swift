@@ -14,6 +14,11 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // package-benchmark (`swift package benchmark`, see Benchmarks/README.md). Only the
+        // MallocInterposer trait, which counts mallocs on Swift 6.3 without jemalloc; the
+        // default traits also enable a runtime interposer that only ARC metrics need.
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1",
+                 traits: ["MallocInterposer"]),
     ],
     targets: [
         .target(name: "DynamicsEngine"),
@@ -35,5 +40,15 @@ let package = Package(
         .target(name: "BenchSupport"),
         .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
         .testTarget(name: "BenchSupportTests", dependencies: ["BenchSupport"]),
+        // The package-benchmark suite; run with `swift package benchmark` (Benchmarks/README.md).
+        .executableTarget(
+            name: "DynamicsBenchmarks",
+            dependencies: [
+                "DynamicsEngine", "DynamicsScenes", "DynamicsKit",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/DynamicsBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )
