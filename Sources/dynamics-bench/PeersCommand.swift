@@ -151,8 +151,9 @@ extension DynamicsBench {
                     }
                     speeds = (top, instance.dynamicBodies.isEmpty ? 0 : sum / Double(instance.dynamicBodies.count))
                     awake = instance.world.awakeBodyCount
-                    // Engine units: mass = density × area in pt², lengths in pt; 1 J = 10⁸ of them.
-                    energy = instance.world.kineticEnergy / 1e8
+                    // Engine units: mass in kg (density × area in m²), lengths in pt, so
+                    // kg·pt²/s² (and kg·pt² × rad²/s² for rotation): 1 J = 10⁴ of them.
+                    energy = instance.world.kineticEnergy / 1e4
                     subSteps = instance.world.settings.subSteps
                 }
             }
