@@ -15,8 +15,10 @@ struct RunOptions {
 /// Builds, warms up and times a scene `repeats` times (a fresh build each time, so every
 /// repeat measures the same work), and reads jemalloc's counters around the timed steps.
 enum BenchRunner {
+    /// - Parameter inspect: called with each repeat's scene right after its timed steps (outside
+    ///   the timed window), e.g. to read velocities for `peers`.
     static func run(_ scene: any BenchmarkScene, _ o: RunOptions, allocator: String,
-                    progress: ProgressBar) throws -> BenchRecord {
+                    progress: ProgressBar, inspect: ((SceneInstance) -> Void)? = nil) throws -> BenchRecord {
         let clock = ContinuousClock()
         guard let threadAllocated = Jemalloc.threadCounter("thread.allocatedp") else {
             throw EnvironmentError("jemalloc: thread.allocatedp is unavailable")
@@ -66,6 +68,7 @@ enum BenchRunner {
                 heapBytes = Int(Int64(bitPattern: after.allocated &- heapBefore))
                 contactsPerStep = Double(touching) / Double(o.steps)
 
+                inspect?(instance)
                 let report = instance.sanity()
                 for f in report.failures where !failures.contains(f) { failures.append(f) }
                 lastReport = report

@@ -1,0 +1,306 @@
+import Foundation
+
+/// One timed run of one engine on one scene, as `dynamics-bench peers` compares them.
+///
+/// The peer drivers (`Peers/box2d_driver.cpp`, `Peers/chipmunk_driver.c`) print exactly this as
+/// one JSON line (snake_case keys); DynamicsKit's own runs are converted to it. Lengths are in
+/// metres (1 m = 100 pt), heights are of body centres above the ground surface (y = 0), speeds in
+/// m/s, energy in J with 1 kg = density 1 × 1 m².
+public struct PeerRun: Codable, Sendable, Equatable {
+    /// `dynamicskit`, `box2d` or `chipmunk`.
+    public var engine: String
+    /// The engine's version as the library reports it (e.g. `2.4.0`, `7.0.3`).
+    public var version: String?
+    public var scene: String
+    /// The scene's size parameter (bodies for pile and mix, the base for pyramid).
+    public var items: Int
+    /// Dynamic bodies built.
+    public var bodies: Int
+    public var staticBodies: Int?
+    /// Timed steps of 1/60 s.
+    public var steps: Int
+    /// Untimed steps before them.
+    public var warmup: Int?
+    /// Timed steps / wall time of the timed loop.
+    public var stepsPerSec: Double
+    public var msPerStep: Double?
+    /// Seconds of the timed loop.
+    public var seconds: Double?
+    /// Seconds to build the scene (not timed in `stepsPerSec`).
+    public var buildSeconds: Double?
+    /// Dynamic bodies whose centre left the scene (see scenes.md); more than 0 is a failed run.
+    public var escaped: Int
+    /// Largest centre height at the end (m); `nil` when it was not finite.
+    public var maxHeight: Double?
+    /// Largest centre height when built (m).
+    public var initialMaxHeight: Double?
+    public var avgHeight: Double?
+    /// Largest and mean linear speed of the dynamic bodies at the end (m/s).
+    public var maxSpeed: Double?
+    public var meanSpeed: Double?
+    /// ½mv² + ½Iω² of the dynamic bodies at the end (J).
+    public var kineticEnergy: Double?
+    /// Dynamic bodies awake at the end (all of them with sleeping off).
+    public var awake: Int?
+    public var touchingContacts: Int?
+    /// Pyramid only: the maximum height stayed within 1 % of its start.
+    public var standing: Bool?
+    /// The engine's solver settings, in words.
+    public var settings: String?
+    /// Other failed checks of the engine's own sanity report (DynamicsKit's, e.g.
+    /// `kinetic_energy`); the drivers never set it.
+    public var failedChecks: [String]?
+
+    public init(engine: String, scene: String, items: Int, bodies: Int, steps: Int, stepsPerSec: Double,
+                escaped: Int) {
+        self.engine = engine; self.scene = scene; self.items = items; self.bodies = bodies
+        self.steps = steps; self.stepsPerSec = stepsPerSec; self.escaped = escaped
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case engine, version, scene, items, bodies, steps, warmup, seconds, escaped, awake, standing, settings
+        case staticBodies = "static_bodies", stepsPerSec = "steps_per_sec", msPerStep = "ms_per_step"
+        case buildSeconds = "build_seconds", maxHeight = "max_height", initialMaxHeight = "initial_max_height"
+        case avgHeight = "avg_height", maxSpeed = "max_speed", meanSpeed = "mean_speed"
+        case kineticEnergy = "kinetic_energy", touchingContacts = "touching_contacts"
+        case failedChecks = "failed_checks"
+    }
+
+    /// Reads the result line of a driver's standard output: the last line that starts with `{`
+    /// (anything a library prints before it is ignored). `source` names the driver in errors.
+    public static func parse(output: String, source: String) throws -> PeerRun {
+        guard let line = output.split(whereSeparator: \.isNewline).last(where: {
+            $0.trimmingCharacters(in: .whitespaces).hasPrefix("{")
+        }) else {
+            let shown = output.trimmingCharacters(in: .whitespacesAndNewlines).prefix(120)
+            throw BenchUsageError("\(source) printed no JSON result line (output: '\(shown)')")
+        }
+        do {
+            let run = try BenchJSON.decoder().decode(PeerRun.self, from: Data(line.utf8))
+            guard run.stepsPerSec.isFinite, run.stepsPerSec > 0, run.steps > 0 else {
+                throw BenchUsageError("\(source) reported \(run.stepsPerSec) steps/s over \(run.steps) steps")
+            }
+            return run
+        } catch let error as BenchUsageError {
+            throw error
+        } catch {
+            throw BenchUsageError("\(source) printed a malformed result line: \(line.prefix(160))")
+        }
+    }
+
+    /// Why this run fails the sanity check (empty when it passes): escaped bodies, a
+    /// non-finite height, a pyramid that did not stand, or a `failedChecks` entry.
+    public var failures: [String] {
+        var out: [String] = []
+        if escaped > 0 { out.append("escaped \(escaped)") }
+        if maxHeight == nil || !(maxHeight!.isFinite) { out.append("non-finite") }
+        if standing == false { out.append("not standing") }
+        for c in failedChecks ?? [] where !out.contains(c) { out.append(c) }
+        return out
+    }
+
+    /// True when the run passes its sanity check.
+    public var passed: Bool { failures.isEmpty }
+
+    /// One line of JSON with sorted keys.
+    public func json() throws -> String {
+        String(decoding: try BenchJSON.encoder(pretty: false).encode(self), as: UTF8.self)
+    }
+}
+
+/// Which scene sizes `dynamics-bench peers` runs.
+public enum PeerPlan {
+    /// The sizes each peer scene runs at when `--items` is not given.
+    public static let defaultSizes: [String: Int] = ["pile": 4_000, "pyramid": 100, "mix": 4_000]
+    /// The scenes the peer drivers know.
+    public static let sceneNames = ["pile", "pyramid", "mix"]
+
+    /// The (scene, items) configurations, in the order of `scenes`, each scene's sizes in the
+    /// order given.
+    ///
+    /// - Parameters:
+    ///   - scenes: comma-separated scene names (`pile,pyramid,mix`).
+    ///   - items: `nil` for the defaults, or a comma-separated list whose entries are `N` (for
+    ///     every scene that has no entry of its own) or `scene:N` (for that scene only),
+    ///     e.g. `pile:1000,pile:4000,pyramid:100,4000`.
+    /// - Throws: `BenchUsageError` for an unknown scene, a scene listed in `items` but not in
+    ///   `scenes`, or a count that is not a positive integer.
+    public static func configurations(scenes: String, items: String?) throws -> [(scene: String, items: Int)] {
+        var names: [String] = []
+        for part in scenes.split(separator: ",", omittingEmptySubsequences: false) {
+            let name = part.trimmingCharacters(in: .whitespaces).lowercased()
+            guard sceneNames.contains(name) else {
+                throw BenchUsageError("--scenes: unknown peer scene '\(name)' (known: \(sceneNames.joined(separator: ", ")))")
+            }
+            if !names.contains(name) { names.append(name) }
+        }
+        var common: [Int] = []
+        var own: [String: [Int]] = [:]
+        if let items {
+            for part in items.split(separator: ",", omittingEmptySubsequences: false) {
+                let entry = part.trimmingCharacters(in: .whitespaces)
+                let pieces = entry.split(separator: ":", omittingEmptySubsequences: false)
+                let numberText = pieces.count == 2 ? String(pieces[1]) : entry
+                guard pieces.count <= 2, let n = Int(numberText.trimmingCharacters(in: .whitespaces)), n > 0 else {
+                    throw BenchUsageError("--items: '\(entry)' is not N or scene:N with N a positive integer")
+                }
+                if pieces.count == 2 {
+                    let name = pieces[0].trimmingCharacters(in: .whitespaces).lowercased()
+                    guard names.contains(name) else {
+                        throw BenchUsageError("--items: '\(entry)' names a scene that is not in --scenes (\(names.joined(separator: ",")))")
+                    }
+                    if !(own[name] ?? []).contains(n) { own[name, default: []].append(n) }
+                } else if !common.contains(n) {
+                    common.append(n)
+                }
+            }
+        }
+        var out: [(scene: String, items: Int)] = []
+        for name in names {
+            let sizes = own[name] ?? (common.isEmpty ? [defaultSizes[name]!] : common)
+            for n in sizes {
+                if name == "pyramid" && n > 2_000 {
+                    throw BenchUsageError("--items: the pyramid's base must be at most 2000 (got \(n))")
+                }
+                out.append((name, n))
+            }
+        }
+        return out
+    }
+}
+
+/// The runs of a peer comparison grouped into one row per (scene, items, engine), with the
+/// ratio of DynamicsKit's median steps/s to each peer's.
+public struct PeerComparison: Sendable {
+    /// The engine name of DynamicsKit's own runs.
+    public static let ours = "dynamicskit"
+
+    /// One engine on one configuration.
+    public struct Row: Sendable {
+        public var scene: String
+        public var items: Int
+        public var engine: String
+        /// Every repeat, in run order.
+        public var runs: [PeerRun]
+        public var median: Double { BenchSupport.median(runs.map(\.stepsPerSec)) }
+        public var minimum: Double { runs.map(\.stepsPerSec).min() ?? 0 }
+        public var maximum: Double { runs.map(\.stepsPerSec).max() ?? 0 }
+        /// ms per step at the median.
+        public var msPerStep: Double { median > 0 ? 1000 / median : 0 }
+        /// DynamicsKit's median divided by this engine's (nil for DynamicsKit's own row or when
+        /// DynamicsKit did not run).
+        public var oursOverThis: Double?
+        /// The sanity failures of any repeat.
+        public var failures: [String] {
+            var out: [String] = []
+            for r in runs { for f in r.failures where !out.contains(f) { out.append(f) } }
+            return out
+        }
+        /// The last repeat (for the sanity figures).
+        public var last: PeerRun { runs[runs.count - 1] }
+    }
+
+    public private(set) var rows: [Row] = []
+
+    /// Groups `runs` by (scene, items, engine) keeping the order in which configurations first
+    /// appear and, within one, the order of `engines`.
+    public init(runs: [PeerRun], engines: [String]) {
+        var keys: [String] = []
+        var grouped: [String: [PeerRun]] = [:]
+        func key(_ r: PeerRun) -> String { "\(r.scene)\u{1}\(r.items)" }
+        for r in runs {
+            if grouped[key(r)] == nil { keys.append(key(r)); grouped[key(r)] = [] }
+            grouped[key(r)]!.append(r)
+        }
+        for k in keys {
+            let group = grouped[k]!
+            let order = engines + group.map(\.engine).filter { !engines.contains($0) }
+            var byEngine: [Row] = []
+            for e in order {
+                let rs = group.filter { $0.engine == e }
+                guard let first = rs.first else { continue }
+                byEngine.append(Row(scene: first.scene, items: first.items, engine: e, runs: rs))
+            }
+            let ours = byEngine.first { $0.engine == Self.ours }?.median
+            for i in byEngine.indices where byEngine[i].engine != Self.ours {
+                if let ours, byEngine[i].median > 0 { byEngine[i].oursOverThis = ours / byEngine[i].median }
+            }
+            rows += byEngine
+        }
+    }
+
+    /// The row of `engine` on (scene, items).
+    public func row(scene: String, items: Int, engine: String) -> Row? {
+        rows.first { $0.scene == scene && $0.items == items && $0.engine == engine }
+    }
+
+    static let header = ["scene", "items", "bodies", "engine", "steps/s", "min–max", "ms/step", "ours/this",
+                         "max height m (start→end)", "check"]
+
+    func cells(_ r: Row) -> [String] {
+        let last = r.last
+        let height: String = {
+            guard let start = last.initialMaxHeight else { return "—" }
+            return "\(TextTable.fixed(start, 2))→\(last.maxHeight.map { TextTable.fixed($0, 2) } ?? "nan")"
+        }()
+        let check = r.failures.isEmpty ? "ok" : "FAILED: " + r.failures.joined(separator: ", ")
+        return [r.scene, "\(r.items)", "\(last.bodies)", r.engine, TextTable.fixed(r.median, 1),
+                "\(TextTable.fixed(r.minimum, 1))–\(TextTable.fixed(r.maximum, 1))",
+                TextTable.fixed(r.msPerStep, 2), r.oursOverThis.map { TextTable.fixed($0, 2) + "×" } ?? "—",
+                height, check]
+    }
+
+    /// A plain-text table: steps/s median and min–max over the repeats, ms/step at the median,
+    /// DynamicsKit's steps/s over each peer's, the maximum height at the start and the end, and
+    /// the sanity check.
+    public func table() -> String {
+        TextTable.grid(header: Self.header, rows: rows.map(cells), rightAligned: [1, 2, 4, 5, 6, 7, 8])
+    }
+
+    /// The same table in Markdown.
+    public func markdown() -> String {
+        let right: Set<Int> = [1, 2, 4, 5, 6, 7, 8]
+        var lines = ["| " + Self.header.joined(separator: " | ") + " |",
+                     "|" + Self.header.indices.map { right.contains($0) ? "---:" : "---" }.joined(separator: "|") + "|"]
+        for r in rows { lines.append("| " + cells(r).joined(separator: " | ") + " |") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// One JSON object per row (sorted keys): the figures of the table and every repeat.
+    public func jsonLines() throws -> [String] {
+        try rows.map { r in
+            let object = RowJSON(r)
+            return String(decoding: try BenchJSON.encoder(pretty: false).encode(object), as: UTF8.self)
+        }
+    }
+
+    /// The JSON form of a row.
+    public struct RowJSON: Codable, Sendable {
+        public var scene: String
+        public var items: Int
+        public var engine: String
+        public var version: String?
+        public var bodies: Int
+        public var stepsPerSecMedian: Double
+        public var stepsPerSecMin: Double
+        public var stepsPerSecMax: Double
+        public var msPerStep: Double
+        public var oursOverThis: Double?
+        public var passed: Bool
+        public var failures: [String]
+        public var runs: [PeerRun]
+
+        public init(_ r: Row) {
+            scene = r.scene; items = r.items; engine = r.engine; version = r.last.version
+            bodies = r.last.bodies; stepsPerSecMedian = r.median; stepsPerSecMin = r.minimum
+            stepsPerSecMax = r.maximum; msPerStep = r.msPerStep; oursOverThis = r.oursOverThis
+            failures = r.failures; passed = failures.isEmpty; runs = r.runs
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case scene, items, engine, version, bodies, passed, failures, runs
+            case stepsPerSecMedian = "steps_per_sec_median", stepsPerSecMin = "steps_per_sec_min"
+            case stepsPerSecMax = "steps_per_sec_max", msPerStep = "ms_per_step", oursOverThis = "ours_over_this"
+        }
+    }
+}
