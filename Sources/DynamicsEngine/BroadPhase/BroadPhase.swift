@@ -23,9 +23,7 @@ struct BroadPhase {
     var staticLarge: [Int32] = []
     /// Output: pair keys, sorted.
     var pairs: [UInt64] = []
-    /// Scratch for one emitter's partners, and each worker's own pair output (concatenated in
-    /// worker order, which keeps the keys sorted).
-    var scratch: [[UInt64]] = []
+    /// Each chunk's own pair output (concatenated in chunk order, which keeps the keys sorted).
     var workerPairs: [[UInt64]] = []
     /// Typical cell size of the last build.
     var cellSize: Float = 0

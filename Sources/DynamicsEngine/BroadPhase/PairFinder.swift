@@ -73,7 +73,7 @@ extension World {
         // concatenating the buffers in chunk order keeps the keys sorted.
         let chunkSize = 256
         let chunks = (n + chunkSize - 1) / chunkSize
-        while bp.workerPairs.count < chunks { bp.workerPairs.append([]); bp.scratch.append([]) }
+        while bp.workerPairs.count < chunks { bp.workerPairs.append([]) }
         let staticGrid = bp.staticGrid, grid = bp.grid
         let moving = bp.moving, staticLarge = bp.staticLarge
         shapes.withUnsafeBufferPointer { sh in
@@ -84,18 +84,17 @@ extension World {
         grid.cellStart.withUnsafeBufferPointer { gcs in grid.entries.withUnsafeBufferPointer { gen in
         moving.withUnsafeBufferPointer { mv in staticLarge.withUnsafeBufferPointer { sl in
         bp.workerPairs.withUnsafeMutableBufferPointer { outs in
-        bp.scratch.withUnsafeMutableBufferPointer { scratches in
             let ctx = PairContext(world: self, shapes: orDummy(sh.baseAddress), metas: orDummy(me.baseAddress),
                                   boxes: orDummy(bx.baseAddress), isLarge: orDummy(large.baseAddress),
                                   staticGrid: GridView(staticGrid, orDummy(scs.baseAddress), orDummy(sen.baseAddress)),
                                   grid: GridView(grid, orDummy(gcs.baseAddress), orDummy(gen.baseAddress)),
                                   moving: mv, staticLarge: sl)
-            let out = OutputBuffers(pairs: outs.baseAddress!, scratch: scratches.baseAddress!)
+            let out = OutputBuffers(pairs: outs.baseAddress!)
             Parallel.forChunks(workers: workers, count: n, chunkSize: chunkSize, counter: chunkCounter) { r, c in
                 out.pairs[c].removeAll(keepingCapacity: true)
-                for k in r { ctx.emitPairs(for: Int(ctx.moving[k]), scratch: &out.scratch[c], into: &out.pairs[c]) }
+                for k in r { ctx.emitPairs(for: Int(ctx.moving[k]), into: &out.pairs[c]) }
             }
-        }}}}}}}}}}}}
+        }}}}}}}}}}}
         for c in 0..<chunks { bp.pairs.append(contentsOf: bp.workerPairs[c]) }
     }
 }
@@ -125,10 +124,9 @@ struct BoxUpdate: @unchecked Sendable {
     }
 }
 
-/// Each chunk's pair and scratch buffers (chunk c, run by one worker, touches only element c).
+/// Each chunk's pair buffer (chunk c, run by one worker, touches only element c).
 struct OutputBuffers: @unchecked Sendable {
     var pairs: UnsafeMutablePointer<[UInt64]>
-    var scratch: UnsafeMutablePointer<[UInt64]>
 }
 
 /// A read-only view of a built grid.
@@ -190,17 +188,19 @@ struct PairContext: @unchecked Sendable {
         return ma.overflow && mb.overflow && world.bodiesCollide(a, b)
     }
 
-    /// Emits the pairs of moving shape `s` (sorted by partner) into `out`.
+    /// Appends the pairs of moving shape `s` to `out`, sorted by partner. They are written in
+    /// place and sorted there (no scratch buffer: per-chunk scratch arrays allocated side by
+    /// side made the workers write to the same cache lines).
     @inline(__always)
-    func emitPairs(for s: Int, scratch: inout [UInt64], into out: inout [UInt64]) {
-        scratch.removeAll(keepingCapacity: true)
+    func emitPairs(for s: Int, into out: inout [UInt64]) {
+        let start = out.count
         let box = boxes[s]
         let key = UInt64(UInt32(s)) << 32
         // Static partners: the static grid, then the large static shapes.
-        query(staticGrid, box: box, from: s, after: -1, into: &scratch, key: key)
+        query(staticGrid, box: box, from: s, after: -1, into: &out, key: key)
         for t32 in staticLarge {
             let t = Int(t32)
-            if box.overlaps(boxes[t]) && shouldCollide(s, t) { scratch.append(key | UInt64(UInt32(t))) }
+            if box.overlaps(boxes[t]) && shouldCollide(s, t) { out.append(key | UInt64(UInt32(t))) }
         }
         // Moving partners.
         if isLarge[s] != 0 {
@@ -208,24 +208,23 @@ struct PairContext: @unchecked Sendable {
             for t32 in moving {
                 let t = Int(t32)
                 if t == s || (isLarge[t] != 0 && t < s) { continue }
-                if box.overlaps(boxes[t]) && shouldCollide(s, t) { scratch.append(key | UInt64(UInt32(t))) }
+                if box.overlaps(boxes[t]) && shouldCollide(s, t) { out.append(key | UInt64(UInt32(t))) }
             }
         } else {
-            query(grid, box: box, from: s, after: s, into: &scratch, key: key)
+            query(grid, box: box, from: s, after: s, into: &out, key: key)
         }
-        // Sort this emitter's partners (few: insertion sort) and append.
-        scratch.withUnsafeMutableBufferPointer { sc in
-            let m = sc.count
-            if m > 1 {
-                for i in 1..<m {
-                    let v = sc[i]
-                    var j = i - 1
-                    while j >= 0 && sc[j] > v { sc[j + 1] = sc[j]; j -= 1 }
-                    sc[j + 1] = v
-                }
+        // Sort this emitter's partners (few: insertion sort) in place.
+        let m = out.count - start
+        guard m > 1 else { return }
+        out.withUnsafeMutableBufferPointer { all in
+            let sc = all.baseAddress! + start
+            for i in 1..<m {
+                let v = sc[i]
+                var j = i - 1
+                while j >= 0 && sc[j] > v { sc[j + 1] = sc[j]; j -= 1 }
+                sc[j + 1] = v
             }
         }
-        out.append(contentsOf: scratch)
     }
 
     /// Partners of `s` in `grid` with slot > `after`, each reported once: only in the cell

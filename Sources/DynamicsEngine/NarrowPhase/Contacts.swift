@@ -26,35 +26,41 @@ extension World {
     /// Merges this step's sorted pair keys with last step's sorted contacts: pairs that
     /// persist keep their manifold (warm starting), new pairs get new contacts, and
     /// contacts whose pair vanished end.
+    ///
+    /// Every pair yields exactly one contact (kept or new), so contact `i` of the result
+    /// belongs to pair `i`: the pairs are split into contiguous ranges, one per worker, each
+    /// merged with the old contacts of the same key range. Old contacts whose pair vanished
+    /// are collected per range and reported in order afterwards.
     func mergeContacts() {
         var out = contactsBack
         contactsBack = []
-        out.removeAll(keepingCapacity: true)
-        out.reserveCapacity(broadPhase.pairs.count)
+        let np = broadPhase.pairs.count
+        // Only ever grown: every slot below `np` is overwritten below.
+        if out.count < np {
+            out.append(contentsOf: repeatElement(Contact(), count: np - out.count))
+        } else {
+            out.removeLast(out.count - np)
+        }
+        let workers = np >= 4096 ? stepWorkers : 1
+        while mergeEnded.count < workers { mergeEnded.append([]) }
         broadPhase.pairs.withUnsafeBufferPointer { pairs in
         contacts.withUnsafeBufferPointer { old in
-            var i = 0, j = 0
-            let np = pairs.count, no = old.count
-            while i < np || j < no {
-                if j < no && old[j].shapeA < 0 { j += 1; continue }  // ended explicitly
-                if i < np && (j >= no || pairs[i] < old[j].key) {
-                    out.append(makeContact(key: pairs[i]))
-                    i += 1
-                } else if i >= np || pairs[i] > old[j].key {
-                    if old[j].flags & Contact.touching != 0 { contactEndEvents.append(endEvent(for: old[j])) }
-                    j += 1
-                } else {
-                    out.append(old[j])
-                    out[out.count - 1].flags &= ~Contact.began
-                    i += 1; j += 1
-                }
-            }
-        }}
+        shapes.withUnsafeBufferPointer { sh in
+        out.withUnsafeMutableBufferPointer { dst in
+        mergeEnded.withUnsafeMutableBufferPointer { ended in
+            let m = ContactMerge(pairs: pairs, old: old, shapes: orDummy(sh.baseAddress), out: orDummy(dst.baseAddress),
+                                 ended: orDummy(ended.baseAddress))
+            // Worker w owns pairs `share(np, w, workers)` and old contacts of keys in the same range.
+            Parallel.run(workers: workers) { w in m.merge(part: w, of: workers) }
+        }}}}}
+        for w in 0..<workers {
+            for j in mergeEnded[w] { contactEndEvents.append(endEvent(for: contacts[Int(j)])) }
+        }
         contactsBack = contacts
         contacts = out
     }
 
-    func makeContact(key: UInt64) -> Contact {
+    static func makeContact(key: UInt64, shapes: UnsafePointer<ShapeRecord>) -> Contact {
         var s = Int32(truncatingIfNeeded: key >> 32)
         var t = Int32(truncatingIfNeeded: key & 0xFFFF_FFFF)
         let ks = shapes[Int(s)].kind.rawValue, kt = shapes[Int(t)].kind.rawValue
@@ -217,6 +223,50 @@ struct NarrowPhaseContext: @unchecked Sendable {
             if !touching && wasTouching { f |= Contact.ended }
             cs[k].flags = f
             cs[k].manifold = m
+        }
+    }
+}
+
+/// One worker's part of `World.mergeContacts` (raw views; each part writes only its own
+/// slots of `out` and its own `ended` list).
+struct ContactMerge: @unchecked Sendable {
+    let pairs: UnsafeBufferPointer<UInt64>
+    let old: UnsafeBufferPointer<Contact>
+    let shapes: UnsafePointer<ShapeRecord>
+    let out: UnsafeMutablePointer<Contact>
+    let ended: UnsafeMutablePointer<[Int32]>
+
+    /// The first old contact whose key is at least `key` (old contacts are sorted by key).
+    func lowerBound(_ key: UInt64) -> Int {
+        var lo = 0, hi = old.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if old[mid].key < key { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    func merge(part w: Int, of workers: Int) {
+        let np = pairs.count, no = old.count
+        let r = Parallel.share(np, w, workers)
+        var i = r.lowerBound
+        let iEnd = r.upperBound
+        var j = w == 0 ? 0 : (i < np ? lowerBound(pairs[i]) : no)
+        let jEnd = w == workers - 1 ? no : (iEnd < np ? lowerBound(pairs[iEnd]) : no)
+        ended[w].removeAll(keepingCapacity: true)
+        while i < iEnd || j < jEnd {
+            if j < jEnd && old[j].shapeA < 0 { j += 1; continue }  // ended explicitly
+            if i < iEnd && (j >= jEnd || pairs[i] < old[j].key) {
+                out[i] = World.makeContact(key: pairs[i], shapes: shapes)
+                i += 1
+            } else if i >= iEnd || pairs[i] > old[j].key {
+                if old[j].flags & Contact.touching != 0 { ended[w].append(Int32(j)) }
+                j += 1
+            } else {
+                out[i] = old[j]
+                out[i].flags &= ~Contact.began
+                i += 1; j += 1
+            }
         }
     }
 }

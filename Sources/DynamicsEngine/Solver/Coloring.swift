@@ -24,13 +24,18 @@ struct ColoredBatches {
     /// Per island: the constraint count of each colour (colorCount + 1 entries per island, the
     /// last one the overflow), written by the colouring pass and read by the offsets and packing.
     var islandCounts: [Int32] = []
+    /// Per batch: where its constraints start in `order` and how many lanes they fill (1–4),
+    /// written by the offsets pass so that packing can be split by batch, not by island.
+    var batchSource: [Int32] = []
+    var batchLanes: [UInt8] = []
 
     /// Colours every island's constraints and packs them into batches, on up to `workers`
     /// threads. Three passes: (1) islands are coloured and their constraints counting-sorted by
     /// colour in parallel (an island touches only its own bodies, constraints and counts);
-    /// (2) every island's offsets into `wide` and `overflow` are summed serially in island order;
-    /// (3) islands are packed in parallel, each into its own range. Each island's result is the
-    /// same whoever computes it, so the batches never depend on the worker count.
+    /// (2) every island's offsets into `wide` and `overflow`, and every batch's source range,
+    /// are laid out serially in island order; (3) batches are packed in parallel, in chunks of
+    /// batches, so one giant island is split too. What each island and batch holds is the same
+    /// whoever computes it, so the batches never depend on the worker count.
     mutating func build(islands ib: IslandBuilder, constraints: UnsafeMutablePointer<ContactConstraint>,
                         bodyCount: Int, padBody: Int32, workers: Int = 1, counter: WorkCounter? = nil) {
         let n = ib.count
@@ -59,43 +64,53 @@ struct ColoredBatches {
             }
         }}}}
 
-        // Pass 2: offsets, in island order.
+        // Pass 2: offsets, in island order; each batch's source range in `order`; the
+        // overflow lists (short) are copied here.
         wideStart.removeAll(keepingCapacity: true)
         overflowStart.removeAll(keepingCapacity: true)
         colorStart.removeAll(keepingCapacity: true)
+        batchSource.removeAll(keepingCapacity: true)
+        batchLanes.removeAll(keepingCapacity: true)
         var w: Int32 = 0, o: Int32 = 0
-        islandCounts.withUnsafeBufferPointer { ic in
-            for isl in 0..<n {
-                wideStart.append(w)
-                overflowStart.append(o)
-                for q in 0..<k {
-                    colorStart.append(w)
-                    w += (ic[isl * stride + q] + 3) / 4
-                }
+        var spills = 0
+        for isl in 0..<n { spills += Int(islandCounts[isl * stride + k]) }
+        if overflow.count < spills { overflow.append(contentsOf: repeatElement(0, count: spills - overflow.count)) }
+        for isl in 0..<n {
+            wideStart.append(w)
+            overflowStart.append(o)
+            var cursor = ib.contactStart[isl]
+            for q in 0..<k {
                 colorStart.append(w)
-                o += ic[isl * stride + k]
+                let count = islandCounts[isl * stride + q]
+                var first: Int32 = 0
+                while first < count {
+                    batchSource.append(cursor + first)
+                    batchLanes.append(UInt8(min(4, count - first)))
+                    first += 4
+                }
+                cursor += count
+                w += (count + 3) / 4
             }
+            colorStart.append(w)
+            let spill = islandCounts[isl * stride + k]
+            for j in 0..<spill { overflow[Int(o + j)] = order[Int(cursor + j)] }
+            o += spill
         }
         wideStart.append(w)
         overflowStart.append(o)
         // Pass 3 clears and fills every slot below `w`, so the array is only ever grown.
         if wide.count < Int(w) { wide.append(contentsOf: repeatElement(WideContact(), count: Int(w) - wide.count)) }
-        if overflow.count < Int(o) { overflow.append(contentsOf: repeatElement(0, count: Int(o) - overflow.count)) }
 
-        // Pass 3: pack each island's colours into its batches, its leftovers into overflow.
+        // Pass 3: pack the batches, in chunks of batches (a giant island is split too).
         let pad = WideContact.padding(body: padBody)
-        let wideStarts = wideStart, overflowStarts = overflowStart
         wide.withUnsafeMutableBufferPointer { wB in
-        overflow.withUnsafeMutableBufferPointer { ovB in
         order.withUnsafeBufferPointer { orB in
-        islandCounts.withUnsafeBufferPointer { icB in
-            let v = IslandPacking(wide: orDummy(wB.baseAddress), overflow: orDummy(ovB.baseAddress),
-                                  order: orDummy(orB.baseAddress), counts: orDummy(icB.baseAddress),
-                                  wideStart: wideStarts.baseOrDummy, overflowStart: overflowStarts.baseOrDummy,
-                                  contactStart: ib.contactStart.baseOrDummy, constraints: constraints, pad: pad)
-            Parallel.forChunks(workers: workers, count: n, chunkSize: chunk, counter: claim) { r, _ in
-                for isl in r { v.pack(island: isl) }
-            }
+        batchSource.withUnsafeBufferPointer { srcB in
+        batchLanes.withUnsafeBufferPointer { lanesB in
+            let v = BatchPacking(wide: orDummy(wB.baseAddress), order: orDummy(orB.baseAddress),
+                                 source: orDummy(srcB.baseAddress), lanes: orDummy(lanesB.baseAddress),
+                                 constraints: constraints, pad: pad)
+            Parallel.forChunks(workers: workers, count: Int(w), chunkSize: 128, counter: claim) { r, _ in v.pack(r) }
         }}}}
     }
 }
@@ -149,42 +164,27 @@ private struct IslandColoring: @unchecked Sendable {
     }
 }
 
-/// Pass 3 of `ColoredBatches.build` for one island: writes only the island's own batches and
-/// overflow entries.
-private struct IslandPacking: @unchecked Sendable {
+/// Pass 3 of `ColoredBatches.build`: each batch is written only by the worker that packs it.
+private struct BatchPacking: @unchecked Sendable {
     let wide: UnsafeMutablePointer<WideContact>
-    let overflow: UnsafeMutablePointer<Int32>
     let order: UnsafePointer<Int32>
-    let counts: UnsafePointer<Int32>
-    let wideStart: UnsafePointer<Int32>
-    let overflowStart: UnsafePointer<Int32>
-    let contactStart: UnsafePointer<Int32>
+    let source: UnsafePointer<Int32>
+    let lanes: UnsafePointer<UInt8>
     let constraints: UnsafeMutablePointer<ContactConstraint>
     let pad: ContactConstraint
 
-    func pack(island isl: Int) {
-        let k = ColoredBatches.colorCount
-        let row = counts + isl * (k + 1)
-        var cursor = Int(contactStart[isl])
-        var w = Int(wideStart[isl])
+    func pack(_ batches: Range<Int>) {
         var padding = pad
-        for q in 0..<k {
-            var lane = 0
-            for _ in 0..<Int(row[q]) {
-                let i = order[cursor]; cursor += 1
-                // A batch's slot may hold last step's batch: start it clean (a one-point lane
-                // leaves its second point's fields untouched).
-                if lane == 0 { wide[w] = WideContact() }
-                wide[w].load(lane: lane, from: &constraints[Int(i)], index: i)
-                lane += 1
-                if lane == 4 { lane = 0; w += 1 }
+        for b in batches {
+            // A batch's slot may hold last step's batch: start it clean (a one-point lane
+            // leaves its second point's fields untouched).
+            wide[b] = WideContact()
+            let src = Int(source[b]), count = Int(lanes[b])
+            for lane in 0..<count {
+                let i = order[src + lane]
+                wide[b].load(lane: lane, from: &constraints[Int(i)], index: i)
             }
-            if lane > 0 {
-                while lane < 4 { wide[w].load(lane: lane, from: &padding, index: -1); lane += 1 }
-                w += 1
-            }
+            for lane in count..<4 { wide[b].load(lane: lane, from: &padding, index: -1) }
         }
-        var o = Int(overflowStart[isl])
-        for _ in 0..<Int(row[k]) { overflow[o] = order[cursor]; cursor += 1; o += 1 }
     }
 }

@@ -100,9 +100,10 @@ extension World {
             for k in 0..<nj {
                 JointSolver.prepare(&jointsB[Int(jointList[k])], sims: simsP, metas: metasP, ctx: ctx)
             }
+            let colorStart = isProfiling ? StepProfile.now() : 0
             batches.build(islands: ib, constraints: cons, bodyCount: Int(bodySlots.count), padBody: boundaryBody,
                           workers: workers, counter: chunkCounter)
-            if isProfiling { prepareEnd = StepProfile.now() }
+            if isProfiling { prepareEnd = StepProfile.now(); profile.coloring += prepareEnd - colorStart }
             let bt = batches
             let views = SolverViews(
                 sims: simsP, states: statesP, metas: metasP, constraints: cons,
@@ -169,36 +170,10 @@ extension World {
         sims.withUnsafeMutableBufferPointer { simsB in
         states.withUnsafeMutableBufferPointer { statesB in
         metas.withUnsafeMutableBufferPointer { metasB in
-            for i in 0..<nb where metasB[i].alive && metasB[i].type != .static && metasB[i].awake {
-                var sim = simsB[i]
-                var st = statesB[i]
-                if metasB[i].type == .kinematic {
-                    st.dp = dt * st.v
-                    st.dq = Rot.identity.integrated(dt * st.w)
-                }
-                let center = sim.center + st.dp
-                let qn = st.dq.mul(sim.xf.q).normalized
-                if center.isFinite && qn.c.isFinite && qn.s.isFinite && st.v.isFinite && st.w.isFinite {
-                    sim.center = center
-                    sim.xf.q = qn
-                    sim.xf.p = center - qn.rotate(sim.localCenter)
-                } else {
-                    // Never let a NaN enter the world: keep the last good placement, stop the body.
-                    st.v = .zero; st.w = 0
-                }
-                sim.center0 = sim.center
-                sim.force = .zero
-                sim.torque = 0
-                st.dp = .zero
-                st.dq = .identity
-                if !metasB[i].allowSleep || lengthSquared(st.v) > linTol * linTol || abs(st.w) > angTol {
-                    metasB[i].sleepTime = 0
-                } else {
-                    metasB[i].sleepTime += dt
-                }
-                simsB[i] = sim
-                statesB[i] = st
-            }
+            let v = BodyFinalize(sims: orDummy(simsB.baseAddress), states: orDummy(statesB.baseAddress),
+                                 metas: orDummy(metasB.baseAddress), dt: dt, linTol: linTol, angTol: angTol)
+            // Each body is written only by the worker owning its slot range.
+            Parallel.forRanges(workers: stepWorkers, count: nb, minPerWorker: 2048) { r, _ in v.finalize(r) }
         }}}
         guard settings.isSleepEnabled else { return }
         // Islands whose every body rested long enough fall asleep together.
@@ -216,6 +191,49 @@ extension World {
                 metas[i].awake = false
                 metas[i].sleepNext = Int32(i)
             }
+        }
+    }
+}
+
+/// The per-body part of `finalizeBodies` over raw pointers (bodies `r` of one worker).
+struct BodyFinalize: @unchecked Sendable {
+    var sims: UnsafeMutablePointer<BodySim>
+    var states: UnsafeMutablePointer<BodyState>
+    var metas: UnsafeMutablePointer<BodyMeta>
+    var dt: Float
+    var linTol: Float
+    var angTol: Float
+
+    func finalize(_ r: Range<Int>) {
+        for i in r where metas[i].alive && metas[i].type != .static && metas[i].awake {
+            var sim = sims[i]
+            var st = states[i]
+            if metas[i].type == .kinematic {
+                st.dp = dt * st.v
+                st.dq = Rot.identity.integrated(dt * st.w)
+            }
+            let center = sim.center + st.dp
+            let qn = st.dq.mul(sim.xf.q).normalized
+            if center.isFinite && qn.c.isFinite && qn.s.isFinite && st.v.isFinite && st.w.isFinite {
+                sim.center = center
+                sim.xf.q = qn
+                sim.xf.p = center - qn.rotate(sim.localCenter)
+            } else {
+                // Never let a NaN enter the world: keep the last good placement, stop the body.
+                st.v = .zero; st.w = 0
+            }
+            sim.center0 = sim.center
+            sim.force = .zero
+            sim.torque = 0
+            st.dp = .zero
+            st.dq = .identity
+            if !metas[i].allowSleep || lengthSquared(st.v) > linTol * linTol || abs(st.w) > angTol {
+                metas[i].sleepTime = 0
+            } else {
+                metas[i].sleepTime += dt
+            }
+            sims[i] = sim
+            states[i] = st
         }
     }
 }

@@ -58,6 +58,8 @@ public final class World {
     // Contacts (sorted by key) and the step pipeline's reusable buffers.
     var contacts: [Contact] = []
     var contactsBack: [Contact] = []
+    /// Per merge worker: old contacts whose pair vanished this step (indices, in order).
+    var mergeEnded: [[Int32]] = []
     var broadPhase = BroadPhase()
     var islands = IslandBuilder()
     var solver = SolverScratch()
