@@ -29,75 +29,92 @@ struct ColoredBatches {
     var batchSource: [Int32] = []
     var batchLanes: [UInt8] = []
 
-    /// Colours every island's constraints and packs them into batches, on up to `workers`
-    /// threads. Three passes: (1) islands are coloured and their constraints counting-sorted by
-    /// colour in parallel (an island touches only its own bodies, constraints and counts);
-    /// (2) every island's offsets into `wide` and `overflow`, and every batch's source range,
-    /// are laid out serially in island order; (3) batches are packed in parallel, in chunks of
-    /// batches, so one giant island is split too. What each island and batch holds is the same
-    /// whoever computes it, so the batches never depend on the worker count.
-    mutating func build(islands ib: IslandBuilder, constraints: UnsafeMutablePointer<ContactConstraint>,
-                        bodyCount: Int, padBody: Int32, workers: Int = 1, counter: WorkCounter? = nil) {
+    /// Colouring and packing run in three passes: (1) islands are coloured and their
+    /// constraints counting-sorted by colour (`coloring(…)` gives the view; each island is one
+    /// independent task, run by the step together with the constraints' preparation, since it
+    /// reads only the contacts' bodies); (2) every island's offsets into `wide` and `overflow`,
+    /// and every batch's source range, are laid out serially in island order; (3) batches are
+    /// packed in parallel, in chunks of batches, so one giant island is split too
+    /// (`layoutAndPack(…)`). What each island and batch holds is the same whoever computes it,
+    /// so the batches never depend on the worker count.
+    ///
+    /// Grows the buffers of pass 1 and returns its view, valid until `layoutAndPack`.
+    mutating func coloring(islands ib: IslandBuilder, contacts: UnsafePointer<Contact>, metas: UnsafePointer<BodyMeta>,
+                           bodyCount: Int) -> IslandColoring {
         let n = ib.count
         let total = n > 0 ? Int(ib.contactStart[n]) : 0
-        let k = Self.colorCount
-        let stride = k + 1
+        let stride = Self.colorCount + 1
         if bodyColors.count < bodyCount { bodyColors.append(contentsOf: repeatElement(0, count: bodyCount - bodyColors.count)) }
         if colorOf.count < total { colorOf.append(contentsOf: repeatElement(0, count: total - colorOf.count)) }
         if order.count < total { order.append(contentsOf: repeatElement(0, count: total - order.count)) }
         if islandCounts.count < n * stride { islandCounts.append(contentsOf: repeatElement(0, count: n * stride - islandCounts.count)) }
-        let chunk = 8
-        let claim = counter ?? WorkCounter()
-        let all: UInt32 = (1 << UInt32(k)) - 1
+        return IslandColoring(bodyColors: bodyColors.baseOrDummyMutable, colorOf: colorOf.baseOrDummyMutable,
+                              order: order.baseOrDummyMutable, counts: islandCounts.baseOrDummyMutable,
+                              bodies: ib.bodies.baseOrDummy, bodyStart: ib.bodyStart.baseOrDummy,
+                              contactStart: ib.contactStart.baseOrDummy, contactList: ib.contactList.baseOrDummy,
+                              contacts: contacts, metas: metas, all: (1 << UInt32(Self.colorCount)) - 1)
+    }
 
-        // Pass 1: colour and sort each island.
-        bodyColors.withUnsafeMutableBufferPointer { bcB in
-        colorOf.withUnsafeMutableBufferPointer { coB in
-        order.withUnsafeMutableBufferPointer { orB in
-        islandCounts.withUnsafeMutableBufferPointer { icB in
-            let v = IslandColoring(bodyColors: orDummy(bcB.baseAddress), colorOf: orDummy(coB.baseAddress),
-                                   order: orDummy(orB.baseAddress), counts: orDummy(icB.baseAddress),
-                                   bodies: ib.bodies.baseOrDummy, bodyStart: ib.bodyStart.baseOrDummy,
-                                   contactStart: ib.contactStart.baseOrDummy, constraints: constraints, all: all)
-            Parallel.forChunks(workers: workers, count: n, chunkSize: chunk, counter: claim) { r, _ in
-                for isl in r { v.color(island: isl) }
-            }
-        }}}}
+    /// Colours every island and packs the batches on up to `workers` threads (all three
+    /// passes; the step runs pass 1 itself, interleaved with preparing the constraints).
+    mutating func build(islands ib: IslandBuilder, constraints: UnsafeMutablePointer<ContactConstraint>,
+                        contacts: UnsafePointer<Contact>, metas: UnsafePointer<BodyMeta>,
+                        bodyCount: Int, padBody: Int32, workers: Int = 1, counter: WorkCounter? = nil) {
+        let v = coloring(islands: ib, contacts: contacts, metas: metas, bodyCount: bodyCount)
+        let claim = counter ?? WorkCounter()
+        Parallel.forChunks(workers: workers, count: ib.count, chunkSize: 8, counter: claim) { r, _ in
+            for isl in r { v.color(island: isl) }
+        }
+        layoutAndPack(islands: ib, constraints: constraints, padBody: padBody, workers: workers, counter: claim)
+    }
+
+    /// Passes 2 and 3, after every island has been coloured.
+    mutating func layoutAndPack(islands ib: IslandBuilder, constraints: UnsafeMutablePointer<ContactConstraint>,
+                                padBody: Int32, workers: Int, counter claim: WorkCounter) {
+        let n = ib.count
+        let k = Self.colorCount
+        let stride = k + 1
 
         // Pass 2: offsets, in island order; each batch's source range in `order`; the
-        // overflow lists (short) are copied here.
-        wideStart.removeAll(keepingCapacity: true)
-        overflowStart.removeAll(keepingCapacity: true)
-        colorStart.removeAll(keepingCapacity: true)
-        batchSource.removeAll(keepingCapacity: true)
-        batchLanes.removeAll(keepingCapacity: true)
+        // overflow lists (short) are copied here. Every buffer is only ever grown (to bounds
+        // known up front: a batch or an overflow entry holds at least one constraint) and
+        // written through pointers: this pass is serial.
+        let total = n > 0 ? Int(ib.contactStart[n]) : 0
+        func grow<T>(_ a: inout [T], _ m: Int, _ zero: T) {
+            if a.count < m { a.append(contentsOf: repeatElement(zero, count: m - a.count)) }
+        }
+        grow(&wideStart, n + 1, 0); grow(&overflowStart, n + 1, 0); grow(&colorStart, n * stride + 1, 0)
+        grow(&batchSource, total, 0); grow(&batchLanes, total, 0); grow(&overflow, total, 0)
+        let contactStart = ib.contactStart.baseOrDummy
+        let ws = wideStart.baseOrDummyMutable, os = overflowStart.baseOrDummyMutable
+        let cs = colorStart.baseOrDummyMutable, ic = islandCounts.baseOrDummy
+        let src = batchSource.baseOrDummyMutable, lanes = batchLanes.baseOrDummyMutable
+        let ov = overflow.baseOrDummyMutable, ord = order.baseOrDummy
         var w: Int32 = 0, o: Int32 = 0
-        var spills = 0
-        for isl in 0..<n { spills += Int(islandCounts[isl * stride + k]) }
-        if overflow.count < spills { overflow.append(contentsOf: repeatElement(0, count: spills - overflow.count)) }
         for isl in 0..<n {
-            wideStart.append(w)
-            overflowStart.append(o)
-            var cursor = ib.contactStart[isl]
+            ws[isl] = w
+            os[isl] = o
+            var cursor = contactStart[isl]
+            let row = ic + isl * stride, crow = cs + isl * stride
             for q in 0..<k {
-                colorStart.append(w)
-                let count = islandCounts[isl * stride + q]
+                crow[q] = w
+                let count = row[q]
                 var first: Int32 = 0
                 while first < count {
-                    batchSource.append(cursor + first)
-                    batchLanes.append(UInt8(min(4, count - first)))
+                    src[Int(w)] = cursor + first
+                    lanes[Int(w)] = UInt8(truncatingIfNeeded: min(4, count - first))
                     first += 4
+                    w += 1
                 }
                 cursor += count
-                w += (count + 3) / 4
             }
-            colorStart.append(w)
-            let spill = islandCounts[isl * stride + k]
-            for j in 0..<spill { overflow[Int(o + j)] = order[Int(cursor + j)] }
+            crow[k] = w
+            let spill = row[k]
+            for j in 0..<spill { ov[Int(o + j)] = ord[Int(cursor + j)] }
             o += spill
         }
-        wideStart.append(w)
-        overflowStart.append(o)
+        ws[n] = w
+        os[n] = o
         // Pass 3 clears and fills every slot below `w`, so the array is only ever grown.
         if wide.count < Int(w) { wide.append(contentsOf: repeatElement(WideContact(), count: Int(w) - wide.count)) }
 
@@ -117,8 +134,9 @@ struct ColoredBatches {
 
 /// Pass 1 of `ColoredBatches.build` for one island, through raw pointers (shared read-only by
 /// the workers; each island writes only its own bodies' colour masks, its own constraint range
-/// of `colorOf` / `order` and its own row of `counts`).
-private struct IslandColoring: @unchecked Sendable {
+/// of `colorOf` / `order` and its own row of `counts`). It reads the contacts' bodies, not the
+/// prepared constraints, so it can run while the constraints are being prepared.
+struct IslandColoring: @unchecked Sendable {
     let bodyColors: UnsafeMutablePointer<UInt32>
     let colorOf: UnsafeMutablePointer<UInt8>
     let order: UnsafeMutablePointer<Int32>
@@ -126,7 +144,9 @@ private struct IslandColoring: @unchecked Sendable {
     let bodies: UnsafePointer<Int32>
     let bodyStart: UnsafePointer<Int32>
     let contactStart: UnsafePointer<Int32>
-    let constraints: UnsafeMutablePointer<ContactConstraint>
+    let contactList: UnsafePointer<Int32>
+    let contacts: UnsafePointer<Contact>
+    let metas: UnsafePointer<BodyMeta>
     let all: UInt32
 
     func color(island isl: Int) {
@@ -136,8 +156,11 @@ private struct IslandColoring: @unchecked Sendable {
         for q in Int(bodyStart[isl])..<Int(bodyStart[isl + 1]) { bodyColors[Int(bodies[q])] = 0 }
         let c0 = Int(contactStart[isl]), c1 = Int(contactStart[isl + 1])
         for i in c0..<c1 {
-            let writeA = constraints[i].writeA, writeB = constraints[i].writeB
-            let a = Int(constraints[i].bodyA), b = Int(constraints[i].bodyB)
+            // The constraint's bodies, and whether the solver writes them (as `prepare` sets
+            // `writeA` / `writeB`: dynamic bodies only).
+            let ci = Int(contactList[i])
+            let a = Int(contacts[ci].bodyA), b = Int(contacts[ci].bodyB)
+            let writeA = metas[a].type == .dynamic, writeB = metas[b].type == .dynamic
             let ma = writeA ? bodyColors[a] : 0
             let mb = writeB ? bodyColors[b] : 0
             let free = ~(ma | mb) & all

@@ -39,6 +39,9 @@ struct SolverViews: @unchecked Sendable {
     var restitutionThreshold: Float
     var maxLinearSpeed: Float
     var jointContext: JointSolver.Context
+    /// Whether any contact of this step has restitution; without, the restitution pass is skipped
+    /// (it would change nothing).
+    var anyRestitution: Bool
 
     // MARK: Stages
 
@@ -144,7 +147,7 @@ struct SolverViews: @unchecked Sendable {
             joints(.relax, jointRange); batches(.relax, batchRange); overflowConstraints(.relax, overflowRange)
         }
         unload(batchRange)
-        restitution(Int(contactStart[isl])..<Int(contactStart[isl + 1]))
+        if anyRestitution { restitution(Int(contactStart[isl])..<Int(contactStart[isl + 1])) }
     }
 
     // MARK: Stage pipeline (several workers)
@@ -178,7 +181,7 @@ struct SolverViews: @unchecked Sendable {
         }
         add(.unload, .solve, wideStart[isl], wideStart[isl + 1], 64)
         let c0 = contactStart[isl], c1 = contactStart[isl + 1]
-        add(.restitution, .solve, c0, c1, c1 - c0)
+        if anyRestitution { add(.restitution, .solve, c0, c1, c1 - c0) }
     }
 
     /// Runs one block of a stage.

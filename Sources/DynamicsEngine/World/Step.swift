@@ -1,3 +1,5 @@
+import Synchronization
+
 extension World {
     /// Advances the world by `dt` seconds (typically 1/60 or 1/120), in `settings.subSteps`
     /// sub-steps: broad phase → narrow phase (contact begin/end) → islands → solve →
@@ -88,21 +90,39 @@ extension World {
             let metasP = orDummy(metasB.baseAddress), contactsP = orDummy(contactsB.baseAddress)
             let shared = SharedPointers(cons: cons, contactList: contactList, sims: simsP, states: statesP,
                                         metas: metasP, contacts: contactsP)
-            // Prepare contacts (each worker its own range of constraints).
-            Parallel.forRanges(workers: workers, count: nc, minPerWorker: 512) { r, _ in
-                for k in r {
-                    ContactSolver.prepare(&shared.cons[k], contact: shared.contacts[Int(shared.contactList[k])],
+            // Colour the islands and prepare the constraints in one parallel pass: the colouring
+            // tasks (chunks of islands, claimed first, so a giant island's colouring starts at
+            // once) read only the contacts' bodies; the preparation chunks write only their own
+            // constraints. Each prepare chunk notes whether any of its contacts can bounce.
+            let coloring = batches.coloring(islands: ib, contacts: contactsP, metas: metasP, bodyCount: Int(bodySlots.count))
+            let islandChunk = 8, prepareChunk = 512
+            let colorTasks = (ib.count + islandChunk - 1) / islandChunk
+            let prepareTasks = (nc + prepareChunk - 1) / prepareChunk
+            let bounce = bounceFlag
+            bounce.clear()
+            Parallel.forChunks(workers: workers, count: colorTasks + prepareTasks, chunkSize: 1, counter: chunkCounter) { r, _ in
+                let task = r.lowerBound
+                if task < colorTasks {
+                    for isl in (task * islandChunk)..<min(ib.count, (task + 1) * islandChunk) { coloring.color(island: isl) }
+                    return
+                }
+                let p = task - colorTasks
+                var bounces = false
+                for k in (p * prepareChunk)..<min(nc, (p + 1) * prepareChunk) {
+                    let contact = shared.contacts[Int(shared.contactList[k])]
+                    ContactSolver.prepare(&shared.cons[k], contact: contact,
                                           sims: shared.sims, states: shared.states, metas: shared.metas,
                                           soft: soft, staticSoft: staticSoft)
+                    bounces = bounces || contact.restitution > 0
                 }
+                if bounces { bounce.set() }
             }
             let jointList = ib.jointList.baseOrDummy
             for k in 0..<nj {
                 JointSolver.prepare(&jointsB[Int(jointList[k])], sims: simsP, metas: metasP, ctx: ctx)
             }
             let colorStart = isProfiling ? StepProfile.now() : 0
-            batches.build(islands: ib, constraints: cons, bodyCount: Int(bodySlots.count), padBody: boundaryBody,
-                          workers: workers, counter: chunkCounter)
+            batches.layoutAndPack(islands: ib, constraints: cons, padBody: boundaryBody, workers: workers, counter: chunkCounter)
             if isProfiling { prepareEnd = StepProfile.now(); profile.coloring += prepareEnd - colorStart }
             let bt = batches
             let views = SolverViews(
@@ -115,7 +135,7 @@ extension World {
                 contactStart: ib.contactStart.baseOrDummy, jointList: jointList,
                 jointStart: ib.jointStart.baseOrDummy, subSteps: n, h: h, invH: 1 / h,
                 maxBiasVelocity: settings.maxContactPushSpeed, restitutionThreshold: settings.restitutionThreshold,
-                maxLinearSpeed: settings.maxLinearSpeed, jointContext: ctx)
+                maxLinearSpeed: settings.maxLinearSpeed, jointContext: ctx, anyRestitution: bounce.isSet)
             if workers == 1 {
                 for isl in 0..<ib.count { views.solveIsland(isl) }
                 for k in 0..<nc { ContactSolver.store(cons[k], into: &contactsB[Int(contactList[k])]) }
@@ -244,6 +264,15 @@ extension Rot {
         let m = (c * c + s * s).squareRoot()
         return m > 0 ? Rot(c: c / m, s: s / m) : .identity
     }
+}
+
+/// A flag any worker may raise during a parallel pass (set at most once per chunk of work).
+final class WorkFlag: @unchecked Sendable {
+    private let value = Atomic<Bool>(false)
+    func clear() { value.store(false, ordering: .relaxed) }
+    func set() { value.store(true, ordering: .relaxed) }
+    /// Read after the pass (the pass's join orders it after every `set`).
+    var isSet: Bool { value.load(ordering: .relaxed) }
 }
 
 /// Pointers shared with worker threads during one solve (see `SolverViews` for the rules).

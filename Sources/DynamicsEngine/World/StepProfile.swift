@@ -13,7 +13,8 @@ public struct StepProfile: Sendable, Equatable {
     public var narrowPhase: Double = 0
     public var islands: Double = 0
     public var prepare: Double = 0
-    /// Part of `prepare`: colouring the constraints and packing them into 4-wide batches.
+    /// Part of `prepare`: laying out the colour batches and packing the constraints into them
+    /// (the colouring itself runs together with the constraints' preparation).
     public var coloring: Double = 0
     public var solve: Double = 0
     public var finalize: Double = 0

@@ -94,6 +94,8 @@ public final class World {
     var minBodiesForParallel = 1000
     let islandCounter = WorkCounter()
     let chunkCounter = WorkCounter()
+    /// Raised during a step's preparation when any contact can bounce (restitution > 0).
+    let bounceFlag = WorkFlag()
     /// The parallel solve's stage list and progress (reused every step).
     let pipeline = StagePipeline()
     /// Set while `step` runs; structural changes are refused then.
