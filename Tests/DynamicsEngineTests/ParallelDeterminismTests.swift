@@ -78,3 +78,44 @@ struct ParallelDeterminismTests {
         #expect(World.defaultWorkerCount >= 1)
     }
 }
+
+/// The broad phase's grid, built serially and in parallel bands, must list the same shapes in
+/// the same order in every cell.
+@Suite("Uniform grid build")
+struct UniformGridBuildTests {
+    @Test("serial and parallel builds agree cell by cell, for 2, 3 and 8 workers",
+          arguments: [2, 3, 8])
+    func parallelMatchesSerial(workers: Int) {
+        // Deterministic boxes: small ones, some spanning several rows (and bands), a few large.
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Float {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Float(seed >> 40) / Float(1 << 24)
+        }
+        var boxes: [AABB] = []
+        for k in 0..<3000 {
+            let c = Vec2(next() * 200 - 50, next() * 120 + 10)
+            let h = k % 97 == 0 ? Vec2(12, 30) : Vec2(0.2 + next(), 0.2 + next() * 2)
+            boxes.append(AABB(lower: c - h, upper: c + h))
+        }
+        // Every other box is in the grid, in increasing slot order, as the broad phase feeds it.
+        let ids: [Int32] = stride(from: 0, to: boxes.count, by: 2).map { Int32($0) }
+        var serial = UniformGrid(), parallel = UniformGrid()
+        let pipeline = StagePipeline()
+        ids.withUnsafeBufferPointer { idp in
+            boxes.withUnsafeBufferPointer { bx in
+                serial.build(ids: idp, boxes: bx.baseAddress!, cellSize: 2)
+                parallel.build(ids: idp, boxes: bx.baseAddress!, cellSize: 2, workers: workers, pipeline: pipeline, minParallel: 1)
+                // Build twice: the second build reuses (and must fully overwrite) the buffers.
+                parallel.build(ids: idp, boxes: bx.baseAddress!, cellSize: 2, workers: workers, pipeline: pipeline, minParallel: 1)
+            }
+        }
+        let cells = Int(serial.nx) * Int(serial.ny)
+        #expect(cells > 100 && serial.ny >= Int32(workers))
+        #expect(parallel.nx == serial.nx && parallel.ny == serial.ny)
+        #expect(Array(parallel.cellStart[0...cells]) == Array(serial.cellStart[0...cells]))
+        let total = Int(serial.cellStart[cells])
+        #expect(total > ids.count)  // some boxes span several cells
+        #expect(Array(parallel.entries[0..<total]) == Array(serial.entries[0..<total]))
+    }
+}

@@ -65,7 +65,10 @@ extension World {
             // A local reference (not a copy): reading bp.movingSmall while bp.grid is mutated
             // would otherwise make the compiler materialise a temporary array every step.
             let small = bp.movingSmall
-            small.withUnsafeBufferPointer { ids in bp.grid.build(ids: ids, boxes: bx.baseAddress!, cellSize: cell) }
+            small.withUnsafeBufferPointer { ids in
+                bp.grid.build(ids: ids, boxes: bx.baseAddress!, cellSize: cell, workers: workers, pipeline: pipeline,
+                              minParallel: parallelMin(2048))
+            }
         }}
         let tEmit = isProfiling ? StepProfile.now() : 0
         defer { if isProfiling { profile.pairEmission += StepProfile.now() - tEmit } }

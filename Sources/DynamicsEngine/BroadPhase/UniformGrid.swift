@@ -14,9 +14,15 @@ struct UniformGrid {
     var entries: [Int32] = []
     /// Per-shape cell range of the last build (x0, y0, x1, y1), indexed by position in the input.
     var ranges: [SIMD4<Int32>] = []
+    /// Parallel build only: per band of rows, its entry total (then its first entry).
+    var bandTotals: [Int32] = []
 
     /// Builds the grid over `ids` (shape slots) with boxes from `boxes` (indexed by shape slot).
-    mutating func build(ids: UnsafeBufferPointer<Int32>, boxes: UnsafePointer<AABB>, cellSize requested: Float) {
+    ///
+    /// With `workers` > 1, a `pipeline` and at least `minParallel` shapes, the grid is counted and filled in parallel
+    /// (`buildParallel`); the cells list their shapes in the same order either way.
+    mutating func build(ids: UnsafeBufferPointer<Int32>, boxes: UnsafePointer<AABB>, cellSize requested: Float,
+                        workers: Int = 1, pipeline: StagePipeline? = nil, minParallel: Int = 2048) {
         let n = ids.count
         guard n > 0 else {
             nx = 0; ny = 0
@@ -40,6 +46,10 @@ struct UniformGrid {
         ny = Int32(ext.y * invCellSize) + 1
         let cells = Int(nx) * Int(ny)
 
+        if workers > 1, n >= minParallel, ny >= 2, let pipeline {
+            buildParallel(ids: ids, boxes: boxes, cells: cells, workers: workers, pipeline: pipeline)
+            return
+        }
         if ranges.count < n { ranges.append(contentsOf: repeatElement(SIMD4<Int32>(), count: n - ranges.count)) }
         if cellStart.count < cells + 1 { cellStart.append(contentsOf: repeatElement(0, count: cells + 1 - cellStart.count)) }
         let nxI = Int(nx)
@@ -82,6 +92,110 @@ struct UniformGrid {
                     cs[0] = 0
                 }
             }
+        }
+    }
+}
+
+extension UniformGrid {
+    /// The parallel counting sort, split by bands of grid rows so that every cell is counted
+    /// and filled by one thread only, in stages of one pipeline run: (0) the cell range of
+    /// each block of shapes; (1) per band: count the cells of the band (every shape is scanned,
+    /// only its part inside the band counts) and sum them up locally; (2) serially, the first
+    /// entry of each band; then, after `entries` has grown, (3) per band: write the entries
+    /// (shapes in increasing order, as the serial build) and the final cell starts.
+    mutating func buildParallel(ids: UnsafeBufferPointer<Int32>, boxes: UnsafePointer<AABB>, cells: Int,
+                                workers: Int, pipeline: StagePipeline) {
+        let n = ids.count
+        let rowsPerBand = (Int(ny) + workers - 1) / workers
+        let bands = (Int(ny) + rowsPerBand - 1) / rowsPerBand
+        let shapeBlock = (n + workers - 1) / workers
+        if bandTotals.count < bands + 1 { bandTotals.append(contentsOf: repeatElement(0, count: bands + 1 - bandTotals.count)) }
+        if ranges.count < n { ranges.append(contentsOf: repeatElement(SIMD4<Int32>(), count: n - ranges.count)) }
+        if cellStart.count < cells + 1 { cellStart.append(contentsOf: repeatElement(0, count: cells + 1 - cellStart.count)) }
+        let geo = GridGeometry(origin: origin, invCellSize: invCellSize, nx: nx, ny: ny)
+        var v = GridBuildViews(ids: ids, boxes: boxes, geo: geo, cells: cells, bands: bands,
+                               ranges: ranges.baseOrDummyMutable, cellStart: cellStart.baseOrDummyMutable,
+                               totals: bandTotals.baseOrDummyMutable, entries: nil)
+        let counter = v
+        pipeline.stages.removeAll(keepingCapacity: true)
+        pipeline.stages.append(Stage(kind: 0, pass: 0, island: -1, begin: 0, end: Int32(n), blockSize: Int32(shapeBlock)))
+        pipeline.stages.append(Stage(kind: 1, pass: 0, island: -1, begin: 0, end: Int32(ny), blockSize: Int32(rowsPerBand)))
+        pipeline.stages.append(Stage(kind: 2, pass: 0, island: -1, begin: 0, end: 1, blockSize: 1))
+        pipeline.run(workers: workers) { stage, block in counter.execute(stage, block) }
+        let total = Int(bandTotals[bands])
+        if entries.count < total { entries.append(contentsOf: repeatElement(0, count: total - entries.count)) }
+        v.entries = entries.baseOrDummyMutable
+        let filler = v
+        pipeline.stages.removeAll(keepingCapacity: true)
+        pipeline.stages.append(Stage(kind: 3, pass: 0, island: -1, begin: 0, end: Int32(ny), blockSize: Int32(rowsPerBand)))
+        pipeline.run(workers: workers) { stage, block in filler.execute(stage, block) }
+        cellStart[cells] = Int32(total)
+    }
+}
+
+/// Raw views of a grid under construction (see `UniformGrid.buildParallel`); each stage's
+/// blocks write disjoint parts (their shapes' ranges, or their band's cells and entries).
+struct GridBuildViews: @unchecked Sendable {
+    var ids: UnsafeBufferPointer<Int32>
+    var boxes: UnsafePointer<AABB>
+    var geo: GridGeometry
+    var cells: Int
+    var bands: Int
+    var ranges: UnsafeMutablePointer<SIMD4<Int32>>
+    var cellStart: UnsafeMutablePointer<Int32>
+    var totals: UnsafeMutablePointer<Int32>
+    var entries: UnsafeMutablePointer<Int32>?
+
+    func execute(_ stage: Stage, _ block: Int) {
+        let r = stage.items(block)
+        let nxI = Int(geo.nx)
+        switch stage.kind {
+        case 0:  // cell ranges of this block of shapes
+            for k in r { ranges[k] = geo.cellRange(boxes[Int(ids[k])]) }
+        case 1:  // count the band's cells (rows r), then local starts; the band's total
+            let y0 = Int32(r.lowerBound), y1 = Int32(r.upperBound - 1)
+            let c0 = r.lowerBound * nxI, c1 = r.upperBound * nxI
+            for c in c0..<c1 { cellStart[c] = 0 }
+            for k in 0..<ids.count {
+                let g = ranges[k]
+                let ya = max(g.y, y0), yb = min(g.w, y1)
+                if ya > yb { continue }
+                for y in ya...yb {
+                    let base = Int(y) * nxI
+                    for x in g.x...g.z { cellStart[base + Int(x)] &+= 1 }
+                }
+            }
+            var run: Int32 = 0
+            for c in c0..<c1 { let t = cellStart[c]; cellStart[c] = run; run &+= t }
+            totals[block] = run
+        case 2:  // first entry of each band; totals[bands] = all entries
+            var run: Int32 = 0
+            for b in 0..<bands { let t = totals[b]; totals[b] = run; run &+= t }
+            totals[bands] = run
+        default:  // fill the band's entries, then make its cell starts global
+            let y0 = Int32(r.lowerBound), y1 = Int32(r.upperBound - 1)
+            let c0 = r.lowerBound * nxI, c1 = r.upperBound * nxI
+            let en = entries! + Int(totals[block])
+            for k in 0..<ids.count {
+                let g = ranges[k]
+                let ya = max(g.y, y0), yb = min(g.w, y1)
+                if ya > yb { continue }
+                let id = ids[k]
+                for y in ya...yb {
+                    let base = Int(y) * nxI
+                    for x in g.x...g.z {
+                        let c = base + Int(x)
+                        en[Int(cellStart[c])] = id
+                        cellStart[c] &+= 1
+                    }
+                }
+            }
+            // Each cursor now points at the next cell's local start: shift back by one cell,
+            // adding the band's first entry.
+            let base = totals[block]
+            var c = c1 - 1
+            while c > c0 { cellStart[c] = cellStart[c - 1] &+ base; c -= 1 }
+            cellStart[c0] = base
         }
     }
 }

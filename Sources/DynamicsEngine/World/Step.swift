@@ -193,7 +193,7 @@ extension World {
             let v = BodyFinalize(sims: orDummy(simsB.baseAddress), states: orDummy(statesB.baseAddress),
                                  metas: orDummy(metasB.baseAddress), dt: dt, linTol: linTol, angTol: angTol)
             // Each body is written only by the worker owning its slot range.
-            Parallel.forRanges(workers: stepWorkers, count: nb, minPerWorker: 2048) { r, _ in v.finalize(r) }
+            Parallel.forRanges(workers: stepWorkers, count: nb, minPerWorker: parallelMin(2048)) { r, _ in v.finalize(r) }
         }}}
         guard settings.isSleepEnabled else { return }
         // Islands whose every body rested long enough fall asleep together.

@@ -92,6 +92,9 @@ public final class World {
     var stepWorkers = 1
     /// Worlds with fewer bodies step on one thread (tests lower it to cover the parallel paths).
     var minBodiesForParallel = 1000
+    /// The least work worth splitting for a phase whose usual threshold is `n`; tests that set
+    /// `minBodiesForParallel` to 0 split everything, so every parallel path runs on small worlds.
+    @inline(__always) func parallelMin(_ n: Int) -> Int { minBodiesForParallel == 0 ? 1 : n }
     let islandCounter = WorkCounter()
     let chunkCounter = WorkCounter()
     /// Raised during a step's preparation when any contact can bounce (restitution > 0).
