@@ -101,14 +101,26 @@ extension World {
             ctx.states = st.baseAddress!; ctx.sims = si.baseAddress!
             ctx.contacts = cs.baseAddress
             let run = ctx
-            Parallel.forChunks(workers: workers, count: cs.count, chunkSize: 512, counter: chunkCounter) { range, _ in run.update(range) }
+            let chunks = (cs.count + contactChunk - 1) / contactChunk
+            while contactChanges.count < chunks { contactChanges.append([]) }
+            contactChangeChunks = chunks
+            contactChanges.withUnsafeMutableBufferPointer { lists in
+                let out = ChangeLists(lists: lists.baseAddress!)
+                // Chunk c writes only its contacts and its own list.
+                Parallel.forChunks(workers: workers, count: cs.count, chunkSize: contactChunk, counter: chunkCounter) { range, c in
+                    run.update(range, changes: &out.lists[c])
+                }
+            }
         }}}}}}}
     }
 
     /// Collects end events for contacts flagged as ended, and wakes sleeping bodies that an
-    /// awake body now touches.
+    /// awake body now touches. Only the contacts the narrow phase listed can matter (those that
+    /// began or ended, and those with points and a sleeping body), in contact order.
     func collectContactChanges() {
-        for k in contacts.indices {
+        for c in 0..<contactChangeChunks {
+          for k32 in contactChanges[c] {
+            let k = Int(k32)
             let f = contacts[k].flags
             if f & Contact.ended != 0 {
                 contactEndEvents.append(endEvent(for: contacts[k]))
@@ -121,19 +133,22 @@ extension World {
                     if metas[b].type != .static && !metas[b].awake { wakeBody(b) }
                 }
             }
+          }
         }
     }
 
     /// Begin events for contacts that began this step (after solving, so the point is the
     /// one with the largest normal impulse).
     func collectBeginEvents() {
-        for k in contacts.indices where contacts[k].flags & Contact.began != 0 {
-            let c = contacts[k]
+        for ch in 0..<contactChangeChunks {
+          for k32 in contactChanges[ch] where contacts[Int(k32)].flags & Contact.began != 0 {
+            let c = contacts[Int(k32)]
             let m = c.manifold
             var best = 0
             if m.pointCount > 1 && m.p1.maxNormalImpulse > m.p0.maxNormalImpulse { best = 1 }
             let point = m[best].point
             contactBeginEvents.append(event(for: c, point: point, normal: m.normal))
+          }
         }
     }
 
@@ -190,14 +205,21 @@ struct NarrowPhaseContext: @unchecked Sendable {
                          normals: normals + Int(r.vertexStart), center: r.center, radius: r.radius, oneSided: r.oneSided)
     }
 
-    func update(_ range: Range<Int>) {
+    /// Updates contacts `range` and lists in `changes` (cleared first) those that began or
+    /// ended touching, or have points and a sleeping body (which an awake partner may wake).
+    func update(_ range: Range<Int>, changes: inout [Int32]) {
+        changes.removeAll(keepingCapacity: true)
         guard let cs = contacts else { return }
         let me = metas, st = states, si = sims
         for k in range {
             let a = Int(cs[k].bodyA), b = Int(cs[k].bodyB)
             let awakeA = me[a].awake && me[a].type != .static
             let awakeB = me[b].awake && me[b].type != .static
-            if !awakeA && !awakeB { continue }
+            let sleeping = (!me[a].awake && me[a].type != .static) || (!me[b].awake && me[b].type != .static)
+            if !awakeA && !awakeB {
+                if sleeping && cs[k].flags & Contact.hasPoints != 0 { changes.append(Int32(k)) }
+                continue
+            }
             let sa = st[a], sb = st[b]
             let margin = min(speculative + dt * (length(sa.v - sb.v) + abs(sa.w) * si[a].maxExtent + abs(sb.w) * si[b].maxExtent), maxMargin)
             var m = Collide.manifold(view(cs[k].shapeA), si[a].xf, view(cs[k].shapeB), si[b].xf, speculative: margin)
@@ -223,8 +245,14 @@ struct NarrowPhaseContext: @unchecked Sendable {
             if !touching && wasTouching { f |= Contact.ended }
             cs[k].flags = f
             cs[k].manifold = m
+            if f & (Contact.began | Contact.ended) != 0 || (sleeping && m.pointCount > 0) { changes.append(Int32(k)) }
         }
     }
+}
+
+/// Each narrow-phase chunk's list of changed contacts (chunk c touches only element c).
+struct ChangeLists: @unchecked Sendable {
+    var lists: UnsafeMutablePointer<[Int32]>
 }
 
 /// One worker's part of `World.mergeContacts` (raw views; each part writes only its own

@@ -58,6 +58,11 @@ public final class World {
     // Contacts (sorted by key) and the step pipeline's reusable buffers.
     var contacts: [Contact] = []
     var contactsBack: [Contact] = []
+    /// Per narrow-phase chunk of `contactChunk` contacts: the contacts that changed this step
+    /// (see `NarrowPhaseContext.update`); the first `contactChangeChunks` lists are current.
+    var contactChanges: [[Int32]] = []
+    var contactChangeChunks = 0
+    let contactChunk = 512
     /// Per merge worker: old contacts whose pair vanished this step (indices, in order).
     var mergeEnded: [[Int32]] = []
     var broadPhase = BroadPhase()
