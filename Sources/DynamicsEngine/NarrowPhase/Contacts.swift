@@ -88,6 +88,10 @@ extension World {
         let ctx0 = NarrowPhaseContext(slop: settings.linearSlop, speculative: speculativeDistance,
                                       maxMargin: speculativeDistance + 4 * settings.maxLinearSpeed * dt, dt: dt)
         let workers = stepWorkers
+        if contactLinks.count < contacts.count {
+            contactLinks.append(contentsOf: repeatElement(SIMD2(-1, -1), count: contacts.count - contactLinks.count))
+        }
+        let linksP = contactLinks.baseOrDummyMutable
         pool.vertices.withUnsafeBufferPointer { vb in
         pool.normals.withUnsafeBufferPointer { nb in
         shapes.withUnsafeBufferPointer { sh in
@@ -100,6 +104,7 @@ extension World {
             ctx.shapes = sh.baseAddress!; ctx.metas = me.baseAddress!
             ctx.states = st.baseAddress!; ctx.sims = si.baseAddress!
             ctx.contacts = cs.baseAddress
+            ctx.links = linksP
             let run = ctx
             let chunks = (cs.count + contactChunk - 1) / contactChunk
             while contactChanges.count < chunks { contactChanges.append([]) }
@@ -193,6 +198,8 @@ struct NarrowPhaseContext: @unchecked Sendable {
     var states = UnsafePointer<BodyState>(bitPattern: 16)!
     var sims = UnsafePointer<BodySim>(bitPattern: 16)!
     var contacts: UnsafeMutablePointer<Contact>? = nil
+    /// Per contact: its two bodies when it has points (links islands), else (-1, -1).
+    var links = UnsafeMutablePointer<SIMD2<Int32>>(bitPattern: 16)!
 
     init(slop: Float, speculative: Float, maxMargin: Float, dt: Float) {
         self.slop = slop; self.speculative = speculative; self.maxMargin = maxMargin; self.dt = dt
@@ -217,7 +224,9 @@ struct NarrowPhaseContext: @unchecked Sendable {
             let awakeB = me[b].awake && me[b].type != .static
             let sleeping = (!me[a].awake && me[a].type != .static) || (!me[b].awake && me[b].type != .static)
             if !awakeA && !awakeB {
-                if sleeping && cs[k].flags & Contact.hasPoints != 0 { changes.append(Int32(k)) }
+                let linked = cs[k].flags & Contact.hasPoints != 0
+                links[k] = linked ? SIMD2(Int32(a), Int32(b)) : SIMD2(-1, -1)
+                if sleeping && linked { changes.append(Int32(k)) }
                 continue
             }
             let sa = st[a], sb = st[b]
@@ -245,6 +254,7 @@ struct NarrowPhaseContext: @unchecked Sendable {
             if !touching && wasTouching { f |= Contact.ended }
             cs[k].flags = f
             cs[k].manifold = m
+            links[k] = m.pointCount > 0 ? SIMD2(Int32(a), Int32(b)) : SIMD2(-1, -1)
             if f & (Contact.began | Contact.ended) != 0 || (sleeping && m.pointCount > 0) { changes.append(Int32(k)) }
         }
     }

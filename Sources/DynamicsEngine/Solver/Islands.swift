@@ -22,16 +22,17 @@ struct IslandBuilder {
 
 extension World {
     func buildIslands() {
-        contacts.withUnsafeBufferPointer { cs in
+        let links = UnsafeBufferPointer(start: contactLinks.baseOrDummy, count: contacts.count)
         metas.withUnsafeBufferPointer { me in
         joints.withUnsafeBufferPointer { js in
         states.withUnsafeBufferPointer { st in
-            buildIslands(cs, me, js, st)
-        }}}}
+            buildIslands(links, me, js, st)
+        }}}
     }
 
     /// `buildIslands` over buffer views (no class property access per body or contact).
-    private func buildIslands(_ cs: UnsafeBufferPointer<Contact>, _ me: UnsafeBufferPointer<BodyMeta>,
+    /// `cs` holds each contact's bodies when it has points, else (-1, -1) (`contactLinks`).
+    private func buildIslands(_ cs: UnsafeBufferPointer<SIMD2<Int32>>, _ me: UnsafeBufferPointer<BodyMeta>,
                               _ js: UnsafeBufferPointer<JointRecord>, _ st: UnsafeBufferPointer<BodyState>) {
         let nb = Int(bodySlots.count)
         let nj = Int(jointSlots.count)
@@ -60,8 +61,8 @@ extension World {
                 if ra < rb { parent[rb] = Int32(ra) } else { parent[ra] = Int32(rb) }
             }
             for i in 0..<nb { parent[i] = Int32(i); islandOf[i] = -1 }
-            for k in 0..<cs.count where cs[k].flags & Contact.hasPoints != 0 {
-                let a = Int(cs[k].bodyA), b = Int(cs[k].bodyB)
+            for k in 0..<cs.count where cs[k].x >= 0 {
+                let a = Int(cs[k].x), b = Int(cs[k].y)
                 if solverBody(a) && solverBody(b) { union(a, b) }
             }
             for j in 0..<nj where js[j].alive {
@@ -86,9 +87,9 @@ extension World {
         ib.jointStart.withUnsafeMutableBufferPointer { jointStart in
             for k in 0...n { bodyStart[k] = 0; contactStart[k] = 0; jointStart[k] = 0 }
             for i in 0..<nb where islandOf[i] >= 0 { bodyStart[Int(islandOf[i]) + 1] += 1; nBodies += 1 }
-            for k in 0..<cs.count where cs[k].flags & Contact.hasPoints != 0 {
-                let ia = islandOf[Int(cs[k].bodyA)]
-                let isl = ia >= 0 ? ia : islandOf[Int(cs[k].bodyB)]
+            for k in 0..<cs.count where cs[k].x >= 0 {
+                let ia = islandOf[Int(cs[k].x)]
+                let isl = ia >= 0 ? ia : islandOf[Int(cs[k].y)]
                 if isl >= 0 { contactStart[Int(isl) + 1] += 1; nContacts += 1 }
             }
             for j in 0..<nj where js[j].alive {
@@ -124,8 +125,8 @@ extension World {
                 let isl = Int(islandOf[i]); bodies[Int(cur[isl])] = Int32(i); cur[isl] += 1
             }
             for k in 0..<n { cur[k] = contactStart[k] }
-            for k in 0..<cs.count where cs[k].flags & Contact.hasPoints != 0 {
-                let a = Int(cs[k].bodyA), b = Int(cs[k].bodyB)
+            for k in 0..<cs.count where cs[k].x >= 0 {
+                let a = Int(cs[k].x), b = Int(cs[k].y)
                 let ia = islandOf[a]
                 let isl = Int(ia >= 0 ? ia : islandOf[b])
                 if isl < 0 { continue }

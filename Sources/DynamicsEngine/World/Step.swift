@@ -191,7 +191,8 @@ extension World {
         states.withUnsafeMutableBufferPointer { statesB in
         metas.withUnsafeMutableBufferPointer { metasB in
             let v = BodyFinalize(sims: orDummy(simsB.baseAddress), states: orDummy(statesB.baseAddress),
-                                 metas: orDummy(metasB.baseAddress), dt: dt, linTol: linTol, angTol: angTol)
+                                 metas: orDummy(metasB.baseAddress), dt: dt, linTol: linTol, angTol: angTol,
+                                 kinematicSleepTime: settings.isSleepEnabled ? settings.timeToSleep : .infinity)
             // Each body is written only by the worker owning its slot range.
             Parallel.forRanges(workers: stepWorkers, count: nb, minPerWorker: parallelMin(2048)) { r, _ in v.finalize(r) }
         }}}
@@ -205,13 +206,6 @@ extension World {
                 islands.bodies.withUnsafeBufferPointer { sleepIsland(UnsafeBufferPointer(rebasing: $0[b0..<b1])) }
             }
         }
-        // Resting kinematic bodies sleep alone.
-        for i in 0..<Int(bodySlots.count) where metas[i].alive && metas[i].type == .kinematic && metas[i].awake {
-            if metas[i].sleepTime >= settings.timeToSleep {
-                metas[i].awake = false
-                metas[i].sleepNext = Int32(i)
-            }
-        }
     }
 }
 
@@ -223,6 +217,8 @@ struct BodyFinalize: @unchecked Sendable {
     var dt: Float
     var linTol: Float
     var angTol: Float
+    /// Resting kinematic bodies sleep alone after this long (infinity: sleeping is off).
+    var kinematicSleepTime: Float
 
     func finalize(_ r: Range<Int>) {
         for i in r where metas[i].alive && metas[i].type != .static && metas[i].awake {
@@ -251,6 +247,11 @@ struct BodyFinalize: @unchecked Sendable {
                 metas[i].sleepTime = 0
             } else {
                 metas[i].sleepTime += dt
+            }
+            // Kinematic bodies are in no island: they fall asleep on their own.
+            if metas[i].type == .kinematic && metas[i].sleepTime >= kinematicSleepTime {
+                metas[i].awake = false
+                metas[i].sleepNext = Int32(i)
             }
             sims[i] = sim
             states[i] = st

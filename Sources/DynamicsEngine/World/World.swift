@@ -62,6 +62,9 @@ public final class World {
     /// (see `NarrowPhaseContext.update`); the first `contactChangeChunks` lists are current.
     var contactChanges: [[Int32]] = []
     var contactChangeChunks = 0
+    /// Per contact of this step: its bodies when it has points, else (-1, -1) — the compact
+    /// input of the island passes (written by the narrow phase).
+    var contactLinks: [SIMD2<Int32>] = []
     let contactChunk = 512
     /// Per merge worker: old contacts whose pair vanished this step (indices, in order).
     var mergeEnded: [[Int32]] = []
