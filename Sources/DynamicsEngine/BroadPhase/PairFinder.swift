@@ -94,8 +94,13 @@ extension World {
                                   moving: mv, staticLarge: sl)
             let out = OutputBuffers(pairs: outs.baseAddress!)
             Parallel.forChunks(workers: workers, count: n, chunkSize: chunkSize, counter: chunkCounter) { r, c in
-                out.pairs[c].removeAll(keepingCapacity: true)
-                for k in r { ctx.emitPairs(for: Int(ctx.moving[k]), into: &out.pairs[c]) }
+                // Work on the chunk's buffer moved into a local: appending through the shared
+                // array of buffers would write its (shared) cache line on every append.
+                var pairs: [UInt64] = []
+                swap(&pairs, &out.pairs[c])
+                pairs.removeAll(keepingCapacity: true)
+                for k in r { ctx.emitPairs(for: Int(ctx.moving[k]), into: &pairs) }
+                swap(&pairs, &out.pairs[c])
             }
         }}}}}}}}}}}
         for c in 0..<chunks { bp.pairs.append(contentsOf: bp.workerPairs[c]) }

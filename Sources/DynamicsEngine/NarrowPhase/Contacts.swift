@@ -113,7 +113,10 @@ extension World {
                 let out = ChangeLists(lists: lists.baseAddress!)
                 // Chunk c writes only its contacts and its own list.
                 Parallel.forChunks(workers: workers, count: cs.count, chunkSize: contactChunk, counter: chunkCounter) { range, c in
-                    run.update(range, changes: &out.lists[c])
+                    var list: [Int32] = []  // moved out and back: see findPairs
+                    swap(&list, &out.lists[c])
+                    run.update(range, changes: &list)
+                    swap(&list, &out.lists[c])
                 }
             }
         }}}}}}}
@@ -291,14 +294,17 @@ struct ContactMerge: @unchecked Sendable {
         let iEnd = r.upperBound
         var j = w == 0 ? 0 : (i < np ? lowerBound(pairs[i]) : no)
         let jEnd = w == workers - 1 ? no : (iEnd < np ? lowerBound(pairs[iEnd]) : no)
-        ended[w].removeAll(keepingCapacity: true)
+        var endedHere: [Int32] = []  // moved out and back: see findPairs
+        swap(&endedHere, &ended[w])
+        defer { swap(&endedHere, &ended[w]) }
+        endedHere.removeAll(keepingCapacity: true)
         while i < iEnd || j < jEnd {
             if j < jEnd && old[j].shapeA < 0 { j += 1; continue }  // ended explicitly
             if i < iEnd && (j >= jEnd || pairs[i] < old[j].key) {
                 out[i] = World.makeContact(key: pairs[i], shapes: shapes)
                 i += 1
             } else if i >= iEnd || pairs[i] > old[j].key {
-                if old[j].flags & Contact.touching != 0 { ended[w].append(Int32(j)) }
+                if old[j].flags & Contact.touching != 0 { endedHere.append(Int32(j)) }
                 j += 1
             } else {
                 out[i] = old[j]
