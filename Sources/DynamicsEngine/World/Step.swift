@@ -145,8 +145,11 @@ extension World {
                 pipeline.stages.removeAll(keepingCapacity: true)
                 for k in 0..<bigIslands.count { views.appendStages(island: Int(bigIslands[k]), to: &pipeline.stages) }
                 if !smallIslands.isEmpty {
+                    // Islands claimed a few at a time (largest first): one claim per island made the
+                    // workers contend on the pipeline's counter.
+                    let perClaim = max(1, min(8, smallIslands.count / (workers * 32)))
                     pipeline.stages.append(Stage(kind: SolverViews.StageKind.smallIslands.rawValue, pass: 0, island: -1,
-                                                 begin: 0, end: Int32(smallIslands.count), blockSize: 1))
+                                                 begin: 0, end: Int32(smallIslands.count), blockSize: Int32(perClaim)))
                 }
                 if nc > 0 {
                     pipeline.stages.append(Stage(kind: SolverViews.StageKind.store.rawValue, pass: 0, island: -1,
