@@ -32,13 +32,15 @@ let package = Package(
         .executableTarget(
             name: "dynamics-bench",
             dependencies: [
-                "DynamicsEngine", "DynamicsScenes", "DynamicsRender", "BenchSupport", "CJemalloc",
+                "DynamicsEngine", "DynamicsScenes", "DynamicsRender", "BenchSupport", "CJemalloc", "JemallocConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "DynamicsEngineTests", dependencies: ["DynamicsEngine", "DynamicsScenes", "DynamicsComponents"]),
         .target(name: "BenchSupport"),
         .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
+        // jemalloc's options for dynamics-bench (no thread caches: every allocation is counted).
+        .target(name: "JemallocConfig"),
         .testTarget(name: "BenchSupportTests", dependencies: ["BenchSupport"]),
         // The package-benchmark suite; run with `swift package benchmark` (Benchmarks/README.md).
         .executableTarget(

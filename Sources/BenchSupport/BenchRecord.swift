@@ -151,3 +151,37 @@ public func median(_ values: [Double]) -> Double {
     let m = s.count / 2
     return s.count % 2 == 1 ? s[m] : (s[m - 1] + s[m]) / 2
 }
+
+extension BenchRecord {
+    /// One record from single-repeat records of the same configuration measured in turns
+    /// (`--interleave`): steps/s is the median of all their runs, min and max span them,
+    /// allocation and memory figures are the worst seen, the check passes only if every part
+    /// passed; descriptive fields come from the last part.
+    /// - Precondition: `parts` is not empty and all share scene, items and threads.
+    public static func combining(_ parts: [BenchRecord]) -> BenchRecord {
+        precondition(!parts.isEmpty, "BenchRecord.combining: no records")
+        var r = parts[parts.count - 1]
+        precondition(parts.allSatisfy { $0.key == r.key }, "BenchRecord.combining: records of different configurations")
+        let runs = parts.flatMap { $0.stepsPerSecondRuns ?? [$0.stepsPerSecond] }
+        let med = BenchSupport.median(runs)
+        r.stepsPerSecond = med
+        r.stepsPerSecondMedian = med
+        r.stepsPerSecondMin = runs.min()
+        r.stepsPerSecondMax = runs.max()
+        r.stepsPerSecondRuns = runs
+        r.repeats = runs.count
+        r.msPerStep = med.isFinite && med > 0 ? 1000 / med : 0
+        r.stepSeconds = BenchSupport.median(parts.compactMap(\.stepSeconds))
+        r.buildSeconds = BenchSupport.median(parts.compactMap(\.buildSeconds))
+        r.threadAllocBytesPerStep = parts.compactMap(\.threadAllocBytesPerStep).max()
+        r.processAllocsPerStep = parts.compactMap(\.processAllocsPerStep).max()
+        r.processAllocatedDeltaBytes = parts.compactMap(\.processAllocatedDeltaBytes).max()
+        r.residentPeakBytes = parts.compactMap(\.residentPeakBytes).max()
+        r.maxRssBytes = parts.compactMap(\.maxRssBytes).max()
+        var failures: [String] = []
+        for p in parts { for f in p.failures ?? [] where !failures.contains(f) { failures.append(f) } }
+        r.failures = failures
+        r.passed = parts.allSatisfy { $0.passed != false }
+        return r
+    }
+}

@@ -1,5 +1,6 @@
 import BenchSupport
 import CJemalloc
+import JemallocConfig
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -73,6 +74,20 @@ enum Jemalloc {
     /// Checks that jemalloc is the allocator Swift's own allocations go through and that its
     /// statistics are on; throws a one-line error otherwise, so the tool never prints zeros
     /// that only mean "not measured".
+    /// `count` small blocks from malloc, returned so the optimizer cannot drop or move them
+    /// (Swift arrays built here were once promoted to the stack under whole-module optimization).
+    @inline(never)
+    static func probeAllocations(_ count: Int) -> [UnsafeMutableRawPointer] {
+        var blocks: [UnsafeMutableRawPointer] = []
+        blocks.reserveCapacity(count)
+        for k in 0..<count {
+            guard let p = malloc(32) else { break }
+            p.storeBytes(of: UInt8(truncatingIfNeeded: k), as: UInt8.self)
+            blocks.append(p)
+        }
+        return blocks
+    }
+
     static func verify() throws -> String {
         guard let version else {
             throw EnvironmentError("jemalloc's mallctl does not answer; dynamics-bench must be linked with jemalloc (libjemalloc-dev)")
@@ -92,11 +107,11 @@ enum Jemalloc {
             throw EnvironmentError("jemalloc \(version) is linked but is not the process's malloc (a 1 MiB Swift allocation was not counted); cannot measure allocations")
         }
         let s1 = snapshot()
-        let probe2 = (0..<64).map { [UInt8](repeating: UInt8($0), count: 32) }
+        let probe2 = probeAllocations(64)
         let s2 = snapshot()
-        withExtendedLifetime(probe2) {}
+        for p in probe2 { free(p) }
         guard s2.requests &- s1.requests >= 64 else {
-            throw EnvironmentError("jemalloc \(version): the arena request counters did not count 64 allocations")
+            throw EnvironmentError("jemalloc \(version): the arena request counters did not count 64 allocations (\(s1.requests) -> \(s2.requests), \(probe2.count) blocks)")
         }
         return "jemalloc \(version)"
     }

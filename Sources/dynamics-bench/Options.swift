@@ -32,6 +32,9 @@ struct MeasureOptions: ParsableArguments {
     @Option(name: .long, help: "Run only part K of N of the sweep (1-based): every N-th configuration from K.")
     var shard: String?
 
+    @Flag(name: .long, help: "Measure the configurations in turns: --repeat rounds of one repeat of each, so that a noisy machine's slow phases hit them alike (use it to compare thread counts in one run).")
+    var interleave = false
+
     /// Checks the counts; every problem is a usage error (exit 2).
     func check() throws {
         if let steps { try requirePositive(steps, "--steps") }
@@ -79,19 +82,31 @@ enum SweepRunner {
         if configs.isEmpty, let shard {
             warn("shard \(shard) of a sweep of fewer than \(shard.count) configurations is empty")
         }
-        for (i, c) in configs.enumerated() {
-            let scene = try SceneCatalog.scene(named: c.scene)
-            let o = RunOptions(size: c.items, steps: steps(scene), threads: c.threads, seed: measure.seed,
-                               warmup: measure.warmup, repeats: measure.repeats)
-            let label = configs.count > 1 ? "\(c) [\(i + 1)/\(configs.count)]" : c.description
-            let bar = ProgressBar(label: label, total: o.repeats * (o.warmup + o.steps), enabled: draw)
-            let record: BenchRecord
-            do {
-                defer { bar.finish() }
-                record = try BenchRunner.run(scene, o, allocator: allocator, progress: bar)
+        let rounds = measure.interleave ? measure.repeats : 1
+        var parts = [[BenchRecord]](repeating: [], count: configs.count)
+        for round in 0..<rounds {
+            for (i, c) in configs.enumerated() {
+                let scene = try SceneCatalog.scene(named: c.scene)
+                let o = RunOptions(size: c.items, steps: steps(scene), threads: c.threads, seed: measure.seed,
+                                   warmup: measure.warmup, repeats: measure.interleave ? 1 : measure.repeats)
+                var label = configs.count > 1 ? "\(c) [\(i + 1)/\(configs.count)]" : c.description
+                if rounds > 1 { label += " round \(round + 1)/\(rounds)" }
+                let bar = ProgressBar(label: label, total: o.repeats * (o.warmup + o.steps), enabled: draw)
+                let record: BenchRecord
+                do {
+                    defer { bar.finish() }
+                    record = try BenchRunner.run(scene, o, allocator: allocator, progress: bar)
+                }
+                parts[i].append(record)
+                if round == rounds - 1 {
+                    let combined = rounds > 1 ? BenchRecord.combining(parts[i]) : record
+                    results.append(combined)
+                }
             }
-            results.append(record)
-            if printResults && output.format == .json { print(try record.json()); fflush(nil) }
+        }
+        if printResults && output.format == .json {
+            for r in results { print(try r.json()) }
+            fflush(nil)
         }
         if printResults {
             switch output.format {
