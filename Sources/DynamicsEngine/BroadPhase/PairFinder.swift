@@ -16,14 +16,18 @@ extension World {
         defer { broadPhase = bp }
         let half = 0.5 * speculativeDistance
         let maxMargin = half + 2 * settings.maxLinearSpeed * dt
-        bp.moving.removeAll(keepingCapacity: true)
-        bp.movingSmall.removeAll(keepingCapacity: true)
         bp.movingLarge.removeAll(keepingCapacity: true)
         bp.pairs.removeAll(keepingCapacity: true)
         let shapeCount = Int(shapeSlots.count)
+        // The moving shapes in slot order, written through pointers (the lists only grow).
+        if bp.moving.count < shapeCount { bp.moving.append(contentsOf: repeatElement(0, count: shapeCount - bp.moving.count)) }
+        var movingCount = 0
         shapes.withUnsafeBufferPointer { sh in
-            for s in 0..<shapeCount where sh[s].alive && !sh[s].isStatic { bp.moving.append(Int32(s)) }
+            bp.moving.withUnsafeMutableBufferPointer { mv in
+                for s in 0..<shapeCount where sh[s].alive && !sh[s].isStatic { mv[movingCount] = Int32(s); movingCount += 1 }
+            }
         }
+        bp.moving.removeLast(bp.moving.count - movingCount)
         // Boxes of awake moving shapes, in parallel (each worker its own shapes).
         let workers = stepWorkers
         shapes.withUnsafeBufferPointer { sh in
@@ -41,9 +45,11 @@ extension World {
         // Mean size (serial, in slot order: the cell size never depends on the worker count).
         var sizeSum: Float = 0
         aabbs.withUnsafeBufferPointer { bx in
-            for s in bp.moving {
-                let e = bx[Int(s)].upper - bx[Int(s)].lower
-                sizeSum += max(e.x, e.y)
+            bp.moving.withUnsafeBufferPointer { mv in
+                for s in mv {
+                    let e = bx[Int(s)].upper - bx[Int(s)].lower
+                    sizeSum += max(e.x, e.y)
+                }
             }
         }
         let n = bp.moving.count
@@ -54,14 +60,21 @@ extension World {
         let largeLimit = largeShapeCells * cell
         aabbs.withUnsafeBufferPointer { bx in
         shapeIsLarge.withUnsafeMutableBufferPointer { large in
-            for s in bp.moving {
-                let e = bx[Int(s)].upper - bx[Int(s)].lower
-                if max(e.x, e.y) > largeLimit {
-                    large[Int(s)] = 1; bp.movingLarge.append(s)
-                } else {
-                    large[Int(s)] = 0; bp.movingSmall.append(s)
+            // Small shapes through a pointer (the list only grows); large ones are rare.
+            if bp.movingSmall.count < n { bp.movingSmall.append(contentsOf: repeatElement(0, count: n - bp.movingSmall.count)) }
+            var smallCount = 0
+            bp.moving.withUnsafeBufferPointer { mv in
+            bp.movingSmall.withUnsafeMutableBufferPointer { sm in
+                for s in mv {
+                    let e = bx[Int(s)].upper - bx[Int(s)].lower
+                    if max(e.x, e.y) > largeLimit {
+                        large[Int(s)] = 1; bp.movingLarge.append(s)
+                    } else {
+                        large[Int(s)] = 0; sm[smallCount] = s; smallCount += 1
+                    }
                 }
-            }
+            }}
+            bp.movingSmall.removeLast(bp.movingSmall.count - smallCount)
             // A local reference (not a copy): reading bp.movingSmall while bp.grid is mutated
             // would otherwise make the compiler materialise a temporary array every step.
             let small = bp.movingSmall
