@@ -55,19 +55,6 @@ struct ColoredBatches {
                               contacts: contacts, metas: metas, all: (1 << UInt32(Self.colorCount)) - 1)
     }
 
-    /// Colours every island and packs the batches on up to `workers` threads (all three
-    /// passes; the step runs pass 1 itself, interleaved with preparing the constraints).
-    mutating func build(islands ib: IslandBuilder, constraints: UnsafeMutablePointer<ContactConstraint>,
-                        contacts: UnsafePointer<Contact>, metas: UnsafePointer<BodyMeta>,
-                        bodyCount: Int, padBody: Int32, workers: Int = 1, counter: WorkCounter? = nil) {
-        let v = coloring(islands: ib, contacts: contacts, metas: metas, bodyCount: bodyCount)
-        let claim = counter ?? WorkCounter()
-        Parallel.forChunks(workers: workers, count: ib.count, chunkSize: 8, counter: claim) { r, _ in
-            for isl in r { v.color(island: isl) }
-        }
-        layoutAndPack(islands: ib, constraints: constraints, padBody: padBody, workers: workers, counter: claim)
-    }
-
     /// Passes 2 and 3, after every island has been coloured.
     mutating func layoutAndPack(islands ib: IslandBuilder, constraints: UnsafeMutablePointer<ContactConstraint>,
                                 padBody: Int32, workers: Int, counter claim: WorkCounter) {
