@@ -27,7 +27,7 @@ open class DynamicView: DynamicItem {
         set {
             let old = _center
             _center = newValue
-            if ViewAnimationCapture.mayCapture || !animationTracks.isEmpty { propertyChanged(.center, from: .point(old), to: .point(newValue)) }
+            if tracksChanges { propertyChanged(.center, from: .point(old), to: .point(newValue)) }
         }
     }
 
@@ -38,7 +38,7 @@ open class DynamicView: DynamicItem {
         set {
             let old = _size
             _size = newValue.size
-            if ViewAnimationCapture.mayCapture || !animationTracks.isEmpty { propertyChanged(.size, from: .size(old), to: .size(newValue.size)) }
+            if tracksChanges { propertyChanged(.size, from: .size(old), to: .size(newValue.size)) }
         }
     }
 
@@ -49,7 +49,7 @@ open class DynamicView: DynamicItem {
         set {
             let old = _transform
             _transform = newValue
-            if ViewAnimationCapture.mayCapture || !animationTracks.isEmpty { propertyChanged(.transform, from: .transform(old), to: .transform(newValue)) }
+            if tracksChanges { propertyChanged(.transform, from: .transform(old), to: .transform(newValue)) }
         }
     }
 
@@ -59,7 +59,7 @@ open class DynamicView: DynamicItem {
         set {
             let old = _alpha
             _alpha = newValue
-            if ViewAnimationCapture.mayCapture || !animationTracks.isEmpty { propertyChanged(.alpha, from: .scalar(old), to: .scalar(newValue)) }
+            if tracksChanges { propertyChanged(.alpha, from: .scalar(old), to: .scalar(newValue)) }
         }
     }
 
@@ -69,7 +69,7 @@ open class DynamicView: DynamicItem {
         set {
             let old = _backgroundColor
             _backgroundColor = newValue
-            if ViewAnimationCapture.mayCapture || !animationTracks.isEmpty { propertyChanged(.backgroundColor, from: .color(old), to: .color(newValue)) }
+            if tracksChanges { propertyChanged(.backgroundColor, from: .color(old), to: .color(newValue)) }
         }
     }
 
@@ -222,5 +222,14 @@ open class DynamicView: DynamicItem {
     /// Called by a finished run: drops its tracks from this view.
     func removeTracks(of run: ViewAnimationRun) {
         animationTracks.removeAll { $0.run === run }
+    }
+}
+
+extension DynamicView {
+    /// Whether a property change must be reported to the animation machinery: an animation
+    /// block is open on some thread, or this view has a running animation (which a direct
+    /// change interrupts). One relaxed atomic load while nothing animates.
+    @inline(__always) var tracksChanges: Bool {
+        ViewAnimationCapture.mayCapture || !animationTracks.isEmpty
     }
 }
