@@ -47,13 +47,12 @@ struct Scene {
     Bounds bounds{};
 };
 
-b2Body* addBox(b2World& world, b2BodyType type, float x, float y, float hx, float hy) {
+// One body with one fixture of the scenes' material.
+b2Body* addBody(b2World& world, b2BodyType type, float x, float y, const b2Shape& shape) {
     b2BodyDef bd;
     bd.type = type;
     bd.position.Set(x, y);
     b2Body* body = world.CreateBody(&bd);
-    b2PolygonShape shape;
-    shape.SetAsBox(hx, hy);
     b2FixtureDef fd;
     fd.shape = &shape;
     fd.density = kDensity;
@@ -63,20 +62,16 @@ b2Body* addBox(b2World& world, b2BodyType type, float x, float y, float hx, floa
     return body;
 }
 
+b2Body* addBox(b2World& world, b2BodyType type, float x, float y, float hx, float hy) {
+    b2PolygonShape shape;
+    shape.SetAsBox(hx, hy);
+    return addBody(world, type, x, y, shape);
+}
+
 b2Body* addCircle(b2World& world, float x, float y, float radius) {
-    b2BodyDef bd;
-    bd.type = b2_dynamicBody;
-    bd.position.Set(x, y);
-    b2Body* body = world.CreateBody(&bd);
     b2CircleShape shape;
     shape.m_radius = radius;
-    b2FixtureDef fd;
-    fd.shape = &shape;
-    fd.density = kDensity;
-    fd.friction = kFriction;
-    fd.restitution = kRestitution;
-    body->CreateFixture(&fd);
-    return body;
+    return addBody(world, b2_dynamicBody, x, y, shape);
 }
 
 // pile (all boxes) and mix (even index circle, odd index box): rows of 50 in a 60 m container.

@@ -48,6 +48,14 @@ let cpuTimeMetric = BenchmarkMetric.custom("cpuTimeNs")
 /// `malloc` calls per step (counted by package-benchmark's malloc interposer, process-wide).
 let stepMetrics: [BenchmarkMetric] = [.throughput, .wallClock, cpuTimeMetric, .mallocCountTotal]
 
+/// The configuration of every benchmark here: exactly `iterations` measured steps (the
+/// warm-up happens in setup), the step metrics and their committed tolerances.
+func stepConfiguration(iterations: Int, singleThreaded: Bool) -> Benchmark.Configuration {
+    .init(metrics: stepMetrics, tags: [:], warmupIterations: 0, scalingFactor: .one,
+          maxDuration: .seconds(120), maxIterations: iterations,
+          thresholds: Tolerance.forStep(singleThreaded: singleThreaded))
+}
+
 /// Tolerances used by `baseline check` (a run against a stored baseline) and
 /// `thresholds check` (a run against the committed p90 values in `Benchmarks/Thresholds`).
 /// Both directions count: a change beyond a tolerance is a regression (the check fails) or
@@ -156,15 +164,7 @@ struct SceneCase {
         let sceneName = scene, size = self.size
         Benchmark(
             name,
-            configuration: .init(
-                metrics: stepMetrics,
-                tags: [:],
-                warmupIterations: 0,
-                scalingFactor: .one,
-                maxDuration: .seconds(120),
-                maxIterations: steps,
-                thresholds: Tolerance.forStep(singleThreaded: singleThreaded)
-            ),
+            configuration: stepConfiguration(iterations: steps, singleThreaded: singleThreaded),
             closure: { (benchmark: Benchmark, instance: SceneInstance) in
                 let cpuStart = processCPUTimeNanoseconds()
                 instance.step()
@@ -256,15 +256,7 @@ enum AnimatorCase {
     static func register() {
         Benchmark(
             name,
-            configuration: .init(
-                metrics: stepMetrics,
-                tags: [:],
-                warmupIterations: 0,
-                scalingFactor: .one,
-                maxDuration: .seconds(120),
-                maxIterations: frames,
-                thresholds: Tolerance.forStep(singleThreaded: true)
-            ),
+            configuration: stepConfiguration(iterations: frames, singleThreaded: true),
             closure: { (benchmark: Benchmark, state: State) in
                 let cpuStart = processCPUTimeNanoseconds()
                 state.animator.step(by: 1.0 / 60.0)
