@@ -40,7 +40,7 @@ extension World {
             let v = BoxUpdate(shapes: orDummy(sh.baseAddress), metas: orDummy(me.baseAddress), states: orDummy(st.baseAddress),
                               sims: orDummy(si.baseAddress), verts: orDummy(vb.baseAddress), boxes: orDummy(bx.baseAddress),
                               moving: orDummy(mv.baseAddress), half: half, maxMargin: maxMargin, dt: dt)
-            Parallel.forRanges(workers: workers, count: mv.count, minPerWorker: 1024) { r, _ in v.update(r) }
+            Parallel.forRanges(workers: workers, count: mv.count, minPerWorker: 1024, v)
         }}}}}}}
         // Mean size (serial, in slot order: the cell size never depends on the worker count).
         var sizeSum: Float = 0
@@ -105,23 +105,30 @@ extension World {
                                   staticGrid: GridView(staticGrid, orDummy(scs.baseAddress), orDummy(sen.baseAddress)),
                                   grid: GridView(grid, orDummy(gcs.baseAddress), orDummy(gen.baseAddress)),
                                   moving: mv, staticLarge: sl)
-            let out = OutputBuffers(pairs: outs.baseAddress!)
-            Parallel.forChunks(workers: workers, count: n, chunkSize: chunkSize, counter: chunkCounter) { r, c in
-                // Work on the chunk's buffer moved into a local: appending through the shared
-                // array of buffers would write its (shared) cache line on every append.
-                var pairs: [UInt64] = []
-                swap(&pairs, &out.pairs[c])
-                pairs.removeAll(keepingCapacity: true)
-                for k in r { ctx.emitPairs(for: Int(ctx.moving[k]), into: &pairs) }
-                swap(&pairs, &out.pairs[c])
-            }
+            let task = PairEmission(ctx: ctx, out: OutputBuffers(pairs: outs.baseAddress!))
+            Parallel.forChunks(workers: workers, count: n, chunkSize: chunkSize, counter: chunkCounter, task)
         }}}}}}}}}}}
         for c in 0..<chunks { bp.pairs.append(contentsOf: bp.workerPairs[c]) }
     }
 }
 
+/// Pair emission for one chunk of moving shapes into the chunk's own buffer.
+struct PairEmission: RangeTask, @unchecked Sendable {
+    let ctx: PairContext
+    let out: OutputBuffers
+    func run(_ r: Range<Int>, part c: Int) {
+        // Work on the chunk's buffer moved into a local: appending through the shared
+        // array of buffers would write its (shared) cache line on every append.
+        var pairs: [UInt64] = []
+        swap(&pairs, &out.pairs[c])
+        pairs.removeAll(keepingCapacity: true)
+        for k in r { ctx.emitPairs(for: Int(ctx.moving[k]), into: &pairs) }
+        swap(&pairs, &out.pairs[c])
+    }
+}
+
 /// Box update of moving shapes (each index of `moving` by one worker).
-struct BoxUpdate: @unchecked Sendable {
+struct BoxUpdate: RangeTask, @unchecked Sendable {
     var shapes: UnsafePointer<ShapeRecord>
     var metas: UnsafePointer<BodyMeta>
     var states: UnsafePointer<BodyState>
@@ -132,6 +139,8 @@ struct BoxUpdate: @unchecked Sendable {
     var half: Float
     var maxMargin: Float
     var dt: Float
+
+    func run(_ r: Range<Int>, part: Int) { update(r) }
 
     func update(_ r: Range<Int>) {
         for k in r {

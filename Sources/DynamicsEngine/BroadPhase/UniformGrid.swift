@@ -121,21 +121,21 @@ extension UniformGrid {
         pipeline.stages.append(Stage(kind: 0, pass: 0, island: -1, begin: 0, end: Int32(n), blockSize: Int32(shapeBlock)))
         pipeline.stages.append(Stage(kind: 1, pass: 0, island: -1, begin: 0, end: Int32(ny), blockSize: Int32(rowsPerBand)))
         pipeline.stages.append(Stage(kind: 2, pass: 0, island: -1, begin: 0, end: 1, blockSize: 1))
-        pipeline.run(workers: workers) { stage, block in counter.execute(stage, block) }
+        pipeline.run(workers: workers, counter)
         let total = Int(bandTotals[bands])
         if entries.count < total { entries.append(contentsOf: repeatElement(0, count: total - entries.count)) }
         v.entries = entries.baseOrDummyMutable
         let filler = v
         pipeline.stages.removeAll(keepingCapacity: true)
         pipeline.stages.append(Stage(kind: 3, pass: 0, island: -1, begin: 0, end: Int32(ny), blockSize: Int32(rowsPerBand)))
-        pipeline.run(workers: workers) { stage, block in filler.execute(stage, block) }
+        pipeline.run(workers: workers, filler)
         cellStart[cells] = Int32(total)
     }
 }
 
 /// Raw views of a grid under construction (see `UniformGrid.buildParallel`); each stage's
 /// blocks write disjoint parts (their shapes' ranges, or their band's cells and entries).
-struct GridBuildViews: @unchecked Sendable {
+struct GridBuildViews: StageExecutor, @unchecked Sendable {
     var ids: UnsafeBufferPointer<Int32>
     var boxes: UnsafePointer<AABB>
     var geo: GridGeometry

@@ -49,9 +49,9 @@ extension World {
         out.withUnsafeMutableBufferPointer { dst in
         mergeEnded.withUnsafeMutableBufferPointer { ended in
             let m = ContactMerge(pairs: pairs, old: old, shapes: orDummy(sh.baseAddress), out: orDummy(dst.baseAddress),
-                                 ended: orDummy(ended.baseAddress))
+                                 ended: orDummy(ended.baseAddress), parts: workers)
             // Worker w owns pairs `share(np, w, workers)` and old contacts of keys in the same range.
-            Parallel.run(workers: workers) { w in m.merge(part: w, of: workers) }
+            Parallel.forRanges(workers: workers, count: workers, minPerWorker: 1, m)
         }}}}}
         for w in 0..<workers {
             for j in mergeEnded[w] { contactEndEvents.append(endEvent(for: contacts[Int(j)])) }
@@ -112,12 +112,8 @@ extension World {
             contactChanges.withUnsafeMutableBufferPointer { lists in
                 let out = ChangeLists(lists: lists.baseAddress!)
                 // Chunk c writes only its contacts and its own list.
-                Parallel.forChunks(workers: workers, count: cs.count, chunkSize: contactChunk, counter: chunkCounter) { range, c in
-                    var list: [Int32] = []  // moved out and back: see findPairs
-                    swap(&list, &out.lists[c])
-                    run.update(range, changes: &list)
-                    swap(&list, &out.lists[c])
-                }
+                Parallel.forChunks(workers: workers, count: cs.count, chunkSize: contactChunk, counter: chunkCounter,
+                                   ContactUpdate(ctx: run, out: out))
             }
         }}}}}}}
     }
@@ -268,14 +264,28 @@ struct ChangeLists: @unchecked Sendable {
     var lists: UnsafeMutablePointer<[Int32]>
 }
 
+/// The narrow phase of one chunk of contacts: chunk `c` writes only its contacts and list `c`.
+struct ContactUpdate: RangeTask, @unchecked Sendable {
+    let ctx: NarrowPhaseContext
+    let out: ChangeLists
+    func run(_ range: Range<Int>, part c: Int) {
+        var list: [Int32] = []  // moved out and back: see PairEmission
+        swap(&list, &out.lists[c])
+        ctx.update(range, changes: &list)
+        swap(&list, &out.lists[c])
+    }
+}
+
 /// One worker's part of `World.mergeContacts` (raw views; each part writes only its own
 /// slots of `out` and its own `ended` list).
-struct ContactMerge: @unchecked Sendable {
+struct ContactMerge: RangeTask, @unchecked Sendable {
     let pairs: UnsafeBufferPointer<UInt64>
     let old: UnsafeBufferPointer<Contact>
     let shapes: UnsafePointer<ShapeRecord>
     let out: UnsafeMutablePointer<Contact>
     let ended: UnsafeMutablePointer<[Int32]>
+    /// How many parts the merge is split into.
+    let parts: Int
 
     /// The first old contact whose key is at least `key` (old contacts are sorted by key).
     func lowerBound(_ key: UInt64) -> Int {
@@ -286,6 +296,9 @@ struct ContactMerge: @unchecked Sendable {
         }
         return lo
     }
+
+    /// Part `part` of `workers` (the range is the part's own index: one part per worker).
+    func run(_ range: Range<Int>, part: Int) { merge(part: part, of: parts) }
 
     func merge(part w: Int, of workers: Int) {
         let np = pairs.count, no = old.count

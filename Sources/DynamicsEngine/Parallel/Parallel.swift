@@ -4,60 +4,88 @@ import Synchronization
 import Glibc
 #endif
 
+/// A parallel pass's work on one range of items: a worker's share (`forRanges`) or a claimed
+/// chunk (`forChunks`). Passes are small structs of raw pointers rather than closures: a
+/// struct is handed to the helper threads by address, where a closure shared with another
+/// thread would need its context on the heap — one allocation per pass.
+protocol RangeTask {
+    /// Does the work of `range`, the `part`-th range of the pass (the share's worker index
+    /// or the chunk index; a task's result may depend on `part` only through its range).
+    func run(_ range: Range<Int>, part: Int)
+}
+
 /// Work splitting for the step. Every parallel stage writes disjoint memory (its own contact
 /// range, body range or colour batch range), so the results do not depend on how the work is
 /// split; with one worker nothing is dispatched at all.
 enum Parallel {
-    /// Runs `body(range, worker)` over `0..<count` split into `workers` contiguous ranges (fewer
-    /// when there is less than `minPerWorker` work each). The calling thread takes part.
+    /// Runs `task` over `0..<count` split into `workers` contiguous ranges (fewer when there
+    /// is less than `minPerWorker` work each). The calling thread takes part.
     @inline(__always)
-    static func forRanges(workers: Int, count: Int, minPerWorker: Int, _ body: (Range<Int>, Int) -> Void) {
+    static func forRanges<T: RangeTask>(workers: Int, count: Int, minPerWorker: Int, _ task: T) {
         let w = min(workers, count / max(1, minPerWorker))
         if w <= 1 {
-            if count > 0 { body(0..<count, 0) }
+            if count > 0 { task.run(0..<count, part: 0) }
             return
         }
-        run(workers: w) { i in body((i * count / w)..<((i + 1) * count / w), i) }
+        run(workers: w, SplitRanges(task: task, count: count, parts: w))
     }
 
-    /// Runs `body(worker)` on `workers` threads (the caller among them) and returns when all
-    /// are done. The closure is not `@Sendable`: every caller in the engine hands each worker
-    /// disjoint memory (stated at each call site), which the compiler cannot see.
+    /// Runs `task.perform(i)` for every `i` in `0..<workers`, on `workers` threads (the caller
+    /// among them), and returns when all are done: on the engine's `WorkerPool`, or with
+    /// `concurrentPerform` when the pool is busy (another world stepping at the same moment,
+    /// or a pass inside a pass). Tasks hand each index disjoint memory (stated at each call
+    /// site), which the compiler cannot see.
     @inline(__always)
-    static func run(workers: Int, _ body: (Int) -> Void) {
-        if workers <= 1 { body(0); return }
-        withoutActuallyEscaping(body) { escapable in
-            nonisolated(unsafe) let work = escapable
-            DispatchQueue.concurrentPerform(iterations: workers) { i in work(i) }
-        }
+    static func run<T: PoolTask>(workers: Int, _ task: T) {
+        if workers <= 1 { task.perform(0); return }
+        if WorkerPool.shared.run(workers: workers, task) { return }
+        nonisolated(unsafe) let work = task
+        DispatchQueue.concurrentPerform(iterations: workers) { i in work.perform(i) }
     }
 
-    /// Runs `body(range, chunk)` over `0..<count` cut into chunks of `chunkSize`, which the
-    /// workers claim one by one (dynamic load balance). What a chunk computes must depend only
-    /// on its range, never on which worker runs it; callers that collect output keep one
-    /// buffer per chunk and combine them in chunk order.
+    /// Runs `task` over `0..<count` cut into chunks of `chunkSize`, which the workers claim
+    /// one by one (dynamic load balance). What a chunk computes must depend only on its range,
+    /// never on which worker runs it; tasks that collect output keep one buffer per chunk and
+    /// their callers combine them in chunk order.
     @inline(__always)
-    static func forChunks(workers: Int, count: Int, chunkSize: Int, counter: WorkCounter,
-                          _ body: (Range<Int>, Int) -> Void) {
+    static func forChunks<T: RangeTask>(workers: Int, count: Int, chunkSize: Int, counter: WorkCounter, _ task: T) {
         let chunks = (count + chunkSize - 1) / chunkSize
         if workers <= 1 || chunks <= 1 {
-            for c in 0..<chunks { body((c * chunkSize)..<min(count, (c + 1) * chunkSize), c) }
+            for c in 0..<chunks { task.run((c * chunkSize)..<min(count, (c + 1) * chunkSize), part: c) }
             return
         }
         counter.reset()
-        run(workers: min(workers, chunks)) { _ in
-            while true {
-                let c = counter.next()
-                if c >= chunks { break }
-                body((c * chunkSize)..<min(count, (c + 1) * chunkSize), c)
-            }
-        }
+        run(workers: min(workers, chunks), ClaimChunks(task: task, counter: counter, count: count, chunkSize: chunkSize))
     }
 
     /// The contiguous share of `0..<count` that worker `i` of `w` owns.
     @inline(__always)
     static func share(_ count: Int, _ i: Int, _ w: Int) -> Range<Int> {
         (i * count / w)..<((i + 1) * count / w)
+    }
+}
+
+/// `forRanges`: index `i` runs the `i`-th contiguous share.
+struct SplitRanges<T: RangeTask>: PoolTask {
+    let task: T
+    let count: Int
+    let parts: Int
+    func perform(_ index: Int) { task.run(Parallel.share(count, index, parts), part: index) }
+}
+
+/// `forChunks`: every index claims chunks until none is left.
+struct ClaimChunks<T: RangeTask>: PoolTask {
+    let task: T
+    let counter: WorkCounter
+    let count: Int
+    let chunkSize: Int
+    func perform(_ index: Int) {
+        let chunks = (count + chunkSize - 1) / chunkSize
+        while true {
+            let c = counter.next()
+            if c >= chunks { return }
+            task.run((c * chunkSize)..<min(count, (c + 1) * chunkSize), part: c)
+        }
     }
 }
 

@@ -25,14 +25,19 @@ struct Stage {
     }
 }
 
-/// Runs a list of stages on up to `workers` threads inside a single `concurrentPerform`.
+/// What a pipeline runs: one block of one stage at a time.
+protocol StageExecutor {
+    func execute(_ stage: Stage, _ block: Int)
+}
+
+/// Runs a list of stages on up to `workers` threads in a single parallel pass.
 ///
 /// Progress lives in one 64-bit atomic: (stage: 16 bits, blocks claimed: 24, blocks done: 24).
 /// A thread claims the next block of the current stage with a compare-and-swap, runs it, and
 /// counts it done; the thread that completes a stage's last block advances the stage. A
 /// thread that finds no block to claim waits only for blocks other threads have already
-/// claimed — threads that are running — so `concurrentPerform` starting fewer threads than
-/// asked (it does not promise they all run at once) can never deadlock it. No lock is taken.
+/// claimed — threads that are running — so a pass starting fewer threads than asked (neither
+/// the pool nor `concurrentPerform` promises they all run at once) can never deadlock it. No lock is taken.
 /// Blocks of one stage must be independent; the stage order is fixed, so the result does not
 /// depend on the number of threads.
 final class StagePipeline: @unchecked Sendable {
@@ -46,22 +51,30 @@ final class StagePipeline: @unchecked Sendable {
         (UInt64(stage) << 48) | (UInt64(claimed) << fieldBits) | UInt64(done)
     }
 
-    /// Runs every stage; `execute(stage, block)` does one block's work.
-    func run(workers: Int, _ execute: (Stage, Int) -> Void) {
+    /// Runs every stage; `executor.execute(stage, block)` does one block's work.
+    func run<E: StageExecutor>(workers: Int, _ executor: E) {
         let count = stages.count
         guard count > 0 else { return }
         precondition(count < 1 << 16, "StagePipeline: too many stages")
         if workers <= 1 {
-            for s in stages { for b in 0..<s.blocks { execute(s, b) } }
+            for s in stages { for b in 0..<s.blocks { executor.execute(s, b) } }
             return
         }
         state.store(0, ordering: .releasing)
         stages.withUnsafeBufferPointer { list in
-            Parallel.run(workers: workers) { _ in self.work(list, execute) }
+            Parallel.run(workers: workers, PipelinePass(pipeline: self, list: list, executor: executor))
         }
     }
 
-    private func work(_ list: UnsafeBufferPointer<Stage>, _ execute: (Stage, Int) -> Void) {
+    /// Every thread of the pass works through the stages.
+    private struct PipelinePass<E: StageExecutor>: PoolTask {
+        let pipeline: StagePipeline
+        let list: UnsafeBufferPointer<Stage>
+        let executor: E
+        func perform(_ index: Int) { pipeline.work(list, executor) }
+    }
+
+    private func work<E: StageExecutor>(_ list: UnsafeBufferPointer<Stage>, _ executor: E) {
         let count = list.count
         var spins = 0
         while true {
@@ -80,7 +93,7 @@ final class StagePipeline: @unchecked Sendable {
             let next = v + (1 << Self.fieldBits)
             guard state.compareExchange(expected: v, desired: next, ordering: .acquiringAndReleasing).exchanged else { continue }
             spins = 0
-            execute(stage, claimed)
+            executor.execute(stage, claimed)
             // Count the block done; the last one advances the stage.
             let after = state.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
             if Int(after & Self.fieldMask) == blocks {

@@ -114,7 +114,7 @@ struct ColoredBatches {
             let v = BatchPacking(wide: orDummy(wB.baseAddress), order: orDummy(orB.baseAddress),
                                  source: orDummy(srcB.baseAddress), lanes: orDummy(lanesB.baseAddress),
                                  constraints: constraints, pad: pad)
-            Parallel.forChunks(workers: workers, count: Int(w), chunkSize: 128, counter: claim) { r, _ in v.pack(r) }
+            Parallel.forChunks(workers: workers, count: Int(w), chunkSize: 128, counter: claim, v)
         }}}}
     }
 }
@@ -175,13 +175,15 @@ struct IslandColoring: @unchecked Sendable {
 }
 
 /// Pass 3 of `ColoredBatches.build`: each batch is written only by the worker that packs it.
-private struct BatchPacking: @unchecked Sendable {
+private struct BatchPacking: RangeTask, @unchecked Sendable {
     let wide: UnsafeMutablePointer<WideContact>
     let order: UnsafePointer<Int32>
     let source: UnsafePointer<Int32>
     let lanes: UnsafePointer<UInt8>
     let constraints: UnsafeMutablePointer<ContactConstraint>
     let pad: ContactConstraint
+
+    func run(_ batches: Range<Int>, part: Int) { pack(batches) }
 
     func pack(_ batches: Range<Int>) {
         var padding = pad

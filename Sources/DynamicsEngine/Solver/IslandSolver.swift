@@ -6,6 +6,8 @@ struct SolverScratch {
     /// solved by all workers together, colour by colour.
     var smallIslands: [Int32] = []
     var bigIslands: [Int32] = []
+    /// Scratch of the small islands' counting sort (one counter per island size).
+    var sizeCounts: [Int32] = []
 }
 
 /// Raw views of the world's arrays for one step's solve. Valid only inside `World.solve`.

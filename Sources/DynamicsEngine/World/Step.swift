@@ -90,33 +90,18 @@ extension World {
             let metasP = orDummy(metasB.baseAddress), contactsP = orDummy(contactsB.baseAddress)
             let shared = SharedPointers(cons: cons, contactList: contactList, sims: simsP, states: statesP,
                                         metas: metasP, contacts: contactsP)
-            // Colour the islands and prepare the constraints in one parallel pass: the colouring
-            // tasks (chunks of islands, claimed first, so a giant island's colouring starts at
-            // once) read only the contacts' bodies; the preparation chunks write only their own
-            // constraints. Each prepare chunk notes whether any of its contacts can bounce.
+            // Colour the islands and prepare the constraints in one parallel pass (see ColorAndPrepare).
             let coloring = batches.coloring(islands: ib, contacts: contactsP, metas: metasP, bodyCount: Int(bodySlots.count))
             let islandChunk = 8, prepareChunk = 512
             let colorTasks = (ib.count + islandChunk - 1) / islandChunk
             let prepareTasks = (nc + prepareChunk - 1) / prepareChunk
             let bounce = bounceFlag
             bounce.clear()
-            Parallel.forChunks(workers: workers, count: colorTasks + prepareTasks, chunkSize: 1, counter: chunkCounter) { r, _ in
-                let task = r.lowerBound
-                if task < colorTasks {
-                    for isl in (task * islandChunk)..<min(ib.count, (task + 1) * islandChunk) { coloring.color(island: isl) }
-                    return
-                }
-                let p = task - colorTasks
-                var bounces = false
-                for k in (p * prepareChunk)..<min(nc, (p + 1) * prepareChunk) {
-                    let contact = shared.contacts[Int(shared.contactList[k])]
-                    ContactSolver.prepare(&shared.cons[k], contact: contact,
-                                          sims: shared.sims, states: shared.states, metas: shared.metas,
-                                          soft: soft, staticSoft: staticSoft)
-                    bounces = bounces || contact.restitution > 0
-                }
-                if bounces { bounce.set() }
-            }
+            let colorAndPrepare = ColorAndPrepare(coloring: coloring, shared: shared, islands: ib.count, contacts: nc,
+                                                  colorTasks: colorTasks, islandChunk: islandChunk, prepareChunk: prepareChunk,
+                                                  soft: soft, staticSoft: staticSoft, bounce: bounce)
+            Parallel.forChunks(workers: workers, count: colorTasks + prepareTasks, chunkSize: 1, counter: chunkCounter,
+                               colorAndPrepare)
             let jointList = ib.jointList.baseOrDummy
             for k in 0..<nj {
                 JointSolver.prepare(&jointsB[Int(jointList[k])], sims: simsP, metas: metasP, ctx: ctx)
@@ -157,9 +142,7 @@ extension World {
                 }
                 smallIslands.withUnsafeBufferPointer { small in
                     let smallP = orDummy(small.baseAddress)
-                    pipeline.run(workers: workers) { stage, block in
-                        views.execute(stage, block: block, smallIslands: smallP, shared: shared)
-                    }
+                    pipeline.run(workers: workers, SolveStages(views: views, smallIslands: smallP, shared: shared))
                 }
             }
         }}}}}}
@@ -173,16 +156,47 @@ extension World {
         solver.bigIslands.removeAll(keepingCapacity: true)
         guard workers > 1 else { return }
         let ib = islands
+        // Small islands, largest first (ties by index), so long islands do not end up last on
+        // one worker: a counting sort on the size (contacts + bodies) into reused buffers (the
+        // standard library's sort allocates its merge buffer on every call).
+        var maxSize = 0
         for isl in 0..<ib.count {
             let contacts = Int(ib.contactStart[isl + 1] - ib.contactStart[isl])
-            if contacts >= 512 * workers { solver.bigIslands.append(Int32(isl)) } else { solver.smallIslands.append(Int32(isl)) }
+            if contacts >= 512 * workers { solver.bigIslands.append(Int32(isl)); continue }
+            maxSize = max(maxSize, contacts + Int(ib.bodyStart[isl + 1] - ib.bodyStart[isl]))
         }
-        // Largest first (ties by index): long islands do not end up last on one worker.
-        solver.smallIslands.sort { a, b in
-            let ca = ib.contactStart[Int(a) + 1] - ib.contactStart[Int(a)] + ib.bodyStart[Int(a) + 1] - ib.bodyStart[Int(a)]
-            let cb = ib.contactStart[Int(b) + 1] - ib.contactStart[Int(b)] + ib.bodyStart[Int(b) + 1] - ib.bodyStart[Int(b)]
-            return ca != cb ? ca > cb : a < b
+        let smallCount = ib.count - solver.bigIslands.count
+        guard smallCount > 0 else { return }
+        // Both buffers moved into locals (two buffers of one struct cannot be open at once).
+        var countsBuffer: [Int32] = [], orderBuffer: [Int32] = []
+        swap(&countsBuffer, &solver.sizeCounts)
+        swap(&orderBuffer, &solver.smallIslands)
+        defer {
+            swap(&countsBuffer, &solver.sizeCounts)
+            swap(&orderBuffer, &solver.smallIslands)
         }
+        if countsBuffer.count < maxSize + 1 {
+            countsBuffer.append(contentsOf: repeatElement(0, count: maxSize + 1 - countsBuffer.count))
+        }
+        orderBuffer.append(contentsOf: repeatElement(0, count: smallCount))
+        countsBuffer.withUnsafeMutableBufferPointer { counts in
+        orderBuffer.withUnsafeMutableBufferPointer { order in
+            func size(_ isl: Int) -> Int {
+                Int(ib.contactStart[isl + 1] - ib.contactStart[isl] + ib.bodyStart[isl + 1] - ib.bodyStart[isl])
+            }
+            for k in 0...maxSize { counts[k] = 0 }
+            for isl in 0..<ib.count where Int(ib.contactStart[isl + 1] - ib.contactStart[isl]) < 512 * workers {
+                counts[size(isl)] += 1
+            }
+            // First slot of each size, sizes in decreasing order.
+            var next: Int32 = 0
+            for k in stride(from: maxSize, through: 0, by: -1) { let c = counts[k]; counts[k] = next; next += c }
+            for isl in 0..<ib.count where Int(ib.contactStart[isl + 1] - ib.contactStart[isl]) < 512 * workers {
+                let k = size(isl)
+                order[Int(counts[k])] = Int32(isl)
+                counts[k] += 1
+            }
+        }}
     }
 
     /// Applies each solved body's position change, moves kinematic bodies, clears forces,
@@ -197,7 +211,7 @@ extension World {
                                  metas: orDummy(metasB.baseAddress), dt: dt, linTol: linTol, angTol: angTol,
                                  kinematicSleepTime: settings.isSleepEnabled ? settings.timeToSleep : .infinity)
             // Each body is written only by the worker owning its slot range.
-            Parallel.forRanges(workers: stepWorkers, count: nb, minPerWorker: parallelMin(2048)) { r, _ in v.finalize(r) }
+            Parallel.forRanges(workers: stepWorkers, count: nb, minPerWorker: parallelMin(2048), v)
         }}}
         guard settings.isSleepEnabled else { return }
         // Islands whose every body rested long enough fall asleep together.
@@ -213,7 +227,7 @@ extension World {
 }
 
 /// The per-body part of `finalizeBodies` over raw pointers (bodies `r` of one worker).
-struct BodyFinalize: @unchecked Sendable {
+struct BodyFinalize: RangeTask, @unchecked Sendable {
     var sims: UnsafeMutablePointer<BodySim>
     var states: UnsafeMutablePointer<BodyState>
     var metas: UnsafeMutablePointer<BodyMeta>
@@ -222,6 +236,8 @@ struct BodyFinalize: @unchecked Sendable {
     var angTol: Float
     /// Resting kinematic bodies sleep alone after this long (infinity: sleeping is off).
     var kinematicSleepTime: Float
+
+    func run(_ r: Range<Int>, part: Int) { finalize(r) }
 
     func finalize(_ r: Range<Int>) {
         for i in r where metas[i].alive && metas[i].type != .static && metas[i].awake {
@@ -277,6 +293,51 @@ final class WorkFlag: @unchecked Sendable {
     func set() { value.store(true, ordering: .relaxed) }
     /// Read after the pass (the pass's join orders it after every `set`).
     var isSet: Bool { value.load(ordering: .relaxed) }
+}
+
+/// The solve's first parallel pass: task `t` colours islands `8t ..< 8t + 8` (the first
+/// `colorTasks` tasks, claimed first so that a giant island's colouring starts at once; they
+/// read only the contacts' bodies) or prepares one chunk of constraints (writing only its own).
+/// Each prepare chunk notes whether any of its contacts can bounce.
+struct ColorAndPrepare: RangeTask, @unchecked Sendable {
+    let coloring: IslandColoring
+    let shared: SharedPointers
+    let islands: Int
+    let contacts: Int
+    let colorTasks: Int
+    let islandChunk: Int
+    let prepareChunk: Int
+    let soft: Softness
+    let staticSoft: Softness
+    let bounce: WorkFlag
+
+    func run(_ r: Range<Int>, part: Int) {
+        let task = r.lowerBound
+        if task < colorTasks {
+            for isl in (task * islandChunk)..<min(islands, (task + 1) * islandChunk) { coloring.color(island: isl) }
+            return
+        }
+        let p = task - colorTasks
+        var bounces = false
+        for k in (p * prepareChunk)..<min(contacts, (p + 1) * prepareChunk) {
+            let contact = shared.contacts[Int(shared.contactList[k])]
+            ContactSolver.prepare(&shared.cons[k], contact: contact,
+                                  sims: shared.sims, states: shared.states, metas: shared.metas,
+                                  soft: soft, staticSoft: staticSoft)
+            bounces = bounces || contact.restitution > 0
+        }
+        if bounces { bounce.set() }
+    }
+}
+
+/// The solve's pipeline stages (big islands' colour batches, small islands, impulse stores).
+struct SolveStages: StageExecutor, @unchecked Sendable {
+    let views: SolverViews
+    let smallIslands: UnsafePointer<Int32>
+    let shared: SharedPointers
+    func execute(_ stage: Stage, _ block: Int) {
+        views.execute(stage, block: block, smallIslands: smallIslands, shared: shared)
+    }
 }
 
 /// Pointers shared with worker threads during one solve (see `SolverViews` for the rules).

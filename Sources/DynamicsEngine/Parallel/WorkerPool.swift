@@ -1,0 +1,184 @@
+import Dispatch
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One pass of the pool: `perform(i)` for every index `i` of the pass. `invoke` lets the pool
+/// call a task it knows only by address and type (an existential metatype: two words, no
+/// allocation, no reference count).
+protocol PoolTask {
+    func perform(_ index: Int)
+    static func invoke(_ task: UnsafeRawPointer, _ index: Int)
+}
+
+extension PoolTask {
+    static func invoke(_ task: UnsafeRawPointer, _ index: Int) {
+        task.assumingMemoryBound(to: Self.self).pointee.perform(index)
+    }
+}
+
+/// Long-lived helper threads for the step's parallel passes.
+///
+/// `DispatchQueue.concurrentPerform` allocates its continuations on every call on Linux (about
+/// four allocations per pass, ten passes per step) and wakes its threads from sleep each time.
+/// The pool starts each helper once, as a block that never returns on its own serial Dispatch
+/// queue, and hands it work through atomics: a pass allocates nothing and takes no lock. After
+/// a pass a helper spins briefly for the next one (the passes of a step follow each other
+/// within microseconds) and then sleeps on a semaphore, so an idle world costs no CPU.
+///
+/// One pool serves the process. A pass that finds it taken — another world stepping on
+/// another thread at the same moment, or a pass started from inside a pass — returns `false`
+/// and the caller falls back to `concurrentPerform`; either way every index runs exactly once,
+/// and which thread runs it never changes a result (see `Parallel`).
+final class WorkerPool: @unchecked Sendable {
+    static let shared = WorkerPool()
+
+    /// Most helpers the pool starts; a pass asking for more runs its extra indices on the
+    /// threads it has (indices are claimed, not assigned).
+    static let maxHelpers = 63
+
+    /// One helper's parking place.
+    private final class Helper: Sendable {
+        let asleep = Atomic<Bool>(false)
+        let wake = DispatchSemaphore(value: 0)
+    }
+
+    /// Set while a pass owns the pool.
+    private let busy = Atomic<Bool>(false)
+    /// The current pass: generation (upper 48 bits) and how many helpers take part (lower 16).
+    private let ticket = Atomic<UInt64>(0)
+    /// The next index of the current pass to claim.
+    private let nextIndex = Atomic<Int>(0)
+    /// Helpers of the current pass that have not finished it.
+    private let running = Atomic<Int>(0)
+    /// The current pass: its task (on the owner's stack), the task's type and the index
+    /// count; written before the ticket is published, read by helpers after they see it.
+    private var jobTask: UnsafeRawPointer?
+    private var jobType: any PoolTask.Type = IdleTask.self
+    private var jobCount = 0
+    /// Helpers started so far (changed only by the pass owner, between passes).
+    private var helpers: [Helper] = []
+    /// Helpers spin only while the pass fits the processors; with more threads than
+    /// processors a spinning helper would take the time of one doing the work.
+    private let processors = max(1, ProcessInfoShim.activeProcessorCount)
+    /// How long a helper spins for the next pass before it sleeps.
+    private static let spinNanoseconds: UInt64 = 200_000
+
+    /// Runs `task.perform(i)` for every `i` in `0..<workers`, on the caller and `workers - 1`
+    /// helpers, and returns when all have run; `false` (nothing run) if the pool is taken.
+    @inline(__always)
+    func run<T: PoolTask>(workers: Int, _ task: T) -> Bool {
+        withUnsafePointer(to: task) { run(workers: workers, task: UnsafeRawPointer($0), type: T.self) }
+    }
+
+    @inline(never)
+    private func run(workers: Int, task: UnsafeRawPointer, type: any PoolTask.Type) -> Bool {
+        guard busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
+            return false
+        }
+        let wanted = min(workers - 1, Self.maxHelpers)
+        if helpers.count < wanted { start(wanted - helpers.count) }
+        jobTask = task
+        jobType = type
+        jobCount = workers
+        nextIndex.store(0, ordering: .relaxed)
+        running.store(wanted, ordering: .relaxed)
+        let generation = (ticket.load(ordering: .relaxed) >> 16) &+ 1
+        ticket.store(generation << 16 | UInt64(wanted), ordering: .sequentiallyConsistent)
+        for h in 0..<wanted where helpers[h].asleep.exchange(false, ordering: .sequentiallyConsistent) {
+            helpers[h].wake.signal()
+        }
+        claimAndRun()
+        var spins = 0
+        while running.load(ordering: .acquiring) != 0 {
+            spins += 1
+            if spins > 256 { sched_yield() }
+        }
+        jobTask = nil
+        busy.store(false, ordering: .releasing)
+        return true
+    }
+
+    /// Runs indices of the current pass until none is left.
+    @inline(never)
+    private func claimAndRun() {
+        guard let task = jobTask else { return }
+        let type = jobType, count = jobCount
+        while true {
+            let i = nextIndex.wrappingAdd(1, ordering: .relaxed).oldValue
+            if i >= count { return }
+            type.invoke(task, i)
+        }
+    }
+
+    /// Starts `n` more helpers, each on its own serial queue (so each gets its own thread).
+    private func start(_ n: Int) {
+        let seen = ticket.load(ordering: .relaxed) >> 16
+        for _ in 0..<n {
+            let helper = Helper()
+            let index = helpers.count
+            helpers.append(helper)
+            DispatchQueue(label: "DynamicsEngine.worker.\(index)").async {
+                self.serve(index: index, helper: helper, seen: seen)
+            }
+        }
+    }
+
+    /// A helper's life: wait for a pass, take part if it is among the pass's helpers, repeat.
+    private func serve(index: Int, helper: Helper, seen start: UInt64) {
+        var seen = start
+        var spin = false
+        while true {
+            let t = waitForPass(after: seen, helper: helper, spin: spin)
+            seen = t >> 16
+            let wanted = Int(t & 0xffff)
+            // Spin for the next pass only after taking part in one whose threads fit the
+            // processors: a helper the passes do not need, or one that would take the
+            // time of a thread doing the work, sleeps at once.
+            spin = index < wanted && wanted + 1 <= processors
+            guard index < wanted else { continue }
+            claimAndRun()
+            running.wrappingSubtract(1, ordering: .releasing)
+        }
+    }
+
+    /// The ticket of the first pass after generation `seen`; spins, then sleeps.
+    private func waitForPass(after seen: UInt64, helper: Helper, spin: Bool) -> UInt64 {
+        var deadline: UInt64 = 0
+        var spins = 0
+        while true {
+            let t = ticket.load(ordering: .acquiring)
+            if t >> 16 != seen { return t }
+            spins += 1
+            if spins & 63 != 0 { continue }
+            let now = Self.monotonicNanoseconds()
+            if deadline == 0 { deadline = now + (spin ? Self.spinNanoseconds : 0) }
+            if now < deadline { continue }
+            // Sleep. Either the owner sees `asleep` after publishing and signals, or this
+            // thread sees the new ticket after setting it (both are sequentially consistent).
+            helper.asleep.store(true, ordering: .sequentiallyConsistent)
+            let again = ticket.load(ordering: .sequentiallyConsistent)
+            if again >> 16 != seen {
+                if helper.asleep.exchange(false, ordering: .sequentiallyConsistent) { return again }
+                helper.wake.wait() // the owner took the flag and signals: consume it
+                return again
+            }
+            helper.wake.wait()
+            deadline = 0
+            spins = 0
+        }
+    }
+
+    @inline(__always)
+    private static func monotonicNanoseconds() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    }
+}
+
+/// The pool's task between passes (never run).
+private struct IdleTask: PoolTask {
+    func perform(_ index: Int) {}
+}

@@ -1,0 +1,91 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+import Testing
+@testable import DynamicsEngine
+
+/// Counts how many times each index of a pass ran (and how many passes ran inside a pass).
+private final class Tally: @unchecked Sendable {
+    final class Counter: Sendable { let value = Atomic<Int>(0) }
+    let counts: [Counter]
+    init(_ n: Int) { counts = (0..<n).map { _ in Counter() } }
+    func hit(_ i: Int) { counts[i].value.wrappingAdd(1, ordering: .relaxed) }
+    var values: [Int] { counts.map { $0.value.load(ordering: .relaxed) } }
+}
+
+private struct CountTask: PoolTask {
+    let tally: Tally
+    func perform(_ index: Int) { tally.hit(index) }
+}
+
+/// A pass whose every index starts a pass of its own (the pool is taken: the inner passes
+/// must fall back to `concurrentPerform` and still run every index once).
+private struct NestedTask: PoolTask {
+    let outer: Tally
+    let inner: Tally
+    let innerWorkers: Int
+    func perform(_ index: Int) {
+        outer.hit(index)
+        Parallel.run(workers: innerWorkers, CountTask(tally: inner))
+    }
+}
+
+private struct RangeTally: RangeTask {
+    let tally: Tally
+    func run(_ range: Range<Int>, part: Int) { for i in range { tally.hit(i) } }
+}
+
+/// The engine's helper threads: every index of every pass runs exactly once, whoever runs it,
+/// however the pool is shared — including when helpers have gone to sleep between passes,
+/// when two threads start passes at once, and when a pass starts a pass.
+@Suite("Worker pool", .serialized)
+struct WorkerPoolTests {
+    @Test("every index of every pass runs exactly once, for 2, 3, 8 and 70 workers",
+          arguments: [2, 3, 8, 70])
+    func everyIndexOnce(workers: Int) {
+        let tally = Tally(workers)
+        let passes = 300
+        for _ in 0..<passes { Parallel.run(workers: workers, CountTask(tally: tally)) }
+        #expect(tally.values == Array(repeating: passes, count: workers))
+    }
+
+    @Test("passes after the helpers went to sleep still run every index once")
+    func afterSleep() {
+        let tally = Tally(2)
+        for round in 1...4 {
+            Parallel.run(workers: 2, CountTask(tally: tally))
+            // Longer than a helper spins (0.2 ms): it parks on its semaphore and must be woken.
+            usleep(3_000)
+            #expect(tally.values == [round, round])
+        }
+    }
+
+    @Test("ranges and chunks cover every item once")
+    func rangesAndChunks() {
+        let n = 10_007
+        let tally = Tally(n)
+        Parallel.forRanges(workers: 3, count: n, minPerWorker: 1, RangeTally(tally: tally))
+        Parallel.forChunks(workers: 3, count: n, chunkSize: 64, counter: WorkCounter(), RangeTally(tally: tally))
+        #expect(tally.values.allSatisfy { $0 == 2 })
+    }
+
+    @Test("a pass started inside a pass falls back to Dispatch and runs every index once")
+    func nested() {
+        let outer = Tally(3), inner = Tally(4)
+        for _ in 0..<20 { Parallel.run(workers: 3, NestedTask(outer: outer, inner: inner, innerWorkers: 4)) }
+        #expect(outer.values == [20, 20, 20])
+        #expect(inner.values == [60, 60, 60, 60])
+    }
+
+    @Test("passes started from several threads at once all complete, each index once")
+    func concurrentOwners() {
+        let threads = 4, passes = 200, workers = 3
+        let tallies = (0..<threads).map { _ in Tally(workers) }
+        DispatchQueue.concurrentPerform(iterations: threads) { t in
+            for _ in 0..<passes { Parallel.run(workers: workers, CountTask(tally: tallies[t])) }
+        }
+        for t in tallies { #expect(t.values == Array(repeating: passes, count: workers)) }
+    }
+}
