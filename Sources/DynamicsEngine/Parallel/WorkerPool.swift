@@ -46,12 +46,17 @@ final class WorkerPool: @unchecked Sendable {
 
     /// Set while a pass owns the pool.
     private let busy = Atomic<Bool>(false)
-    /// The current pass: generation (upper 48 bits) and how many helpers take part (lower 16).
+    /// The current pass: generation (bits 17 and up), closed (bit 16: every index is
+    /// claimed, no helper may join any more) and how many helpers it wants (bits 0–15).
     private let ticket = Atomic<UInt64>(0)
+    private static let closedBit: UInt64 = 1 << 16
     /// The next index of the current pass to claim.
     private let nextIndex = Atomic<Int>(0)
-    /// Helpers of the current pass that have not finished it.
-    private let running = Atomic<Int>(0)
+    /// Helpers that joined a pass and have not left it. A helper joins (adds 1) before it
+    /// looks at the pass and leaves (subtracts 1) when it is done with it; the owner waits
+    /// for 0 after closing the pass, so it never waits for a helper still asleep or not yet
+    /// scheduled — it waits only for helpers running indices they claimed.
+    private let active = Atomic<Int>(0)
     /// The current pass: its task (on the owner's stack), the task's type and the index
     /// count; written before the ticket is published, read by helpers after they see it.
     private var jobTask: UnsafeRawPointer?
@@ -83,15 +88,18 @@ final class WorkerPool: @unchecked Sendable {
         jobType = type
         jobCount = workers
         nextIndex.store(0, ordering: .relaxed)
-        running.store(wanted, ordering: .relaxed)
-        let generation = (ticket.load(ordering: .relaxed) >> 16) &+ 1
-        ticket.store(generation << 16 | UInt64(wanted), ordering: .sequentiallyConsistent)
+        let open = ((ticket.load(ordering: .relaxed) >> 17) &+ 1) << 17 | UInt64(wanted)
+        ticket.store(open, ordering: .sequentiallyConsistent)
         for h in 0..<wanted where helpers[h].asleep.exchange(false, ordering: .sequentiallyConsistent) {
             helpers[h].wake.signal()
         }
         claimAndRun()
+        // Every index is claimed: close the pass, then wait for the helpers that joined it.
+        // A helper joins before it reads the ticket, so either it reads "closed" and leaves
+        // without touching the pass, or this thread sees it in `active` and waits for it.
+        ticket.store(open | Self.closedBit, ordering: .sequentiallyConsistent)
         var spins = 0
-        while running.load(ordering: .acquiring) != 0 {
+        while active.load(ordering: .sequentiallyConsistent) != 0 {
             spins += 1
             if spins > 256 { sched_yield() }
         }
@@ -114,7 +122,7 @@ final class WorkerPool: @unchecked Sendable {
 
     /// Starts `n` more helpers, each on its own serial queue (so each gets its own thread).
     private func start(_ n: Int) {
-        let seen = ticket.load(ordering: .relaxed) >> 16
+        let seen = ticket.load(ordering: .relaxed) >> 17
         for _ in 0..<n {
             let helper = Helper()
             let index = helpers.count
@@ -125,21 +133,23 @@ final class WorkerPool: @unchecked Sendable {
         }
     }
 
-    /// A helper's life: wait for a pass, take part if it is among the pass's helpers, repeat.
+    /// A helper's life: wait for a new pass, join it, claim indices if it is among the pass's
+    /// helpers and the pass is still open, leave, repeat.
     private func serve(index: Int, helper: Helper, seen start: UInt64) {
         var seen = start
         var spin = false
         while true {
-            let t = waitForPass(after: seen, helper: helper, spin: spin)
-            seen = t >> 16
+            _ = waitForPass(after: seen, helper: helper, spin: spin)
+            active.wrappingAdd(1, ordering: .sequentiallyConsistent)
+            let t = ticket.load(ordering: .sequentiallyConsistent)
+            seen = t >> 17
             let wanted = Int(t & 0xffff)
-            // Spin for the next pass only after taking part in one whose threads fit the
-            // processors: a helper the passes do not need, or one that would take the
-            // time of a thread doing the work, sleeps at once.
+            // Spin for the next pass only after being wanted by one whose threads fit the
+            // processors: a helper the passes do not need, or one that would take the time
+            // of a thread doing the work, sleeps at once.
             spin = index < wanted && wanted + 1 <= processors
-            guard index < wanted else { continue }
-            claimAndRun()
-            running.wrappingSubtract(1, ordering: .releasing)
+            if index < wanted && t & Self.closedBit == 0 { claimAndRun() }
+            active.wrappingSubtract(1, ordering: .sequentiallyConsistent)
         }
     }
 
@@ -149,7 +159,7 @@ final class WorkerPool: @unchecked Sendable {
         var spins = 0
         while true {
             let t = ticket.load(ordering: .acquiring)
-            if t >> 16 != seen { return t }
+            if t >> 17 != seen { return t }
             spins += 1
             if spins & 63 != 0 { continue }
             let now = Self.monotonicNanoseconds()
@@ -159,7 +169,7 @@ final class WorkerPool: @unchecked Sendable {
             // thread sees the new ticket after setting it (both are sequentially consistent).
             helper.asleep.store(true, ordering: .sequentiallyConsistent)
             let again = ticket.load(ordering: .sequentiallyConsistent)
-            if again >> 16 != seen {
+            if again >> 17 != seen {
                 if helper.asleep.exchange(false, ordering: .sequentiallyConsistent) { return again }
                 helper.wake.wait() // the owner took the flag and signals: consume it
                 return again
