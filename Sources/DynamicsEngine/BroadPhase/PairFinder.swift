@@ -80,7 +80,7 @@ extension World {
             let small = bp.movingSmall
             small.withUnsafeBufferPointer { ids in
                 bp.grid.build(ids: ids, boxes: bx.baseAddress!, cellSize: cell, workers: workers, pipeline: pipeline,
-                              minParallel: parallelMin(2048))
+                              minParallel: parallelMin(1024))
             }
         }}
         let tEmit = isProfiling ? StepProfile.now() : 0

@@ -41,7 +41,7 @@ extension World {
         } else {
             out.removeLast(out.count - np)
         }
-        let workers = np >= parallelMin(4096) ? stepWorkers : 1
+        let workers = np >= parallelMin(2048) ? stepWorkers : 1
         while mergeEnded.count < workers { mergeEnded.append([]) }
         broadPhase.pairs.withUnsafeBufferPointer { pairs in
         contacts.withUnsafeBufferPointer { old in

@@ -211,7 +211,7 @@ extension World {
                                  metas: orDummy(metasB.baseAddress), dt: dt, linTol: linTol, angTol: angTol,
                                  kinematicSleepTime: settings.isSleepEnabled ? settings.timeToSleep : .infinity)
             // Each body is written only by the worker owning its slot range.
-            Parallel.forRanges(workers: stepWorkers, count: nb, minPerWorker: parallelMin(2048), v)
+            Parallel.forRanges(workers: stepWorkers, count: nb, minPerWorker: parallelMin(512), v)
         }}}
         guard settings.isSleepEnabled else { return }
         // Islands whose every body rested long enough fall asleep together.
