@@ -50,10 +50,10 @@ let stepMetrics: [BenchmarkMetric] = [.throughput, .wallClock, cpuTimeMetric, .m
 
 /// The configuration of every benchmark here: exactly `iterations` measured steps (the
 /// warm-up happens in setup), the step metrics and their committed tolerances.
-func stepConfiguration(iterations: Int, singleThreaded: Bool) -> Benchmark.Configuration {
+func stepConfiguration(iterations: Int) -> Benchmark.Configuration {
     .init(metrics: stepMetrics, tags: [:], warmupIterations: 0, scalingFactor: .one,
           maxDuration: .seconds(120), maxIterations: iterations,
-          thresholds: Tolerance.forStep(singleThreaded: singleThreaded))
+          thresholds: Tolerance.step)
 }
 
 /// Tolerances used by `baseline check` (a run against a stored baseline) and
@@ -80,31 +80,23 @@ enum Tolerance {
         BenchmarkThresholds(relative: [.p25: 15, .p50: 20, .p90: 30])
     }
 
-    /// `malloc` calls of single-threaded steps must not change at all, at any percentile
-    /// (p0 … p100). For the scene benchmarks with 1 worker the baseline is 0 at every
-    /// percentile, so this says "a warm step allocates nothing": one allocation in any of the
-    /// measured steps fails the gate. The animator allocates a fixed, deterministic number per
-    /// frame today, and any change of it is flagged.
+    /// `malloc` calls per step must not change at all, at any percentile (p0 … p100). The
+    /// baseline is 0 at every percentile, with 1 worker and with 2 (the engine's worker pool
+    /// hands passes to its threads without allocating; `concurrentPerform`, used before it,
+    /// allocated 16–25 times per step), so this says "a warm step allocates nothing": one
+    /// allocation in any of the measured steps fails the gate.
     static var exactAllocations: BenchmarkThresholds {
         BenchmarkThresholds(absolute: [.p0: 0, .p25: 0, .p50: 0, .p75: 0, .p90: 0, .p99: 0, .p100: 0])
     }
 
-    /// Steps with 2 workers allocate in Dispatch (`concurrentPerform`; 16–25 calls per step
-    /// counted process-wide here) and the number depends on scheduling; the median and p90
-    /// may move by 8, so that a per-island or per-body allocation trips the gate but
-    /// scheduling does not.
-    static var dispatchAllocations: BenchmarkThresholds {
-        BenchmarkThresholds(absolute: [.p50: 8, .p90: 8])
-    }
-
-    /// The thresholds of one benchmark: time tolerances for the time metrics and the
-    /// allocation tolerance that fits its worker count.
-    static func forStep(singleThreaded: Bool) -> [BenchmarkMetric: BenchmarkThresholds] {
+    /// The thresholds of every benchmark: time tolerances for the time metrics, exact
+    /// allocation counts.
+    static var step: [BenchmarkMetric: BenchmarkThresholds] {
         [
             .throughput: time,
             .wallClock: time,
             cpuTimeMetric: cpuTime,
-            .mallocCountTotal: singleThreaded ? exactAllocations : dispatchAllocations,
+            .mallocCountTotal: exactAllocations,
         ]
     }
 }
@@ -138,10 +130,6 @@ struct SceneCase {
     /// The benchmark's name, e.g. `pile-1000-w1`.
     var name: String { "\(scene)-\(size)-w\(workers)" }
 
-    /// With one worker the engine steps on the measuring thread and a warm step allocates
-    /// nothing; with more, Dispatch allocates.
-    var singleThreaded: Bool { workers == 1 }
-
     /// The suite. Sizes follow the CLI's default suite (pile 1000, pyramid 20, mix 1000)
     /// plus the README's headline sizes where one run stays short on this 2-core machine
     /// (pile 4000 ≈ 4 ms/step, pyramid 100 ≈ 8 ms/step with 1 worker). `islands 100`
@@ -164,7 +152,7 @@ struct SceneCase {
         let sceneName = scene, size = self.size
         Benchmark(
             name,
-            configuration: stepConfiguration(iterations: steps, singleThreaded: singleThreaded),
+            configuration: stepConfiguration(iterations: steps),
             closure: { (benchmark: Benchmark, instance: SceneInstance) in
                 let cpuStart = processCPUTimeNanoseconds()
                 instance.step()
@@ -256,7 +244,7 @@ enum AnimatorCase {
     static func register() {
         Benchmark(
             name,
-            configuration: stepConfiguration(iterations: frames, singleThreaded: true),
+            configuration: stepConfiguration(iterations: frames),
             closure: { (benchmark: Benchmark, state: State) in
                 let cpuStart = processCPUTimeNanoseconds()
                 state.animator.step(by: 1.0 / 60.0)

@@ -107,7 +107,13 @@ extension World {
             ctx.links = linksP
             let run = ctx
             let chunks = (cs.count + contactChunk - 1) / contactChunk
-            while contactChanges.count < chunks { contactChanges.append([]) }
+            // A chunk lists at most one entry per contact: reserve that once, so the lists do
+            // not grow (and allocate) step after step while a world fills up.
+            while contactChanges.count < chunks {
+                var list: [Int32] = []
+                list.reserveCapacity(contactChunk)
+                contactChanges.append(list)
+            }
             contactChangeChunks = chunks
             contactChanges.withUnsafeMutableBufferPointer { lists in
                 let out = ChangeLists(lists: lists.baseAddress!)
