@@ -105,7 +105,7 @@ extension World {
                                   staticGrid: GridView(staticGrid, orDummy(scs.baseAddress), orDummy(sen.baseAddress)),
                                   grid: GridView(grid, orDummy(gcs.baseAddress), orDummy(gen.baseAddress)),
                                   moving: mv, staticLarge: sl)
-            let task = PairEmission(ctx: ctx, out: OutputBuffers(pairs: outs.baseAddress!))
+            let task = PairEmission(ctx: ctx, out: ChunkBuffers(outs.baseAddress!))
             Parallel.forChunks(workers: workers, count: n, chunkSize: chunkSize, counter: chunkCounter, task)
         }}}}}}}}}}}
         for c in 0..<chunks { bp.pairs.append(contentsOf: bp.workerPairs[c]) }
@@ -115,15 +115,12 @@ extension World {
 /// Pair emission for one chunk of moving shapes into the chunk's own buffer.
 struct PairEmission: RangeTask, @unchecked Sendable {
     let ctx: PairContext
-    let out: OutputBuffers
+    let out: ChunkBuffers<UInt64>
     func run(_ r: Range<Int>, part c: Int) {
-        // Work on the chunk's buffer moved into a local: appending through the shared
-        // array of buffers would write its (shared) cache line on every append.
-        var pairs: [UInt64] = []
-        swap(&pairs, &out.pairs[c])
-        pairs.removeAll(keepingCapacity: true)
-        for k in r { ctx.emitPairs(for: Int(ctx.moving[k]), into: &pairs) }
-        swap(&pairs, &out.pairs[c])
+        out.withBuffer(c) { pairs in
+            pairs.removeAll(keepingCapacity: true)
+            for k in r { ctx.emitPairs(for: Int(ctx.moving[k]), into: &pairs) }
+        }
     }
 }
 
@@ -154,10 +151,6 @@ struct BoxUpdate: RangeTask, @unchecked Sendable {
     }
 }
 
-/// Each chunk's pair buffer (chunk c, run by one worker, touches only element c).
-struct OutputBuffers: @unchecked Sendable {
-    var pairs: UnsafeMutablePointer<[UInt64]>
-}
 
 /// A read-only view of a built grid.
 struct GridView {

@@ -49,7 +49,7 @@ extension World {
         out.withUnsafeMutableBufferPointer { dst in
         mergeEnded.withUnsafeMutableBufferPointer { ended in
             let m = ContactMerge(pairs: pairs, old: old, shapes: orDummy(sh.baseAddress), out: orDummy(dst.baseAddress),
-                                 ended: orDummy(ended.baseAddress), parts: workers)
+                                 ended: ChunkBuffers(orDummy(ended.baseAddress)), parts: workers)
             // Worker w owns pairs `share(np, w, workers)` and old contacts of keys in the same range.
             Parallel.forRanges(workers: workers, count: workers, minPerWorker: 1, m)
         }}}}}
@@ -116,7 +116,7 @@ extension World {
             }
             contactChangeChunks = chunks
             contactChanges.withUnsafeMutableBufferPointer { lists in
-                let out = ChangeLists(lists: lists.baseAddress!)
+                let out = ChunkBuffers(lists.baseAddress!)
                 // Chunk c writes only its contacts and its own list.
                 Parallel.forChunks(workers: workers, count: cs.count, chunkSize: contactChunk, counter: chunkCounter,
                                    ContactUpdate(ctx: run, out: out))
@@ -265,20 +265,13 @@ struct NarrowPhaseContext: @unchecked Sendable {
     }
 }
 
-/// Each narrow-phase chunk's list of changed contacts (chunk c touches only element c).
-struct ChangeLists: @unchecked Sendable {
-    var lists: UnsafeMutablePointer<[Int32]>
-}
 
 /// The narrow phase of one chunk of contacts: chunk `c` writes only its contacts and list `c`.
 struct ContactUpdate: RangeTask, @unchecked Sendable {
     let ctx: NarrowPhaseContext
-    let out: ChangeLists
+    let out: ChunkBuffers<Int32>
     func run(_ range: Range<Int>, part c: Int) {
-        var list: [Int32] = []  // moved out and back: see PairEmission
-        swap(&list, &out.lists[c])
-        ctx.update(range, changes: &list)
-        swap(&list, &out.lists[c])
+        out.withBuffer(c) { ctx.update(range, changes: &$0) }
     }
 }
 
@@ -289,7 +282,7 @@ struct ContactMerge: RangeTask, @unchecked Sendable {
     let old: UnsafeBufferPointer<Contact>
     let shapes: UnsafePointer<ShapeRecord>
     let out: UnsafeMutablePointer<Contact>
-    let ended: UnsafeMutablePointer<[Int32]>
+    let ended: ChunkBuffers<Int32>
     /// How many parts the merge is split into.
     let parts: Int
 
@@ -313,9 +306,7 @@ struct ContactMerge: RangeTask, @unchecked Sendable {
         let iEnd = r.upperBound
         var j = w == 0 ? 0 : (i < np ? lowerBound(pairs[i]) : no)
         let jEnd = w == workers - 1 ? no : (iEnd < np ? lowerBound(pairs[iEnd]) : no)
-        var endedHere: [Int32] = []  // moved out and back: see findPairs
-        swap(&endedHere, &ended[w])
-        defer { swap(&endedHere, &ended[w]) }
+        ended.withBuffer(w) { endedHere in
         endedHere.removeAll(keepingCapacity: true)
         while i < iEnd || j < jEnd {
             if j < jEnd && old[j].shapeA < 0 { j += 1; continue }  // ended explicitly
@@ -330,6 +321,7 @@ struct ContactMerge: RangeTask, @unchecked Sendable {
                 out[i].flags &= ~Contact.began
                 i += 1; j += 1
             }
+        }
         }
     }
 }

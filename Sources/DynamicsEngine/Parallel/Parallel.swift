@@ -89,6 +89,24 @@ struct ClaimChunks<T: RangeTask>: PoolTask {
     }
 }
 
+/// One output buffer per chunk of a pass (chunk c, run by one worker, touches only buffer c);
+/// the caller combines them in chunk order.
+struct ChunkBuffers<T>: @unchecked Sendable {
+    let buffers: UnsafeMutablePointer<[T]>
+    init(_ buffers: UnsafeMutablePointer<[T]>) { self.buffers = buffers }
+
+    /// Runs `body` on chunk `c`'s buffer moved into a local and moves it back: appending
+    /// through the shared array of buffers would write its (shared) cache line on every
+    /// append (pair emission scaled 1.3× instead of 1.9× on 2 workers that way).
+    @inline(__always)
+    func withBuffer(_ c: Int, _ body: (inout [T]) -> Void) {
+        var local: [T] = []
+        swap(&local, &buffers[c])
+        body(&local)
+        swap(&local, &buffers[c])
+    }
+}
+
 /// A shared counter workers use to claim items (whole islands) one at a time.
 final class WorkCounter: @unchecked Sendable {
     private let value = Atomic<Int>(0)
