@@ -50,10 +50,10 @@ let stepMetrics: [BenchmarkMetric] = [.throughput, .wallClock, cpuTimeMetric, .m
 
 /// The configuration of every benchmark here: exactly `iterations` measured steps (the
 /// warm-up happens in setup), the step metrics and their committed tolerances.
-func stepConfiguration(iterations: Int) -> Benchmark.Configuration {
+func stepConfiguration(iterations: Int, workers: Int) -> Benchmark.Configuration {
     .init(metrics: stepMetrics, tags: [:], warmupIterations: 0, scalingFactor: .one,
           maxDuration: .seconds(120), maxIterations: iterations,
-          thresholds: Tolerance.step)
+          thresholds: Tolerance.step(workers: workers))
 }
 
 /// Tolerances used by `baseline check` (a run against a stored baseline) and
@@ -89,13 +89,17 @@ enum Tolerance {
         BenchmarkThresholds(absolute: [.p0: 0, .p25: 0, .p50: 0, .p75: 0, .p90: 0, .p99: 0, .p100: 0])
     }
 
-    /// The thresholds of every benchmark: time tolerances for the time metrics, exact
-    /// allocation counts.
-    static var step: [BenchmarkMetric: BenchmarkThresholds] {
+    /// The thresholds of a benchmark: time tolerances for the time metrics, exact
+    /// allocation counts. With more than one worker the CPU time's upper tail is not gated
+    /// either: the engine's helper threads wait for the next pass spinning and then yielding
+    /// for up to 2 ms, so CPU time per step includes however long the harness pauses between
+    /// steps, and while the host steals one core the other spins for it (p90 moved by 119 %
+    /// between two runs of the same commit).
+    static func step(workers: Int) -> [BenchmarkMetric: BenchmarkThresholds] {
         [
             .throughput: time,
             .wallClock: time,
-            cpuTimeMetric: cpuTime,
+            cpuTimeMetric: workers > 1 ? time : cpuTime,
             .mallocCountTotal: exactAllocations,
         ]
     }
@@ -152,7 +156,7 @@ struct SceneCase {
         let sceneName = scene, size = self.size
         Benchmark(
             name,
-            configuration: stepConfiguration(iterations: steps),
+            configuration: stepConfiguration(iterations: steps, workers: workers),
             closure: { (benchmark: Benchmark, instance: SceneInstance) in
                 let cpuStart = processCPUTimeNanoseconds()
                 instance.step()
@@ -244,7 +248,7 @@ enum AnimatorCase {
     static func register() {
         Benchmark(
             name,
-            configuration: stepConfiguration(iterations: frames),
+            configuration: stepConfiguration(iterations: frames, workers: 1),
             closure: { (benchmark: Benchmark, state: State) in
                 let cpuStart = processCPUTimeNanoseconds()
                 state.animator.step(by: 1.0 / 60.0)
