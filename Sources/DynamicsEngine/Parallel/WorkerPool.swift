@@ -25,7 +25,8 @@ extension PoolTask {
 /// The pool starts each helper once, as a block that never returns on its own serial Dispatch
 /// queue, and hands it work through atomics: a pass allocates nothing and takes no lock. After
 /// a pass a helper spins briefly for the next one (the passes of a step follow each other
-/// within microseconds) and then sleeps on a semaphore, so an idle world costs no CPU.
+/// within microseconds), then yields the processor between looks for up to 2 ms, then sleeps
+/// on a semaphore, so an idle world costs no CPU.
 ///
 /// One pool serves the process. A pass that finds it taken — another world stepping on
 /// another thread at the same moment, or a pass started from inside a pass — returns `false`
