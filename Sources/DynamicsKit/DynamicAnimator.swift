@@ -37,8 +37,10 @@ extension DynamicAnimatorDelegate {
 /// Runs behaviors on items inside a reference rectangle (UIKit's `UIDynamicAnimator`, with
 /// reference bounds instead of a reference view). Points, seconds, radians; y points down.
 ///
-/// Headless clock: `step(by:)` advances in fixed sub-steps of `fixedTimeStep` (1/120 s) with an
-/// accumulator; a gap above 0.5 s counts as 1/60 s, as UIKit does. One tick: behaviors apply
+/// Time: `step(by:)` advances exactly the time given in fixed sub-steps of `fixedTimeStep`
+/// (1/120 s) with an accumulator; `run(for:)` and `runUntilPaused(timeout:)` advance the
+/// animator's `clock`, which steps every animator and view animation on it;
+/// `AnimationClock.tick(timestamp:)` is the real-time entry point. One tick: behaviors apply
 /// forces → world step → centres and rotations written back → collision delegate calls (all
 /// "began", then all "ended") → every behavior's `action` → behavior changes made during the
 /// tick → pause check.
@@ -50,7 +52,7 @@ public final class DynamicAnimator {
     public weak var delegate: DynamicAnimatorDelegate?
     /// The fixed sub-step (s).
     public let fixedTimeStep: TimeInterval = 1.0 / 120.0
-    /// Sum of the time stepped (never reset).
+    /// Sum of the time given to `step(by:)` (never reset).
     public private(set) var elapsedTime: TimeInterval = 0
     /// False once every body is at rest (or nothing is left to animate).
     public private(set) var isRunning = false
@@ -70,6 +72,7 @@ public final class DynamicAnimator {
     private(set) var flat: [DynamicBehavior] = []
     private var accumulator: TimeInterval = 0
     private var inTick = false
+    private var stepping = false
     private var pending: [(add: Bool, behavior: DynamicBehavior)] = []
 
     struct ItemRecord {
@@ -316,31 +319,37 @@ public final class DynamicAnimator {
 
     // MARK: Clock
 
-    /// Advances time by `seconds` in fixed sub-steps (a gap above 0.5 s counts as 1/60 s).
+    /// Steps this animator alone by exactly `seconds`, in fixed sub-steps of `fixedTimeStep`
+    /// (the remainder is kept for the next call). View animations and other animators on the
+    /// clock do not move; use `run(for:)` or the clock for that. Called from inside one of this
+    /// animator's callbacks (a delegate call or an action), the time joins the step under way.
     public func step(by seconds: TimeInterval) {
         precondition(seconds.isFinite && seconds >= 0, "DynamicAnimator.step(by:): time must be finite and not negative (got \(seconds))")
-        let dt = seconds > 0.5 ? 1.0 / 60.0 : seconds
-        elapsedTime += dt
-        accumulator += dt
+        elapsedTime += seconds
+        accumulator += seconds
+        if stepping { return }
+        stepping = true
+        defer { stepping = false }
         while accumulator >= fixedTimeStep * (1 - 1e-9) {
             accumulator -= fixedTimeStep
             tick(fixedTimeStep)
         }
     }
 
-    /// Steps `seconds` of time in 1/60 s frames.
+    /// Advances this animator's `clock` by `seconds` in 1/60 s frames, so every animator and
+    /// view animation on that clock (completions included) moves with it, as on a device.
     public func run(for seconds: TimeInterval) {
         precondition(seconds.isFinite && seconds >= 0, "DynamicAnimator.run(for:): time must be finite and not negative")
-        var left = seconds
-        while left > 1e-12 { let d = min(left, 1.0 / 60.0); step(by: d); left -= d }
+        clock.run(for: seconds)
     }
 
-    /// Steps until the animator pauses or `timeout` seconds have passed; true when it paused.
+    /// Advances this animator's `clock` in 1/60 s frames until the animator pauses or
+    /// `timeout` seconds have passed; true when it paused.
     @discardableResult
     public func runUntilPaused(timeout: TimeInterval) -> Bool {
         precondition(timeout.isFinite && timeout >= 0, "runUntilPaused(timeout:): the timeout must be finite and not negative")
         var t: TimeInterval = 0
-        while isRunning && t < timeout { step(by: 1.0 / 60.0); t += 1.0 / 60.0 }
+        while isRunning && t < timeout { clock.advance(by: 1.0 / 60.0); t += 1.0 / 60.0 }
         return !isRunning
     }
 

@@ -76,7 +76,7 @@ open class DynamicBehavior {
 
 /// The base of behaviors that act on a list of items (gravity, collision, push, item
 /// properties, fields): the list and its `addItem` / `removeItem`.
-public class ItemListBehavior: DynamicBehavior {
+open class ItemListBehavior: DynamicBehavior {
     public private(set) var items: [any DynamicItem]
 
     public init(items: [any DynamicItem] = []) {
@@ -85,13 +85,13 @@ public class ItemListBehavior: DynamicBehavior {
     }
 
     /// Adds an item (no effect if it is already there).
-    public func addItem(_ item: any DynamicItem) {
+    open func addItem(_ item: any DynamicItem) {
         if items.contains(where: { $0 === item }) { return }
         changeItems { items.append(item) }
     }
 
     /// Removes an item (no effect if it is not there).
-    public func removeItem(_ item: any DynamicItem) {
+    open func removeItem(_ item: any DynamicItem) {
         guard let i = items.firstIndex(where: { $0 === item }) else { return }
         changeItems { items.remove(at: i) }
     }

@@ -26,7 +26,7 @@ struct AnimatorRecipeTests {
 
     @Test("a square under gravity falls 500 pt in 1 s (±2%) and, with no boundary, never pauses")
     func freeFall() {
-        let animator = DynamicAnimator(referenceBounds: bounds)
+        let animator = DynamicAnimator(referenceBounds: bounds, clock: AnimationClock())
         let square = DynamicView(frame: CGRect(x: 100, y: 0, width: 100, height: 100))
         let start = square.center.y
         animator.addBehavior(GravityBehavior(items: [square]))
@@ -39,7 +39,7 @@ struct AnimatorRecipeTests {
 
     @Test("two stacked squares inside the reference bounds come to rest without overlapping; the delegate hears one pause")
     func stackInBounds() {
-        let animator = DynamicAnimator(referenceBounds: bounds)
+        let animator = DynamicAnimator(referenceBounds: bounds, clock: AnimationClock())
         let counter = PauseCounter()
         animator.delegate = counter
         let a = DynamicView(frame: CGRect(x: 100, y: 100, width: 100, height: 100))
@@ -66,7 +66,7 @@ struct AnimatorRecipeTests {
 
     @Test("a boundary line 100 pt above the bottom stops the items there and reports its identifier and a point on it")
     func boundaryLine() {
-        let animator = DynamicAnimator(referenceBounds: bounds)
+        let animator = DynamicAnimator(referenceBounds: bounds, clock: AnimationClock())
         let square = DynamicView(frame: CGRect(x: 100, y: 0, width: 100, height: 100))
         animator.addBehavior(GravityBehavior(items: [square]))
         let collision = CollisionBehavior(items: [square])
@@ -85,7 +85,7 @@ struct AnimatorRecipeTests {
 
     @Test("collisionMode .boundaries: the squares sink into each other but rest on the boundary")
     func boundariesOnly() {
-        let animator = DynamicAnimator(referenceBounds: bounds)
+        let animator = DynamicAnimator(referenceBounds: bounds, clock: AnimationClock())
         let a = DynamicView(frame: CGRect(x: 100, y: 200, width: 100, height: 100))
         let b = DynamicView(frame: CGRect(x: 100, y: 50, width: 100, height: 100))
         animator.addBehavior(GravityBehavior(items: [a, b]))
@@ -100,7 +100,7 @@ struct AnimatorRecipeTests {
 
     @Test("push: continuous accelerates a 100 × 100 item at 100 pt/s² per unit; instantaneous adds 100 pt/s per unit once, and again when re-activated")
     func push() {
-        let animator = DynamicAnimator(referenceBounds: bounds)
+        let animator = DynamicAnimator(referenceBounds: bounds, clock: AnimationClock())
         let c = DynamicView(frame: CGRect(x: 0, y: 0, width: 100, height: 100))
         let i = DynamicView(frame: CGRect(x: 0, y: 200, width: 100, height: 100))
         let still = DynamicItemBehavior(items: [c, i])
@@ -125,7 +125,7 @@ struct AnimatorRecipeTests {
     @Test("elasticity 1 bounces higher than 0.3")
     func elasticity() {
         func bounceApex(_ e: CGFloat) -> CGFloat {
-            let animator = DynamicAnimator(referenceBounds: bounds)
+            let animator = DynamicAnimator(referenceBounds: bounds, clock: AnimationClock())
             let v = DynamicView(frame: CGRect(x: 100, y: 100, width: 50, height: 50))
             animator.addBehavior(GravityBehavior(items: [v]))
             let c = CollisionBehavior(items: [v]); c.translatesReferenceBoundsIntoBoundary = true
@@ -147,7 +147,7 @@ struct AnimatorRecipeTests {
 
     @Test("allowsRotation = false keeps the angle 0 even when hit off-centre")
     func noRotation() {
-        let animator = DynamicAnimator(referenceBounds: bounds)
+        let animator = DynamicAnimator(referenceBounds: bounds, clock: AnimationClock())
         let v = DynamicView(frame: CGRect(x: 100, y: 100, width: 100, height: 40))
         let ib = DynamicItemBehavior(items: [v]); ib.allowsRotation = false
         animator.addBehavior(ib)
@@ -163,7 +163,7 @@ struct AnimatorRecipeTests {
     @Test("resistance slows motion; anchored items never move but are hit; density decides who moves")
     func itemProperties() {
         // Resistance.
-        let animator = DynamicAnimator(referenceBounds: bounds)
+        let animator = DynamicAnimator(referenceBounds: bounds, clock: AnimationClock())
         let free = DynamicView(frame: CGRect(x: 0, y: 0, width: 20, height: 20))
         let damped = DynamicView(frame: CGRect(x: 0, y: 100, width: 20, height: 20))
         let f = DynamicItemBehavior(items: [free]); f.resistance = 0
@@ -174,7 +174,7 @@ struct AnimatorRecipeTests {
         animator.run(for: 0.5)
         #expect(d.linearVelocity(for: damped).x < 0.2 * f.linearVelocity(for: free).x)
         // Anchored and density.
-        let a2 = DynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 2000, height: 480))
+        let a2 = DynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 2000, height: 480), clock: AnimationClock())
         let wall = DynamicView(frame: CGRect(x: 400, y: 100, width: 50, height: 200))
         let heavy = DynamicView(frame: CGRect(x: 100, y: 180, width: 40, height: 40))
         let light = DynamicView(frame: CGRect(x: 250, y: 180, width: 40, height: 40))
@@ -193,7 +193,7 @@ struct AnimatorRecipeTests {
 
     @Test("child behaviors and actions run every tick; behavior changes made in an action wait for the end of the tick")
     func actionsAndChildren() {
-        let animator = DynamicAnimator(referenceBounds: bounds)
+        let animator = DynamicAnimator(referenceBounds: bounds, clock: AnimationClock())
         let v = DynamicView(frame: CGRect(x: 100, y: 0, width: 40, height: 40))
         let composite = DynamicBehavior()
         let gravity = GravityBehavior(items: [v])
@@ -222,7 +222,7 @@ struct AnimatorRecipeTests {
 
     @Test("items(in:), updateItem(usingCurrentState:), behaviors, adding twice")
     func queriesAndUpdates() {
-        let animator = DynamicAnimator(referenceBounds: bounds)
+        let animator = DynamicAnimator(referenceBounds: bounds, clock: AnimationClock())
         let a = DynamicView(frame: CGRect(x: 0, y: 0, width: 50, height: 50))
         let b = DynamicView(frame: CGRect(x: 200, y: 0, width: 50, height: 50))
         let gravity = GravityBehavior(items: [a, b])
@@ -251,7 +251,7 @@ struct AnimatorRecipeTests {
                 countDuringCall = animator.behaviors.count
             }
         }
-        let animator = DynamicAnimator(referenceBounds: bounds)
+        let animator = DynamicAnimator(referenceBounds: bounds, clock: AnimationClock())
         let v = DynamicView(frame: CGRect(x: 100, y: 300, width: 50, height: 50))
         let gravity = GravityBehavior(items: [v])
         let collision = CollisionBehavior(items: [v])

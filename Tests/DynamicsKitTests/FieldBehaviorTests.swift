@@ -10,7 +10,7 @@ struct FieldBehaviorTests {
     func item(at p: CGPoint) -> DynamicView { DynamicView(frame: CGRect(x: p.x - 10, y: p.y - 10, width: 20, height: 20)) }
 
     func simulate(_ field: FieldBehavior, _ items: [DynamicView], seconds: Double = 0.2, charge: CGFloat = 0) -> DynamicAnimator {
-        let animator = DynamicAnimator(referenceBounds: bounds)
+        let animator = DynamicAnimator(referenceBounds: bounds, clock: AnimationClock())
         let props = DynamicItemBehavior(items: items); props.charge = charge; props.allowsRotation = false
         animator.addBehavior(props)
         for i in items { field.addItem(i) }
@@ -45,7 +45,7 @@ struct FieldBehaviorTests {
 
     @Test("drag slows a moving item; velocity field only acts inside its region")
     func dragAndVelocity() {
-        let animator = DynamicAnimator(referenceBounds: bounds)
+        let animator = DynamicAnimator(referenceBounds: bounds, clock: AnimationClock())
         let moving = item(at: .zero), inside = item(at: CGPoint(x: 500, y: 500)), outside = item(at: CGPoint(x: 900, y: 500))
         let props = DynamicItemBehavior(items: [moving, inside, outside])
         animator.addBehavior(props)
@@ -77,7 +77,7 @@ struct FieldBehaviorTests {
         _ = simulate(FieldBehavior.electricField(), [charged], charge: 1)
         #expect(charged.center.x > 205, "a positive charge is pushed away from the field: \(charged.center)")
         // Magnetic: a charge moving +x with B out of the screen is pushed along v × B = (0, −v).
-        let animator = DynamicAnimator(referenceBounds: bounds)
+        let animator = DynamicAnimator(referenceBounds: bounds, clock: AnimationClock())
         let m = item(at: .zero)
         let props = DynamicItemBehavior(items: [m]); props.charge = 1
         animator.addBehavior(props)

@@ -5,7 +5,7 @@ import DynamicsKit
 struct ItemGroupTests {
     @Test("a group moves as one rigid body: members keep their distance and turn together")
     func rigidGroup() {
-        let animator = DynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 2000, height: 2000))
+        let animator = DynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 2000, height: 2000), clock: AnimationClock())
         let left = DynamicView(frame: CGRect(x: 100, y: 100, width: 40, height: 40))
         let right = DynamicView(frame: CGRect(x: 300, y: 100, width: 40, height: 40))
         right.collisionBoundsType = .ellipse

@@ -8,7 +8,7 @@ struct JointBehaviorTests {
 
     @Test("a rigid attachment to an anchor keeps its length (±0.5 %) while the anchor moves")
     func rigidAnchor() {
-        let animator = DynamicAnimator(referenceBounds: bounds)
+        let animator = DynamicAnimator(referenceBounds: bounds, clock: AnimationClock())
         let v = DynamicView(frame: CGRect(x: 480, y: 680, width: 40, height: 40))
         animator.addBehavior(GravityBehavior(items: [v]))
         let a = AttachmentBehavior(item: v, attachedToAnchor: CGPoint(x: 500, y: 500))
@@ -26,7 +26,7 @@ struct JointBehaviorTests {
 
     @Test("a spring attachment oscillates at its frequency (±5 %)")
     func springFrequency() {
-        let animator = DynamicAnimator(referenceBounds: bounds)
+        let animator = DynamicAnimator(referenceBounds: bounds, clock: AnimationClock())
         let v = DynamicView(frame: CGRect(x: 680, y: 480, width: 40, height: 40))
         let lock = DynamicItemBehavior(items: [v]); lock.allowsRotation = false; lock.angularResistance = 0
         animator.addBehavior(lock)
@@ -52,7 +52,7 @@ struct JointBehaviorTests {
     @Test("snap brings the item to the point and its rotation to 0, overshooting less at damping 0.9 than 0.1")
     func snap() {
         func overshoot(_ damping: CGFloat) -> (CGFloat, DynamicView) {
-            let animator = DynamicAnimator(referenceBounds: bounds)
+            let animator = DynamicAnimator(referenceBounds: bounds, clock: AnimationClock())
             let v = DynamicView(frame: CGRect(x: 80, y: 480, width: 40, height: 40))
             v.transform = CGAffineTransform(rotationAngle: 0.8)
             let snap = SnapBehavior(item: v, snapTo: CGPoint(x: 500, y: 500))
@@ -73,7 +73,7 @@ struct JointBehaviorTests {
 
     @Test("pin with an angle range, fixed, limit (rope) and sliding attachments do what their names say")
     func factories() {
-        let animator = DynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 4000, height: 2000))
+        let animator = DynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 4000, height: 2000), clock: AnimationClock())
         // Pin: a bar hinged to an anchored block swings down but stops at +30°.
         let block = DynamicView(frame: CGRect(x: 80, y: 80, width: 40, height: 40))
         let bar = DynamicView(frame: CGRect(x: 100, y: 95, width: 200, height: 10))

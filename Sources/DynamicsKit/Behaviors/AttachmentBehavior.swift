@@ -4,7 +4,7 @@ import DynamicsEngine
 /// a rigid rod (`frequency` 0) or a spring of `frequency` Hz and damping ratio `damping`.
 /// Attached items still collide. An anchor attachment shorter than 1 pt with frequency 0
 /// behaves as a pin.
-public class AttachmentBehavior: DynamicBehavior {
+open class AttachmentBehavior: DynamicBehavior {
     /// What the first item is attached to (UIKit's `UIAttachmentBehavior.AttachmentType`).
     public enum AttachmentType: Sendable { case items, anchor }
 

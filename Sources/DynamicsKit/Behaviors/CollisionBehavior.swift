@@ -19,7 +19,7 @@ extension CollisionBehaviorDelegate {
 /// `UICollisionBehavior`). Items collide only with items and boundaries of a collision
 /// behavior they share. **Better than UIKit**: there is no limit on the number of collision
 /// behaviors.
-public class CollisionBehavior: ItemListBehavior {
+open class CollisionBehavior: ItemListBehavior {
     /// What the items collide with.
     public struct Mode: OptionSet, Sendable {
         public let rawValue: UInt

@@ -6,7 +6,7 @@ import DynamicsEngine
 /// resistance 0 (see `resistance`), angular resistance 0.1, rotation allowed; only the properties set on a
 /// behavior override them, the later behavior in the hierarchy winning. Pairs combine
 /// elasticity with max(a, b) and friction with √(a·b).
-public class DynamicItemBehavior: ItemListBehavior {
+open class DynamicItemBehavior: ItemListBehavior {
     var overrides = ItemOverrides()
     /// Velocities added before the behavior is in an animator, applied when it joins.
     private var pendingLinear: [(any DynamicItem, CGPoint)] = []

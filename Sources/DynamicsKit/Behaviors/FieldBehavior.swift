@@ -49,7 +49,7 @@ public indirect enum Region: Sendable {
 /// - `field(evaluation:)`: your closure returns the force.
 /// Falloff: beyond `minimumRadius`, the force is multiplied by (minimumRadius / distance)^falloff
 /// (falloff 0 = uniform).
-public class FieldBehavior: ItemListBehavior {
+open class FieldBehavior: ItemListBehavior {
     enum Kind {
         case linearGravity, radialGravity, spring, drag, velocity, vortex, noise, turbulence, electric, magnetic, block
         case custom((_ position: CGPoint, _ velocity: CGVector, _ mass: CGFloat, _ charge: CGFloat, _ deltaTime: TimeInterval) -> CGVector)
@@ -70,6 +70,15 @@ public class FieldBehavior: ItemListBehavior {
     }
 
     init(kind: Kind) { self.kind = kind; super.init(items: []) }
+
+    /// A field whose force (mass · pt/s²) `evaluation` computes from an item's position,
+    /// velocity, mass, charge and the time step. This is the designated initialiser a subclass
+    /// calls; `field(evaluation:)` is the same without subclassing.
+    public init(evaluation: @escaping (_ position: CGPoint, _ velocity: CGVector, _ mass: CGFloat,
+                                       _ charge: CGFloat, _ deltaTime: TimeInterval) -> CGVector) {
+        self.kind = .custom(evaluation)
+        super.init(items: [])
+    }
 
     public static func linearGravityField(direction: CGVector) -> FieldBehavior {
         let f = FieldBehavior(kind: .linearGravity); f.direction = direction; return f
@@ -95,7 +104,7 @@ public class FieldBehavior: ItemListBehavior {
     /// velocity, mass, charge and the time step.
     public static func field(evaluation: @escaping (_ position: CGPoint, _ velocity: CGVector, _ mass: CGFloat,
                                                     _ charge: CGFloat, _ deltaTime: TimeInterval) -> CGVector) -> FieldBehavior {
-        FieldBehavior(kind: .custom(evaluation))
+        FieldBehavior(evaluation: evaluation)
     }
 
     /// UIKit's spelling of a custom field: the block also receives the field.

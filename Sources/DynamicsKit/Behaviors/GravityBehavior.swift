@@ -6,7 +6,7 @@ import DynamicsEngine
 /// **Better than UIKit**: gravity acts on this behavior's own items, and several gravity
 /// behaviors simply add up (UIKit keeps one world gravity: last write wins, and removing any
 /// gravity behavior zeroes it).
-public class GravityBehavior: ItemListBehavior {
+open class GravityBehavior: ItemListBehavior {
     /// Direction and magnitude in one vector (magnitude 1 = 1000 pt/s²).
     public var gravityDirection: CGVector = CGVector(dx: 0, dy: 1) {
         didSet {

@@ -3,7 +3,7 @@ import DynamicsEngine
 /// Pushes its items (UIKit's `UIPushBehavior`). Magnitude 1.0 is a force that accelerates a
 /// 100 × 100 pt item of density 1 (mass 1) at 100 pt/s²; an instantaneous push of magnitude 1
 /// changes such an item's velocity by 100 pt/s.
-public class PushBehavior: ItemListBehavior {
+open class PushBehavior: ItemListBehavior {
     public enum Mode: Sendable { case continuous, instantaneous }
 
     public let mode: Mode

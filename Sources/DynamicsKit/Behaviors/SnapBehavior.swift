@@ -5,7 +5,7 @@ import DynamicsEngine
 /// ratio: 0.5 overshoots visibly and settles within about a second, 0.9 barely overshoots.
 ///
 /// **Better than UIKit**: changing `damping` on a live snap takes effect at once.
-public class SnapBehavior: DynamicBehavior {
+open class SnapBehavior: DynamicBehavior {
     public let item: any DynamicItem
     /// Where the item's centre goes. Setting it moves the target and wakes the item.
     public var snapPoint: CGPoint {

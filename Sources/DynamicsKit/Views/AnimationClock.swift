@@ -1,11 +1,15 @@
 /// The headless display link: one clock drives every dynamic animator and every view
 /// animation registered on it, in a fixed order, so a run is deterministic.
 ///
-/// `advance(by:)` steps, in this order: each live animator registered on the clock (in the
-/// order they were created) by `step(by:)`, then each running view animation (in commit
-/// order); will-start, did-stop and completion callbacks run after all of them have advanced.
+/// `advance(by:)` steps exactly the time given, in this order: each live animator registered on
+/// the clock (in the order they were created) by `step(by:)`, then each running view animation
+/// (in commit order); will-start, did-stop and completion callbacks run after all of them have
+/// advanced. `DynamicAnimator.run(for:)` and `runUntilPaused(timeout:)` advance the animator's
+/// clock, so everything on it moves together, as on a device; `DynamicAnimator.step(by:)`
+/// still steps one animator alone. An app's frame loop calls `tick(timestamp:)`, which applies
+/// the display link's rule for stalls (a gap above 0.5 s counts as 1/60 s).
 /// Animators register when created (`DynamicAnimator(referenceBounds:clock:)`, default
-/// `.main`) and leave when freed; `DynamicAnimator.step(by:)` still steps one animator alone.
+/// `.main`) and leave when freed.
 ///
 /// Thread safety: registering and committing animations may happen on any thread (a lock
 /// guards the lists, touched only then and once per advance), but one clock is advanced from
@@ -29,9 +33,47 @@ public final class AnimationClock: @unchecked Sendable {
 
     public init() {}
 
-    /// Steps every animator and view animation on this clock by `seconds` (finite, ≥ 0).
+    /// Steps every animator and view animation on this clock by exactly `seconds` (finite,
+    /// ≥ 0): each animator in fixed sub-steps, then the view animations, then their callbacks.
+    /// Called again from inside one of those callbacks (a delegate, an action, a completion),
+    /// the time is added to the advance under way and stepped once its callbacks return,
+    /// so nothing is stepped twice at once.
     public func advance(by seconds: TimeInterval) {
         precondition(seconds.isFinite && seconds >= 0, "AnimationClock.advance(by:): time must be finite and not negative (got \(seconds))")
+        if advancing { owed += seconds; return }
+        advancing = true
+        defer { advancing = false }
+        advanceOnce(by: seconds)
+        while owed > 0 {
+            let s = owed
+            owed = 0
+            advanceOnce(by: s)
+        }
+    }
+
+    /// The real-time entry point, for an app's frame loop (UIKit's display link): `timestamp`
+    /// is the frame's time in seconds on any monotonic clock. The first call only records it;
+    /// each later call advances by the gap since the previous timestamp, except that a gap
+    /// above 0.5 s (a stall, a breakpoint, an app back from the background) counts as 1/60 s,
+    /// and a timestamp earlier than the previous one advances nothing.
+    public func tick(timestamp: TimeInterval) {
+        precondition(timestamp.isFinite, "AnimationClock.tick(timestamp:): the timestamp must be finite (got \(timestamp))")
+        let last = lastTimestamp
+        lastTimestamp = timestamp
+        guard let last else { return }
+        let gap = timestamp - last
+        guard gap > 0 else { return }
+        advance(by: gap > Self.maximumFrameGap ? 1.0 / 60.0 : gap)
+    }
+
+    /// A `tick(timestamp:)` gap above this (seconds) counts as one 1/60 s frame.
+    public static let maximumFrameGap: TimeInterval = 0.5
+
+    private var advancing = false
+    private var owed: TimeInterval = 0
+    private var lastTimestamp: TimeInterval?
+
+    private func advanceOnce(by seconds: TimeInterval) {
         time += seconds
         lock.lock()
         animators.removeAll { $0.animator == nil }
@@ -52,7 +94,7 @@ public final class AnimationClock: @unchecked Sendable {
         runs.removeAll { $0.ended }
         lock.unlock()
         runScratch.removeAll(keepingCapacity: true)
-        // Swap buffers so callbacks that advance this clock again start from an empty list.
+        // Swap buffers so callbacks that commit animations start from an empty list.
         swap(&events, &firing)
         for (run, event) in firing { run.fire(event) }
         firing.removeAll(keepingCapacity: true)
