@@ -22,11 +22,15 @@ public enum MenuSelectionStyle: Sendable, Equatable {
 /// alpha 0.
 ///
 /// Showing or hiding removes all behaviors, then adds: gravity (±1, 0) toward the destination;
-/// collision with one boundary line `"collisionBoundary"` — at the destination edge of `frame`
-/// when showing, one menu width beyond the screen edge when hiding; an item behavior with
+/// collision with one boundary line `"collisionBoundary"` — at the menu's inner edge when
+/// showing (x = menu width from the left, or target width − menu width from the right), one
+/// menu width beyond the screen edge when hiding; an item behavior with
 /// elasticity 0.35; an instantaneous push of ±`acceleration` along x. The background fades to
-/// alpha 0.25 (shown) or 0 (hidden) in 0.25 s on the same clock. The menu comes to rest at
-/// `frame` after one small bounce, or fully outside the target when hidden.
+/// alpha 0.25 (shown) or 0 (hidden) in 0.25 s on the same clock. As in the tutorial, the
+/// `frame` given at creation sets the menu's width, height and y; shown, the menu comes to rest
+/// against the side it comes from (`menuFrame`: x = 0 for left-to-right, x = target width −
+/// menu width for right-to-left) after one small bounce; hidden, it rests one menu width
+/// beyond the edge it came from.
 ///
 /// Use from the thread that advances `clock`.
 public final class MenuComponent {
@@ -43,7 +47,8 @@ public final class MenuComponent {
     public let optionImages: [String]?
     /// The animator that moves the menu (reference bounds: the target's bounds).
     public let animator: DynamicAnimator
-    /// Where the menu rests when shown (in the target's space).
+    /// Where the menu rests when shown (in the target's space): the creation frame's width,
+    /// height and y, against the side the menu comes from.
     public let menuFrame: CGRect
 
     /// True from `showMenu` until `hideMenu` (or a selection) starts hiding it.
@@ -76,7 +81,8 @@ public final class MenuComponent {
     private let clock: AnimationClock
 
     /// - Parameters:
-    ///   - frame: where the menu rests when shown, in the target's space (e.g. x 0, full height).
+    ///   - frame: the menu's width, height and y in the target's space (its x is not used: the
+    ///     menu rests against the side it comes from — the tutorial passes x 0, y 20).
     ///   - targetView: the view the menu slides over; its bounds are the animator's reference.
     ///   - direction: the side the menu comes from.
     ///   - options: row titles; `optionImages`, when given, must have the same count.
@@ -87,13 +93,14 @@ public final class MenuComponent {
                      && frame.width > 0 && frame.height > 0, "MenuComponent: the frame must be finite with a positive size (got \(frame))")
         precondition(optionImages == nil || optionImages!.count == options.count,
                      "MenuComponent: optionImages must have one name per option (\(optionImages?.count ?? 0) for \(options.count))")
-        self.menuFrame = frame
+        let target = targetView.bounds
+        let restX = direction == .leftToRight ? 0 : target.width - frame.width
+        self.menuFrame = CGRect(x: restX, y: frame.minY, width: frame.width, height: frame.height)
         self.targetView = targetView
         self.direction = direction
         self.options = options
         self.optionImages = optionImages
         self.clock = clock
-        let target = targetView.bounds
 
         backgroundView = DynamicView(frame: target)
         backgroundView.name = "menu background"

@@ -133,18 +133,29 @@ public final class DynamicAnimator {
         behaviorDidJoin(behavior)
     }
 
-    /// Removes a top-level behavior (no effect if it is not one).
+    /// Removes a top-level behavior (no effect if it is not one). Items no other behavior
+    /// holds leave the world (their velocity is forgotten); pairs of its collision behaviors
+    /// that were touching get their `ended` calls once the removal is done.
     public func removeBehavior(_ behavior: DynamicBehavior) {
         if inTick { pending.append((false, behavior)); return }
+        detachTopLevel(behavior)
+        checkPause()
+        deliverContactCallsIfIdle()
+    }
+
+    /// Removes every top-level behavior (the last added first).
+    public func removeAllBehaviors() {
+        if inTick { for b in topLevel.reversed() { pending.append((false, b)) }; return }
+        for b in topLevel.reversed() { detachTopLevel(b) }
+        checkPause()
+        deliverContactCallsIfIdle()
+    }
+
+    private func detachTopLevel(_ behavior: DynamicBehavior) {
         guard let i = topLevel.firstIndex(where: { $0 === behavior }) else { return }
         behaviorWillLeave(behavior)
         topLevel.remove(at: i)
         rebuildFlat()
-        checkPause()
-    }
-
-    public func removeAllBehaviors() {
-        for b in topLevel.reversed() { removeBehavior(b) }
     }
 
     func behaviorDidJoin(_ behavior: DynamicBehavior) {
@@ -172,6 +183,16 @@ public final class DynamicAnimator {
         }
         rebuildFlat()
         itemPropertiesChanged()
+    }
+
+    /// An item list of a behavior in this animator changed: only those items gain or lose
+    /// bodies and memberships; every other body keeps its motion.
+    func itemsChanged(_ behavior: DynamicBehavior, added: [any DynamicItem], removed: [any DynamicItem]) {
+        for item in added { retain(item) }
+        behavior.itemsDidChange(added: added, removed: removed, animator: self)
+        for item in removed { release(item) }
+        itemPropertiesChanged()
+        deliverContactCallsIfIdle()
     }
 
     private func rebuildFlat() {
@@ -260,9 +281,13 @@ public final class DynamicAnimator {
         }
     }
 
+    /// The item whose body `h` is; nil for a body that left the world or that this animator
+    /// did not create.
     func item(ofBody h: BodyHandle) -> (any DynamicItem)? {
+        guard world.isValid(h) else { return nil }
         let slot = Int(world.userData(h))
-        return slot < recordList.count ? recordList[slot]?.item : nil
+        guard slot >= 0 && slot < recordList.count, let r = recordList[slot], r.body == h else { return nil }
+        return r.item
     }
 
     /// Every item some behavior of this animator holds, in the order they joined (slots are
@@ -371,12 +396,14 @@ public final class DynamicAnimator {
         world.step(dt: Float(dt))
         writeBack()
         reportContacts()
+        deliverContactCalls()
         for b in flat { b.action?() }
         inTick = false
         let changes = pending
         pending.removeAll()
-        for c in changes { if c.add { addBehavior(c.behavior) } else { removeBehavior(c.behavior) } }
+        for c in changes { if c.add { addBehavior(c.behavior) } else { detachTopLevel(c.behavior) } }
         checkPause()
+        deliverContactCalls()
     }
 
     /// Writes every item's centre and rotation from its body, in one pass. The transform is
@@ -412,11 +439,65 @@ public final class DynamicAnimator {
         }}}
     }
 
+    /// Finds, for every collision behavior with a delegate, the pairs that touch after this
+    /// step and queues `began` for new pairs and `ended` for pairs gone (all `began` first).
+    /// The world's contacts are read only when the step reported a contact event or a
+    /// behavior changed since; no engine event is looked up by handle, so bodies and boundaries
+    /// that left the world never are.
     private func reportContacts() {
-        let collisions = collisionBehaviors
-        guard !collisions.isEmpty else { return }
-        for e in world.contactBeginEvents { for c in collisions { c.report(e, began: true, animator: self) } }
-        for e in world.contactEndEvents { for c in collisions { c.report(e, began: false, animator: self) } }
+        guard !collisionBehaviors.isEmpty else { return }
+        let events = !world.contactBeginEvents.isEmpty || !world.contactEndEvents.isEmpty
+        scanning.removeAll(keepingCapacity: true)
+        for c in collisionBehaviors where c.wantsScan(afterEvents: events) { scanning.append(c) }
+        guard !scanning.isEmpty else { return }
+        for c in scanning { c.beginScan() }
+        let list = scanning
+        world.forEachTouchingContact { e in
+            guard let first = item(ofBody: e.body) else { return }
+            let p = CGPoint(e.point)
+            switch e.other {
+            case .body(let h):
+                guard let other = item(ofBody: h) else { return }
+                for c in list { c.scanned(first, other, at: p) }
+            case .boundary(_, let id):
+                for c in list { if let code = c.boundaryCode(ofEngineID: id) { c.scanned(first, boundaryCode: code, at: p) } }
+            }
+        }
+        scanBegan.removeAll(keepingCapacity: true)
+        scanEnded.removeAll(keepingCapacity: true)
+        for c in list { c.endScan(began: &scanBegan, ended: &scanEnded) }
+        outbox.append(contentsOf: scanBegan)
+        outbox.append(contentsOf: scanEnded)
+        scanning.removeAll(keepingCapacity: true)
+    }
+
+    private var scanning: [CollisionBehavior] = []
+    private var scanBegan: [ContactCall] = []
+    private var scanEnded: [ContactCall] = []
+    /// Delegate calls waiting to be made, in order.
+    private var outbox: [ContactCall] = []
+    private var delivering = false
+
+    func queue(_ call: ContactCall) { outbox.append(call) }
+
+    /// Outside a tick, makes the queued calls now; inside one (a delegate call or an action
+    /// changed something) they are made by the tick.
+    func deliverContactCallsIfIdle() { if !inTick { deliverContactCalls() } }
+
+    /// Makes the queued delegate calls, in order, unless calls are already being made further
+    /// up the stack (that loop makes the new ones too). Calls a delegate makes from a callback
+    /// (removing an item, say) are queued behind the current ones.
+    func deliverContactCalls() {
+        guard !delivering, !outbox.isEmpty else { return }
+        delivering = true
+        defer { delivering = false }
+        var k = 0
+        while k < outbox.count {
+            let call = outbox[k]
+            k += 1
+            call.behavior.deliver(call)
+        }
+        outbox.removeAll(keepingCapacity: true)
     }
 
     // MARK: Running and pausing

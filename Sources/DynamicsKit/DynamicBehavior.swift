@@ -32,8 +32,11 @@ open class DynamicBehavior {
     /// Removes a child (no effect if it is not one).
     open func removeChildBehavior(_ behavior: DynamicBehavior) {
         guard let i = childBehaviors.firstIndex(where: { $0 === behavior }) else { return }
-        if let animator = dynamicAnimator { animator.behaviorWillLeave(behavior) }
         childBehaviors.remove(at: i)
+        if let animator = dynamicAnimator {
+            animator.behaviorWillLeave(behavior)
+            animator.deliverContactCallsIfIdle()
+        }
         behavior.parent = nil
     }
 
@@ -52,16 +55,6 @@ open class DynamicBehavior {
         for c in childBehaviors { c.flattened(into: &out) }
     }
 
-    /// Changes this behavior's item list; a live behavior leaves its animator for the change and
-    /// joins it again, so bodies, gravity and materials are recompiled once.
-    func changeItems(_ change: () -> Void) {
-        if let animator = dynamicAnimator {
-            animator.behaviorWillLeave(self); change(); animator.behaviorDidJoin(self)
-        } else {
-            change()
-        }
-    }
-
     // MARK: Compilation hooks (overridden by the concrete behaviors)
 
     /// The items this behavior acts on.
@@ -72,28 +65,42 @@ open class DynamicBehavior {
     func attach(to animator: DynamicAnimator) {}
     /// Called when the behavior leaves its animator.
     func detach(from animator: DynamicAnimator) {}
+    /// Called while the behavior is in an animator and its item list changed: `added` items
+    /// already have bodies, `removed` ones still have theirs.
+    func itemsDidChange(added: [any DynamicItem], removed: [any DynamicItem], animator: DynamicAnimator) {}
 }
 
 /// The base of behaviors that act on a list of items (gravity, collision, push, item
 /// properties, fields): the list and its `addItem` / `removeItem`.
+///
+/// Adding or removing an item changes only that item: the other items keep their bodies,
+/// velocities, spins and contacts.
 open class ItemListBehavior: DynamicBehavior {
+    /// The items, in the order they were added (each once).
     public private(set) var items: [any DynamicItem]
+    /// The identities of `items`.
+    private(set) var itemSet: Set<ObjectIdentifier> = []
 
     public init(items: [any DynamicItem] = []) {
-        self.items = items
+        var unique: [any DynamicItem] = [], seen: Set<ObjectIdentifier> = []
+        for item in items where seen.insert(ObjectIdentifier(item)).inserted { unique.append(item) }
+        self.items = unique
+        self.itemSet = seen
         super.init()
     }
 
     /// Adds an item (no effect if it is already there).
     open func addItem(_ item: any DynamicItem) {
-        if items.contains(where: { $0 === item }) { return }
-        changeItems { items.append(item) }
+        guard itemSet.insert(ObjectIdentifier(item)).inserted else { return }
+        items.append(item)
+        dynamicAnimator?.itemsChanged(self, added: [item], removed: [])
     }
 
     /// Removes an item (no effect if it is not there).
     open func removeItem(_ item: any DynamicItem) {
-        guard let i = items.firstIndex(where: { $0 === item }) else { return }
-        changeItems { items.remove(at: i) }
+        guard itemSet.remove(ObjectIdentifier(item)) != nil, let i = items.firstIndex(where: { $0 === item }) else { return }
+        items.remove(at: i)
+        dynamicAnimator?.itemsChanged(self, added: [], removed: [item])
     }
 
     override var dynamicItems: [any DynamicItem] { items }

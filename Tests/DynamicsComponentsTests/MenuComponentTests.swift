@@ -121,3 +121,28 @@ struct MenuComponentTests {
         #expect(menu.targetView.subviews.map { $0 === menu.menuView } == [false, true], "background below, menu on top")
     }
 }
+
+/// The tutorial's own call: `CGRect(x: 0, y: 20, width: 150, height: screenHeight)` for both
+/// directions. The frame gives width, height and y; the menu rests against its side.
+@Suite("MenuComponent: the tutorial's frame")
+struct MenuTutorialFrameTests {
+    @Test("right-to-left rests at x = target width − menu width, left-to-right at x = 0; hidden one menu width beyond the edge",
+          arguments: [MenuDirection.leftToRight, .rightToLeft])
+    func tutorialFrame(direction: MenuDirection) {
+        let clock = AnimationClock()
+        let targetView = DynamicView(frame: CGRect(x: 0, y: 0, width: 375, height: 667))
+        let menu = MenuComponent(frame: CGRect(x: 0, y: 20, width: 150, height: 667), targetView: targetView,
+                                 direction: direction, options: ["A", "B"], optionImages: nil, clock: clock)
+        let restX: CGFloat = direction == .leftToRight ? 0 : 225
+        #expect(menu.menuFrame == CGRect(x: restX, y: 20, width: 150, height: 667))
+        menu.showMenu { _ in }
+        #expect(clock.runUntilIdle(timeout: 10))
+        let f = menu.menuView.frame
+        #expect(abs(f.minX - restX) <= 1 && abs(f.minY - 20) <= 1e-6 && f.width == 150, "rests at \(f)")
+        menu.hideMenu()
+        #expect(clock.runUntilIdle(timeout: 10))
+        let h = menu.menuView.frame
+        // Against the boundary one menu width beyond the edge: just outside the screen.
+        if direction == .leftToRight { #expect(abs(h.maxX) <= 1, "hidden at \(h)") } else { #expect(abs(h.minX - 375) <= 1, "hidden at \(h)") }
+    }
+}

@@ -178,6 +178,20 @@ extension World {
         return ContactEvent(body: handle(ofBody: Int(c.bodyA)), other: .body(handle(ofBody: Int(c.bodyB))), point: point, normal: normal)
     }
 
+    /// Calls `visit` for every contact whose shapes touch now, in contact order, described as
+    /// its begin event was: boundaries are always the partner, the point is the manifold point
+    /// with the largest normal impulse. Contacts of sleeping bodies are included (they still
+    /// touch); contacts ended by a removal since the last step are not. Not during a step.
+    public func forEachTouchingContact(_ visit: (ContactEvent) -> Void) {
+        checkNotStepping("forEachTouchingContact")
+        for k in contacts.indices where contacts[k].shapeA >= 0 && contacts[k].flags & Contact.touching != 0 {
+            let c = contacts[k]
+            let m = c.manifold
+            let best = m.pointCount > 1 && m.p1.maxNormalImpulse > m.p0.maxNormalImpulse ? 1 : 0
+            visit(event(for: c, point: m.pointCount > 0 ? m[best].point : .zero, normal: m.normal))
+        }
+    }
+
     /// Number of contacts whose shapes touch.
     public var touchingContactCount: Int {
         var n = 0

@@ -7,13 +7,18 @@ import DynamicsEngine
 /// behaviors simply add up (UIKit keeps one world gravity: last write wins, and removing any
 /// gravity behavior zeroes it).
 open class GravityBehavior: ItemListBehavior {
-    /// Direction and magnitude in one vector (magnitude 1 = 1000 pt/s²).
+    /// Direction and magnitude in one vector (magnitude 1 = 1000 pt/s²). `angle`, `magnitude`
+    /// and `setAngle(_:magnitude:)` are another view of it; the angle is remembered while the
+    /// magnitude is 0.
     public var gravityDirection: CGVector = CGVector(dx: 0, dy: 1) {
         didSet {
             precondition(gravityDirection.dx.isFinite && gravityDirection.dy.isFinite, "GravityBehavior.gravityDirection must be finite")
+            if gravityDirection != .zero { storedAngle = gravityDirection.angle }
             dynamicAnimator?.itemPropertiesChanged()
         }
     }
+    /// The direction's angle, kept while the vector is zero.
+    private var storedAngle: CGFloat = .pi / 2
 
     public override init(items: [any DynamicItem] = []) {
         super.init(items: items)
@@ -21,18 +26,21 @@ open class GravityBehavior: ItemListBehavior {
 
     /// The direction's angle in radians (0 = +x, π/2 = down). Setting it keeps the magnitude.
     public var angle: CGFloat {
-        get { gravityDirection.angle }
+        get { gravityDirection == .zero ? storedAngle : gravityDirection.angle }
         set { setAngle(newValue, magnitude: magnitude) }
     }
 
-    /// The vector's length. Setting it keeps the angle; 0 gives the zero vector.
+    /// The vector's length. Setting it keeps the angle.
     public var magnitude: CGFloat {
         get { gravityDirection.magnitude }
         set { setAngle(angle, magnitude: newValue) }
     }
 
+    /// Sets angle and magnitude together.
     public func setAngle(_ angle: CGFloat, magnitude: CGFloat) {
-        gravityDirection = CGVector(angle: angle, magnitude: magnitude)
+        let v = CGVector(angle: angle, magnitude: magnitude)
+        gravityDirection = v
+        storedAngle = angle
     }
 
     /// The acceleration in pt/s².

@@ -12,13 +12,18 @@ open class PushBehavior: ItemListBehavior {
     public var active = true {
         didSet { if active { dynamicAnimator?.resume() } }
     }
-    /// Direction and magnitude in one vector.
+    /// Direction and magnitude in one vector. `angle`, `magnitude` and `setAngle(_:magnitude:)`
+    /// are another view of it; the angle is remembered while the magnitude is 0, so
+    /// `angle = .pi / 2` followed by `magnitude = 1` pushes down, in either order (as on iOS).
     public var pushDirection: CGVector = .zero {
         didSet {
             precondition(pushDirection.dx.isFinite && pushDirection.dy.isFinite, "PushBehavior.pushDirection must be finite")
+            if pushDirection != .zero { storedAngle = pushDirection.angle }
             dynamicAnimator?.resume()
         }
     }
+    /// The direction's angle, kept while the vector is zero.
+    private var storedAngle: CGFloat = 0
     private var offsets: [ObjectIdentifier: Offset] = [:]
 
     public init(items: [any DynamicItem], mode: Mode) {
@@ -26,18 +31,23 @@ open class PushBehavior: ItemListBehavior {
         super.init(items: items)
     }
 
+    /// The push's angle in radians (0 = +x, π/2 = down). Setting it keeps the magnitude.
     public var angle: CGFloat {
-        get { pushDirection.angle }
+        get { pushDirection == .zero ? storedAngle : pushDirection.angle }
         set { setAngle(newValue, magnitude: magnitude) }
     }
 
+    /// The push's strength (the vector's length). Setting it keeps the angle.
     public var magnitude: CGFloat {
         get { pushDirection.magnitude }
         set { setAngle(angle, magnitude: newValue) }
     }
 
+    /// Sets angle and magnitude together.
     public func setAngle(_ angle: CGFloat, magnitude: CGFloat) {
-        pushDirection = CGVector(angle: angle, magnitude: magnitude)
+        let v = CGVector(angle: angle, magnitude: magnitude)
+        pushDirection = v
+        storedAngle = angle
     }
 
     /// Where on the item the push applies, from its centre (not rotated with the item, so an
