@@ -29,8 +29,8 @@ public enum MenuSelectionStyle: Sendable, Equatable {
 /// alpha 0.25 (shown) or 0 (hidden) in 0.25 s on the same clock. As in the tutorial, the
 /// `frame` given at creation sets the menu's width, height and y; shown, the menu comes to rest
 /// against the side it comes from (`menuFrame`: x = 0 for left-to-right, x = target width −
-/// menu width for right-to-left) after one small bounce; hidden, it rests one menu width
-/// beyond the edge it came from.
+/// menu width for right-to-left) after one small bounce; hidden, it rests just outside the
+/// target, against a boundary one menu width beyond the edge it came from.
 ///
 /// Use from the thread that advances `clock`.
 public final class MenuComponent {

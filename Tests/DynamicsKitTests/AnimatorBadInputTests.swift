@@ -68,6 +68,14 @@ struct AnimatorBadInputTests {
         }
     }
 
+    @Test("an item attached to itself stops with a message")
+    func attachmentToItself() async {
+        await #expect(processExitsWith: .failure) {
+            let v = DynamicView(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
+            _ = AttachmentBehavior(item: v, attachedTo: v)
+        }
+    }
+
     @Test("an item may move to another animator once the first lets it go")
     func itemMovesBetweenAnimators() {
         let item = DynamicView(frame: CGRect(x: 0, y: 0, width: 10, height: 10))

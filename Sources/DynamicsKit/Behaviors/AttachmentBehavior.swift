@@ -89,6 +89,7 @@ open class AttachmentBehavior: DynamicBehavior {
 
     public init(item item1: any DynamicItem, offsetFromCenter offset1: Offset, attachedTo item2: any DynamicItem,
                 offsetFromCenter offset2: Offset) {
+        precondition(item1 !== item2, "AttachmentBehavior: an item cannot be attached to itself")
         items = [item1, item2]
         attachedBehaviorType = .items
         offsets = (offset1, offset2)
