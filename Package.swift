@@ -33,11 +33,15 @@ let package = Package(
             name: "dynamics-bench",
             dependencies: [
                 "DynamicsEngine", "DynamicsScenes", "DynamicsRender", "BenchSupport", "CJemalloc", "JemallocConfig",
+                "DynamicsFuzzing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "DynamicsEngineTests", dependencies: ["DynamicsEngine", "DynamicsScenes", "DynamicsComponents"]),
         .target(name: "BenchSupport"),
+        // The randomized "app life" API fuzzer (`dynamics-bench fuzz-api`, `scripts/fuzz-api`).
+        .target(name: "DynamicsFuzzing", dependencies: ["DynamicsKit", "DynamicsComponents"]),
+        .testTarget(name: "AppLifeTests", dependencies: ["DynamicsFuzzing", "DynamicsKit"]),
         .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
         // jemalloc's options for dynamics-bench (no thread caches: every allocation is counted).
         .target(name: "JemallocConfig"),

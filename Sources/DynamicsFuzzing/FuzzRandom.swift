@@ -1,0 +1,67 @@
+import Foundation
+
+/// SplitMix64 (Steele, Lea and Flood): a tiny, well-mixed 64-bit generator. The fuzzer uses it
+/// to derive one seed per sequence from the run's seed and to seed `FuzzRandom`.
+public struct SplitMix64: Sendable {
+    public var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// The fuzzer's own deterministic generator (xorshift64*, seeded through SplitMix64), with the
+/// few helpers a sequence needs. No Foundation randomness: a seed replays bit for bit.
+struct FuzzRandom {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        var s = SplitMix64(seed: seed)
+        state = s.next() | 1
+    }
+
+    mutating func next() -> UInt64 {
+        state ^= state >> 12
+        state ^= state << 25
+        state ^= state >> 27
+        return state &* 0x2545_F491_4F6C_DD1D
+    }
+
+    /// 0 ..< n (n > 0).
+    mutating func int(_ n: Int) -> Int {
+        precondition(n > 0)
+        return Int(next() % UInt64(n))
+    }
+
+    mutating func int(in r: ClosedRange<Int>) -> Int { r.lowerBound + int(r.upperBound - r.lowerBound + 1) }
+
+    /// Uniform in [0, 1).
+    mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
+
+    mutating func double(_ a: Double, _ b: Double) -> Double { a + (b - a) * unit() }
+
+    mutating func cg(_ a: CGFloat, _ b: CGFloat) -> CGFloat { a + (b - a) * CGFloat(unit()) }
+
+    mutating func chance(_ p: Double) -> Bool { unit() < p }
+
+    mutating func pick<T>(_ a: [T]) -> T { a[int(a.count)] }
+
+    /// An index into `weights`, chosen in proportion to them.
+    mutating func weighted(_ weights: [Int]) -> Int {
+        var r = int(weights.reduce(0, +))
+        for (k, w) in weights.enumerated() {
+            if r < w { return k }
+            r -= w
+        }
+        return weights.count - 1
+    }
+
+    /// A random angle in radians.
+    mutating func angle() -> CGFloat { cg(-.pi, .pi) }
+}
