@@ -474,11 +474,27 @@ public final class DynamicAnimator {
     private var scanning: [CollisionBehavior] = []
     private var scanBegan: [ContactCall] = []
     private var scanEnded: [ContactCall] = []
-    /// Delegate calls waiting to be made, in order.
+    /// Delegate calls waiting to be made, in order; calls before `nextCall` have been made.
     private var outbox: [ContactCall] = []
+    private var nextCall = 0
     private var delivering = false
 
     func queue(_ call: ContactCall) { outbox.append(call) }
+
+    /// Withdraws a `began` for this pair that is queued but not made yet (a change made from
+    /// a delegate call ended the pair first): then neither call is made. False when none is.
+    func withdrawBegan(of behavior: CollisionBehavior, _ key: CollisionBehavior.PairKey) -> Bool {
+        var k = outbox.count - 1
+        while k >= nextCall {
+            let c = outbox[k]
+            if c.began && !c.withdrawn && c.behavior === behavior && c.pair.key == key {
+                outbox[k].withdrawn = true
+                return true
+            }
+            k -= 1
+        }
+        return false
+    }
 
     /// Outside a tick, makes the queued calls now; inside one (a delegate call or an action
     /// changed something) they are made by the tick.
@@ -491,13 +507,14 @@ public final class DynamicAnimator {
         guard !delivering, !outbox.isEmpty else { return }
         delivering = true
         defer { delivering = false }
-        var k = 0
-        while k < outbox.count {
-            let call = outbox[k]
-            k += 1
-            call.behavior.deliver(call)
+        nextCall = 0
+        while nextCall < outbox.count {
+            let call = outbox[nextCall]
+            nextCall += 1
+            if !call.withdrawn { call.behavior.deliver(call) }
         }
         outbox.removeAll(keepingCapacity: true)
+        nextCall = 0
     }
 
     // MARK: Running and pausing

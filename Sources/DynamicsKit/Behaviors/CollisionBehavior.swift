@@ -337,7 +337,11 @@ open class CollisionBehavior: ItemListBehavior {
             case .boundary(let a, let code):
                 alive = attached && collisionMode.contains(.boundaries) && itemSet.contains(a) && boundaryName(code) != nil
             }
-            if alive { kept.append(p) } else { animator.queue(ContactCall(behavior: self, pair: p, began: false)) }
+            if alive {
+                kept.append(p)
+            } else if !animator.withdrawBegan(of: self, p.key) {
+                animator.queue(ContactCall(behavior: self, pair: p, began: false))
+            }
         }
         if kept.count != touching.count {
             touching = kept
@@ -370,4 +374,6 @@ struct ContactCall {
     let behavior: CollisionBehavior
     let pair: CollisionBehavior.Pair
     let began: Bool
+    /// Set when the pair ended before this `began` was made: it is skipped.
+    var withdrawn = false
 }
