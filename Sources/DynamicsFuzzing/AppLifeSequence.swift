@@ -366,6 +366,7 @@ final class AppLifeSequence {
         velocityExempt.removeAll()
         callMovesTime = false
         let before = velocities()
+        let clockTimeBefore = clock.time
         let running = animators.map { ($0.isRunning, $0.elapsedTime) }
         let liveBefore = records.map(\.isLive)
         switch rng.weighted([30, 14, 6, 5, 8, 6, 16, 5, 4, 5, 1, 4, 2, 1, 1, 2]) {
@@ -398,7 +399,8 @@ final class AppLifeSequence {
             velocityExempt.formUnion(r.pendingVelocityItems)
             r.pendingVelocityItems.removeAll()
         }
-        if !callMovesTime { checkVelocities(before: before) }
+        // A callback may have advanced the clock (re-entrantly) during this call: then time passed.
+        if !callMovesTime && clock.time == clockTimeBefore { checkVelocities(before: before) }
     }
 
     // Time
@@ -821,6 +823,9 @@ final class AppLifeSequence {
                 r.insets = i
                 r.everBoundaryIDs.insert(nil)
                 c.setTranslatesReferenceBoundsIntoBoundary(with: i)
+                // The loop moved: an item it now leaves outside is not held by it until it is
+                // back inside (the one-sided loop pushes it in).
+                guarded = guarded.filter { $0.record != r.id }
             default:
                 boundaryChange(r)
             }

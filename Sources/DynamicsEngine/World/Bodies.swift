@@ -169,9 +169,30 @@ extension World {
             }
         }
         sim.maxExtent = extent
+        sim.coreRadius = coreRadius(of: i, localCenter: sim.localCenter)
         sim.center = sim.xf.apply(sim.localCenter)
         sim.center0 = sim.center
         sims[i] = sim
+    }
+
+    /// The largest distance from `localCenter` to the surface of a shape that contains it
+    /// (a circle: radius minus the offset; a polygon: the nearest edge plane); at least the
+    /// linear slop, so a body whose centre lies outside all its shapes still sweeps a point.
+    func coreRadius(of i: Int, localCenter c: Vec2) -> Float {
+        var r: Float = 0
+        forEachShape(of: i) { s in
+            let rec = shapes[s]
+            switch rec.kind {
+            case .circle: r = max(r, rec.radius - length(rec.center - c))
+            case .polygon:
+                let st = Int(rec.vertexStart)
+                var inner = Float.infinity
+                for k in 0..<Int(rec.vertexCount) { inner = min(inner, dot(pool.normals[st + k], pool.vertices[st + k] - c)) }
+                r = max(r, inner)
+            case .segment: break
+            }
+        }
+        return max(r, settings.linearSlop)
     }
 
     func polygonVertices(_ s: Int) -> [Vec2] {
@@ -215,6 +236,7 @@ extension World {
     }
 
     func releaseShape(_ s: Int) {
+        if shapes[s].oneSided { oneSidedSegmentCount -= 1; shapes[s].oneSided = false }
         if shapes[s].kind != .circle { pool.release(start: shapes[s].vertexStart, count: shapes[s].vertexCount) }
         shapes[s].alive = false
         shapes[s].body = -1

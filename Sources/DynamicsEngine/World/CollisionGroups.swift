@@ -168,6 +168,7 @@ extension World {
                 let s = Int(h.shape)
                 let e = normalize(b - a)
                 shapes[s].oneSided = true
+                oneSidedSegmentCount += 1
                 pool.normals[Int(shapes[s].vertexStart)] = area2 > 0 ? leftPerp(e) : rightPerp(e)
             }
             out.append(h)

@@ -136,5 +136,10 @@ public struct WorldSettings: Sendable {
     public var isSleepEnabled: Bool = true
     /// Largest speed (pt/s) a body may reach (guards against explosions).
     public var maxLinearSpeed: Float = 400_000
+    /// Continuous collision against static geometry: a dynamic body that moved more than
+    /// half its core radius in a step has its centre's path checked against static shapes and
+    /// boundaries, and is stopped where its core would cross one — whatever made it fast (its
+    /// own speed, a collision, a joint). Default on.
+    public var isContinuousEnabled: Bool = true
     public init() {}
 }

@@ -43,6 +43,7 @@ extension World {
         solve(dt: dt)
         lap(\.solve)
         finalizeBodies(dt: dt)
+        solveContinuous()
         collectBeginEvents()
         lap(\.finalize)
         if profiling { profile.steps += 1 }
@@ -209,7 +210,9 @@ extension World {
         metas.withUnsafeMutableBufferPointer { metasB in
             let v = BodyFinalize(sims: orDummy(simsB.baseAddress), states: orDummy(statesB.baseAddress),
                                  metas: orDummy(metasB.baseAddress), dt: dt, linTol: linTol, angTol: angTol,
-                                 kinematicSleepTime: settings.isSleepEnabled ? settings.timeToSleep : .infinity)
+                                 kinematicSleepTime: settings.isSleepEnabled ? settings.timeToSleep : .infinity,
+                                 continuous: settings.isContinuousEnabled, fastCount: fastCounter)
+            fastCounter.reset()
             // Each body is written only by the worker owning its slot range.
             Parallel.forRanges(workers: stepWorkers, count: nb, minPerWorker: parallelMin(512), v)
         }}}
@@ -236,6 +239,9 @@ struct BodyFinalize: RangeTask, @unchecked Sendable {
     var angTol: Float
     /// Resting kinematic bodies sleep alone after this long (infinity: sleeping is off).
     var kinematicSleepTime: Float
+    /// Whether fast bodies are flagged for the continuous step, and how many were.
+    var continuous: Bool
+    var fastCount: FastCounter
 
     func run(_ r: Range<Int>, part: Int) { finalize(r) }
 
@@ -249,6 +255,8 @@ struct BodyFinalize: RangeTask, @unchecked Sendable {
             }
             let center = sim.center + st.dp
             let qn = st.dq.mul(sim.xf.q).normalized
+            // The step's start stays in center0 for the continuous step.
+            sim.center0 = sim.center
             if center.isFinite && qn.c.isFinite && qn.s.isFinite && st.v.isFinite && st.w.isFinite {
                 sim.center = center
                 sim.xf.q = qn
@@ -257,7 +265,9 @@ struct BodyFinalize: RangeTask, @unchecked Sendable {
                 // Never let a NaN enter the world: keep the last good placement, stop the body.
                 st.v = .zero; st.w = 0
             }
-            sim.center0 = sim.center
+            let fast = continuous && metas[i].type == .dynamic && lengthSquared(st.dp) > 0.25 * sim.coreRadius * sim.coreRadius
+            if fast { fastCount.add(1) }
+            metas[i].isFast = fast
             sim.force = .zero
             sim.torque = 0
             st.dp = .zero

@@ -20,6 +20,9 @@ struct BodySim {
     var gravity = Vec2.zero
     /// Distance from the centre of mass to the farthest shape point.
     var maxExtent: Float = 0
+    /// Radius of the largest circle around the centre of mass that lies inside one of the
+    /// body's shapes (its "core"); the continuous step sweeps this circle.
+    var coreRadius: Float = 0
 }
 
 /// Per-body velocity state the solver writes: 32 bytes, one cache line holds two.
@@ -45,6 +48,9 @@ struct BodyMeta {
     var fixedRotation = false
     var ownGravity = false
     var allowSleep = true
+    /// Moved farther than half its core radius in the last step: the continuous step checks
+    /// its path against static geometry.
+    var isFast = false
     var firstShape: Int32 = -1
     var shapeCount: Int32 = 0
     var sleepTime: Float = 0

@@ -45,6 +45,12 @@ public final class World {
     var boundaryBody: Int32 = -1
     /// Set when static geometry changed and the static grid must be rebuilt.
     var staticDirty = true
+    /// Live one-sided boundary segments (containers' walls; see `keepInsideOneSidedBoundaries`).
+    var oneSidedSegmentCount = 0
+    /// Bodies the last finalize pass flagged as fast (see `solveContinuous`).
+    let fastCounter = FastCounter()
+    /// How many fast bodies the continuous step stopped at static geometry, ever.
+    public internal(set) var continuousHits = 0
 
     // Groups.
     var groups: [GroupRecord] = []
