@@ -17,8 +17,11 @@ struct RunOptions {
 enum BenchRunner {
     /// - Parameter inspect: called with each repeat's scene right after its timed steps (outside
     ///   the timed window), e.g. to read velocities for `peers`.
+    /// - Parameter configure: called with each repeat's scene right after it is built (outside
+    ///   the timed window), e.g. to turn sleeping on for `peers --sleep`.
     static func run(_ scene: any BenchmarkScene, _ o: RunOptions, allocator: String,
-                    progress: ProgressBar, inspect: ((SceneInstance) -> Void)? = nil) throws -> BenchRecord {
+                    progress: ProgressBar, configure: ((SceneInstance) -> Void)? = nil,
+                    inspect: ((SceneInstance) -> Void)? = nil) throws -> BenchRecord {
         let clock = ContinuousClock()
         guard let threadAllocated = Jemalloc.threadCounter("thread.allocatedp") else {
             throw EnvironmentError("jemalloc: thread.allocatedp is unavailable")
@@ -40,6 +43,7 @@ enum BenchRunner {
                 residentPeak = max(residentPeak, Jemalloc.snapshot().resident)
 
                 instance.workerCount = o.threads
+                configure?(instance)
                 for _ in 0..<o.warmup { instance.step(); progress.advance() }
                 residentPeak = max(residentPeak, Jemalloc.snapshot().resident)
 

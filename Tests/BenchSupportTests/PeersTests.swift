@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// The pure logic of `dynamics-bench peers`: reading a driver's result line, the size plan and
-/// the ratios. No driver is compiled or run here (Box2D and Chipmunk need not be installed).
+/// the ratios, the drivers' command lines. No driver is compiled or run here (Box2D and Chipmunk
+/// need not be installed).
 @Suite("Peers")
 struct PeersTests {
     /// A line as Peers/box2d_driver.cpp prints it.
@@ -84,5 +85,109 @@ struct PeersTests {
         let json = try c.jsonLines()
         #expect(json.count == 3)
         #expect(json[1].contains("\"ours_over_this\":2"))
+    }
+
+    // MARK: Box2D v3 and thread counts (issue 17)
+
+    /// A line as Peers/box2d3_driver.c prints it.
+    static let box2d3Line = #"{"engine":"box2d3","version":"3.1.1","scene":"pile","items":1000,"bodies":1000,"static_bodies":3,"steps":300,"warmup":0,"threads":2,"sleep":false,"steps_per_sec":1744.28,"ms_per_step":0.573302,"seconds":0.171991,"build_seconds":0.00217007,"escaped":0,"max_height":19.5093,"initial_max_height":21.9,"avg_height":9.94867,"max_speed":0.000240807,"mean_speed":6.17213e-05,"kinetic_energy":2.97993e-06,"awake":1000,"touching_contacts":1933,"peak_rss_bytes":4775936,"settings":"4 sub-steps, sleeping off, 2 workers, the driver's task system"}"#
+
+    static func run(_ engine: String, threads: Int?, rate: Double) -> PeerRun {
+        var r = run(engine, rate: rate)
+        r.threads = threads
+        return r
+    }
+
+    @Test func readsTheBox2D3LineWithThreadsAndMemory() throws {
+        let run = try PeerRun.parse(output: Self.box2d3Line + "\n", source: "box2d3_driver")
+        #expect(run.engine == "box2d3" && run.version == "3.1.1")
+        #expect(run.threads == 2 && run.sleep == false)
+        #expect(run.peakRSSBytes == 4_775_936)
+        #expect(run.passed)
+        // Box2D 2.4's line has no threads: one thread.
+        #expect(try PeerRun.parse(output: Self.box2dLine, source: "box2d_driver").threads == nil)
+    }
+
+    @Test func threadCountsParse() throws {
+        #expect(try PeerPlan.threadCounts("1,2") == [1, 2])
+        #expect(try PeerPlan.threadCounts(" 2, 1 ,2") == [2, 1])
+        #expect(throws: BenchUsageError.self) { try PeerPlan.threadCounts("0") }
+        #expect(throws: BenchUsageError.self) { try PeerPlan.threadCounts("1,x") }
+        #expect(throws: BenchUsageError.self) { try PeerPlan.threadCounts("") }
+        #expect(throws: BenchUsageError.self) { try PeerPlan.threadCounts("65") }
+    }
+
+    @Test func enginesIncludeBox2D3AndTheSourceBuildWhenGiven() throws {
+        #expect(try PeerEngines.parse("ours,box2d3") == [PeerComparison.ours, "box2d3"])
+        #expect(try PeerEngines.parse("box2d3.2,ours", extra: ["box2d3.2"]) == ["box2d3.2", PeerComparison.ours])
+        #expect(throws: BenchUsageError.self) { try PeerEngines.parse("ours,box2d3.2") }
+        #expect(throws: BenchUsageError.self) { try PeerEngines.parse("ours,bullet") }
+        #expect(PeerEngines.isMultiThreaded(PeerComparison.ours))
+        #expect(PeerEngines.isMultiThreaded("box2d3") && PeerEngines.isMultiThreaded("box2d3.2"))
+        #expect(!PeerEngines.isMultiThreaded("box2d") && !PeerEngines.isMultiThreaded("chipmunk"))
+        #expect(PeerEngines.reportedName("box2d3.2") == "box2d3")
+        #expect(PeerEngines.reportedName("chipmunk") == "chipmunk")
+    }
+
+    @Test func driverCommandLines() {
+        #expect(PeerRun.driverArguments(engine: "box2d", scene: "pile", items: 4000, steps: 600, warmup: 100,
+                                        threads: 2, sleep: false) == ["pile", "4000", "600", "100"])
+        #expect(PeerRun.driverArguments(engine: "box2d3", scene: "mix", items: 10, steps: 5, warmup: 0,
+                                        threads: 2, sleep: false) == ["mix", "10", "5", "0", "2"])
+        #expect(PeerRun.driverArguments(engine: "box2d3.2", scene: "pyramid", items: 100, steps: 600, warmup: 0,
+                                        threads: 1, sleep: true) == ["pyramid", "100", "600", "0", "1", "sleep"])
+
+        let wheel = Box2D3Wheel.compileArguments(driver: "/p/Peers/box2d3_driver.c", root: "/p/.build/peers/box2d3",
+                                                 output: "/p/.build/peers/box2d3_driver")
+        #expect(wheel == ["-O2", "-DNDEBUG", "-std=c11", "-pthread", "-I", "/p/.build/peers/box2d3/include",
+                          "-o", "/p/.build/peers/box2d3_driver", "/p/Peers/box2d3_driver.c",
+                          "/p/.build/peers/box2d3/lib64/libbox2d.a", "-lm"])
+
+        let lib = Box2D3SourceBuild.libraryFlags(source: "/s", avx2: true)
+        #expect(lib == ["-std=c17", "-O2", "-ffp-contract=off", "-DNDEBUG", "-mavx2", "-DBOX2D_AVX2",
+                        "-I", "/s/include", "-I", "/s/src"])
+        #expect(!Box2D3SourceBuild.libraryFlags(source: "/s", avx2: false).contains("-mavx2"))
+        let driver = Box2D3SourceBuild.driverArguments(driver: "d.c", source: "/s", avx2: false, v32: true,
+                                                       objects: ["a.o", "b.o"], output: "out")
+        #expect(driver.contains("-DB2_V32") && !driver.contains("-DBOX2D_AVX2"))
+        #expect(Array(driver.suffix(4)) == ["d.c", "a.o", "b.o", "-lm"])
+        #expect(!Box2D3SourceBuild.driverArguments(driver: "d.c", source: "/s", avx2: true, v32: false,
+                                                   objects: [], output: "out").contains("-DB2_V32"))
+    }
+
+    @Test func sourceTreeVersionAndProcessorFlags() throws {
+        let v32 = "b2Version b2GetVersion( void )\n{\n\treturn (b2Version){\n\t\t.major = 3,\n\t\t.minor = 2,\n\t\t.revision = 0,\n\t};\n}\n"
+        let v = try #require(Box2D3SourceBuild.version(coreC: v32))
+        #expect(v.major == 3 && v.minor == 2 && v.revision == 0)
+        #expect(Box2D3SourceBuild.engineName(major: v.major, minor: v.minor) == "box2d3.2")
+        let v30 = try #require(Box2D3SourceBuild.version(coreC: "b2Version b2GetVersion( void )\n{\n\treturn ( b2Version ){ 3, 0, 0 };\n}"))
+        #expect(v30.major == 3 && v30.minor == 0)
+        #expect(Box2D3SourceBuild.version(coreC: "int main(void) { return 0; }") == nil)
+
+        #expect(Box2D3SourceBuild.hasAVX2(cpuinfo: "processor\t: 0\nflags\t\t: fpu sse2 avx avx2 fma\n"))
+        #expect(!Box2D3SourceBuild.hasAVX2(cpuinfo: "flags\t\t: fpu sse2 avx avx512f\n"))
+        // FNV-1a 64 of "a".
+        #expect(Box2D3SourceBuild.fnv1a(Array("a".utf8)) == 0xaf63_dc4c_8601_ec8c)
+    }
+
+    @Test func rowsPerThreadCountCompareWithOursAtTheSameCount() throws {
+        let ours = PeerComparison.ours
+        // One repeat as the command interleaves it: 1 thread (ours, box2d, box2d3), then 2 (ours, box2d3).
+        let runs = [Self.run(ours, threads: 1, rate: 100), Self.run("box2d", threads: nil, rate: 50),
+                    Self.run("box2d3", threads: 1, rate: 80), Self.run(ours, threads: 2, rate: 180),
+                    Self.run("box2d3", threads: 2, rate: 120)]
+        let c = PeerComparison(runs: runs, engines: [ours, "box2d", "box2d3"])
+        #expect(c.rows.map { "\($0.engine)×\($0.threads)" } == ["\(ours)×1", "box2d×1", "box2d3×1", "\(ours)×2", "box2d3×2"])
+        #expect(c.row(scene: "pile", items: 4000, engine: "box2d")?.oursOverThis == 2.0)
+        #expect(c.row(scene: "pile", items: 4000, engine: "box2d3", threads: 1)?.oursOverThis == 1.25)
+        #expect(c.row(scene: "pile", items: 4000, engine: "box2d3", threads: 2)?.oursOverThis == 1.5)
+        #expect(c.row(scene: "pile", items: 4000, engine: "box2d", threads: 2) == nil)
+
+        let markdown = c.markdown().split(separator: "\n")
+        #expect(markdown[0].contains("| engine | threads | steps/s |"))
+        #expect(markdown.count == 2 + 5)
+        #expect(markdown[6].contains("| box2d3 | 2 | 120.0 |"))
+        let json = try c.jsonLines()
+        #expect(json[4].contains("\"threads\":2") && json[4].contains("\"ours_over_this\":1.5"))
     }
 }
