@@ -9,6 +9,11 @@ struct Contact {
     static let began: UInt8 = 4
     /// Stopped touching in this step (end event pending).
     static let ended: UInt8 = 8
+    /// The manifold was computed (not recycled) at the placements cached below, so a later
+    /// step may recycle it (see `NarrowPhaseContext.recycle`).
+    static let cached: UInt8 = 16
+    /// The last step recycled the manifold instead of computing it.
+    static let recycled: UInt8 = 32
 
     var key: UInt64 = 0
     /// Shape A has the larger `ShapeKind` (the narrow phase's convention); -1 = dead.
@@ -20,6 +25,10 @@ struct Contact {
     var restitution: Float = 0
     var flags: UInt8 = 0
     var manifold = Manifold()
+    /// Where the manifold was last computed: centre of A minus centre of B, and both rotations.
+    var cachedOffset = Vec2.zero
+    var cachedQA = Rot.identity
+    var cachedQB = Rot.identity
 }
 
 extension World {
@@ -86,7 +95,8 @@ extension World {
     /// contiguous ranges across the workers; each contact is written only by its own worker.
     func updateContacts(dt: Float) {
         let ctx0 = NarrowPhaseContext(slop: settings.linearSlop, speculative: speculativeDistance,
-                                      maxMargin: speculativeDistance + 4 * settings.maxLinearSpeed * dt, dt: dt)
+                                      maxMargin: speculativeDistance + 4 * settings.maxLinearSpeed * dt, dt: dt,
+                                      recycleDistance: settings.contactRecycleDistance)
         let workers = stepWorkers
         if contactLinks.count < contacts.count {
             contactLinks.append(contentsOf: repeatElement(SIMD2(-1, -1), count: contacts.count - contactLinks.count))
@@ -192,6 +202,14 @@ extension World {
         }
     }
 
+    /// Number of contacts whose manifold the last step recycled (kept, with separations
+    /// updated) instead of computing it; see `WorldSettings.contactRecycleDistance`.
+    public var recycledContactCount: Int {
+        var n = 0
+        for c in contacts where c.shapeA >= 0 && c.flags & Contact.recycled != 0 { n += 1 }
+        return n
+    }
+
     /// Number of contacts whose shapes touch.
     public var touchingContactCount: Int {
         var n = 0
@@ -220,8 +238,55 @@ struct NarrowPhaseContext: @unchecked Sendable {
     /// Per contact: its two bodies when it has points (links islands), else (-1, -1).
     var links = UnsafeMutablePointer<SIMD2<Int32>>(bitPattern: 16)!
 
-    init(slop: Float, speculative: Float, maxMargin: Float, dt: Float) {
+    /// Relative motion (pt) below which a touching contact keeps its manifold (0: never).
+    var recycleDistance: Float = 0
+
+    init(slop: Float, speculative: Float, maxMargin: Float, dt: Float, recycleDistance: Float = 0) {
         self.slop = slop; self.speculative = speculative; self.maxMargin = maxMargin; self.dt = dt
+        self.recycleDistance = recycleDistance
+    }
+
+    /// Contact recycling (the idea of Box2D v3.2's persistent manifolds): when the two bodies
+    /// barely moved relative to each other since the manifold was computed — less than
+    /// `recycleDistance` for touching contacts (the speculative distance for the others),
+    /// counting a rotation as the arc it sweeps at the moving body's farthest point, and each
+    /// body turned less than about 11° — the manifold's points, normal, feature ids and
+    /// impulses are kept and only the separations and points follow the bodies: each point's
+    /// two material points (fixed in each body since the manifold was computed) are moved
+    /// with their bodies, and the separation changes by their relative displacement along the
+    /// normal. Returns false when the contact must be computed afresh.
+    @inline(__always)
+    func recycle(_ c: inout Contact, _ sa: BodySim, _ sb: BodySim, staticA: Bool, staticB: Bool) -> Bool {
+        guard c.flags & Contact.cached != 0 else { return false }
+        let dqA = c.cachedQA.invMul(sa.xf.q), dqB = c.cachedQB.invMul(sb.xf.q)
+        guard min(dqA.c, dqB.c) > 0.98 else { return false }
+        let relNow = sa.xf.q.invRotate(sb.center - sa.center)
+        let relThen = c.cachedQA.invRotate(-c.cachedOffset)
+        let extent = max(staticA ? 0 : sa.maxExtent, staticB ? 0 : sb.maxExtent)
+        let moved = length(relNow - relThen) + extent * abs(dqA.invMul(dqB).s)
+        let tolerance = c.flags & Contact.touching != 0 ? recycleDistance : min(recycleDistance, speculative)
+        guard moved < tolerance else { return false }
+        let n = c.manifold.normal
+        @inline(__always) func follow(_ p: inout ManifoldPoint) {
+            let rA = dqA.rotate(p.anchorA)
+            let rB = dqB.rotate(p.anchorA + c.cachedOffset)
+            let dp = (sb.center + rB) - (sa.center + rA)
+            p.separation = p.baseSeparation + dot(dp, n)
+            p.point = sa.center + rA + 0.5 * dp
+        }
+        if c.manifold.pointCount > 0 { follow(&c.manifold.p0) }
+        if c.manifold.pointCount > 1 { follow(&c.manifold.p1) }
+        return true
+    }
+
+    /// Remembers where a freshly computed manifold was computed, for `recycle`.
+    @inline(__always)
+    func cache(_ c: inout Contact, _ sa: BodySim, _ sb: BodySim) {
+        c.cachedOffset = sa.center - sb.center
+        c.cachedQA = sa.xf.q
+        c.cachedQB = sb.xf.q
+        if c.manifold.pointCount > 0 { c.manifold.p0.anchorA = c.manifold.p0.point - sa.center; c.manifold.p0.baseSeparation = c.manifold.p0.separation }
+        if c.manifold.pointCount > 1 { c.manifold.p1.anchorA = c.manifold.p1.point - sa.center; c.manifold.p1.baseSeparation = c.manifold.p1.separation }
     }
 
     @inline(__always)
@@ -248,31 +313,44 @@ struct NarrowPhaseContext: @unchecked Sendable {
                 if sleeping && linked { changes.append(Int32(k)) }
                 continue
             }
+            let wasTouching = cs[k].flags & Contact.touching != 0
+            let simA = si[a], simB = si[b]
+            var m: Manifold
+            var cached = Contact.cached
+            if recycleDistance > 0 && recycle(&cs[k], simA, simB, staticA: me[a].type == .static, staticB: me[b].type == .static) {
+                m = cs[k].manifold
+                cached |= Contact.recycled
+            } else {
+            cached = 0
             let sa = st[a], sb = st[b]
-            let margin = min(speculative + dt * (length(sa.v - sb.v) + abs(sa.w) * si[a].maxExtent + abs(sb.w) * si[b].maxExtent), maxMargin)
-            var m = Collide.manifold(view(cs[k].shapeA), si[a].xf, view(cs[k].shapeB), si[b].xf, speculative: margin)
+            let margin = min(speculative + dt * (length(sa.v - sb.v) + abs(sa.w) * simA.maxExtent + abs(sb.w) * simB.maxExtent), maxMargin)
+            m = Collide.manifold(view(cs[k].shapeA), simA.xf, view(cs[k].shapeB), simB.xf, speculative: margin)
             // Warm start: carry impulses of points with matching feature ids.
             let old = cs[k].manifold
-            var minSep = Float.infinity
             if m.pointCount > 0 {
-                minSep = m.p0.separation
                 if old.pointCount > 0 && old.p0.id == m.p0.id { m.p0.normalImpulse = old.p0.normalImpulse; m.p0.tangentImpulse = old.p0.tangentImpulse }
                 else if old.pointCount > 1 && old.p1.id == m.p0.id { m.p0.normalImpulse = old.p1.normalImpulse; m.p0.tangentImpulse = old.p1.tangentImpulse }
             }
             if m.pointCount > 1 {
-                minSep = min(minSep, m.p1.separation)
                 if old.pointCount > 0 && old.p0.id == m.p1.id { m.p1.normalImpulse = old.p0.normalImpulse; m.p1.tangentImpulse = old.p0.tangentImpulse }
                 else if old.pointCount > 1 && old.p1.id == m.p1.id { m.p1.normalImpulse = old.p1.normalImpulse; m.p1.tangentImpulse = old.p1.tangentImpulse }
             }
-            let wasTouching = cs[k].flags & Contact.touching != 0
+            }
+            var minSep = Float.infinity
+            if m.pointCount > 0 { minSep = m.p0.separation }
+            if m.pointCount > 1 { minSep = min(minSep, m.p1.separation) }
             let touching = m.pointCount > 0 && minSep < slop
-            var f: UInt8 = 0
+            var f: UInt8 = cached
             if m.pointCount > 0 { f |= Contact.hasPoints }
             if touching { f |= Contact.touching }
             if touching && !wasTouching { f |= Contact.began }
             if !touching && wasTouching { f |= Contact.ended }
             cs[k].flags = f
             cs[k].manifold = m
+            if cached == 0 && recycleDistance > 0 {
+                cache(&cs[k], simA, simB)
+                cs[k].flags |= Contact.cached
+            }
             links[k] = m.pointCount > 0 ? SIMD2(Int32(a), Int32(b)) : SIMD2(-1, -1)
             if f & (Contact.began | Contact.ended) != 0 || (sleeping && m.pointCount > 0) { changes.append(Int32(k)) }
         }

@@ -37,6 +37,10 @@ struct ManifoldPoint: Sendable {
     var tangentImpulse: Float = 0
     /// Largest normal impulse applied during the last step (for events and restitution).
     var maxNormalImpulse: Float = 0
+    /// Contact recycling: the point relative to A's centre, and the separation, when the
+    /// manifold was computed.
+    var anchorA = Vec2.zero
+    var baseSeparation: Float = 0
 }
 
 /// Up to two contact points sharing one normal, which points from shape A to shape B.

@@ -128,6 +128,11 @@ public struct WorldSettings: Sendable {
     public var restitutionThreshold: Float = 100
     /// Allowed overlap and the contact tolerance (pt).
     public var linearSlop: Float = 0.5
+    /// Contact recycling: a touching contact whose bodies moved less than this (pt) relative
+    /// to each other since its manifold was computed keeps the manifold and only updates its
+    /// separations (a contact not touching uses the smaller speculative distance). 0 turns it
+    /// off. Default 10 × the default linear slop.
+    public var contactRecycleDistance: Float = 5
     /// Speeds below which a body may sleep.
     public var sleepLinearThreshold: Float = 1
     public var sleepAngularThreshold: Float = 2 * Float.pi / 180

@@ -1,0 +1,64 @@
+import Testing
+@testable import DynamicsEngine
+
+/// Contact recycling: resting contacts keep their manifolds (only separations follow the
+/// bodies), with the same physics and the same contact events as computing them afresh.
+@Suite("Contact recycling")
+struct RecyclingTests {
+    static func world(recycle: Bool) -> World {
+        var settings = WorldSettings()
+        settings.isSleepEnabled = false
+        if !recycle { settings.contactRecycleDistance = 0 }
+        return World(gravity: Vec2(0, 1000), settings: settings)
+    }
+
+    @Test("a resting stack recycles its contacts and rests where a fresh computation puts it (±0.5 pt)")
+    func restingStack() throws {
+        var heights: [[Float]] = []
+        var recycled: [Int] = []
+        for recycle in [true, false] {
+            let w = Self.world(recycle: recycle)
+            try TestWorld.ground(w, top: 0)
+            let boxes = try (0..<10).map { k in try TestWorld.box(w, at: Vec2(0, -50 - 100 * Float(k)), size: Vec2(100, 100)) }
+            TestWorld.run(w, seconds: 3)
+            recycled.append(w.recycledContactCount)
+            heights.append(boxes.map { w.position($0).y })
+            // Analytic rest: box k's centre at −50 − 100 k, each contact overlapping by at most the slop.
+            for (k, b) in boxes.enumerated() {
+                #expect(abs(w.position(b).y - (-50 - 100 * Float(k))) < 0.5 * Float(k + 1) + 0.5, "box \(k) at \(w.position(b))")
+            }
+        }
+        #expect(recycled[0] == 10, "every resting contact recycled (got \(recycled[0]))")
+        #expect(recycled[1] == 0)
+        for k in 0..<10 { #expect(abs(heights[0][k] - heights[1][k]) < 0.5, "box \(k): \(heights[0][k]) vs \(heights[1][k])") }
+    }
+
+    @Test("a box sliding on the ground stops where friction says: v² / (2 μ g), with recycling on")
+    func slidingStops() throws {
+        let w = Self.world(recycle: true)
+        try TestWorld.ground(w, top: 0, material: Material(friction: 0.5))
+        let b = try TestWorld.box(w, at: Vec2(0, -50), size: Vec2(100, 100), material: Material(friction: 0.5), velocity: Vec2(300, 0))
+        TestWorld.run(w, seconds: 2)
+        // μ = √(0.5 · 0.5) = 0.5, g = 1000: 300² / (2 · 0.5 · 1000) = 90 pt (±3 %).
+        #expect(abs(w.position(b).x - 90) < 2.7, "slid to \(w.position(b).x)")
+    }
+
+    @Test("slowly approaching bodies begin touching when their gap closes, not later: one begin event, on time")
+    func slowApproachIsNotMissed() throws {
+        let w = World(gravity: .zero, settings: { var s = WorldSettings(); s.isSleepEnabled = false; return s }())
+        let a = try TestWorld.box(w, at: Vec2(0, 0), size: Vec2(100, 100), type: .static)
+        // A 10 pt gap closed at 30 pt/s (0.5 pt per step): contact after 1/3 s = 20 steps.
+        let b = try TestWorld.box(w, at: Vec2(110, 0), size: Vec2(100, 100), velocity: Vec2(-30, 0))
+        _ = a
+        var beganAt: Int? = nil
+        var begins = 0
+        for step in 1...60 {
+            w.step(dt: 1.0 / 60.0)
+            if !w.contactBeginEvents.isEmpty { begins += w.contactBeginEvents.count; if beganAt == nil { beganAt = step } }
+            if beganAt == nil { w.setLinearVelocity(b, Vec2(-30, 0)) }
+        }
+        #expect(begins == 1)
+        // Touching once the gap is below the slop (0.5 pt): at step 19 or 20.
+        #expect(beganAt.map { (18...21).contains($0) } == true, "began at step \(String(describing: beganAt))")
+    }
+}
