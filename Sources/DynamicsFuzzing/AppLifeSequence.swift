@@ -252,6 +252,17 @@ final class AppLifeSequence {
         }
     }
 
+    /// Forgets the boundary guard of every (collision behavior, item) pair whose item is no
+    /// longer in that behavior, or whose behavior is no longer in its animator.
+    private func dropGuardsOfItemsThatLeft() {
+        guard !guarded.isEmpty else { return }
+        var held = Set<GuardKey>()
+        for r in records where r.kind == .collision && r.isLive {
+            for item in (r.behavior as! CollisionBehavior).items { held.insert(GuardKey(record: r.id, item: ObjectIdentifier(item))) }
+        }
+        guarded.formIntersection(held)
+    }
+
     /// Items of a live collision behavior with the reference-bounds boundary stay inside once in.
     private func checkBoundaries() {
         var next = Set<GuardKey>()
@@ -1061,10 +1072,18 @@ final class AppLifeSequence {
     /// app's handler does (add or remove behaviors — which take effect after the tick — items
     /// joining or leaving, properties, boundaries, even advancing the clock again).
     func callbackHook(from source: BehaviorRecord?, chance: Double = 0.15) {
+        // An item no behavior holds at this moment has left its world (its velocity is
+        // forgotten, as in UIKit): a callback that brings it back gives it a new body at rest.
+        for r in items where !animators[r.animator].items.contains(where: { $0 === r.item }) {
+            velocityExempt.insert(ObjectIdentifier(r.item))
+        }
         guard callbackBudget > 0, callbackDepth == 0, rng.chance(chance) else { return }
         callbackBudget -= 1
         callbackDepth += 1
         defer { callbackDepth -= 1 }
+        // An item a callback takes out of a collision behavior is no longer held by its
+        // boundary, even if a later callback puts it back before the call returns.
+        defer { dropGuardsOfItemsThatLeft() }
         let saved = currentCall
         defer { currentCall = saved }
         switch rng.weighted([4, 4, 5, 4, 3, 2, 1, 2]) {
