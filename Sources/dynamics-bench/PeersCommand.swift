@@ -187,7 +187,13 @@ extension DynamicsBench {
             do {
                 defer { bar.finish() }
                 record = try BenchRunner.run(scene, options, allocator: allocator, progress: bar,
-                                             configure: { if sleepOn { $0.world.settings.isSleepEnabled = true } }) { instance in
+                                             configure: { instance in
+                                                 guard sleepOn else { return }
+                                                 instance.world.settings.isSleepEnabled = true
+                                                 // Box2D's default sleep speed, 0.05 m/s (our default,
+                                                 // 1 pt/s, is UIKit's, for the animator).
+                                                 instance.world.settings.sleepLinearThreshold = 0.05 * SceneUnits.pointsPerMetre
+                                             }) { instance in
                     var sum = 0.0, top = 0.0
                     for b in instance.dynamicBodies {
                         let v = instance.world.linearVelocity(b)

@@ -56,19 +56,22 @@ extension World {
             if shapes[sa].oneSided { seg = sa; b = Int(contacts[k].bodyB) }
             else if shapes[sb].oneSided { seg = sb; b = Int(contacts[k].bodyA) }
             else { continue }
-            guard metas[b].type == .dynamic, metas[b].awake else { continue }
+            // (An island that fell asleep this step is checked too: its last move counts.)
+            guard metas[b].type == .dynamic else { continue }
             let st = Int(shapes[seg].vertexStart)
             let xf = sims[Int(shapes[seg].body)].xf
             let v1 = xf.apply(pool.vertices[st]), v2 = xf.apply(pool.vertices[st + 1]), n = xf.q.rotate(pool.normals[st])
             let c0 = sims[b].center0, c1 = sims[b].center
             let side0 = dot(n, c0 - v1), side1 = dot(n, c1 - v1)
             guard side0 >= 0, side1 < 0 else { continue }
-            // Where the path crosses the line must lie on the segment (ends grown by the slop).
+            // Where the path crosses the line must lie on the segment, its ends grown by the
+            // body's core radius: a centre leaving through a corner of the loop crosses one of
+            // the two lines just beyond the end of its segment.
             let t = side0 / (side0 - side1)
             let x = c0 + t * (c1 - c0)
             let e = v2 - v1
             let u = dot(x - v1, e) / max(dot(e, e), 1.0e-12)
-            let grow = slop / max(length(e), 1.0e-6)
+            let grow = max(slop, sims[b].coreRadius) / max(length(e), 1.0e-6)
             guard u >= -grow, u <= 1 + grow else { continue }
             let c = c1 + (slop - side1) * n
             sims[b].center = c
