@@ -451,21 +451,20 @@ public final class DynamicAnimator {
         for c in collisionBehaviors where c.wantsScan(afterEvents: events) { scanning.append(c) }
         guard !scanning.isEmpty else { return }
         for c in scanning { c.beginScan() }
-        let list = scanning
         world.forEachTouchingContact { e in
             guard let first = item(ofBody: e.body) else { return }
             let p = CGPoint(e.point)
             switch e.other {
             case .body(let h):
                 guard let other = item(ofBody: h) else { return }
-                for c in list { c.scanned(first, other, at: p) }
+                for c in scanning { c.scanned(first, other, at: p) }
             case .boundary(_, let id):
-                for c in list { if let code = c.boundaryCode(ofEngineID: id) { c.scanned(first, boundaryCode: code, at: p) } }
+                for c in scanning { if let code = c.boundaryCode(ofEngineID: id) { c.scanned(first, boundaryCode: code, at: p) } }
             }
         }
         scanBegan.removeAll(keepingCapacity: true)
         scanEnded.removeAll(keepingCapacity: true)
-        for c in list { c.endScan(began: &scanBegan, ended: &scanEnded) }
+        for c in scanning { c.endScan(began: &scanBegan, ended: &scanEnded) }
         outbox.append(contentsOf: scanBegan)
         outbox.append(contentsOf: scanEnded)
         scanning.removeAll(keepingCapacity: true)

@@ -252,6 +252,8 @@ open class CollisionBehavior: ItemListBehavior {
     private var touchingIndex: [PairKey: Int] = [:]
     /// The delegate `touching` was reported to.
     private var touchingDelegate: ObjectIdentifier?
+    /// The previous `touching` buffer, reused by the next scan.
+    private var keptScratch: [Pair] = []
     /// The pairs found touching by the scan under way.
     private var found: [Pair] = []
     private var foundIndex: [PairKey: Int] = [:]
@@ -310,8 +312,10 @@ open class CollisionBehavior: ItemListBehavior {
     /// Compares the scan with what the delegate was told: new pairs `began`, missing ones `ended`.
     func endScan(began: inout [ContactCall], ended: inout [ContactCall]) {
         needsScan = false
-        var kept: [Pair] = []
-        kept.reserveCapacity(found.count)
+        // The new list is built in a reused buffer and swapped in: no allocation once warm.
+        var kept = keptScratch
+        keptScratch = []
+        kept.removeAll(keepingCapacity: true)
         for p in touching {
             if foundIndex[p.key] != nil { kept.append(p) } else { ended.append(ContactCall(behavior: self, pair: p, began: false)) }
         }
@@ -319,6 +323,7 @@ open class CollisionBehavior: ItemListBehavior {
             kept.append(p)
             began.append(ContactCall(behavior: self, pair: p, began: true))
         }
+        keptScratch = touching
         touching = kept
         touchingIndex.removeAll(keepingCapacity: true)
         for (k, p) in touching.enumerated() { touchingIndex[p.key] = k }
