@@ -28,6 +28,9 @@ struct ShapeView {
 struct ManifoldPoint: Sendable {
     /// World position of the contact (midway between the two surfaces).
     var point: Vec2 = .zero
+    /// Contact recycling: the point relative to A's centre when the manifold was computed.
+    /// (The two vectors first, then the floats: 40 bytes, no padding.)
+    var anchorA = Vec2.zero
     /// Signed distance between the surfaces along the manifold normal (negative: overlap).
     var separation: Float = 0
     /// Feature key that identifies this point across steps (for warm starting).
@@ -37,9 +40,7 @@ struct ManifoldPoint: Sendable {
     var tangentImpulse: Float = 0
     /// Largest normal impulse applied during the last step (for events and restitution).
     var maxNormalImpulse: Float = 0
-    /// Contact recycling: the point relative to A's centre, and the separation, when the
-    /// manifold was computed.
-    var anchorA = Vec2.zero
+    /// Contact recycling: the separation when the manifold was computed.
     var baseSeparation: Float = 0
 }
 
