@@ -463,7 +463,7 @@ struct PeerDrivers {
                     p.executableURL = URL(fileURLWithPath: compiler)
                     p.arguments = libraryFlags + ["-c", srcDir + "/" + cFiles[i], "-o", objects[i]]
                     let errURL = fm.temporaryDirectory.appendingPathComponent("peers-box2d-\(getpid())-\(i).err")
-                    fm.createFile(atPath: errURL.path, contents: nil)
+                    _ = fm.createFile(atPath: errURL.path, contents: nil)
                     p.standardError = try? FileHandle(forWritingTo: errURL)
                     p.standardOutput = FileHandle.nullDevice
                     do { try p.run() } catch {
@@ -483,7 +483,7 @@ struct PeerDrivers {
                 next += batch.count
             }
             if let failure { throw BenchUsageError(failure) }
-            fm.createFile(atPath: done, contents: Data())
+            _ = fm.createFile(atPath: done, contents: Data())
         }
         let driver = sourceDir.appendingPathComponent("box2d3_driver.c").path
         let binary = outDir.appendingPathComponent("box2d3_driver").path
