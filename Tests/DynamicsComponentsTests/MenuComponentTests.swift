@@ -138,7 +138,7 @@ struct MenuTutorialFrameTests {
         menu.showMenu { _ in }
         #expect(clock.runUntilIdle(timeout: 10))
         let f = menu.menuView.frame
-        #expect(abs(f.minX - restX) <= 1 && abs(f.minY - 20) <= 1e-6 && f.width == 150, "rests at \(f)")
+        #expect(abs(f.minX - restX) <= 1 && abs(f.minY - 20) <= 0.01 && f.width == 150, "rests at \(f)")
         menu.hideMenu()
         #expect(clock.runUntilIdle(timeout: 10))
         let h = menu.menuView.frame

@@ -62,3 +62,33 @@ struct RecyclingTests {
         #expect(beganAt.map { (18...21).contains($0) } == true, "began at step \(String(describing: beganAt))")
     }
 }
+
+/// The broad phase reuses last step's pairs while every moving box stays inside its fat box
+/// and nothing structural changed; anything that moves out or changes gets pairs afresh.
+@Suite("Broad phase: pairs reused while nothing moves")
+struct PairReuseTests {
+    @Test("a resting stack reuses its pairs; a box dropped on it, a teleport and a new body still collide")
+    func reuseAndItsLimits() throws {
+        var settings = WorldSettings()
+        settings.isSleepEnabled = false
+        let w = World(gravity: Vec2(0, 1000), settings: settings)
+        try TestWorld.ground(w, top: 0)
+        let boxes = try (0..<5).map { k in try TestWorld.box(w, at: Vec2(0, -50 - 100 * Float(k)), size: Vec2(100, 100)) }
+        TestWorld.run(w, seconds: 2)
+        let reused0 = w.pairsReusedSteps
+        TestWorld.run(w, seconds: 1)
+        #expect(w.pairsReusedSteps - reused0 >= 50, "reused in \(w.pairsReusedSteps - reused0) of 60 steps")
+        // A box dropped from 300 pt above the stack lands on it: centre 100 pt above the top box.
+        let dropped = try TestWorld.box(w, at: Vec2(0, -850), size: Vec2(100, 100))
+        TestWorld.run(w, seconds: 2)
+        #expect(abs(w.position(dropped).y - (w.position(boxes[4]).y - 100)) < 1.5, "landed at \(w.position(dropped))")
+        // Teleported into the ground's corner region beside the stack: it is pushed out and lands.
+        w.setTransform(boxes[4], position: Vec2(300, -50), angle: 0)
+        TestWorld.run(w, seconds: 2)
+        #expect(abs(w.position(boxes[4]).y + 50) < 1.5 && abs(w.position(boxes[4]).x - 300) < 5, "at \(w.position(boxes[4]))")
+        // Both stacks rest: pairs are reused again.
+        let reused1 = w.pairsReusedSteps
+        TestWorld.run(w, seconds: 1)
+        #expect(w.pairsReusedSteps - reused1 >= 50)
+    }
+}

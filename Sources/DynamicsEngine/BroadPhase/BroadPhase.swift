@@ -27,6 +27,8 @@ struct BroadPhase {
     var workerPairs: [[UInt64]] = []
     /// Typical cell size of the last build.
     var cellSize: Float = 0
+    /// Moving shapes at the last build.
+    var lastMovingCount = -1
 }
 
 extension World {
@@ -39,6 +41,7 @@ extension World {
         var sizes: [Float] = []
         for s in 0..<Int(shapeSlots.count) where shapes[s].alive && shapes[s].isStatic {
             aabbs[s] = shapeAABB(s, sims[Int(shapes[s].body)].xf).expanded(by: 0.5 * speculativeDistance)
+            fatBoxes[s] = aabbs[s]
             ids.append(Int32(s))
             let e = aabbs[s].upper - aabbs[s].lower
             sizes.append(max(e.x, e.y))
@@ -55,12 +58,17 @@ extension World {
         broadPhase.staticSmall = small
         broadPhase.staticLarge = large
         small.withUnsafeBufferPointer { ids in
-            aabbs.withUnsafeBufferPointer { bx in
+            fatBoxes.withUnsafeBufferPointer { bx in
                 broadPhase.staticGrid.build(ids: ids, boxes: bx.baseAddress!, cellSize: cell)
             }
         }
         staticDirty = false
+        broadPhaseDirty = true
     }
+
+    /// How much a moving shape's box is grown for pair finding, so that small motions
+    /// (resting jitter) keep it inside and the pairs are reused.
+    @inline(__always) var fatMargin: Float { settings.linearSlop }
 
     /// The speculative distance: contacts are made this far before shapes touch.
     @inline(__always) var speculativeDistance: Float { 4 * settings.linearSlop }

@@ -16,8 +16,6 @@ extension World {
         defer { broadPhase = bp }
         let half = 0.5 * speculativeDistance
         let maxMargin = half + 2 * settings.maxLinearSpeed * dt
-        bp.movingLarge.removeAll(keepingCapacity: true)
-        bp.pairs.removeAll(keepingCapacity: true)
         let shapeCount = Int(shapeSlots.count)
         // The moving shapes in slot order, written through pointers (the lists only grow).
         if bp.moving.count < shapeCount { bp.moving.append(contentsOf: repeatElement(0, count: shapeCount - bp.moving.count)) }
@@ -28,23 +26,43 @@ extension World {
             }
         }
         bp.moving.removeLast(bp.moving.count - movingCount)
-        // Boxes of awake moving shapes, in parallel (each worker its own shapes).
+        // Boxes of awake moving shapes, in parallel (each worker its own shapes); a shape whose
+        // box left its fat box raises `escaped`.
         let workers = stepWorkers
+        boxEscaped.clear()
         shapes.withUnsafeBufferPointer { sh in
         metas.withUnsafeBufferPointer { me in
         states.withUnsafeBufferPointer { st in
         sims.withUnsafeBufferPointer { si in
         pool.vertices.withUnsafeBufferPointer { vb in
+        fatBoxes.withUnsafeBufferPointer { fb in
         aabbs.withUnsafeMutableBufferPointer { bx in
         bp.moving.withUnsafeBufferPointer { mv in
             let v = BoxUpdate(shapes: orDummy(sh.baseAddress), metas: orDummy(me.baseAddress), states: orDummy(st.baseAddress),
                               sims: orDummy(si.baseAddress), verts: orDummy(vb.baseAddress), boxes: orDummy(bx.baseAddress),
+                              fat: orDummy(fb.baseAddress), escaped: boxEscaped,
                               moving: orDummy(mv.baseAddress), half: half, maxMargin: maxMargin, dt: dt)
             Parallel.forRanges(workers: workers, count: mv.count, minPerWorker: 1024, v)
-        }}}}}}}
+        }}}}}}}}
+        // Nothing moved out of its fat box and nothing structural changed: last step's pairs
+        // are still every pair (and a few more whose fat boxes overlap), in the same order.
+        if !broadPhaseDirty && !boxEscaped.isSet && movingCount == bp.lastMovingCount {
+            pairsReusedSteps += 1
+            return
+        }
+        broadPhaseDirty = false
+        bp.lastMovingCount = movingCount
+        bp.movingLarge.removeAll(keepingCapacity: true)
+        bp.pairs.removeAll(keepingCapacity: true)
+        // The fat boxes of this build.
+        let fatMargin = self.fatMargin
+        aabbs.withUnsafeBufferPointer { bx in
+        fatBoxes.withUnsafeMutableBufferPointer { fb in
+            for s in bp.moving { fb[Int(s)] = bx[Int(s)].expanded(by: fatMargin) }
+        }}
         // Mean size (serial, in slot order: the cell size never depends on the worker count).
         var sizeSum: Float = 0
-        aabbs.withUnsafeBufferPointer { bx in
+        fatBoxes.withUnsafeBufferPointer { bx in
             bp.moving.withUnsafeBufferPointer { mv in
                 for s in mv {
                     let e = bx[Int(s)].upper - bx[Int(s)].lower
@@ -58,7 +76,7 @@ extension World {
         let cell = max(1, 1.5 * sizeSum / Float(n))
         bp.cellSize = cell
         let largeLimit = largeShapeCells * cell
-        aabbs.withUnsafeBufferPointer { bx in
+        fatBoxes.withUnsafeBufferPointer { bx in
         shapeIsLarge.withUnsafeMutableBufferPointer { large in
             // Small shapes through a pointer (the list only grows); large ones are rare.
             if bp.movingSmall.count < n { bp.movingSmall.append(contentsOf: repeatElement(0, count: n - bp.movingSmall.count)) }
@@ -94,7 +112,7 @@ extension World {
         let moving = bp.moving, staticLarge = bp.staticLarge
         shapes.withUnsafeBufferPointer { sh in
         metas.withUnsafeBufferPointer { me in
-        aabbs.withUnsafeBufferPointer { bx in
+        fatBoxes.withUnsafeBufferPointer { bx in
         shapeIsLarge.withUnsafeBufferPointer { large in
         staticGrid.cellStart.withUnsafeBufferPointer { scs in staticGrid.entries.withUnsafeBufferPointer { sen in
         grid.cellStart.withUnsafeBufferPointer { gcs in grid.entries.withUnsafeBufferPointer { gen in
@@ -132,6 +150,8 @@ struct BoxUpdate: RangeTask, @unchecked Sendable {
     var sims: UnsafePointer<BodySim>
     var verts: UnsafePointer<Vec2>
     var boxes: UnsafeMutablePointer<AABB>
+    var fat: UnsafePointer<AABB>
+    var escaped: WorkFlag
     var moving: UnsafePointer<Int32>
     var half: Float
     var maxMargin: Float
@@ -140,14 +160,19 @@ struct BoxUpdate: RangeTask, @unchecked Sendable {
     func run(_ r: Range<Int>, part: Int) { update(r) }
 
     func update(_ r: Range<Int>) {
+        var out = false
         for k in r {
             let s = Int(moving[k])
             let b = Int(shapes[s].body)
             guard metas[b].awake else { continue }  // a sleeping shape keeps its box
             let v = states[b]
             let margin = min(half + dt * (length(v.v) + abs(v.w) * sims[b].maxExtent), maxMargin)
-            boxes[s] = PairContext.shapeAABB(shapes[s], sims[b].xf, verts).expanded(by: margin)
+            let box = PairContext.shapeAABB(shapes[s], sims[b].xf, verts).expanded(by: margin)
+            boxes[s] = box
+            let f = fat[s]
+            if !(box.lower.x >= f.lower.x && box.lower.y >= f.lower.y && box.upper.x <= f.upper.x && box.upper.y <= f.upper.y) { out = true }
         }
+        if out { escaped.set() }
     }
 }
 

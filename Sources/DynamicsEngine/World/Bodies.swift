@@ -87,7 +87,8 @@ extension World {
     func addShape(body: Int, def: ShapeDef, polygon: PolygonData?) -> Int32 {
         let (slot, isNew) = shapeSlots.allocate()
         let s = Int(slot)
-        if isNew { shapes.append(ShapeRecord()); shapeNext.append(-1); aabbs.append(AABB(lower: .zero, upper: .zero)); shapeIsLarge.append(0) }
+        if isNew { shapes.append(ShapeRecord()); shapeNext.append(-1); aabbs.append(AABB(lower: .zero, upper: .zero)); fatBoxes.append(AABB(lower: .zero, upper: .zero)); shapeIsLarge.append(0) }
+        broadPhaseDirty = true
         var rec = ShapeRecord()
         rec.generation = shapes[s].generation &+ 1
         rec.alive = true
@@ -236,6 +237,7 @@ extension World {
     }
 
     func releaseShape(_ s: Int) {
+        broadPhaseDirty = true
         if shapes[s].oneSided { oneSidedSegmentCount -= 1; shapes[s].oneSided = false }
         if shapes[s].kind != .circle { pool.release(start: shapes[s].vertexStart, count: shapes[s].vertexCount) }
         shapes[s].alive = false

@@ -188,6 +188,7 @@ extension World {
         checkNotStepping("setType")
         let i = slot(h)
         guard metas[i].type != type else { return }
+        broadPhaseDirty = true
         if metas[i].type == .static || type == .static { staticDirty = true }
         wakeTouchingBodies(of: i)
         metas[i].type = type

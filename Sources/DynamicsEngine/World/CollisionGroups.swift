@@ -90,6 +90,7 @@ extension World {
     }
 
     func recomputeMasks(body i: Int) {
+        broadPhaseDirty = true
         var items: UInt64 = 0, bounds: UInt64 = 0, overflow = false
         for g in groupsOfBody[i] {
             if g >= 64 { overflow = true; continue }

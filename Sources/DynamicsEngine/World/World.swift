@@ -38,6 +38,16 @@ public final class World {
     /// Each shape's bounding box with its speculative margin (updated every step for moving
     /// shapes; kept apart from `shapes` so the broad phase reads a dense array).
     var aabbs: [AABB] = []
+    /// The boxes the broad phase last found pairs with: each moving shape's box grown by
+    /// `fatMargin` (static shapes: their box). While every moving shape's box stays inside its
+    /// fat box and nothing structural changed, the pairs cannot change and are reused.
+    var fatBoxes: [AABB] = []
+    /// Set when shapes, body types or collision filters change: the next step finds pairs afresh.
+    var broadPhaseDirty = true
+    /// Raised by the box update when a moving shape's box left its fat box.
+    let boxEscaped = WorkFlag()
+    /// Steps whose broad phase reused the previous step's pairs (for tests and profiles).
+    var pairsReusedSteps = 0
     /// 1 when a moving shape is in the broad phase's large list.
     var shapeIsLarge: [UInt8] = []
     var pool = VertexPool()
