@@ -39,9 +39,10 @@ let package = Package(
         ),
         .testTarget(name: "DynamicsEngineTests", dependencies: ["DynamicsEngine", "DynamicsScenes", "DynamicsComponents"]),
         .target(name: "BenchSupport"),
-        // The randomized "app life" API fuzzer (`dynamics-bench fuzz-api`, `scripts/fuzz-api`).
-        .target(name: "DynamicsFuzzing", dependencies: ["DynamicsKit", "DynamicsComponents"]),
-        .testTarget(name: "AppLifeTests", dependencies: ["DynamicsFuzzing", "DynamicsKit"]),
+        // The randomized "app life" API fuzzer (`dynamics-bench fuzz-api`, `scripts/fuzz-api`) and the
+        // engine fuzzer (`dynamics-bench fuzz`, `scripts/fuzz`).
+        .target(name: "DynamicsFuzzing", dependencies: ["DynamicsEngine", "DynamicsKit", "DynamicsComponents"]),
+        .testTarget(name: "AppLifeTests", dependencies: ["DynamicsFuzzing", "DynamicsKit", "DynamicsEngine"]),
         .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
         // jemalloc's options for dynamics-bench (no thread caches: every allocation is counted).
         .target(name: "JemallocConfig"),
