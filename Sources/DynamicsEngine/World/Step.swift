@@ -211,6 +211,7 @@ extension World {
             let v = BodyFinalize(sims: orDummy(simsB.baseAddress), states: orDummy(statesB.baseAddress),
                                  metas: orDummy(metasB.baseAddress), dt: dt, linTol: linTol, angTol: angTol,
                                  kinematicSleepTime: settings.isSleepEnabled ? settings.timeToSleep : .infinity,
+                                 maxLinearSpeed: settings.maxLinearSpeed,
                                  continuous: settings.isContinuousEnabled, fastCount: fastCounter)
             fastCounter.reset()
             // Each body is written only by the worker owning its slot range.
@@ -239,6 +240,9 @@ struct BodyFinalize: RangeTask, @unchecked Sendable {
     var angTol: Float
     /// Resting kinematic bodies sleep alone after this long (infinity: sleeping is off).
     var kinematicSleepTime: Float
+    /// `WorldSettings.maxLinearSpeed`: also enforced after the solve, where joints and
+    /// contacts may have pushed a body past it.
+    var maxLinearSpeed: Float
     /// Whether fast bodies are flagged for the continuous step, and how many were.
     var continuous: Bool
     var fastCount: FastCounter
@@ -265,6 +269,9 @@ struct BodyFinalize: RangeTask, @unchecked Sendable {
                 // Never let a NaN enter the world: keep the last good placement, stop the body.
                 st.v = .zero; st.w = 0
             }
+            // The speed limit holds after the solve too (a stiff joint can exceed it).
+            let speedSq = lengthSquared(st.v)
+            if speedSq > maxLinearSpeed * maxLinearSpeed { st.v *= maxLinearSpeed / speedSq.squareRoot() }
             let fast = continuous && metas[i].type == .dynamic && lengthSquared(st.dp) > 0.25 * sim.coreRadius * sim.coreRadius
             if fast { fastCount.add(1) }
             metas[i].isFast = fast
