@@ -160,57 +160,28 @@ public struct AppLifeFuzzer {
     /// Runs one sequence in a forked child whose stderr and results come back through a pipe;
     /// a child that dies gives one "crash" violation with the runtime's message.
     public static func runIsolated(seed: UInt64, calls: Int, log: ((String) -> Void)?) -> (violations: [Violation], calls: Int) {
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { return runSequenceCountingCalls(seed: seed, calls: calls, log: log) }
-        let pid = fork()
-        if pid == 0 {
-            close(fds[0])
-            dup2(fds[1], 2)
+        guard let outcome = ForkedChild.run({
             let result = runSequenceCountingCalls(seed: seed, calls: calls, log: log)
             var out = "C\t\(result.calls)\n"
             for v in result.violations { out += "V\t\(v.callIndex)\t\(v.kind)\t\(v.message)\n" }
-            let bytes = Array(out.utf8)
-            var done = 0
-            while done < bytes.count {
-                let n = bytes.withUnsafeBytes { write(2, $0.baseAddress! + done, bytes.count - done) }
-                if n <= 0 { break }
-                done += n
-            }
-            _exit(0)
-        }
-        close(fds[1])
-        var data: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
-            if n <= 0 { break }
-            data += chunk[0..<n]
-        }
-        close(fds[0])
-        var status: Int32 = 0
-        _ = waitpid(pid, &status, 0)
+            return out
+        }) else { return runSequenceCountingCalls(seed: seed, calls: calls, log: log) }
         var violations: [Violation] = []
         var made = 0
         var other: [String] = []
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true) {
+        for line in outcome.lines {
             let f = line.split(separator: "\t", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
             if f.count == 2 && f[0] == "C" { made = Int(f[1]) ?? 0 }
             else if f.count == 4 && f[0] == "V" {
                 violations.append(Violation(sequenceSeed: seed, callsPerSequence: calls, callIndex: Int(f[1]) ?? -1, kind: f[2], message: f[3]))
             } else {
-                other.append(String(line))
-                log?(String(line))
+                other.append(line)
+                log?(line)
             }
         }
-        let exited = (status & 0x7f) == 0
-        if !exited || (status >> 8) & 0xff != 0 {
-            let fatal = other.last { $0.contains("Precondition failed") || $0.contains("Fatal error") || $0.contains("fatal error") }
-                ?? "the process died (status \(status))"
-            // The kind without numbers, so one bug gives one kind.
-            var kind = "crash: "
-            for c in fatal where !(c.isNumber && kind.last == "#") { kind.append(c.isNumber ? "#" : c) }
-            let how = exited ? "exited with status \((status >> 8) & 0xff)" : "died of signal \(status & 0x7f)"
-            violations.append(Violation(sequenceSeed: seed, callsPerSequence: calls, callIndex: -1, kind: kind, message: "the sequence's process \(how)"))
+        if let crash = outcome.crash(otherLines: other) {
+            violations.append(Violation(sequenceSeed: seed, callsPerSequence: calls, callIndex: -1, kind: crash.kind,
+                                        message: "the sequence's process \(crash.how)"))
         }
         return (violations, made)
     }

@@ -232,41 +232,17 @@ public struct EngineFuzzer {
     /// child that dies gives one "crash" violation with the runtime's message.
     public static func runIsolated(seed: UInt64, steps: Int, crowdFraction: Double,
                                    prepare: (@Sendable (World) -> Void)?, timeLimit: Double? = nil, log: ((String) -> Void)?) -> WorldResult {
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { return runWorld(seed: seed, steps: steps, crowdFraction: crowdFraction, prepare: prepare, timeLimit: timeLimit, log: log) }
-        let pid = fork()
-        if pid == 0 {
-            close(fds[0])
-            dup2(fds[1], 2)
+        guard let outcome = ForkedChild.run({
             let r = runWorld(seed: seed, steps: steps, crowdFraction: crowdFraction, prepare: prepare, timeLimit: timeLimit, log: log)
             var out = "S\t\(r.steps)\t\(r.continuousHits)\t\(r.jointsMade)\t\(r.isCrowd ? 1 : 0)\t\(r.seconds)\n"
             for (k, n) in r.warnings { out += "W\t\(n)\t\(k)\n" }
             for v in r.violations { out += "V\t\(v.step)\t\(v.kind)\t\(v.message)\n" }
-            let bytes = Array(out.utf8)
-            var done = 0
-            while done < bytes.count {
-                let n = bytes.withUnsafeBytes { write(2, $0.baseAddress! + done, bytes.count - done) }
-                if n <= 0 { break }
-                done += n
-            }
-            _exit(0)
-        }
-        close(fds[1])
-        var data: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
-            if n <= 0 { break }
-            data += chunk[0..<n]
-        }
-        close(fds[0])
-        var status: Int32 = 0
-        var usage = rusage()
-        _ = wait4(pid, &status, 0, &usage)
+            return out
+        }) else { return runWorld(seed: seed, steps: steps, crowdFraction: crowdFraction, prepare: prepare, timeLimit: timeLimit, log: log) }
         var r = WorldResult()
-        r.peakResidentMB = Double(usage.ru_maxrss) / 1024  // kB on Linux
+        r.peakResidentMB = outcome.peakResidentMB
         var other: [String] = []
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true) {
+        for line in outcome.lines {
             let f = line.split(separator: "\t", maxSplits: 5, omittingEmptySubsequences: false).map(String.init)
             if f.count == 6 && f[0] == "S" {
                 r.steps = Int(f[1]) ?? 0; r.continuousHits = Int(f[2]) ?? 0; r.jointsMade = Int(f[3]) ?? 0; r.isCrowd = f[4] == "1"
@@ -277,18 +253,12 @@ public struct EngineFuzzer {
                 let message = f.dropFirst(3).joined(separator: "\t")
                 r.violations.append(Violation(worldSeed: seed, steps: steps, step: Int(f[1]) ?? -1, kind: f[2], message: message))
             } else {
-                other.append(String(line))
-                log?(String(line))
+                other.append(line)
+                log?(line)
             }
         }
-        let exited = (status & 0x7f) == 0
-        if !exited || (status >> 8) & 0xff != 0 {
-            let fatal = other.last { $0.contains("Precondition failed") || $0.contains("Fatal error") || $0.contains("fatal error") }
-                ?? "the process died (status \(status))"
-            var kind = "crash: "
-            for c in fatal where !(c.isNumber && kind.last == "#") { kind.append(c.isNumber ? "#" : c) }
-            let how = exited ? "exited with status \((status >> 8) & 0xff)" : "died of signal \(status & 0x7f)"
-            r.violations.append(Violation(worldSeed: seed, steps: steps, step: -1, kind: kind, message: "the world's process \(how)"))
+        if let crash = outcome.crash(otherLines: other) {
+            r.violations.append(Violation(worldSeed: seed, steps: steps, step: -1, kind: crash.kind, message: "the world's process \(crash.how)"))
         }
         return r
     }
