@@ -8,10 +8,13 @@
 /// program with a precondition message; data errors (invalid geometry or body definitions)
 /// are thrown as `GeometryError` / `WorldError`.
 public final class World {
+    // Every stored property is `@exclusivity(unchecked)`: the world is used from one thread at
+    // a time and its step hands buffers to workers through raw pointers, so the runtime's
+    // dynamic exclusivity checks (≈ 60 per step, a fifth of a small world's step) guard nothing.
     /// Solver settings; change between steps.
-    public var settings: WorldSettings
+    @exclusivity(unchecked) public var settings: WorldSettings
     /// Gravity for bodies that have no gravity of their own (pt/s²).
-    public var gravity: Vec2 {
+    @exclusivity(unchecked) public var gravity: Vec2 {
         didSet {
             precondition(gravity.isFinite, "World.gravity must be finite")
             for i in 0..<Int(bodySlots.count) where metas[i].alive && !metas[i].ownGravity {
@@ -22,90 +25,90 @@ public final class World {
     }
 
     // Bodies (slot-indexed, structure of arrays by access pattern).
-    var sims: [BodySim] = []
-    var states: [BodyState] = []
-    var metas: [BodyMeta] = []
-    var groupsOfBody: [[Int32]] = []
-    var bodySlots = SlotAllocator()
+    @exclusivity(unchecked) var sims: [BodySim] = []
+    @exclusivity(unchecked) var states: [BodyState] = []
+    @exclusivity(unchecked) var metas: [BodyMeta] = []
+    @exclusivity(unchecked) var groupsOfBody: [[Int32]] = []
+    @exclusivity(unchecked) var bodySlots = SlotAllocator()
     /// Number of live bodies.
-    public internal(set) var bodyCount = 0
+    @exclusivity(unchecked) public internal(set) var bodyCount = 0
 
     // Shapes.
-    var shapes: [ShapeRecord] = []
-    var shapeSlots = SlotAllocator()
+    @exclusivity(unchecked) var shapes: [ShapeRecord] = []
+    @exclusivity(unchecked) var shapeSlots = SlotAllocator()
     /// Next shape of the same body (a singly linked list per body), or -1.
-    var shapeNext: [Int32] = []
+    @exclusivity(unchecked) var shapeNext: [Int32] = []
     /// Each shape's bounding box with its speculative margin (updated every step for moving
     /// shapes; kept apart from `shapes` so the broad phase reads a dense array).
-    var aabbs: [AABB] = []
+    @exclusivity(unchecked) var aabbs: [AABB] = []
     /// The boxes the broad phase last found pairs with: each moving shape's box grown by
     /// `fatMargin` (static shapes: their box). While every moving shape's box stays inside its
     /// fat box and nothing structural changed, the pairs cannot change and are reused.
-    var fatBoxes: [AABB] = []
+    @exclusivity(unchecked) var fatBoxes: [AABB] = []
     /// Set when shapes, body types or collision filters change: the next step finds pairs afresh.
-    var broadPhaseDirty = true
+    @exclusivity(unchecked) var broadPhaseDirty = true
     /// Raised by the box update when a moving shape's box left its fat box.
     let boxEscaped = WorkFlag()
     /// Steps whose broad phase reused the previous step's pairs (for tests and profiles).
-    var pairsReusedSteps = 0
+    @exclusivity(unchecked) var pairsReusedSteps = 0
     /// 1 when a moving shape is in the broad phase's large list.
-    var shapeIsLarge: [UInt8] = []
-    var pool = VertexPool()
+    @exclusivity(unchecked) var shapeIsLarge: [UInt8] = []
+    @exclusivity(unchecked) var pool = VertexPool()
     /// The body that owns every boundary segment.
-    var boundaryBody: Int32 = -1
+    @exclusivity(unchecked) var boundaryBody: Int32 = -1
     /// Set when static geometry changed and the static grid must be rebuilt.
-    var staticDirty = true
+    @exclusivity(unchecked) var staticDirty = true
     /// Live one-sided boundary segments (containers' walls; see `keepInsideOneSidedBoundaries`).
-    var oneSidedSegmentCount = 0
+    @exclusivity(unchecked) var oneSidedSegmentCount = 0
     /// Bodies the last finalize pass flagged as fast (see `solveContinuous`).
     let fastCounter = FastCounter()
     /// How many fast bodies the continuous step stopped at static geometry, ever.
-    public internal(set) var continuousHits = 0
+    @exclusivity(unchecked) public internal(set) var continuousHits = 0
 
     // Groups.
-    var groups: [GroupRecord] = []
-    var groupSlots = SlotAllocator()
+    @exclusivity(unchecked) var groups: [GroupRecord] = []
+    @exclusivity(unchecked) var groupSlots = SlotAllocator()
 
     // Joints.
-    var joints: [JointRecord] = []
-    var jointSlots = SlotAllocator()
-    public internal(set) var jointCount = 0
+    @exclusivity(unchecked) var joints: [JointRecord] = []
+    @exclusivity(unchecked) var jointSlots = SlotAllocator()
+    @exclusivity(unchecked) public internal(set) var jointCount = 0
 
     // Contacts (sorted by key) and the step pipeline's reusable buffers.
-    var contacts: [Contact] = []
-    var contactsBack: [Contact] = []
+    @exclusivity(unchecked) var contacts: [Contact] = []
+    @exclusivity(unchecked) var contactsBack: [Contact] = []
     /// Per narrow-phase chunk of `contactChunk` contacts: the contacts that changed this step
     /// (see `NarrowPhaseContext.update`); the first `contactChangeChunks` lists are current.
-    var contactChanges: [[Int32]] = []
-    var contactChangeChunks = 0
+    @exclusivity(unchecked) var contactChanges: [[Int32]] = []
+    @exclusivity(unchecked) var contactChangeChunks = 0
     /// Per contact of this step: its bodies when it has points, else (-1, -1) — the compact
     /// input of the island passes (written by the narrow phase).
-    var contactLinks: [SIMD2<Int32>] = []
+    @exclusivity(unchecked) var contactLinks: [SIMD2<Int32>] = []
     let contactChunk = 512
     /// Per merge worker: old contacts whose pair vanished this step (indices, in order).
-    var mergeEnded: [[Int32]] = []
-    var broadPhase = BroadPhase()
-    var islands = IslandBuilder()
-    var solver = SolverScratch()
+    @exclusivity(unchecked) var mergeEnded: [[Int32]] = []
+    @exclusivity(unchecked) var broadPhase = BroadPhase()
+    @exclusivity(unchecked) var islands = IslandBuilder()
+    @exclusivity(unchecked) var solver = SolverScratch()
     /// This step's colour batches (kept apart from `solver` so both can be borrowed at once).
-    var batches = ColoredBatches()
+    @exclusivity(unchecked) var batches = ColoredBatches()
 
     /// Contacts that began touching in the last step (point: largest normal impulse).
-    public internal(set) var contactBeginEvents: [ContactEvent] = []
+    @exclusivity(unchecked) public internal(set) var contactBeginEvents: [ContactEvent] = []
     /// Contacts that stopped touching in the last step (or whose body was destroyed).
-    public internal(set) var contactEndEvents: [ContactEvent] = []
+    @exclusivity(unchecked) public internal(set) var contactEndEvents: [ContactEvent] = []
     /// End events produced between steps (destroyed bodies and boundaries).
-    var pendingEndEvents: [ContactEvent] = []
+    @exclusivity(unchecked) var pendingEndEvents: [ContactEvent] = []
     /// Accumulates per-phase wall time of `step` while true (see `profile`).
-    public var isProfiling = false
+    @exclusivity(unchecked) public var isProfiling = false
     /// Per-phase wall time summed over the steps taken while `isProfiling` was on.
-    public internal(set) var profile = StepProfile()
+    @exclusivity(unchecked) public internal(set) var profile = StepProfile()
     /// Number of steps taken.
-    public internal(set) var stepCount = 0
+    @exclusivity(unchecked) public internal(set) var stepCount = 0
     /// Worker threads used by `step`: 1 runs everything on the calling thread with no
     /// Dispatch at all. The default is the number of active processors. The state after any
     /// number of steps is bit-identical for every worker count.
-    public var workerCount: Int = World.defaultWorkerCount {
+    @exclusivity(unchecked) public var workerCount: Int = World.defaultWorkerCount {
         didSet { precondition(workerCount >= 1, "World.workerCount must be at least 1") }
     }
 
@@ -113,9 +116,9 @@ public final class World {
     public static var defaultWorkerCount: Int { max(1, ProcessInfoShim.activeProcessorCount) }
 
     /// Workers used by the current step (`workerCount`, or 1 for small worlds).
-    var stepWorkers = 1
+    @exclusivity(unchecked) var stepWorkers = 1
     /// Worlds with fewer bodies step on one thread (tests lower it to cover the parallel paths).
-    var minBodiesForParallel = 1000
+    @exclusivity(unchecked) var minBodiesForParallel = 1000
     /// The least work worth splitting for a phase whose usual threshold is `n`; tests that set
     /// `minBodiesForParallel` to 0 split everything, so every parallel path runs on small worlds.
     @inline(__always) func parallelMin(_ n: Int) -> Int { minBodiesForParallel == 0 ? 1 : n }
@@ -125,7 +128,7 @@ public final class World {
     /// The parallel solve's stage list and progress (reused every step).
     let pipeline = StagePipeline()
     /// Set while `step` runs; structural changes are refused then.
-    var isStepping = false
+    @exclusivity(unchecked) var isStepping = false
 
     /// Creates an empty world.
     public init(gravity: Vec2 = Vec2(0, 1000), settings: WorldSettings = WorldSettings()) {
