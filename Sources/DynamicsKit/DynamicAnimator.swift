@@ -53,9 +53,9 @@ public final class DynamicAnimator {
     /// The fixed sub-step (s).
     public let fixedTimeStep: TimeInterval = 1.0 / 120.0
     /// Sum of the time given to `step(by:)` (never reset).
-    public private(set) var elapsedTime: TimeInterval = 0
+    @exclusivity(unchecked) public private(set) var elapsedTime: TimeInterval = 0
     /// False once every body is at rest (or nothing is left to animate).
-    public private(set) var isRunning = false
+    @exclusivity(unchecked) public private(set) var isRunning = false
     /// Worker threads of this animator's world (default 1: UI-sized worlds step faster on one).
     public var workerCount: Int {
         get { world.workerCount }
@@ -67,13 +67,13 @@ public final class DynamicAnimator {
     /// The engine world underneath, for statistics (contacts, kinetic energy), rendering and
     /// benchmarks. Read from it freely; changing bodies in it directly bypasses the behaviors.
     public var physicsWorld: World { world }
-    private(set) var topLevel: [DynamicBehavior] = []
+    @exclusivity(unchecked) private(set) var topLevel: [DynamicBehavior] = []
     /// Every behavior in the hierarchy, parent before children, in insertion order.
-    private(set) var flat: [DynamicBehavior] = []
-    private var accumulator: TimeInterval = 0
-    private var inTick = false
-    private var stepping = false
-    private var pending: [(add: Bool, behavior: DynamicBehavior)] = []
+    @exclusivity(unchecked) private(set) var flat: [DynamicBehavior] = []
+    @exclusivity(unchecked) private var accumulator: TimeInterval = 0
+    @exclusivity(unchecked) private var inTick = false
+    @exclusivity(unchecked) private var stepping = false
+    @exclusivity(unchecked) private var pending: [(add: Bool, behavior: DynamicBehavior)] = []
 
     struct ItemRecord {
         let item: any DynamicItem
@@ -84,16 +84,16 @@ public final class DynamicAnimator {
         var appliedProperties: ItemProperties? = nil
         var appliedGravity: Vec2? = nil
     }
-    private var records: [ObjectIdentifier: Int] = [:]
-    private var recordList: [ItemRecord?] = []
-    private var freeRecords: [Int] = []
+    @exclusivity(unchecked) private var records: [ObjectIdentifier: Int] = [:]
+    @exclusivity(unchecked) private var recordList: [ItemRecord?] = []
+    @exclusivity(unchecked) private var freeRecords: [Int] = []
     /// Dense copies of the live items and their bodies for the per-tick write-back, rebuilt
     /// when items join or leave; the angle last written to each item.
-    private var liveItems: [any DynamicItem] = []
-    private var liveBodies: [BodyHandle] = []
-    private var liveAngles: [CGFloat] = []
-    private var liveTransforms: [Transform] = []
-    private var liveDirty = true
+    @exclusivity(unchecked) private var liveItems: [any DynamicItem] = []
+    @exclusivity(unchecked) private var liveBodies: [BodyHandle] = []
+    @exclusivity(unchecked) private var liveAngles: [CGFloat] = []
+    @exclusivity(unchecked) private var liveTransforms: [Transform] = []
+    @exclusivity(unchecked) private var liveDirty = true
 
     /// The clock that steps this animator along with the view animations on it.
     public let clock: AnimationClock
@@ -159,7 +159,8 @@ public final class DynamicAnimator {
     }
 
     func behaviorDidJoin(_ behavior: DynamicBehavior) {
-        var list: [DynamicBehavior] = []
+        var list = takeScratchList()
+        defer { returnScratchList(&list) }
         behavior.flattened(into: &list)
         for b in list {
             b.willMove(to: self)
@@ -173,7 +174,8 @@ public final class DynamicAnimator {
     }
 
     func behaviorWillLeave(_ behavior: DynamicBehavior) {
-        var list: [DynamicBehavior] = []
+        var list = takeScratchList()
+        defer { returnScratchList(&list) }
         behavior.flattened(into: &list)
         for b in list.reversed() {
             b.detach(from: self)
@@ -183,6 +185,19 @@ public final class DynamicAnimator {
         }
         rebuildFlat()
         itemPropertiesChanged()
+    }
+
+    /// A reused list for `behaviorDidJoin` / `behaviorWillLeave` (a nested call, from a
+    /// behavior's `willMove`, finds it taken and uses a new one).
+    @exclusivity(unchecked) private var scratchList: [DynamicBehavior] = []
+    private func takeScratchList() -> [DynamicBehavior] {
+        var list: [DynamicBehavior] = []
+        swap(&list, &scratchList)
+        return list
+    }
+    private func returnScratchList(_ list: inout [DynamicBehavior]) {
+        list.removeAll(keepingCapacity: true)
+        if scratchList.capacity < list.capacity { swap(&list, &scratchList) }
     }
 
     /// An item list of a behavior in this animator changed: only those items gain or lose
@@ -203,7 +218,7 @@ public final class DynamicAnimator {
     }
 
     /// The collision behaviors of `flat`, kept with it (the tick reads it without allocating).
-    private var collisionBehaviors: [CollisionBehavior] = []
+    @exclusivity(unchecked) private var collisionBehaviors: [CollisionBehavior] = []
 
     // MARK: Items and bodies
 
@@ -315,25 +330,29 @@ public final class DynamicAnimator {
 
     /// Recomputes every body's gravity and material from the behaviors (later ones win).
     func itemPropertiesChanged() {
-        var gravity: [ObjectIdentifier: Vec2] = [:]
-        var props: [ObjectIdentifier: ItemProperties] = [:]
+        // Per record slot (no dictionaries: a toggle calls this several times and must not
+        // allocate): gravity summed in hierarchy order, properties with later behaviors winning.
+        let n = recordList.count
+        slotGravity.removeAll(keepingCapacity: true)
+        slotGravity.append(contentsOf: repeatElement(.zero, count: n))
+        slotProperties.removeAll(keepingCapacity: true)
+        slotProperties.append(contentsOf: repeatElement(.defaults, count: n))
         for b in flat {
             if let g = b as? GravityBehavior {
                 let v = g.accelerationVector
-                for item in g.items { gravity[ObjectIdentifier(item), default: .zero] += v }
+                for item in g.items { if let k = records[ObjectIdentifier(item)] { slotGravity[k] += v } }
             } else if let ib = b as? DynamicItemBehavior {
-                for item in ib.items { ib.overrides.apply(to: &props[ObjectIdentifier(item), default: .defaults]) }
+                for item in ib.items { if let k = records[ObjectIdentifier(item)] { ib.overrides.apply(to: &slotProperties[k]) } }
             }
         }
-        for k in recordList.indices {
+        for k in 0..<n {
             guard let r = recordList[k] else { continue }
-            let key = ObjectIdentifier(r.item)
-            let g = gravity[key] ?? .zero
+            let g = slotGravity[k]
             if r.appliedGravity != g {
                 world.setGravity(r.body, g)
                 recordList[k]!.appliedGravity = g
             }
-            let p = props[key] ?? .defaults
+            let p = slotProperties[k]
             if r.appliedProperties != p {
                 p.apply(to: world, body: r.body)
                 recordList[k]!.appliedProperties = p
@@ -341,6 +360,10 @@ public final class DynamicAnimator {
         }
         resume()
     }
+
+    /// Scratch of `itemPropertiesChanged`, one entry per record slot.
+    @exclusivity(unchecked) private var slotGravity: [Vec2] = []
+    @exclusivity(unchecked) private var slotProperties: [ItemProperties] = []
 
     // MARK: Clock
 
@@ -470,13 +493,13 @@ public final class DynamicAnimator {
         scanning.removeAll(keepingCapacity: true)
     }
 
-    private var scanning: [CollisionBehavior] = []
-    private var scanBegan: [ContactCall] = []
-    private var scanEnded: [ContactCall] = []
+    @exclusivity(unchecked) private var scanning: [CollisionBehavior] = []
+    @exclusivity(unchecked) private var scanBegan: [ContactCall] = []
+    @exclusivity(unchecked) private var scanEnded: [ContactCall] = []
     /// Delegate calls waiting to be made, in order; calls before `nextCall` have been made.
-    private var outbox: [ContactCall] = []
-    private var nextCall = 0
-    private var delivering = false
+    @exclusivity(unchecked) private var outbox: [ContactCall] = []
+    @exclusivity(unchecked) private var nextCall = 0
+    @exclusivity(unchecked) private var delivering = false
 
     func queue(_ call: ContactCall) { outbox.append(call) }
 
@@ -518,7 +541,7 @@ public final class DynamicAnimator {
 
     // MARK: Running and pausing
 
-    private var settledHandlers: [() -> Void] = []
+    @exclusivity(unchecked) private var settledHandlers: [() -> Void] = []
 
     /// **Better than UIKit**: calls `handler` once, the next time the animator pauses (at once
     /// if it is not running).

@@ -21,15 +21,15 @@ public final class AnimationClock: @unchecked Sendable {
 
     private struct WeakAnimator { weak var animator: DynamicAnimator? }
     private let lock = NSLock()
-    private var animators: [WeakAnimator] = []
-    private var runs: [ViewAnimationRun] = []
-    private var events: [(ViewAnimationRun, ViewAnimationRun.Event)] = []
-    private var firing: [(ViewAnimationRun, ViewAnimationRun.Event)] = []
-    private var animatorScratch: [DynamicAnimator] = []
-    private var runScratch: [ViewAnimationRun] = []
+    @exclusivity(unchecked) private var animators: [WeakAnimator] = []
+    @exclusivity(unchecked) private var runs: [ViewAnimationRun] = []
+    @exclusivity(unchecked) private var events: [(ViewAnimationRun, ViewAnimationRun.Event)] = []
+    @exclusivity(unchecked) private var firing: [(ViewAnimationRun, ViewAnimationRun.Event)] = []
+    @exclusivity(unchecked) private var animatorScratch: [DynamicAnimator] = []
+    @exclusivity(unchecked) private var runScratch: [ViewAnimationRun] = []
 
     /// Seconds advanced so far.
-    public private(set) var time: TimeInterval = 0
+    @exclusivity(unchecked) public private(set) var time: TimeInterval = 0
 
     public init() {}
 
@@ -69,9 +69,9 @@ public final class AnimationClock: @unchecked Sendable {
     /// A `tick(timestamp:)` gap above this (seconds) counts as one 1/60 s frame.
     public static let maximumFrameGap: TimeInterval = 0.5
 
-    private var advancing = false
-    private var owed: TimeInterval = 0
-    private var lastTimestamp: TimeInterval?
+    @exclusivity(unchecked) private var advancing = false
+    @exclusivity(unchecked) private var owed: TimeInterval = 0
+    @exclusivity(unchecked) private var lastTimestamp: TimeInterval?
 
     private func advanceOnce(by seconds: TimeInterval) {
         time += seconds
