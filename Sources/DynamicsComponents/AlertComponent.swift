@@ -96,6 +96,23 @@ public final class AlertComponent {
         targetView.addSubview(backgroundView)
         targetView.addSubview(alertView)
         animator = DynamicAnimator(referenceBounds: target, clock: clock)
+
+        snap = SnapBehavior(item: alertView, snapTo: CGPoint(x: target.midX, y: target.midY))
+        snap.damping = 0.8
+        let items: [any DynamicItem] = [alertView]
+        push = PushBehavior(items: items, mode: .instantaneous)
+        push.setAngle(.pi / 2, magnitude: 20)
+        gravity = GravityBehavior(items: items)
+        gravity.gravityDirection = CGVector(dx: 0, dy: -1)
+        collision = CollisionBehavior(items: items)
+        let y = initialFrame.minY - 10
+        collision.addBoundary(withIdentifier: "alertCollisionBoundary", from: CGPoint(x: initialFrame.minX, y: y),
+                              to: CGPoint(x: initialFrame.maxX, y: y))
+        itemBehavior = DynamicItemBehavior(items: items)
+        itemBehavior.elasticity = 0.4
+        let background = backgroundView
+        dim = { background.alpha = 0.5 }
+        undim = { background.alpha = 0 }
     }
 
     /// Drops the alert in (snap to the target's centre) and dims the background; the handler
@@ -105,12 +122,8 @@ public final class AlertComponent {
         self.selectionHandler = selectionHandler
         isShown = true
         animator.removeAllBehaviors()
-        let t = targetView.bounds
-        let snap = SnapBehavior(item: alertView, snapTo: CGPoint(x: t.midX, y: t.midY))
-        snap.damping = 0.8
         animator.addBehavior(snap)
-        let background = backgroundView
-        DynamicView.animate(withDuration: 0.75, clock: clock, animations: { background.alpha = 0.5 })
+        DynamicView.animate(withDuration: 0.75, clock: clock, animations: dim)
     }
 
     /// A tap on button `index` (0-based): calls the handler with the index and title before
@@ -123,25 +136,21 @@ public final class AlertComponent {
         selectionHandler?(index, buttonTitles[index])
 
         animator.removeAllBehaviors()
-        let push = PushBehavior(items: [alertView], mode: .instantaneous)
-        push.setAngle(.pi / 2, magnitude: 20)
+        push.active = true
         animator.addBehavior(push)
-
-        let gravity = GravityBehavior(items: [alertView])
-        gravity.gravityDirection = CGVector(dx: 0, dy: -1)
         animator.addBehavior(gravity)
-
-        let collision = CollisionBehavior(items: [alertView])
-        let y = initialFrame.minY - 10
-        collision.addBoundary(withIdentifier: "alertCollisionBoundary", from: CGPoint(x: initialFrame.minX, y: y),
-                              to: CGPoint(x: initialFrame.maxX, y: y))
         animator.addBehavior(collision)
-
-        let item = DynamicItemBehavior(items: [alertView])
-        item.elasticity = 0.4
-        animator.addBehavior(item)
-
-        let background = backgroundView
-        DynamicView.animate(withDuration: 2, clock: clock, animations: { background.alpha = 0 })
+        animator.addBehavior(itemBehavior)
+        DynamicView.animate(withDuration: 2, clock: clock, animations: undim)
     }
+
+    // The behaviors and fades of `show` and of a tap, made once and re-armed each time (their
+    // settings never change): showing or dismissing allocates no behaviors or closures.
+    private let snap: SnapBehavior
+    private let push: PushBehavior
+    private let gravity: GravityBehavior
+    private let collision: CollisionBehavior
+    private let itemBehavior: DynamicItemBehavior
+    private let dim: () -> Void
+    private let undim: () -> Void
 }

@@ -115,7 +115,16 @@ public final class MenuComponent {
         targetView.addSubview(backgroundView)
         targetView.addSubview(menuView)
         animator = DynamicAnimator(referenceBounds: target, clock: clock)
+        let items: [any DynamicItem] = [menuView]
+        gravity = GravityBehavior(items: items)
+        collision = CollisionBehavior(items: items)
+        itemBehavior = DynamicItemBehavior(items: items)
+        itemBehavior.elasticity = 0.35
+        push = PushBehavior(items: items, mode: .instantaneous)
         layoutRows()
+        let background = backgroundView
+        fadeIn = { background.alpha = 0.25 }
+        fadeOut = { background.alpha = 0 }
     }
 
     /// The option rows (subviews of `menuView`, each holding its title label), top to bottom.
@@ -190,31 +199,38 @@ public final class MenuComponent {
         }
     }
 
+    // The four behaviors of a slide, made once and re-armed on every toggle (a toggle
+    // allocates no behaviors, closures or item lists).
+    private let gravity: GravityBehavior
+    private let collision: CollisionBehavior
+    private let itemBehavior: DynamicItemBehavior
+    private let push: PushBehavior
+
     private func toggle(open: Bool) {
         animator.removeAllBehaviors()
         let toward: CGFloat = (direction == .leftToRight) == open ? 1 : -1
 
-        let gravity = GravityBehavior(items: [menuView])
+        // Out of the animator, the behaviors only take their new settings; adding them again
+        // compiles them exactly as new ones would be.
         gravity.gravityDirection = CGVector(dx: toward, dy: 0)
         animator.addBehavior(gravity)
 
-        let collision = CollisionBehavior(items: [menuView])
         let x = boundaryX(open: open)
         collision.addBoundary(withIdentifier: "collisionBoundary", from: CGPoint(x: x, y: 0),
                               to: CGPoint(x: x, y: targetView.bounds.height))
         animator.addBehavior(collision)
 
-        let item = DynamicItemBehavior(items: [menuView])
-        item.elasticity = 0.35
-        animator.addBehavior(item)
+        animator.addBehavior(itemBehavior)
 
-        let push = PushBehavior(items: [menuView], mode: .instantaneous)
         push.pushDirection = CGVector(dx: toward * acceleration, dy: 0)
+        push.active = true
         animator.addBehavior(push)
 
         isMenuShown = open
-        let alpha: CGFloat = open ? 0.25 : 0
-        let background = backgroundView
-        DynamicView.animate(withDuration: 0.25, clock: clock, animations: { background.alpha = alpha })
+        DynamicView.animate(withDuration: 0.25, clock: clock, animations: open ? fadeIn : fadeOut)
     }
+
+    /// The background fades, made once.
+    private var fadeIn: () -> Void = {}
+    private var fadeOut: () -> Void = {}
 }
