@@ -157,6 +157,11 @@ enum MassComputer {
 
     /// Mass of a convex polygon (vertices counter-clockwise).
     static func polygon(_ v: [Vec2], density: Float) -> MassData {
+        v.withUnsafeBufferPointer { polygon($0, density: density) }
+    }
+
+    /// Mass of a convex polygon (vertices counter-clockwise), read in place.
+    static func polygon(_ v: UnsafeBufferPointer<Vec2>, density: Float) -> MassData {
         let o = v[0]
         var area: Float = 0, cen = Vec2.zero, inertia: Float = 0
         let inv3: Float = 1.0 / 3.0

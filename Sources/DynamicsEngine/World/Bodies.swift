@@ -72,7 +72,7 @@ extension World {
             states[i].v = clampedSpeed(def.linearVelocity)
             states[i].w = def.fixedRotation ? 0 : clampedSpin(def.angularVelocity)
         }
-        groupsOfBody[i] = []
+        groupsOfBody[i].removeAll(keepingCapacity: true)   // a reused slot keeps its capacity
         for g in def.groups { addToGroupUnchecked(body: i, group: Int(g.index)) }
 
         for (sd, poly) in prepared { _ = addShape(body: i, def: sd, polygon: poly) }
@@ -141,7 +141,12 @@ extension World {
                 let md: MassData
                 switch rec.kind {
                 case .circle: md = MassComputer.circle(radius: rec.radius, center: rec.center, density: d)
-                case .polygon: md = MassComputer.polygon(polygonVertices(s), density: d)
+                case .polygon:
+                    // Straight from the vertex pool: no array per shape (setMaterial calls this).
+                    let st = Int(rec.vertexStart), n = Int(rec.vertexCount)
+                    md = pool.vertices.withUnsafeBufferPointer {
+                        MassComputer.polygon(UnsafeBufferPointer(rebasing: $0[st..<(st + n)]), density: d)
+                    }
                 case .segment: return
                 }
                 mass += md.mass
@@ -226,7 +231,7 @@ extension World {
             s = next
         }
         for g in groupsOfBody[i] { groups[Int(g)].members.removeAll { $0 == Int32(i) } }
-        groupsOfBody[i] = []
+        groupsOfBody[i].removeAll(keepingCapacity: true)
         removeFromSleepRing(i)
         endContacts(ofBody: i)
         metas[i].alive = false

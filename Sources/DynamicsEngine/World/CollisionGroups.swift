@@ -17,8 +17,8 @@ extension World {
         let g = Int(slot)
         groups[g].alive = true
         groups[g].mode = mode
-        groups[g].members = []
-        groups[g].boundaries = []
+        groups[g].members.removeAll(keepingCapacity: true)
+        groups[g].boundaries.removeAll(keepingCapacity: true)
         return CollisionGroupID(index: slot, generation: groups[g].generation)
     }
 
@@ -38,11 +38,18 @@ extension World {
         checkNotStepping("destroyCollisionGroup")
         let gi = groupSlot(g)
         precondition(gi != 0, "the default collision group cannot be destroyed")
-        for s in groups[gi].boundaries { removeBoundaryShape(Int(s)) }
-        for b in groups[gi].members { removeFromGroupUnchecked(body: Int(b), group: gi) }
+        // The lists are moved out while they are walked (the removals edit the group's lists,
+        // which would copy them) and kept, emptied, for the slot's next group.
+        var boundaries: [Int32] = [], members: [Int32] = []
+        swap(&boundaries, &groups[gi].boundaries)
+        swap(&members, &groups[gi].members)
+        for s in boundaries { removeBoundaryShape(Int(s)) }
+        for b in members { removeFromGroupUnchecked(body: Int(b), group: gi) }
+        boundaries.removeAll(keepingCapacity: true)
+        members.removeAll(keepingCapacity: true)
         groups[gi].alive = false
-        groups[gi].members = []
-        groups[gi].boundaries = []
+        groups[gi].boundaries = boundaries
+        groups[gi].members = members
         groupSlots.release(Int32(gi))
     }
 
