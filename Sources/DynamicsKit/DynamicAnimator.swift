@@ -146,10 +146,22 @@ public final class DynamicAnimator {
     /// Removes every top-level behavior (the last added first).
     public func removeAllBehaviors() {
         if inTick { for b in topLevel.reversed() { pending.append((false, b)) }; return }
-        for b in topLevel.reversed() { detachTopLevel(b) }
+        // Walk a reused copy (iterating `topLevel` itself would make each removal copy it),
+        // and compile item properties once at the end: every item leaves the world anyway.
+        var list = takeScratchList()
+        defer { returnScratchList(&list) }
+        list.append(contentsOf: topLevel)
+        let deferring = deferringProperties
+        deferringProperties = true
+        for b in list.reversed() { detachTopLevel(b) }
+        deferringProperties = deferring
+        if !deferring { itemPropertiesChanged() }
         checkPause()
         deliverContactCallsIfIdle()
     }
+
+    /// Set while `removeAllBehaviors` detaches: `itemPropertiesChanged` waits for its end.
+    @exclusivity(unchecked) private var deferringProperties = false
 
     private func detachTopLevel(_ behavior: DynamicBehavior) {
         guard let i = topLevel.firstIndex(where: { $0 === behavior }) else { return }
@@ -274,13 +286,23 @@ public final class DynamicAnimator {
         let handle: BodyHandle
         do {
             // A group is one compound body: one shape per member, laid out around its centre.
-            let shapes = try (item as? DynamicItemGroup)?.shapes(material: material) ?? [ShapeDef(geometry, material: material)]
-            handle = try world.createBody(def, shapes: shapes)
+            if let group = item as? DynamicItemGroup {
+                handle = try world.createBody(def, shapes: try group.shapes(material: material))
+            } else {
+                // One reused one-shape list: creating a body allocates no list.
+                if singleShape.isEmpty { singleShape.append(ShapeDef(geometry, material: material)) }
+                singleShape[0] = ShapeDef(geometry, material: material)
+                handle = try world.createBody(def, shapes: singleShape)
+            }
         } catch { preconditionFailure("addBehavior: \(error)") }
-        recordList[slot] = ItemRecord(item: item, body: handle, references: 1)
+        // The body starts with exactly the default properties and no gravity of its own.
+        recordList[slot] = ItemRecord(item: item, body: handle, references: 1,
+                                      appliedProperties: .defaults, appliedGravity: .zero)
         records[key] = slot
         liveDirty = true
     }
+
+    @exclusivity(unchecked) private var singleShape: [ShapeDef] = []
 
     private func release(_ item: any DynamicItem) {
         let key = ObjectIdentifier(item)
@@ -330,6 +352,7 @@ public final class DynamicAnimator {
 
     /// Recomputes every body's gravity and material from the behaviors (later ones win).
     func itemPropertiesChanged() {
+        if deferringProperties { return }
         // Per record slot (no dictionaries: a toggle calls this several times and must not
         // allocate): gravity summed in hierarchy order, properties with later behaviors winning.
         let n = recordList.count

@@ -93,6 +93,18 @@ open class CollisionBehavior: ItemListBehavior {
 
     /// Adds (or replaces) a segment boundary.
     public func addBoundary(withIdentifier identifier: String, from p1: CGPoint, to p2: CGPoint) {
+        // Replacing a segment with a segment reuses its point list (a component that moves its
+        // boundary on every toggle allocates nothing here).
+        if let k = named.firstIndex(where: { $0.id == identifier }), named[k].points.count == 2 {
+            precondition(p1.x.isFinite && p1.y.isFinite && p2.x.isFinite && p2.y.isFinite, "addBoundary: points must be finite")
+            removeSegments(&named[k].segments)
+            named[k].points[0] = p1
+            named[k].points[1] = p2
+            named[k].closed = false
+            addSegments(of: k)
+            dynamicAnimator?.resume()
+            return
+        }
         addBoundary(withIdentifier: identifier, for: [p1, p2])
     }
 
@@ -175,7 +187,7 @@ open class CollisionBehavior: ItemListBehavior {
         if let g = group, animator.world.isValid(g) { animator.world.destroyCollisionGroup(g) }
         group = nil
         loopSegments.removeAll()
-        for k in named.indices { named[k].segments.removeAll() }
+        for k in named.indices { named[k].segments.removeAll(keepingCapacity: true) }
         pruneContacts(animator)
     }
 
@@ -194,6 +206,15 @@ open class CollisionBehavior: ItemListBehavior {
     private func addSegments(of k: Int) {
         guard let animator = dynamicAnimator, let g = group else { return }
         let b = named[k]
+        if !b.closed && b.points.count == 2 {
+            // One segment: what addBoundaryPath would add (nothing when degenerate), without
+            // its point and handle lists.
+            named[k].segments.removeAll(keepingCapacity: true)
+            if let h = try? animator.world.addBoundary(b.points[0].vec, b.points[1].vec, group: g, id: engineID(b.code)) {
+                named[k].segments.append(h)
+            }
+            return
+        }
         named[k].segments = (try? animator.world.addBoundaryPath(b.points.map { $0.vec }, closed: b.closed, group: g,
                                                                   id: engineID(b.code))) ?? []
     }
@@ -214,7 +235,7 @@ open class CollisionBehavior: ItemListBehavior {
         if let animator = dynamicAnimator {
             for h in segments where animator.world.isValid(h) { animator.world.removeBoundary(h) }
         }
-        segments.removeAll()
+        segments.removeAll(keepingCapacity: true)
     }
 
     private func rebuildLoop() {
