@@ -68,6 +68,14 @@ public struct BenchRecord: Codable, Sendable, Equatable {
     /// Change of the process's live heap bytes (`stats.allocated`) over the timed steps,
     /// worst repeat.
     public var processAllocatedDeltaBytes: Int?
+    /// Component scenes: allocation events (process) per show / hide toggle, counted over one
+    /// extra untimed toggle cycle after the timed steps, worst repeat.
+    public var allocsPerToggle: Double?
+    /// Component scenes: allocation events per step outside the toggles (clocks, animators,
+    /// worlds, view animations) over the same cycle, worst repeat.
+    public var allocsPerStepBetweenToggles: Double?
+    /// Component scenes: toggles per step in that cycle.
+    public var togglesPerStep: Double?
 
     public init(scene: String, items: Int, threads: Int, stepsPerSecond: Double) {
         self.scene = scene; self.items = items; self.threads = threads
@@ -101,6 +109,9 @@ public struct BenchRecord: Codable, Sendable, Equatable {
         case threadAllocBytesPerStep = "thread_alloc_bytes_per_step"
         case processAllocsPerStep = "process_allocs_per_step"
         case processAllocatedDeltaBytes = "process_allocated_delta_bytes"
+        case allocsPerToggle = "allocs_per_toggle"
+        case allocsPerStepBetweenToggles = "allocs_per_step_between_toggles"
+        case togglesPerStep = "toggles_per_step"
     }
 
     /// One line of JSON with sorted keys.
@@ -176,6 +187,9 @@ extension BenchRecord {
         r.threadAllocBytesPerStep = parts.compactMap(\.threadAllocBytesPerStep).max()
         r.processAllocsPerStep = parts.compactMap(\.processAllocsPerStep).max()
         r.processAllocatedDeltaBytes = parts.compactMap(\.processAllocatedDeltaBytes).max()
+        r.allocsPerToggle = parts.compactMap(\.allocsPerToggle).max()
+        r.allocsPerStepBetweenToggles = parts.compactMap(\.allocsPerStepBetweenToggles).max()
+        r.togglesPerStep = parts.compactMap(\.togglesPerStep).max()
         r.residentPeakBytes = parts.compactMap(\.residentPeakBytes).max()
         r.maxRssBytes = parts.compactMap(\.maxRssBytes).max()
         var failures: [String] = []

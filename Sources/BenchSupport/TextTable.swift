@@ -46,7 +46,7 @@ public enum TextTable {
 public enum ResultRendering {
     public static func table(_ results: [BenchRecord]) -> String {
         let header = ["scene", "items", "bodies", "workers", "steps/s", "min–max", "ms/step", "contacts/step",
-                      "resident peak", "heap/body", "alloc B/step", "allocs/step", "check"]
+                      "resident peak", "heap/body", "alloc B/step", "allocs/step", "allocs/toggle", "check"]
         let rows = results.map { r -> [String] in
             let check = r.passed == false ? "FAILED: " + (r.failures ?? []).joined(separator: ",") : "ok"
             return [r.scene, "\(r.items)", r.bodies.map { "\($0)" } ?? "—", "\(r.threads)",
@@ -58,9 +58,12 @@ public enum ResultRendering {
                     r.heapBytesPerBody.map { TextTable.bytes($0) } ?? "—",
                     r.threadAllocBytesPerStep.map { TextTable.fixed($0, 1) } ?? "—",
                     r.processAllocsPerStep.map { TextTable.fixed($0, 2) } ?? "—",
+                    r.allocsPerToggle.map { t in
+                        TextTable.fixed(t, 1) + (r.allocsPerStepBetweenToggles.map { " (+\(TextTable.fixed($0, 1))/step)" } ?? "")
+                    } ?? "—",
                     check]
         }
-        return TextTable.grid(header: header, rows: rows, rightAligned: Set(1...11))
+        return TextTable.grid(header: header, rows: rows, rightAligned: Set(1...12))
     }
 
     public static let csvHeader = [

@@ -57,10 +57,18 @@ public protocol SceneDriver: AnyObject {
     var bodyCount: Int { get }
     /// What renderers draw for this scene (nil: nothing to draw).
     var picture: ScenePicture? { get }
+    /// Component scenes: makes the show / hide toggles due at this step and returns how many
+    /// it made — the first part of `step(dt:workers:)`; `advance(dt:workers:)` is the rest.
+    /// The benchmark counts the allocations of the two parts apart. Default: no toggles.
+    func makeToggles(workers: Int) -> Int
+    /// The part of `step(dt:workers:)` after `makeToggles` (default: the whole step).
+    func advance(dt: Float, workers: Int)
 }
 
 extension SceneDriver {
     public var picture: ScenePicture? { nil }
+    public func makeToggles(workers: Int) -> Int { 0 }
+    public func advance(dt: Float, workers: Int) { step(dt: dt, workers: workers) }
 }
 
 /// One built scene: the world, its dynamic bodies and how to judge the result.
@@ -131,6 +139,17 @@ public final class SceneInstance {
     /// Advances the scene by one step of `dt` (1/60 s).
     public func step() {
         if let d = driver { d.step(dt: dt, workers: driverWorkers) } else { world.step(dt: dt) }
+        stepsTaken += 1
+    }
+
+    /// The first part of a step, for counting allocations apart: the component toggles due at
+    /// this step (returns how many; 0 for scenes without toggles). `advance()` completes the
+    /// step; `step()` is the two together.
+    public func makeToggles() -> Int { driver?.makeToggles(workers: driverWorkers) ?? 0 }
+
+    /// The rest of a step after `makeToggles()`.
+    public func advance() {
+        if let d = driver { d.advance(dt: dt, workers: driverWorkers) } else { world.step(dt: dt) }
         stepsTaken += 1
     }
 

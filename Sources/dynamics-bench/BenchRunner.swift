@@ -33,6 +33,7 @@ enum BenchRunner {
         var lastReport: SanityReport?
         var failures: [String] = []
         var subSteps = 0, sleepEnabled = false
+        var allocsPerToggle: Double?, allocsBetweenToggles: Double?, togglesPerStep: Double?
 
         for _ in 0..<o.repeats {
             do {
@@ -76,6 +77,27 @@ enum BenchRunner {
                 let report = instance.sanity()
                 for f in report.failures where !failures.contains(f) { failures.append(f) }
                 lastReport = report
+                // Component scenes: after the judged run, one more toggle cycle (120 steps, every
+                // menu and alert toggles at least once) with the toggles and the rest of each
+                // step counted apart. Untimed; it does not change the report above.
+                if instance.driver != nil {
+                    var toggles = 0, toggleAllocs: UInt64 = 0, otherAllocs: UInt64 = 0
+                    let cycle = 120
+                    for _ in 0..<cycle {
+                        let a = Jemalloc.snapshot().requests
+                        toggles += instance.makeToggles()
+                        let b = Jemalloc.snapshot().requests
+                        instance.advance()
+                        let c = Jemalloc.snapshot().requests
+                        toggleAllocs &+= b &- a
+                        otherAllocs &+= c &- b
+                    }
+                    if toggles > 0 {
+                        allocsPerToggle = max(allocsPerToggle ?? 0, Double(toggleAllocs) / Double(toggles))
+                        togglesPerStep = Double(toggles) / Double(cycle)
+                        allocsBetweenToggles = max(allocsBetweenToggles ?? 0, Double(otherAllocs) / Double(cycle))
+                    }
+                }
                 subSteps = instance.world.settings.subSteps
                 sleepEnabled = instance.world.settings.isSleepEnabled
             }
@@ -105,6 +127,9 @@ enum BenchRunner {
         r.threadAllocBytesPerStep = threadBytesPerStep
         r.processAllocsPerStep = processAllocsPerStep
         r.processAllocatedDeltaBytes = processDelta
+        r.allocsPerToggle = allocsPerToggle
+        r.allocsPerStepBetweenToggles = allocsBetweenToggles
+        r.togglesPerStep = togglesPerStep
         return r
     }
 }

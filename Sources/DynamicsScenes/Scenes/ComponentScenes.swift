@@ -89,18 +89,33 @@ public final class MenusDriver: SceneDriver {
         self.menus = menus; self.clocks = clocks
     }
 
+    /// Toggles the menus due, then advances every clock (each menu is independent, so making
+    /// all the toggles first changes nothing).
     public func step(dt: Float, workers: Int) {
-        let f = frame
+        _ = makeToggles(workers: workers)
+        advance(dt: dt, workers: workers)
+    }
+
+    /// Shows or hides the menus whose cycle starts at this frame (menu i at frames ≡ −i mod 90).
+    public func makeToggles(workers: Int) -> Int {
+        let first = (Self.period - frame % Self.period) % Self.period
+        let count = first < menus.count ? (menus.count - first + Self.period - 1) / Self.period : 0
+        parallelFor(count, workers: workers) { k in
+            let i = first + k * Self.period
+            let menu = menus[i]
+            if menu.isMenuShown { menu.hideMenu() } else { menu.showMenu(selectionHandler: Self.ignoreSelection) }
+        }
+        return count
+    }
+
+    /// Advances every menu's clock by one frame, in parallel over the workers.
+    public func advance(dt: Float, workers: Int) {
         frame += 1
         let seconds = frameSeconds(dt)
-        parallelFor(menus.count, workers: workers) { i in
-            let menu = menus[i]
-            if (f + i) % Self.period == 0 {
-                if menu.isMenuShown { menu.hideMenu() } else { menu.showMenu { _ in } }
-            }
-            clocks[i].advance(by: seconds)
-        }
+        parallelFor(clocks.count, workers: workers) { i in clocks[i].advance(by: seconds) }
     }
+
+    private static let ignoreSelection: @Sendable (Int) -> Void = { _ in }
 
     public func itemCenters() -> [Vec2] { menus.map { $0.menuView.center.vec2 } }
     public var touchingContactCount: Int { menus.reduce(0) { $0 + $1.animator.physicsWorld.touchingContactCount } }
@@ -152,18 +167,33 @@ public final class AlertsDriver: SceneDriver {
         self.alerts = alerts; self.clocks = clocks
     }
 
+    /// Shows or dismisses the alerts due, then advances every clock (each alert is
+    /// independent, so making all the toggles first changes nothing).
     public func step(dt: Float, workers: Int) {
-        let f = frame
+        _ = makeToggles(workers: workers)
+        advance(dt: dt, workers: workers)
+    }
+
+    /// Shows or taps the alerts whose cycle starts at this frame (alert i at frames ≡ −i mod 120).
+    public func makeToggles(workers: Int) -> Int {
+        let first = (Self.period - frame % Self.period) % Self.period
+        let count = first < alerts.count ? (alerts.count - first + Self.period - 1) / Self.period : 0
+        parallelFor(count, workers: workers) { k in
+            let i = first + k * Self.period
+            let alert = alerts[i]
+            if alert.isShown { alert.tapButton(at: i % 2) } else { alert.show(selectionHandler: Self.ignoreSelection) }
+        }
+        return count
+    }
+
+    /// Advances every alert's clock by one frame, in parallel over the workers.
+    public func advance(dt: Float, workers: Int) {
         frame += 1
         let seconds = frameSeconds(dt)
-        parallelFor(alerts.count, workers: workers) { i in
-            let alert = alerts[i]
-            if (f + i) % Self.period == 0 {
-                if alert.isShown { alert.tapButton(at: i % 2) } else { alert.show { _, _ in } }
-            }
-            clocks[i].advance(by: seconds)
-        }
+        parallelFor(clocks.count, workers: workers) { i in clocks[i].advance(by: seconds) }
     }
+
+    private static let ignoreSelection: @Sendable (Int, String) -> Void = { _, _ in }
 
     public func itemCenters() -> [Vec2] { alerts.map { $0.alertView.center.vec2 } }
     public var touchingContactCount: Int { alerts.reduce(0) { $0 + $1.animator.physicsWorld.touchingContactCount } }
@@ -277,9 +307,16 @@ public final class DashboardDriver: SceneDriver {
     }
 
     public func step(dt: Float, workers: Int) {
+        _ = makeToggles(workers: workers)
+        advance(dt: dt, workers: workers)
+    }
+
+    /// This frame's changes: snap targets (every second), one push, the menus and alerts due;
+    /// returns the pushes, menus and alerts changed (a snap retarget is not counted).
+    public func makeToggles(workers: Int) -> Int {
         animator.workerCount = workers
         let f = frame
-        frame += 1
+        var count = 0
         if f % 60 == 0 {
             for s in snaps {
                 s.snapPoint = CGPoint(x: 100 + CGFloat(rng.float(in: 0...1)) * 1848, y: 100 + CGFloat(rng.float(in: 0...1)) * 1336)
@@ -291,15 +328,27 @@ public final class DashboardDriver: SceneDriver {
             p.addItem(items[Int(rng.next() % UInt64(items.count))])
             p.setAngle(CGFloat(rng.float(in: 0...1)) * 2 * .pi, magnitude: 0.5)
             p.active = true
+            count += 1
         }
         for (i, m) in menus.enumerated() where (f + 4 * i) % 90 == 0 {
-            if m.isMenuShown { m.hideMenu() } else { m.showMenu { _ in } }
+            if m.isMenuShown { m.hideMenu() } else { m.showMenu(selectionHandler: Self.ignoreMenuSelection) }
+            count += 1
         }
         for (i, a) in alerts.enumerated() where (f + 6 * i) % 120 == 0 {
-            if a.isShown { a.tapButton(at: 0) } else { a.show { _, _ in } }
+            if a.isShown { a.tapButton(at: 0) } else { a.show(selectionHandler: Self.ignoreAlertSelection) }
+            count += 1
         }
+        return count
+    }
+
+    /// Advances the shared clock by one frame.
+    public func advance(dt: Float, workers: Int) {
+        frame += 1
         clock.advance(by: frameSeconds(dt))
     }
+
+    private static let ignoreMenuSelection: @Sendable (Int) -> Void = { _ in }
+    private static let ignoreAlertSelection: @Sendable (Int, String) -> Void = { _, _ in }
 
     private var worlds: [World] { [animator.physicsWorld] + menus.map { $0.animator.physicsWorld } + alerts.map { $0.animator.physicsWorld } }
     public func itemCenters() -> [Vec2] { items.map { $0.center.vec2 } }
