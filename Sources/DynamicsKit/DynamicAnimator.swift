@@ -92,6 +92,8 @@ public final class DynamicAnimator {
     @exclusivity(unchecked) private var liveItems: [any DynamicItem] = []
     @exclusivity(unchecked) private var liveBodies: [BodyHandle] = []
     @exclusivity(unchecked) private var liveAngles: [CGFloat] = []
+    /// The body rotation behind each remembered angle.
+    @exclusivity(unchecked) private var liveRotations: [Rot] = []
     @exclusivity(unchecked) private var liveTransforms: [Transform] = []
     @exclusivity(unchecked) private var liveDirty = true
 
@@ -428,10 +430,7 @@ public final class DynamicAnimator {
     /// tick (fields, continuous pushes, action closures). Like UIKit's, a paused animator then
     /// does no work until a change resumes it.
     private var canIdleWhilePaused: Bool {
-        for b in flat {
-            if b.action != nil || b is FieldBehavior { return false }
-            if let p = b as? PushBehavior, p.mode == .continuous, p.active { return false }
-        }
+        for b in flat where b.action != nil || b.actsOnItsOwn { return false }
         return true
     }
 
@@ -459,8 +458,10 @@ public final class DynamicAnimator {
             liveItems.removeAll(keepingCapacity: true)
             liveBodies.removeAll(keepingCapacity: true)
             liveAngles.removeAll(keepingCapacity: true)
+            liveRotations.removeAll(keepingCapacity: true)
             for case let r? in recordList {
                 liveItems.append(r.item); liveBodies.append(r.body); liveAngles.append(.nan)
+                liveRotations.append(Rot(c: .nan, s: .nan))
             }
             liveDirty = false
         }
@@ -468,10 +469,14 @@ public final class DynamicAnimator {
         liveItems.withUnsafeBufferPointer { items in
         liveTransforms.withUnsafeBufferPointer { xfs in
         liveAngles.withUnsafeMutableBufferPointer { angles in
+        liveRotations.withUnsafeMutableBufferPointer { rotations in
             for k in 0..<items.count {
                 let xf = xfs[k]
                 let item = items[k]
                 item.center = CGPoint(x: CGFloat(xf.p.x), y: CGFloat(xf.p.y))
+                // The angle (an atan2) only when the body's rotation changed since the last write.
+                if xf.q == rotations[k] { continue }
+                rotations[k] = xf.q
                 let a = CGFloat(xf.q.angle)
                 if a != angles[k] {
                     // Rotate by the change since the last write (the first time, read the item's
@@ -482,7 +487,7 @@ public final class DynamicAnimator {
                     angles[k] = a
                 }
             }
-        }}}
+        }}}}
     }
 
     /// Finds, for every collision behavior with a delegate, the pairs that touch after this
@@ -493,7 +498,7 @@ public final class DynamicAnimator {
     private func reportContacts() {
         guard !collisionBehaviors.isEmpty else { return }
         let events = !world.contactBeginEvents.isEmpty || !world.contactEndEvents.isEmpty
-        scanning.removeAll(keepingCapacity: true)
+        if !scanning.isEmpty { scanning.removeAll(keepingCapacity: true) }
         for c in collisionBehaviors where c.wantsScan(afterEvents: events) { scanning.append(c) }
         guard !scanning.isEmpty else { return }
         for c in scanning { c.beginScan() }

@@ -9,7 +9,7 @@ open class DynamicBehavior {
     /// Children, in the order they were added.
     public private(set) var childBehaviors: [DynamicBehavior] = []
     /// Runs after every tick of the animator (after collisions are reported), children included.
-    @exclusivity(unchecked) open var action: (() -> Void)?
+    open var action: (() -> Void)?
     /// The animator this behavior (or its top-level ancestor) belongs to.
     public internal(set) weak var dynamicAnimator: DynamicAnimator?
     /// The parent behavior, if this is a child.
@@ -59,6 +59,9 @@ open class DynamicBehavior {
 
     /// The items this behavior acts on.
     var dynamicItems: [any DynamicItem] { [] }
+    /// True when the behavior acts on its items every tick by itself (fields, an active
+    /// continuous push): a paused animator holding it keeps ticking.
+    var actsOnItsOwn: Bool { false }
     /// Applies this behavior's forces and impulses before a world step.
     func applyForces(_ animator: DynamicAnimator, dt: Double) {}
     /// Called when the behavior joins an animator (after its items have bodies).
@@ -77,7 +80,7 @@ open class DynamicBehavior {
 /// velocities, spins and contacts.
 open class ItemListBehavior: DynamicBehavior {
     /// The items, in the order they were added (each once).
-    @exclusivity(unchecked) public private(set) var items: [any DynamicItem]
+    public private(set) var items: [any DynamicItem]
     /// The identities of `items`.
     private(set) var itemSet: Set<ObjectIdentifier> = []
 

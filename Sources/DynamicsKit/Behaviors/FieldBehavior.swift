@@ -134,6 +134,8 @@ open class FieldBehavior: ItemListBehavior {
         return turbulent ? CGVector(dx: n1 * abs(n2), dy: n2 * abs(n1)) : CGVector(dx: n1, dy: n2)
     }
 
+    override var actsOnItsOwn: Bool { true }
+
     override func applyForces(_ animator: DynamicAnimator, dt: Double) {
         time += dt
         let world = animator.world

@@ -9,7 +9,7 @@ open class PushBehavior: ItemListBehavior {
     public let mode: Mode
     /// An instantaneous push fires on the next tick and then sets `active` to false; setting it
     /// to true fires again.
-    @exclusivity(unchecked) public var active = true {
+    public var active = true {
         didSet { if active { dynamicAnimator?.resume() } }
     }
     /// Direction and magnitude in one vector. `angle`, `magnitude` and `setAngle(_:magnitude:)`
@@ -58,6 +58,8 @@ open class PushBehavior: ItemListBehavior {
         precondition(offset.horizontal.isFinite && offset.vertical.isFinite, "setTargetOffsetFromCenter(_:for:): offset must be finite")
         offsets[ObjectIdentifier(item)] = offset
     }
+
+    override var actsOnItsOwn: Bool { mode == .continuous && active }
 
     override func applyForces(_ animator: DynamicAnimator, dt: Double) {
         guard active, pushDirection != .zero else { return }

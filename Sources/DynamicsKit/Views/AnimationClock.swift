@@ -76,16 +76,15 @@ public final class AnimationClock: @unchecked Sendable {
     private func advanceOnce(by seconds: TimeInterval) {
         time += seconds
         lock.lock()
-        animators.removeAll { $0.animator == nil }
-        animatorScratch.removeAll(keepingCapacity: true)
-        for a in animators { if let x = a.animator { animatorScratch.append(x) } }
+        var dead = false
+        for a in animators { if let x = a.animator { animatorScratch.append(x) } else { dead = true } }
+        if dead { animators.removeAll { $0.animator == nil } }
         lock.unlock()
         for a in animatorScratch { a.step(by: seconds) }
         animatorScratch.removeAll(keepingCapacity: true)
 
         lock.lock()
-        runScratch.removeAll(keepingCapacity: true)
-        runScratch.append(contentsOf: runs)
+        if !runs.isEmpty { runScratch.append(contentsOf: runs) }
         lock.unlock()
         guard !runScratch.isEmpty else { return }
         events.removeAll(keepingCapacity: true)
