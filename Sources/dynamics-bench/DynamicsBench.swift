@@ -25,7 +25,11 @@ struct DynamicsBench: ParsableCommand {
             timed step after warm-up (thread_alloc_bytes_per_step; jemalloc counts bytes per \
             thread, not events), and "allocs/step" the allocation events of the whole process \
             per timed step (process_allocs_per_step, all threads). Use --threads 1 to have all \
-            stepping on the measured thread.
+            stepping on the measured thread. Component scenes (menus, alerts, dashboard) also \
+            report "allocs/toggle": after the timed steps, one more untimed cycle of 120 steps \
+            counts the allocation events of the show / hide toggles per toggle \
+            (allocs_per_toggle) and, in parentheses, those of the rest of each step \
+            (allocs_per_step_between_toggles: clocks, animators, worlds, view animations).
 
             Exit status: 0 ok, 1 a run failed its sanity check or compare found a regression, \
             2 usage error, 3 jemalloc is not the allocator (nothing can be measured).
