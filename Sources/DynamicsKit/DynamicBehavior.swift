@@ -9,7 +9,7 @@ open class DynamicBehavior {
     /// Children, in the order they were added.
     public private(set) var childBehaviors: [DynamicBehavior] = []
     /// Runs after every tick of the animator (after collisions are reported), children included.
-    open var action: (() -> Void)?
+    @exclusivity(unchecked) open var action: (() -> Void)?
     /// The animator this behavior (or its top-level ancestor) belongs to.
     public internal(set) weak var dynamicAnimator: DynamicAnimator?
     /// The parent behavior, if this is a child.
@@ -80,7 +80,7 @@ open class DynamicBehavior {
 /// velocities, spins and contacts.
 open class ItemListBehavior: DynamicBehavior {
     /// The items, in the order they were added (each once).
-    public private(set) var items: [any DynamicItem]
+    @exclusivity(unchecked) public private(set) var items: [any DynamicItem]
     /// The identities of `items`.
     private(set) var itemSet: Set<ObjectIdentifier> = []
 

@@ -269,18 +269,18 @@ open class CollisionBehavior: ItemListBehavior {
     }
     /// The pairs the delegate was told about (`began` without `ended` yet), in the order they
     /// began; `touchingIndex` maps a key to its position.
-    private var touching: [Pair] = []
-    private var touchingIndex: [PairKey: Int] = [:]
+    @exclusivity(unchecked) private var touching: [Pair] = []
+    @exclusivity(unchecked) private var touchingIndex: [PairKey: Int] = [:]
     /// The delegate `touching` was reported to.
-    private var touchingDelegate: ObjectIdentifier?
+    @exclusivity(unchecked) private var touchingDelegate: ObjectIdentifier?
     /// The previous `touching` buffer, reused by the next scan.
-    private var keptScratch: [Pair] = []
+    @exclusivity(unchecked) private var keptScratch: [Pair] = []
     /// The pairs found touching by the scan under way.
-    private var found: [Pair] = []
-    private var foundIndex: [PairKey: Int] = [:]
+    @exclusivity(unchecked) private var found: [Pair] = []
+    @exclusivity(unchecked) private var foundIndex: [PairKey: Int] = [:]
     /// Set when membership, boundaries, the mode or the delegate changed: the next tick looks
     /// at the world's contacts even if the step reported no event.
-    var needsScan = true
+    @exclusivity(unchecked) var needsScan = true
 
     /// Whether the tick that just ran must look at the contacts for this behavior; clears
     /// silently what a vanished delegate was told.

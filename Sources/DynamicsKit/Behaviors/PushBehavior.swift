@@ -9,7 +9,7 @@ open class PushBehavior: ItemListBehavior {
     public let mode: Mode
     /// An instantaneous push fires on the next tick and then sets `active` to false; setting it
     /// to true fires again.
-    public var active = true {
+    @exclusivity(unchecked) public var active = true {
         didSet { if active { dynamicAnimator?.resume() } }
     }
     /// Direction and magnitude in one vector. `angle`, `magnitude` and `setAngle(_:magnitude:)`
