@@ -108,4 +108,33 @@ struct ContinuousTests {
         let one = try run(1)
         for n in [2, 3] { #expect(try run(n) == one) }
     }
+
+    @Test("after every step no body is faster than maxLinearSpeed or World.maxAngularSpeed, nor moved farther than maxLinearSpeed · dt")
+    func speedLimitsHoldAfterTheSolve() throws {
+        // A heavy block at the speed limit rams small light boxes resting on the floor: the
+        // contacts push them far past the limits within the sub-steps.
+        var settings = WorldSettings()
+        settings.isSleepEnabled = false
+        settings.maxLinearSpeed = 5_000
+        let w = World(gravity: Vec2(0, 1000), settings: settings)
+        try TestWorld.ground(w, top: 600)
+        var small: [BodyHandle] = []
+        for k in 0..<8 {
+            small.append(try TestWorld.box(w, at: Vec2(400 + Float(k) * 6, 599), size: Vec2(2, 2), angle: 0.3 * Float(k),
+                                           material: Material(density: 0.1)))
+        }
+        try TestWorld.box(w, at: Vec2(200, 560), size: Vec2(100, 80), material: Material(density: 10), velocity: Vec2(5_000, 0))
+        let dt: Float = 1.0 / 60.0
+        var last = small.map { w.worldCenter($0) }
+        for _ in 0..<60 {
+            w.step(dt: dt)
+            for (k, b) in small.enumerated() {
+                let c = w.worldCenter(b)
+                #expect(length(w.linearVelocity(b)) <= settings.maxLinearSpeed * 1.001)
+                #expect(abs(w.angularVelocity(b)) <= World.maxAngularSpeed)
+                #expect(length(c - last[k]) <= settings.maxLinearSpeed * dt * 1.001, "moved \(length(c - last[k])) pt in a step")
+                last[k] = c
+            }
+        }
+    }
 }
