@@ -109,6 +109,88 @@ struct ContinuousTests {
         for n in [2, 3] { #expect(try run(n) == one) }
     }
 
+    // MARK: Bodies already touching a wall, pushed slowly, spun (issue 13's remaining escapes)
+
+    /// A static box wall 200 pt thick (or `thickness`) whose inside face is at x = 1 000.
+    static func staticWall(_ w: World, thickness: Float = 200) throws {
+        try TestWorld.box(w, at: Vec2(1000 + thickness / 2, 500), size: Vec2(thickness, 3000), type: .static)
+    }
+
+    /// A circle of radius 10 resting against the wall (centre at x = 990) and a kinematic box
+    /// 200 pt wide driving into it at `speed`; the kinematic body ignores the wall. Returns
+    /// the largest x the circle's centre reached and where it ended.
+    static func squeezed(speed: Float, steps: Int, continuous: Bool = true) throws -> (maxX: Float, endX: Float) {
+        var settings = WorldSettings()
+        settings.isSleepEnabled = false
+        settings.isContinuousEnabled = continuous
+        let w = World(gravity: .zero, settings: settings)
+        try staticWall(w)
+        let ball = try TestWorld.circle(w, at: Vec2(990, 500), radius: 10)
+        try TestWorld.box(w, at: Vec2(870, 500), size: Vec2(200, 200), type: .kinematic, velocity: Vec2(speed, 0))
+        var maxX: Float = -.infinity
+        for _ in 0..<steps {
+            w.step(dt: 1.0 / 60.0)
+            maxX = max(maxX, w.worldCenter(ball).x)
+        }
+        return (maxX, w.worldCenter(ball).x)
+    }
+
+    @Test("a circle resting on a wall that a kinematic body rams at 3 000 pt/s is squeezed: its centre stays outside",
+          arguments: [Float(3_000), 120])
+    func kinematicSqueezesAgainstWall(speed: Float) throws {
+        // The kinematic box passes through the wall's face (kinematic bodies ignore static
+        // ones): 3 000 pt/s is 50 pt per step, five times the circle's radius; 120 pt/s is a
+        // slow squeeze, 2 pt per step. The circle may sink into the wall by half its radius
+        // (its inner core, `World.innerCoreFraction`) plus the slop, never more.
+        let steps = Int(60 * 600 / speed) + 60
+        let (maxX, endX) = try Self.squeezed(speed: speed, steps: steps)
+        #expect(maxX <= 1000 - 5 + WorldSettings().linearSlop + 0.01, "centre reached x = \(maxX)")
+        #expect(endX < 1000, "ended at x = \(endX)")
+    }
+
+    @Test("without the continuous step the squeezed circle ends inside or beyond the wall")
+    func kinematicSqueezeWithoutContinuous() throws {
+        let fast = try Self.squeezed(speed: 3_000, steps: 260, continuous: false)
+        let slow = try Self.squeezed(speed: 120, steps: 360, continuous: false)
+        #expect(fast.maxX > 1000 || slow.maxX > 1000, "fast \(fast), slow \(slow)")
+    }
+
+    /// A 60 pt box that a rigid rod to an anchor at x = 700 (length 600) pushes steadily toward
+    /// x = 1 300, through a static wall whose face is at x = 1 000: far below the fast-body
+    /// threshold per step. Returns the box's largest centre x.
+    static func rodPushed(thickness: Float, continuous: Bool) throws -> Float {
+        var settings = WorldSettings()
+        settings.isSleepEnabled = false
+        settings.isContinuousEnabled = continuous
+        let w = World(gravity: .zero, settings: settings)
+        try staticWall(w, thickness: thickness)
+        let b = try TestWorld.box(w, at: Vec2(900, 500), size: Vec2(60, 60))
+        var def = JointDef(type: .distance, bodyA: nil, bodyB: b)
+        def.localAnchorA = Vec2(700, 500)
+        def.length = 600
+        w.createJoint(def)
+        var maxX: Float = -.infinity
+        for _ in 0..<300 {
+            w.step(dt: 1.0 / 60.0)
+            maxX = max(maxX, w.worldCenter(b).x)
+        }
+        return maxX
+    }
+
+    @Test("a box a rigid rod pushes slowly into a static box wall stops with its centre outside (thin and thick walls)",
+          arguments: [Float(4), 200])
+    func rodPushStopsAtStaticWall(thickness: Float) throws {
+        // The box's core is its inscribed circle (radius 30); its inner core (15 pt) may touch
+        // the wall: the centre stays at x ≤ 985 + slop.
+        let maxX = try Self.rodPushed(thickness: thickness, continuous: true)
+        #expect(maxX <= 985 + WorldSettings().linearSlop + 0.01, "centre reached x = \(maxX)")
+    }
+
+    @Test("without the continuous step the rod pushes the box's centre into the wall")
+    func rodPushWithoutContinuous() throws {
+        #expect(try Self.rodPushed(thickness: 200, continuous: false) > 1000)
+    }
+
     @Test("after every step no body is faster than maxLinearSpeed or World.maxAngularSpeed, nor moved farther than maxLinearSpeed · dt")
     func speedLimitsHoldAfterTheSolve() throws {
         // A heavy block at the speed limit rams small light boxes resting on the floor: the
