@@ -46,6 +46,8 @@ extension World {
     ///   penetration): the part of its move deeper along that face's normal, and its velocity
     ///   into the face, are removed.
     ///
+    /// A fast bullet (`BodyDef.isBullet`) is then swept against the other dynamic bodies too.
+    ///
     /// One-sided boundary segments stop only bodies leaving the inside. Runs on the calling
     /// thread in body and contact order: the result does not depend on the worker count.
     func solveContinuous() {
@@ -60,7 +62,31 @@ extension World {
             }
         }
         keepCoresOutOfTouchedStatics()
-        if anyFast { for i in 0..<Int(bodySlots.count) where metas[i].isFast { metas[i].isFast = false } }
+        guard anyFast else { return }
+        for i in 0..<Int(bodySlots.count) where metas[i].isFast {
+            metas[i].isFast = false
+            if metas[i].isBullet { sweepBullet(i) }
+        }
+    }
+
+    /// A fast bullet's core swept against the other dynamic bodies (not bullets) at their
+    /// placements after this step: stopped before the first it would touch (bodies it starts
+    /// in are left to the contacts). The bodies are found by a pass over all of them, each
+    /// bounded by the circle of its extent.
+    func sweepBullet(_ i: Int) {
+        let c0 = sims[i].center0, r = sims[i].coreRadius
+        var c1 = sims[i].center
+        let lo = pointwiseMin(c0, c1) - Vec2(r, r), hi = pointwiseMax(c0, c1) + Vec2(r, r)
+        for b in 0..<Int(bodySlots.count) where b != i && metas[b].alive && metas[b].type == .dynamic && !metas[b].isBullet {
+            let c = sims[b].center, e = sims[b].maxExtent
+            guard c.x + e >= lo.x, c.x - e <= hi.x, c.y + e >= lo.y, c.y - e <= hi.y, bodiesCollide(i, b) else { continue }
+            forEachShape(of: b) { s in
+                if case .hit(let t) = sweepCore(shape: s, from: c0, by: c1 - c0, radius: r) {
+                    stopBody(i, at: t)
+                    c1 = sims[i].center
+                }
+            }
+        }
     }
 
     /// A fast body's sweep against every static shape along its path (see `solveContinuous`).
@@ -200,7 +226,8 @@ extension World {
         return bodiesCollide(i, b)
     }
 
-    /// What a circle of radius `r` moving from `o` by `d` does against static shape `s`:
+    /// What a circle of radius `r` moving from `o` by `d` does against shape `s` (at its
+    /// body's current placement; static in all but the bullets' sweep):
     /// where it first touches it (as a fraction of `d`), or that it starts inside it (with the
     /// outward normal of least penetration). Polygons and segments are grown by `r` with
     /// square corners (a little early at corners: safe for stopping). A one-sided segment
