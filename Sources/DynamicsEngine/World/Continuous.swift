@@ -109,16 +109,23 @@ extension World {
     /// inner core may not enter the shape (see `solveContinuous`). Fast bodies were swept
     /// against every static shape already.
     func keepCoresOutOfTouchedStatics() {
-        for k in contacts.indices where contacts[k].shapeA >= 0 && contacts[k].flags & Contact.hasPoints != 0 {
-            let sa = Int(contacts[k].shapeA), sb = Int(contacts[k].shapeB)
-            let s: Int, b: Int
-            if shapes[sa].isStatic { s = sa; b = Int(contacts[k].bodyB) }
-            else if shapes[sb].isStatic { s = sb; b = Int(contacts[k].bodyA) }
-            else { continue }
-            guard metas[b].type == .dynamic, !metas[b].isFast, !shapes[s].oneSided,
-                  sims[b].center != sims[b].center0 else { continue }
-            constrainInnerCore(body: b, shape: s)
-        }
+        // Runs every step: the scan reads the contacts in place (a contact is 160 bytes).
+        contacts.withUnsafeBufferPointer { cs in
+        shapes.withUnsafeBufferPointer { sh in
+        metas.withUnsafeBufferPointer { me in
+            for k in 0..<cs.count {
+                let sa = Int(cs[k].shapeA)
+                guard sa >= 0, cs[k].flags & Contact.hasPoints != 0 else { continue }
+                let sb = Int(cs[k].shapeB)
+                let s: Int, b: Int
+                if sh[sa].isStatic { s = sa; b = Int(cs[k].bodyB) }
+                else if sh[sb].isStatic { s = sb; b = Int(cs[k].bodyA) }
+                else { continue }
+                guard me[b].type == .dynamic, !me[b].isFast, !sh[s].oneSided,
+                      sims[b].center != sims[b].center0 else { continue }
+                constrainInnerCore(body: b, shape: s)
+            }
+        }}}
     }
 
     /// Sweeps body `i`'s inner core from the step's start to its current centre against static
