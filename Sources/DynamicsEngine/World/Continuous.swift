@@ -93,16 +93,16 @@ extension World {
     func sweepFastBody(_ i: Int) {
         let c0 = sims[i].center0
         let r = sims[i].coreRadius
-        // Shapes its whole core starts in: its inner core is swept against them after.
-        var inside: [Int32] = []
+        // Each shape against the path as the earlier ones left it: every change only shortens
+        // the path or turns it out of a shape, so it keeps what the earlier ones ensured.
         forStaticShapes(body: i, along: c0, sims[i].center, radius: r) { s in
             switch sweepCore(shape: s, from: c0, by: sims[i].center - c0, radius: r) {
             case .miss: break
             case .hit(let t): stopBody(i, at: t)
-            case .startsInside: inside.append(Int32(s))
+            // Its whole core starts in the shape: its inner core is swept against it.
+            case .startsInside: constrainInnerCore(body: i, shape: s)
             }
         }
-        for s in inside { constrainInnerCore(body: i, shape: Int(s)) }
     }
 
     /// A body that touches a static shape (has a contact with points on it) and moved: its
