@@ -148,10 +148,14 @@ public struct WorldSettings: Sendable {
     public var isSleepEnabled: Bool = true
     /// Largest speed (pt/s) a body may reach (guards against explosions).
     public var maxLinearSpeed: Float = 400_000
-    /// Continuous collision against static geometry: a dynamic body that moved more than
-    /// half its core radius in a step has its centre's path checked against static shapes and
-    /// boundaries, and is stopped where its core would cross one — whatever made it fast (its
-    /// own speed, a collision, a joint). Default on.
+    /// Continuous collision against static geometry: no dynamic body's centre of mass crosses
+    /// a static shape or boundary, whatever moves it (its own speed, a collision, a joint, a
+    /// kinematic body squeezing it against a wall). A body that moved more than half its core
+    /// radius in a step has its core's path checked against static shapes and boundaries and is
+    /// stopped where its core would cross one; a body touching a static shape, or whose core
+    /// already overlaps one, is checked with half its core, so a squeezed body sinks in at most
+    /// that far. Fast bullets (`BodyDef.isBullet`) are also checked against dynamic bodies.
+    /// Default on; about 1 % of a step where nothing is fast.
     public var isContinuousEnabled: Bool = true
     public init() {}
 }
