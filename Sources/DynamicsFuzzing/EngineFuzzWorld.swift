@@ -74,6 +74,9 @@ final class EngineFuzzWorld {
     var sizeBand: ClosedRange<Float>?
     /// Wall-clock seconds after which the world stops early (a warning), nil: none.
     var timeLimit: Double?
+    /// Names of bodies whose placement and velocity are logged after every step (verbose
+    /// runs; environment variable `DYNAMICS_FUZZ_TRACE`, names separated by commas).
+    let traced: Set<String> = Set((ProcessInfo.processInfo.environment["DYNAMICS_FUZZ_TRACE"] ?? "").split(separator: ",").map(String.init))
 
     init(seed: UInt64, steps: Int, crowdFraction: Double, prepare: (@Sendable (World) -> Void)?, log: ((String) -> Void)?) {
         self.seed = seed
@@ -451,6 +454,7 @@ final class EngineFuzzWorld {
             }
             let xf = one.transform(body.a), c = one.worldCenter(body.a)
             let v = one.linearVelocity(body.a), w = one.angularVelocity(body.a)
+            if traced.contains(body.name) { say("trace \(body.name): centre \(c) angle \(atan2f(xf.q.s, xf.q.c)) v \(v) w \(w) awake \(one.isAwake(body.a))") }
             if !(xf.p.isFinite && xf.q.c.isFinite && xf.q.s.isFinite && c.isFinite && v.isFinite && w.isFinite) {
                 violation("non-finite", "\(body.name) \(body.a): position \(xf.p), rotation \(xf.q), centre \(c), v \(v), w \(w)")
                 continue

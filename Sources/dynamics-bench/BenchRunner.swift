@@ -10,6 +10,8 @@ struct RunOptions {
     var seed: UInt64
     var warmup: Int
     var repeats: Int
+    /// `WorldSettings.isContinuousEnabled` for the scene's world (`--no-continuous`).
+    var continuous = true
 }
 
 /// Builds, warms up and times a scene `repeats` times (a fresh build each time, so every
@@ -44,6 +46,7 @@ enum BenchRunner {
                 residentPeak = max(residentPeak, Jemalloc.snapshot().resident)
 
                 instance.workerCount = o.threads
+                if !o.continuous { instance.world.settings.isContinuousEnabled = false }
                 configure?(instance)
                 for _ in 0..<o.warmup { instance.step(); progress.advance() }
                 residentPeak = max(residentPeak, Jemalloc.snapshot().resident)

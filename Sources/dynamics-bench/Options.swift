@@ -35,6 +35,9 @@ struct MeasureOptions: ParsableArguments {
     @Flag(name: .long, help: "Measure the configurations in turns: --repeat rounds of one repeat of each, so that a noisy machine's slow phases hit them alike (use it to compare thread counts in one run).")
     var interleave = false
 
+    @Flag(name: .long, help: "Turn the continuous step off (WorldSettings.isContinuousEnabled = false), to measure what it costs.")
+    var noContinuous = false
+
     /// Checks the counts; every problem is a usage error (exit 2).
     func check() throws {
         if let steps { try requirePositive(steps, "--steps") }
@@ -88,7 +91,8 @@ enum SweepRunner {
             for (i, c) in configs.enumerated() {
                 let scene = try SceneCatalog.scene(named: c.scene)
                 let o = RunOptions(size: c.items, steps: steps(scene), threads: c.threads, seed: measure.seed,
-                                   warmup: measure.warmup, repeats: measure.interleave ? 1 : measure.repeats)
+                                   warmup: measure.warmup, repeats: measure.interleave ? 1 : measure.repeats,
+                                   continuous: !measure.noContinuous)
                 var label = configs.count > 1 ? "\(c) [\(i + 1)/\(configs.count)]" : c.description
                 if rounds > 1 { label += " round \(round + 1)/\(rounds)" }
                 let bar = ProgressBar(label: label, total: o.repeats * (o.warmup + o.steps), enabled: draw)

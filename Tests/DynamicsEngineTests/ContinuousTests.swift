@@ -108,4 +108,192 @@ struct ContinuousTests {
         let one = try run(1)
         for n in [2, 3] { #expect(try run(n) == one) }
     }
+
+    // MARK: Bodies already touching a wall, pushed slowly, spun (issue 13's remaining escapes)
+
+    /// A static box wall 200 pt thick (or `thickness`) whose inside face is at x = 1 000.
+    static func staticWall(_ w: World, thickness: Float = 200) throws {
+        try TestWorld.box(w, at: Vec2(1000 + thickness / 2, 500), size: Vec2(thickness, 3000), type: .static)
+    }
+
+    /// A circle of radius 10 resting against the wall (centre at x = 990) and a kinematic box
+    /// 200 pt wide driving into it at `speed`; the kinematic body ignores the wall. Returns
+    /// the largest x the circle's centre reached and where it ended.
+    static func squeezed(speed: Float, steps: Int, continuous: Bool = true) throws -> (maxX: Float, endX: Float) {
+        var settings = WorldSettings()
+        settings.isSleepEnabled = false
+        settings.isContinuousEnabled = continuous
+        let w = World(gravity: .zero, settings: settings)
+        try staticWall(w)
+        let ball = try TestWorld.circle(w, at: Vec2(990, 500), radius: 10)
+        try TestWorld.box(w, at: Vec2(870, 500), size: Vec2(200, 200), type: .kinematic, velocity: Vec2(speed, 0))
+        var maxX: Float = -.infinity
+        for _ in 0..<steps {
+            w.step(dt: 1.0 / 60.0)
+            maxX = max(maxX, w.worldCenter(ball).x)
+        }
+        return (maxX, w.worldCenter(ball).x)
+    }
+
+    @Test("a circle resting on a wall that a kinematic body rams at 3 000 pt/s is squeezed: its centre stays outside",
+          arguments: [Float(3_000), 120])
+    func kinematicSqueezesAgainstWall(speed: Float) throws {
+        // The kinematic box passes through the wall's face (kinematic bodies ignore static
+        // ones): 3 000 pt/s is 50 pt per step, five times the circle's radius; 120 pt/s is a
+        // slow squeeze, 2 pt per step. The circle may sink into the wall by half its radius
+        // (its inner core, `World.innerCoreFraction`) plus the slop, never more.
+        let steps = Int(60 * 600 / speed) + 60
+        let (maxX, endX) = try Self.squeezed(speed: speed, steps: steps)
+        #expect(maxX <= 1000 - 5 + WorldSettings().linearSlop + 0.01, "centre reached x = \(maxX)")
+        #expect(endX < 1000, "ended at x = \(endX)")
+    }
+
+    @Test("without the continuous step the squeezed circle ends inside or beyond the wall")
+    func kinematicSqueezeWithoutContinuous() throws {
+        let fast = try Self.squeezed(speed: 3_000, steps: 260, continuous: false)
+        let slow = try Self.squeezed(speed: 120, steps: 360, continuous: false)
+        #expect(fast.maxX > 1000 || slow.maxX > 1000, "fast \(fast), slow \(slow)")
+    }
+
+    /// A 60 pt box that a rigid rod to an anchor at x = 700 (length 600) pushes steadily toward
+    /// x = 1 300, through a static wall whose face is at x = 1 000: far below the fast-body
+    /// threshold per step. Returns the box's largest centre x.
+    static func rodPushed(thickness: Float, continuous: Bool) throws -> Float {
+        var settings = WorldSettings()
+        settings.isSleepEnabled = false
+        settings.isContinuousEnabled = continuous
+        let w = World(gravity: .zero, settings: settings)
+        try staticWall(w, thickness: thickness)
+        let b = try TestWorld.box(w, at: Vec2(900, 500), size: Vec2(60, 60))
+        var def = JointDef(type: .distance, bodyA: nil, bodyB: b)
+        def.localAnchorA = Vec2(700, 500)
+        def.length = 600
+        w.createJoint(def)
+        var maxX: Float = -.infinity
+        for _ in 0..<300 {
+            w.step(dt: 1.0 / 60.0)
+            maxX = max(maxX, w.worldCenter(b).x)
+        }
+        return maxX
+    }
+
+    @Test("a box a rigid rod pushes slowly into a static box wall stops with its centre outside (thin and thick walls)",
+          arguments: [Float(4), 200])
+    func rodPushStopsAtStaticWall(thickness: Float) throws {
+        // The box's core is its inscribed circle (radius 30); its inner core (15 pt) may touch
+        // the wall: the centre stays at x ≤ 985 + slop.
+        let maxX = try Self.rodPushed(thickness: thickness, continuous: true)
+        #expect(maxX <= 985 + WorldSettings().linearSlop + 0.01, "centre reached x = \(maxX)")
+    }
+
+    @Test("without the continuous step the rod pushes the box's centre into the wall")
+    func rodPushWithoutContinuous() throws {
+        #expect(try Self.rodPushed(thickness: 200, continuous: false) > 1000)
+    }
+
+    @Test("after every step no body is faster than maxLinearSpeed or World.maxAngularSpeed, nor moved farther than maxLinearSpeed · dt")
+    func speedLimitsHoldAfterTheSolve() throws {
+        // A heavy block at the speed limit rams small light boxes resting on the floor: the
+        // contacts push them far past the limits within the sub-steps.
+        var settings = WorldSettings()
+        settings.isSleepEnabled = false
+        settings.maxLinearSpeed = 5_000
+        let w = World(gravity: Vec2(0, 1000), settings: settings)
+        try TestWorld.ground(w, top: 600)
+        var small: [BodyHandle] = []
+        for k in 0..<8 {
+            small.append(try TestWorld.box(w, at: Vec2(400 + Float(k) * 6, 599), size: Vec2(2, 2), angle: 0.3 * Float(k),
+                                           material: Material(density: 0.1)))
+        }
+        try TestWorld.box(w, at: Vec2(200, 560), size: Vec2(100, 80), material: Material(density: 10), velocity: Vec2(5_000, 0))
+        let dt: Float = 1.0 / 60.0
+        var last = small.map { w.worldCenter($0) }
+        for _ in 0..<60 {
+            w.step(dt: dt)
+            for (k, b) in small.enumerated() {
+                let c = w.worldCenter(b)
+                #expect(length(w.linearVelocity(b)) <= settings.maxLinearSpeed * 1.001)
+                #expect(abs(w.angularVelocity(b)) <= World.maxAngularSpeed)
+                #expect(length(c - last[k]) <= settings.maxLinearSpeed * dt * 1.001, "moved \(length(c - last[k])) pt in a step")
+                last[k] = c
+            }
+        }
+    }
+
+    // MARK: Bullets
+
+    /// A circle of radius 5 shot at 20 000 pt/s (333 pt per step) at a dynamic box 4 pt thick
+    /// and 200 tall, 600 pt ahead, without gravity. Returns both x positions after 30 steps
+    /// and the box's velocity. (A plain body is stopped here too: the broad phase grows boxes
+    /// and speculative margins by the step's start velocity. A speed gained within the step
+    /// is what needs `isBullet`: see `jointDrivenBullet`.)
+    static func shot(bullet: Bool) throws -> (ball: Float, box: Float, boxV: Float) {
+        var settings = WorldSettings()
+        settings.isSleepEnabled = false
+        let w = World(gravity: .zero, settings: settings)
+        let plate = try TestWorld.box(w, at: Vec2(700, 500), size: Vec2(4, 200))
+        var def = BodyDef(type: .dynamic, position: Vec2(100, 500))
+        def.linearVelocity = Vec2(20_000, 0)
+        def.isBullet = bullet
+        let ball = try w.createBody(def, shapes: [ShapeDef(.circle(radius: 5))])
+        #expect(w.isBullet(ball) == bullet)
+        for _ in 0..<30 { w.step(dt: 1.0 / 60.0) }
+        return (w.worldCenter(ball).x, w.worldCenter(plate).x, w.linearVelocity(plate).x)
+    }
+
+    @Test("a bullet shot at 20 000 pt/s does not pass through a thin dynamic box: it hits and pushes it")
+    func bulletHitsThinDynamicBox() throws {
+        let r = try Self.shot(bullet: true)
+        #expect(r.ball < r.box, "ball at \(r.ball), box at \(r.box)")
+        // The box took momentum: it moves along the shot (mass ratio ball : box = 78.5 : 800).
+        #expect(r.boxV > 100, "box v \(r.boxV)")
+    }
+
+    /// A circle of radius 5 that a target joint (4 Hz, damping ratio 0.1, toward x = 1 100)
+    /// pulls from rest at x = 100 through a dynamic box 4 pt thick at x = 700: it passes the
+    /// box at about 18 000 pt/s, 300 pt per step, gaining speed within each step (so the
+    /// speculative margin from the step's start speed falls short). Whether the circle's
+    /// centre ever got beyond the box's, and its top speed.
+    static func pulled(bullet: Bool) throws -> (crossed: Bool, topSpeed: Float) {
+        var settings = WorldSettings()
+        settings.isSleepEnabled = false
+        let w = World(gravity: .zero, settings: settings)
+        let plate = try TestWorld.box(w, at: Vec2(700, 500), size: Vec2(4, 200))
+        var def = BodyDef(type: .dynamic, position: Vec2(100, 500))
+        def.isBullet = bullet
+        let ball = try w.createBody(def, shapes: [ShapeDef(.circle(radius: 5))])
+        var j = JointDef(type: .target, bodyA: nil, bodyB: ball)
+        j.target = Vec2(1100, 500)
+        j.hertz = 4
+        j.dampingRatio = 0.1
+        w.createJoint(j)
+        var crossed = false, top: Float = 0
+        for _ in 0..<30 {
+            w.step(dt: 1.0 / 60.0)
+            top = max(top, length(w.linearVelocity(ball)))
+            let rel = w.worldCenter(ball) - w.worldCenter(plate)
+            if rel.x > 0 && abs(rel.y) < 100 { crossed = true }
+        }
+        return (crossed, top)
+    }
+
+    @Test("a bullet a joint speeds up to ~18 000 pt/s within a step hits a thin dynamic box; a plain body tunnels through it")
+    func jointDrivenBullet() throws {
+        let bullet = try Self.pulled(bullet: true)
+        #expect(!bullet.crossed)
+        #expect(bullet.topSpeed > 15_000, "top speed \(bullet.topSpeed)")
+        let plain = try Self.pulled(bullet: false)
+        #expect(plain.crossed, "the scene should show tunnelling without isBullet")
+    }
+
+    @Test("setBullet switches the flag")
+    func setBullet() throws {
+        let w = TestWorld.make()
+        let b = try TestWorld.circle(w, at: .zero, radius: 5)
+        #expect(!w.isBullet(b))
+        w.setBullet(b, true)
+        #expect(w.isBullet(b))
+        w.setBullet(b, false)
+        #expect(!w.isBullet(b))
+    }
 }

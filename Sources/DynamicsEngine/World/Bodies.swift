@@ -58,6 +58,7 @@ extension World {
         meta.fixedRotation = def.fixedRotation
         meta.ownGravity = def.gravity != nil
         meta.allowSleep = def.allowSleep
+        meta.isBullet = def.isBullet
         meta.charge = def.charge
         meta.userData = def.userData
         metas[i] = meta

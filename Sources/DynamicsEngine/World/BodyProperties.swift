@@ -226,6 +226,15 @@ extension World {
         if !allowed { wakeBody(i) }
     }
 
+    /// Makes a body a bullet or an ordinary body (see `BodyDef.isBullet`); takes effect from
+    /// the next step. Meaningful for dynamic bodies only (kept for any type).
+    public func setBullet(_ h: BodyHandle, _ isBullet: Bool) {
+        metas[slot(h)].isBullet = isBullet
+    }
+
+    /// Whether a body is a bullet (`BodyDef.isBullet`, `setBullet(_:_:)`).
+    public func isBullet(_ h: BodyHandle) -> Bool { metas[slot(h)].isBullet }
+
     /// Wakes a body (and its sleeping island).
     public func wake(_ h: BodyHandle) { wakeBody(slot(h)) }
 

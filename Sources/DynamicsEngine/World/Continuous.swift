@@ -9,38 +9,157 @@ final class FastCounter: @unchecked Sendable {
     var count: Int { value.load(ordering: .relaxed) }
 }
 
+/// What a core circle's move does against one static shape (see `World.sweepCore`).
+enum CoreSweep {
+    /// The path does not reach the shape grown by the radius.
+    case miss
+    /// The path enters the grown shape at this fraction of the move.
+    case hit(Float)
+    /// The path starts inside the grown shape; `normal` points out of it where the path
+    /// starts (the way the contact pushes: the face of least penetration).
+    case startsInside(normal: Vec2)
+}
+
 extension World {
-    /// The continuous step, after the bodies' final placements: a dynamic body that moved
-    /// more than half its core radius (`BodySim.coreRadius`) this step has the path of its core
-    /// — the largest circle around its centre of mass inside one of its shapes — swept from the
-    /// step's start to its end against the static shapes and boundaries it collides with. Where
-    /// the core would first touch one, the body is placed just before that point (its rotation
-    /// and velocity are kept: next step's speculative contact stops it). So no centre of mass
-    /// crosses static geometry however fast the body went and whatever made it fast (its own
-    /// speed, a collision, a joint). One-sided boundary segments stop only bodies leaving the
-    /// inside. Runs on the calling thread in body order: the result does not depend on the
-    /// worker count.
+    /// The share of its core radius with which a body is swept against a static shape its
+    /// whole core already overlaps at the step's start (a circle resting on a wall, a body
+    /// pressed into one), and against the static shapes it touches whatever its speed.
+    static let innerCoreFraction: Float = 0.5
+
+    /// The continuous step, after the bodies' final placements. No dynamic body's centre of
+    /// mass crosses static geometry, whatever moved it (its own speed, a collision, a joint,
+    /// a kinematic body squeezing it against a wall) and however fast:
+    ///
+    /// - A body that moved more than half its core radius (`BodySim.coreRadius`) this step —
+    ///   a fast body — has the path of its core (the largest circle around its centre of mass
+    ///   inside one of its shapes) swept from the step's start to its end against the static
+    ///   shapes and boundaries it collides with. Where the core would first touch one, the
+    ///   body is placed just before that point (rotation and velocity kept: next step's
+    ///   speculative contact stops it).
+    /// - Against a static shape its whole core already overlaps at the step's start, and
+    ///   against every static shape it touches (has a contact with) whatever its speed, a
+    ///   body's inner core (`innerCoreFraction` of the core) is swept the same way: a body
+    ///   pushed into a wall — slowly by a joint or a kinematic body, or fast while resting
+    ///   on it — stops with its inner core at the wall's surface: squeezed, its centre outside.
+    /// - A body whose inner core already overlaps a static shape at the step's start (made or
+    ///   teleported there) may leave it only the way the contact pushes it (the face of least
+    ///   penetration): the part of its move deeper along that face's normal, and its velocity
+    ///   into the face, are removed.
+    ///
+    /// A fast bullet (`BodyDef.isBullet`) is then swept against the other dynamic bodies too.
+    ///
+    /// One-sided boundary segments stop only bodies leaving the inside. Runs on the calling
+    /// thread in body and contact order: the result does not depend on the worker count.
     func solveContinuous() {
         guard settings.isContinuousEnabled else { return }
         if oneSidedSegmentCount > 0 { keepInsideOneSidedBoundaries() }
-        guard fastCounter.count > 0 else { return }
-        if staticDirty { rebuildStaticGrid() }
-        let slop = settings.linearSlop
+        let anyFast = fastCounter.count > 0
+        if anyFast {
+            if staticDirty { rebuildStaticGrid() }
+            for i in 0..<Int(bodySlots.count) where metas[i].isFast {
+                guard metas[i].alive, metas[i].type == .dynamic else { metas[i].isFast = false; continue }
+                sweepFastBody(i)
+            }
+        }
+        keepCoresOutOfTouchedStatics()
+        guard anyFast else { return }
         for i in 0..<Int(bodySlots.count) where metas[i].isFast {
             metas[i].isFast = false
-            guard metas[i].alive, metas[i].type == .dynamic else { continue }
-            let c0 = sims[i].center0, c1 = sims[i].center
-            let d = c1 - c0
-            let r = sims[i].coreRadius
-            guard let t = earliestStaticHit(body: i, from: c0, by: d, radius: r) else { continue }
-            // Back off by the slop so the core stops just short of the surface.
-            let len = length(d)
-            let f = max(0, t - slop / max(len, 1.0e-6))
-            let c = c0 + f * d
-            sims[i].center = c
-            sims[i].xf.p = c - sims[i].xf.q.rotate(sims[i].localCenter)
+            if metas[i].isBullet { sweepBullet(i) }
+        }
+    }
+
+    /// A fast bullet's core swept against the other dynamic bodies (not bullets) at their
+    /// placements after this step: stopped before the first it would touch (bodies it starts
+    /// in are left to the contacts). The bodies are found by a pass over all of them, each
+    /// bounded by the circle of its extent.
+    func sweepBullet(_ i: Int) {
+        let c0 = sims[i].center0, r = sims[i].coreRadius
+        var c1 = sims[i].center
+        let lo = pointwiseMin(c0, c1) - Vec2(r, r), hi = pointwiseMax(c0, c1) + Vec2(r, r)
+        for b in 0..<Int(bodySlots.count) where b != i && metas[b].alive && metas[b].type == .dynamic && !metas[b].isBullet {
+            let c = sims[b].center, e = sims[b].maxExtent
+            guard c.x + e >= lo.x, c.x - e <= hi.x, c.y + e >= lo.y, c.y - e <= hi.y, bodiesCollide(i, b) else { continue }
+            forEachShape(of: b) { s in
+                if case .hit(let t) = sweepCore(shape: s, from: c0, by: c1 - c0, radius: r) {
+                    stopBody(i, at: t)
+                    c1 = sims[i].center
+                }
+            }
+        }
+    }
+
+    /// A fast body's sweep against every static shape along its path (see `solveContinuous`).
+    func sweepFastBody(_ i: Int) {
+        let c0 = sims[i].center0
+        let r = sims[i].coreRadius
+        // Each shape against the path as the earlier ones left it: every change only shortens
+        // the path or turns it out of a shape, so it keeps what the earlier ones ensured.
+        forStaticShapes(body: i, along: c0, sims[i].center, radius: r) { s in
+            switch sweepCore(shape: s, from: c0, by: sims[i].center - c0, radius: r) {
+            case .miss: break
+            case .hit(let t): stopBody(i, at: t)
+            // Its whole core starts in the shape: its inner core is swept against it.
+            case .startsInside: constrainInnerCore(body: i, shape: s)
+            }
+        }
+    }
+
+    /// A body that touches a static shape (has a contact with points on it) and moved: its
+    /// inner core may not enter the shape (see `solveContinuous`). Fast bodies were swept
+    /// against every static shape already.
+    func keepCoresOutOfTouchedStatics() {
+        // Runs every step: the scan reads the contacts in place (a contact is 160 bytes).
+        contacts.withUnsafeBufferPointer { cs in
+        shapes.withUnsafeBufferPointer { sh in
+        metas.withUnsafeBufferPointer { me in
+            for k in 0..<cs.count {
+                let sa = Int(cs[k].shapeA)
+                guard sa >= 0, cs[k].flags & Contact.hasPoints != 0 else { continue }
+                let sb = Int(cs[k].shapeB)
+                let s: Int, b: Int
+                if sh[sa].isStatic { s = sa; b = Int(cs[k].bodyB) }
+                else if sh[sb].isStatic { s = sb; b = Int(cs[k].bodyA) }
+                else { continue }
+                guard me[b].type == .dynamic, !me[b].isFast, !sh[s].oneSided,
+                      sims[b].center != sims[b].center0 else { continue }
+                constrainInnerCore(body: b, shape: s)
+            }
+        }}}
+    }
+
+    /// Sweeps body `i`'s inner core from the step's start to its current centre against static
+    /// shape `s`: stops it before it enters, or, when it starts inside, removes the part of its
+    /// move (and of its velocity) deeper into the shape.
+    func constrainInnerCore(body i: Int, shape s: Int) {
+        let c0 = sims[i].center0
+        let d = sims[i].center - c0
+        let r = Self.innerCoreFraction * sims[i].coreRadius
+        switch sweepCore(shape: s, from: c0, by: d, radius: r) {
+        case .miss: break
+        case .hit(let t): stopBody(i, at: t)
+        case .startsInside(let n):
+            let dn = dot(d, n)
+            guard dn < 0 else { return }
+            moveCenter(i, to: sims[i].center - dn * n)
+            let vn = dot(states[i].v, n)
+            if vn < 0 { states[i].v -= vn * n }
             continuousHits += 1
         }
+    }
+
+    /// Puts body `i` just before fraction `t` of its move this step (backed off by the slop).
+    func stopBody(_ i: Int, at t: Float) {
+        let c0 = sims[i].center0
+        let d = sims[i].center - c0
+        let f = max(0, t - settings.linearSlop / max(length(d), 1.0e-6))
+        moveCenter(i, to: c0 + f * d)
+        continuousHits += 1
+    }
+
+    @inline(__always) func moveCenter(_ i: Int, to c: Vec2) {
+        sims[i].center = c
+        sims[i].xf.p = c - sims[i].xf.q.rotate(sims[i].localCenter)
     }
 
     /// A one-sided boundary (a container's wall) keeps centres of mass inside at any speed:
@@ -82,17 +201,14 @@ extension World {
         }
     }
 
-    /// The smallest fraction of `d` at which a circle of `radius` moving from `c0` touches a
-    /// static shape body `i` collides with; nil when it touches none (or starts touching one:
-    /// then the regular contact handles it).
-    func earliestStaticHit(body i: Int, from c0: Vec2, by d: Vec2, radius r: Float) -> Float? {
-        let c1 = c0 + d
+    /// Calls `visit` with each live static shape body `i` collides with whose box overlaps
+    /// the path of a circle of radius `r` from `c0` to `c1` (static grid order, then the
+    /// large static shapes).
+    func forStaticShapes(body i: Int, along c0: Vec2, _ c1: Vec2, radius r: Float, _ visit: (Int) -> Void) {
         let sweep = AABB(lower: pointwiseMin(c0, c1) - Vec2(r, r), upper: pointwiseMax(c0, c1) + Vec2(r, r))
-        var best: Float = 1
-        var hit = false
         @inline(__always) func test(_ s: Int) {
             guard shapes[s].alive, shapes[s].isStatic, aabbs[s].overlaps(sweep), staticShapeCollides(body: i, shape: s) else { return }
-            if let t = sweepCore(shape: s, from: c0, by: d, radius: r), t < best { best = t; hit = true }
+            visit(s)
         }
         let g = broadPhase.staticGrid
         if g.nx > 0 {
@@ -107,7 +223,6 @@ extension World {
             }
         }
         for s in broadPhase.staticLarge { test(Int(s)) }
-        return hit ? best : nil
     }
 
     /// The broad phase's filter for a dynamic body and a static shape.
@@ -118,10 +233,13 @@ extension World {
         return bodiesCollide(i, b)
     }
 
-    /// When a circle of radius `r` moving from `o` by `d` first touches static shape `s`
-    /// (as a fraction of `d`), or nil. Polygons and segments are grown by `r` with square
-    /// corners (a little early at corners: safe for stopping).
-    func sweepCore(shape s: Int, from o: Vec2, by d: Vec2, radius r: Float) -> Float? {
+    /// What a circle of radius `r` moving from `o` by `d` does against shape `s` (at its
+    /// body's current placement; static in all but the bullets' sweep):
+    /// where it first touches it (as a fraction of `d`), or that it starts inside it (with the
+    /// outward normal of least penetration). Polygons and segments are grown by `r` with
+    /// square corners (a little early at corners: safe for stopping). A one-sided segment
+    /// stops only paths crossing its inside face and never reports `startsInside`.
+    func sweepCore(shape s: Int, from o: Vec2, by d: Vec2, radius r: Float) -> CoreSweep {
         let rec = shapes[s]
         let xf = sims[Int(rec.body)].xf
         switch rec.kind {
@@ -132,41 +250,61 @@ extension World {
             let a = dot(d, d)
             let b = dot(p, d)
             let cc = dot(p, p) - R * R
-            if cc <= 0 || a <= 0 || b >= 0 { return nil }  // starts touching, or not approaching
+            if cc <= 0 {
+                let l = length(p)
+                return .startsInside(normal: l > 0 ? p / l : (a > 0 ? -d / a.squareRoot() : Vec2(0, 1)))
+            }
+            if a <= 0 || b >= 0 { return .miss }  // not approaching
             let disc = b * b - a * cc
-            if disc < 0 { return nil }
+            if disc < 0 { return .miss }
             let t = (-b - disc.squareRoot()) / a
-            return t <= 1 ? max(t, 0) : nil
+            return t <= 1 ? .hit(max(t, 0)) : .miss
         case .polygon:
             let st = Int(rec.vertexStart), n = Int(rec.vertexCount)
             var planes = PlaneClip(origin: o, translation: d)
+            // The face of least penetration, should the origin be inside every plane.
+            var least = -Float.infinity, leastNormal = Vec2(0, 1)
+            var missed = false
             for k in 0..<n {
                 let nw = xf.q.rotate(pool.normals[st + k])
-                let vw = xf.apply(pool.vertices[st + k])
-                if !planes.clip(normal: nw, offset: dot(nw, vw) + r + rec.radius) { return nil }
+                let offset = dot(nw, xf.apply(pool.vertices[st + k])) + r + rec.radius
+                let sep = dot(nw, o) - offset
+                if sep > least { least = sep; leastNormal = nw }
+                if !missed && !planes.clip(normal: nw, offset: offset) { missed = true }
             }
-            return planes.entry
+            if least <= 0 { return .startsInside(normal: leastNormal) }
+            if missed { return .miss }
+            return planes.entry.map { .hit($0) } ?? .miss
         case .segment:
             let st = Int(rec.vertexStart)
             let v1 = xf.apply(pool.vertices[st]), v2 = xf.apply(pool.vertices[st + 1])
             let e = v2 - v1
             let le = length(e)
-            guard le > 0 else { return nil }
+            guard le > 0 else { return .miss }
             let u = e / le
-            var n = rightPerp(u)
             var planes = PlaneClip(origin: o, translation: d)
-            // Along the segment, grown by r at both ends.
-            guard planes.clip(normal: u, offset: dot(u, v2) + r), planes.clip(normal: -u, offset: -dot(u, v1) + r) else { return nil }
             if rec.oneSided {
+                // Along the segment, grown by r at both ends.
+                guard planes.clip(normal: u, offset: dot(u, v2) + r), planes.clip(normal: -u, offset: -dot(u, v1) + r) else { return .miss }
                 // Only the inside face stops bodies: the slab from r in front of the line to
                 // far behind it; a body already past the line is left to the contact.
-                n = xf.q.rotate(pool.normals[st])
+                let n = xf.q.rotate(pool.normals[st])
                 let behind = length(d) + 2 * r
-                guard planes.clip(normal: n, offset: dot(n, v1) + r), planes.clip(normal: -n, offset: -dot(n, v1) + behind) else { return nil }
-                return planes.entryPlane == 2 ? planes.entry : nil
+                guard planes.clip(normal: n, offset: dot(n, v1) + r), planes.clip(normal: -n, offset: -dot(n, v1) + behind) else { return .miss }
+                return planes.entryPlane == 2 ? .hit(planes.entry!) : .miss
             }
-            guard planes.clip(normal: n, offset: dot(n, v1) + r), planes.clip(normal: -n, offset: -dot(n, v1) + r) else { return nil }
-            return planes.entry
+            // A two-sided segment: the box around it grown by r.
+            let n = rightPerp(u)
+            let side = dot(n, o - v1), along = dot(u, o - v1)
+            if abs(side) <= r && along >= -r && along <= le + r {
+                // Inside: out through the nearer side of the line, or the nearer end.
+                let toStart = along + r, toEnd = le + r - along
+                if min(toStart, toEnd) < r - abs(side) { return .startsInside(normal: toStart < toEnd ? -u : u) }
+                return .startsInside(normal: side >= 0 ? n : -n)
+            }
+            guard planes.clip(normal: u, offset: dot(u, v2) + r), planes.clip(normal: -u, offset: -dot(u, v1) + r),
+                  planes.clip(normal: n, offset: dot(n, v1) + r), planes.clip(normal: -n, offset: -dot(n, v1) + r) else { return .miss }
+            return planes.entry.map { .hit($0) } ?? .miss
         }
     }
 }

@@ -241,7 +241,8 @@ struct BodyFinalize: RangeTask, @unchecked Sendable {
     /// Resting kinematic bodies sleep alone after this long (infinity: sleeping is off).
     var kinematicSleepTime: Float
     /// `WorldSettings.maxLinearSpeed`: also enforced after the solve, where joints and
-    /// contacts may have pushed a body past it.
+    /// contacts may have pushed a body past it (on the velocity and on the step's move), as
+    /// is `World.maxAngularSpeed`.
     var maxLinearSpeed: Float
     /// Whether fast bodies are flagged for the continuous step, and how many were.
     var continuous: Bool
@@ -257,6 +258,12 @@ struct BodyFinalize: RangeTask, @unchecked Sendable {
                 st.dp = dt * st.v
                 st.dq = Rot.identity.integrated(dt * st.w)
             }
+            // No body moves farther in a step than the speed limit allows: the solve's
+            // sub-steps may run faster than the limit (contacts and joints act after the
+            // limit is applied), and a move of 10¹⁷ pt loses the body's placement to rounding.
+            let maxMove = maxLinearSpeed * dt
+            let moveSq = lengthSquared(st.dp)
+            if moveSq > maxMove * maxMove { st.dp *= maxMove / moveSq.squareRoot() }
             let center = sim.center + st.dp
             let qn = st.dq.mul(sim.xf.q).normalized
             // The step's start stays in center0 for the continuous step.
@@ -272,6 +279,9 @@ struct BodyFinalize: RangeTask, @unchecked Sendable {
             // The speed limit holds after the solve too (a stiff joint can exceed it).
             let speedSq = lengthSquared(st.v)
             if speedSq > maxLinearSpeed * maxLinearSpeed { st.v *= maxLinearSpeed / speedSq.squareRoot() }
+            // And so does `World.maxAngularSpeed`: a body of tiny inertia hit by a contact spun
+            // at 10²⁰ rad/s, and its rotation's integration lost all precision.
+            if abs(st.w) > World.maxAngularSpeed { st.w = st.w > 0 ? World.maxAngularSpeed : -World.maxAngularSpeed }
             let fast = continuous && metas[i].type == .dynamic && lengthSquared(st.dp) > 0.25 * sim.coreRadius * sim.coreRadius
             if fast { fastCount.add(1) }
             metas[i].isFast = fast

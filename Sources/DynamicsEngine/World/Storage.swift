@@ -51,6 +51,8 @@ struct BodyMeta {
     /// Moved farther than half its core radius in the last step: the continuous step checks
     /// its path against static geometry.
     var isFast = false
+    /// A bullet (`BodyDef.isBullet`): when fast, also swept against other dynamic bodies.
+    var isBullet = false
     var firstShape: Int32 = -1
     var shapeCount: Int32 = 0
     var sleepTime: Float = 0
