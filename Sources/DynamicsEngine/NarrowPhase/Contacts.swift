@@ -1,4 +1,8 @@
 /// A potential or actual contact between two shapes; persists while their boxes overlap.
+///
+/// 40 bytes: the records are merged with each step's pairs and copied whole, so the manifold
+/// and its recycling cache live apart, in a slot of `World.contactData` that stays put while
+/// the contact lives (`slot`).
 @usableFromInline
 struct Contact {
     /// Has manifold points (possibly speculative): links islands and is solved.
@@ -23,7 +27,16 @@ struct Contact {
     var bodyB: Int32 = -1
     var friction: Float = 0
     var restitution: Float = 0
+    /// This contact's `ContactData` slot (assigned right after the merge that creates it).
+    var slot: Int32 = -1
     var flags: UInt8 = 0
+}
+
+/// A contact's manifold and where it was computed, in a slot of `World.contactData` that
+/// stays put while the contact lives (freed slots are reused, last freed first, in key order,
+/// so the assignment never depends on the worker count).
+@usableFromInline
+struct ContactData {
     var manifold = Manifold()
     /// Where the manifold was last computed: centre of A minus centre of B, and both rotations.
     var cachedOffset = Vec2.zero
@@ -52,21 +65,43 @@ extension World {
         }
         let workers = np >= parallelMin(2048) ? stepWorkers : 1
         while mergeEnded.count < workers { mergeEnded.append([]) }
+        while mergeFresh.count < workers { mergeFresh.append([]) }
         broadPhase.pairs.withUnsafeBufferPointer { pairs in
         contacts.withUnsafeBufferPointer { old in
         shapes.withUnsafeBufferPointer { sh in
         out.withUnsafeMutableBufferPointer { dst in
         mergeEnded.withUnsafeMutableBufferPointer { ended in
+        mergeFresh.withUnsafeMutableBufferPointer { fresh in
             let m = ContactMerge(pairs: pairs, old: old, shapes: orDummy(sh.baseAddress), out: orDummy(dst.baseAddress),
-                                 ended: ChunkBuffers(orDummy(ended.baseAddress)), parts: workers)
+                                 ended: ChunkBuffers(orDummy(ended.baseAddress)),
+                                 fresh: ChunkBuffers(orDummy(fresh.baseAddress)), parts: workers)
             // Worker w owns pairs `share(np, w, workers)` and old contacts of keys in the same range.
             Parallel.forRanges(workers: workers, count: workers, minPerWorker: 1, m)
-        }}}}}
+        }}}}}}
+        // Serially, in key order: end events and freed data slots of the contacts that are
+        // gone, then slots for the new ones (last freed first).
         for w in 0..<workers {
-            for j in mergeEnded[w] { contactEndEvents.append(endEvent(for: contacts[Int(j)])) }
+            for j in mergeEnded[w] {
+                let c = contacts[Int(j)]
+                if c.shapeA >= 0 && c.flags & Contact.touching != 0 { contactEndEvents.append(endEvent(for: c)) }
+                if c.slot >= 0 { contactFreeSlots.append(c.slot) }
+            }
         }
         contactsBack = contacts
         contacts = out
+        for w in 0..<workers {
+            for i in mergeFresh[w] {
+                let slot: Int32
+                if let f = contactFreeSlots.popLast() {
+                    slot = f
+                    contactData[Int(f)] = ContactData()
+                } else {
+                    slot = Int32(contactData.count)
+                    contactData.append(ContactData())
+                }
+                contacts[Int(i)].slot = slot
+            }
+        }
     }
 
     static func makeContact(key: UInt64, shapes: UnsafePointer<ShapeRecord>) -> Contact {
@@ -102,6 +137,7 @@ extension World {
             contactLinks.append(contentsOf: repeatElement(SIMD2(-1, -1), count: contacts.count - contactLinks.count))
         }
         let linksP = contactLinks.baseOrDummyMutable
+        let dataP = contactData.baseOrDummyMutable
         pool.vertices.withUnsafeBufferPointer { vb in
         pool.normals.withUnsafeBufferPointer { nb in
         shapes.withUnsafeBufferPointer { sh in
@@ -114,6 +150,7 @@ extension World {
             ctx.shapes = sh.baseAddress!; ctx.metas = me.baseAddress!
             ctx.states = st.baseAddress!; ctx.sims = si.baseAddress!
             ctx.contacts = cs.baseAddress
+            ctx.data = dataP
             ctx.links = linksP
             let run = ctx
             let chunks = (cs.count + contactChunk - 1) / contactChunk
@@ -163,7 +200,7 @@ extension World {
         for ch in 0..<contactChangeChunks {
           for k32 in contactChanges[ch] where contacts[Int(k32)].flags & Contact.began != 0 {
             let c = contacts[Int(k32)]
-            let m = c.manifold
+            let m = contactData[Int(c.slot)].manifold
             var best = 0
             if m.pointCount > 1 && m.p1.maxNormalImpulse > m.p0.maxNormalImpulse { best = 1 }
             let point = m[best].point
@@ -196,7 +233,7 @@ extension World {
         checkNotStepping("forEachTouchingContact")
         for k in contacts.indices where contacts[k].shapeA >= 0 && contacts[k].flags & Contact.touching != 0 {
             let c = contacts[k]
-            let m = c.manifold
+            let m = contactData[Int(c.slot)].manifold
             let best = m.pointCount > 1 && m.p1.maxNormalImpulse > m.p0.maxNormalImpulse ? 1 : 0
             visit(event(for: c, point: m.pointCount > 0 ? m[best].point : .zero, normal: m.normal))
         }
@@ -235,6 +272,7 @@ struct NarrowPhaseContext: @unchecked Sendable {
     var states = UnsafePointer<BodyState>(bitPattern: 16)!
     var sims = UnsafePointer<BodySim>(bitPattern: 16)!
     var contacts: UnsafeMutablePointer<Contact>? = nil
+    var data = UnsafeMutablePointer<ContactData>(bitPattern: 16)!
     /// Per contact: its two bodies when it has points (links islands), else (-1, -1).
     var links = UnsafeMutablePointer<SIMD2<Int32>>(bitPattern: 16)!
 
@@ -256,15 +294,15 @@ struct NarrowPhaseContext: @unchecked Sendable {
     /// with their bodies, and the separation changes by their relative displacement along the
     /// normal. Returns false when the contact must be computed afresh.
     @inline(__always)
-    func recycle(_ c: inout Contact, _ sa: BodySim, _ sb: BodySim, staticA: Bool, staticB: Bool) -> Bool {
-        guard c.flags & Contact.cached != 0 else { return false }
+    func recycle(_ c: inout ContactData, flags: UInt8, _ sa: BodySim, _ sb: BodySim, staticA: Bool, staticB: Bool) -> Bool {
+        guard flags & Contact.cached != 0 else { return false }
         let dqA = c.cachedQA.invMul(sa.xf.q), dqB = c.cachedQB.invMul(sb.xf.q)
         guard min(dqA.c, dqB.c) > 0.98 else { return false }
         let relNow = sa.xf.q.invRotate(sb.center - sa.center)
         let relThen = c.cachedQA.invRotate(-c.cachedOffset)
         let extent = max(staticA ? 0 : sa.maxExtent, staticB ? 0 : sb.maxExtent)
         let moved = length(relNow - relThen) + extent * abs(dqA.invMul(dqB).s)
-        let tolerance = c.flags & Contact.touching != 0 ? recycleDistance : min(recycleDistance, speculative)
+        let tolerance = flags & Contact.touching != 0 ? recycleDistance : min(recycleDistance, speculative)
         guard moved < tolerance else { return false }
         let n = c.manifold.normal
         @inline(__always) func follow(_ p: inout ManifoldPoint) {
@@ -281,7 +319,7 @@ struct NarrowPhaseContext: @unchecked Sendable {
 
     /// Remembers where a freshly computed manifold was computed, for `recycle`.
     @inline(__always)
-    func cache(_ c: inout Contact, _ sa: BodySim, _ sb: BodySim) {
+    func cache(_ c: inout ContactData, _ sa: BodySim, _ sb: BodySim) {
         c.cachedOffset = sa.center - sb.center
         c.cachedQA = sa.xf.q
         c.cachedQB = sb.xf.q
@@ -315,10 +353,12 @@ struct NarrowPhaseContext: @unchecked Sendable {
             }
             let wasTouching = cs[k].flags & Contact.touching != 0
             let simA = si[a], simB = si[b]
+            let d = data + Int(cs[k].slot)
             var m: Manifold
             var cached = Contact.cached
-            if recycleDistance > 0 && recycle(&cs[k], simA, simB, staticA: me[a].type == .static, staticB: me[b].type == .static) {
-                m = cs[k].manifold
+            if recycleDistance > 0 && recycle(&d.pointee, flags: cs[k].flags, simA, simB,
+                                              staticA: me[a].type == .static, staticB: me[b].type == .static) {
+                m = d.pointee.manifold
                 cached |= Contact.recycled
             } else {
             cached = 0
@@ -326,7 +366,7 @@ struct NarrowPhaseContext: @unchecked Sendable {
             let margin = min(speculative + dt * (length(sa.v - sb.v) + abs(sa.w) * simA.maxExtent + abs(sb.w) * simB.maxExtent), maxMargin)
             m = Collide.manifold(view(cs[k].shapeA), simA.xf, view(cs[k].shapeB), simB.xf, speculative: margin)
             // Warm start: carry impulses of points with matching feature ids.
-            let old = cs[k].manifold
+            let old = d.pointee.manifold
             if m.pointCount > 0 {
                 if old.pointCount > 0 && old.p0.id == m.p0.id { m.p0.normalImpulse = old.p0.normalImpulse; m.p0.tangentImpulse = old.p0.tangentImpulse }
                 else if old.pointCount > 1 && old.p1.id == m.p0.id { m.p0.normalImpulse = old.p1.normalImpulse; m.p0.tangentImpulse = old.p1.tangentImpulse }
@@ -346,9 +386,9 @@ struct NarrowPhaseContext: @unchecked Sendable {
             if touching && !wasTouching { f |= Contact.began }
             if !touching && wasTouching { f |= Contact.ended }
             cs[k].flags = f
-            cs[k].manifold = m
+            d.pointee.manifold = m
             if cached == 0 && recycleDistance > 0 {
-                cache(&cs[k], simA, simB)
+                cache(&d.pointee, simA, simB)
                 cs[k].flags |= Contact.cached
             }
             links[k] = m.pointCount > 0 ? SIMD2(Int32(a), Int32(b)) : SIMD2(-1, -1)
@@ -374,7 +414,10 @@ struct ContactMerge: RangeTask, @unchecked Sendable {
     let old: UnsafeBufferPointer<Contact>
     let shapes: UnsafePointer<ShapeRecord>
     let out: UnsafeMutablePointer<Contact>
+    /// Per part: old contacts that are gone (pair vanished, or ended explicitly).
     let ended: ChunkBuffers<Int32>
+    /// Per part: new contacts (indices into `out`), which need a data slot.
+    let fresh: ChunkBuffers<Int32>
     /// How many parts the merge is split into.
     let parts: Int
 
@@ -399,14 +442,17 @@ struct ContactMerge: RangeTask, @unchecked Sendable {
         var j = w == 0 ? 0 : (i < np ? lowerBound(pairs[i]) : no)
         let jEnd = w == workers - 1 ? no : (iEnd < np ? lowerBound(pairs[iEnd]) : no)
         ended.withBuffer(w) { endedHere in
+        fresh.withBuffer(w) { freshHere in
         endedHere.removeAll(keepingCapacity: true)
+        freshHere.removeAll(keepingCapacity: true)
         while i < iEnd || j < jEnd {
-            if j < jEnd && old[j].shapeA < 0 { j += 1; continue }  // ended explicitly
+            if j < jEnd && old[j].shapeA < 0 { endedHere.append(Int32(j)); j += 1; continue }  // ended explicitly
             if i < iEnd && (j >= jEnd || pairs[i] < old[j].key) {
                 out[i] = World.makeContact(key: pairs[i], shapes: shapes)
+                freshHere.append(Int32(i))
                 i += 1
             } else if i >= iEnd || pairs[i] > old[j].key {
-                if old[j].flags & Contact.touching != 0 { endedHere.append(Int32(j)) }
+                endedHere.append(Int32(j))
                 j += 1
             } else {
                 out[i] = old[j]
@@ -414,6 +460,6 @@ struct ContactMerge: RangeTask, @unchecked Sendable {
                 i += 1; j += 1
             }
         }
-        }
+        }}
     }
 }

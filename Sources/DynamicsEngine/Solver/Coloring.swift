@@ -14,6 +14,8 @@ struct ColoredBatches {
     var colorOf: [UInt8] = []
     var order: [Int32] = []
     var wide: [WideContact] = []
+    /// Per batch: each lane's scalar constraint, or -1 for padding (only unloading reads it).
+    var wideIndex: [SIMD4<Int32>] = []
     /// `wide[wideStart[i] ..< wideStart[i + 1]]` are island i's batches, colour by colour.
     var wideStart: [Int32] = []
     var overflow: [Int32] = []
@@ -104,18 +106,20 @@ struct ColoredBatches {
         os[n] = o
         // Pass 3 clears and fills every slot below `w`, so the array is only ever grown.
         if wide.count < Int(w) { wide.append(contentsOf: repeatElement(WideContact(), count: Int(w) - wide.count)) }
+        if wideIndex.count < Int(w) { wideIndex.append(contentsOf: repeatElement(SIMD4(repeating: -1), count: Int(w) - wideIndex.count)) }
 
         // Pass 3: pack the batches, in chunks of batches (a giant island is split too).
         let pad = WideContact.padding(body: padBody)
         wide.withUnsafeMutableBufferPointer { wB in
+        wideIndex.withUnsafeMutableBufferPointer { wiB in
         order.withUnsafeBufferPointer { orB in
         batchSource.withUnsafeBufferPointer { srcB in
         batchLanes.withUnsafeBufferPointer { lanesB in
-            let v = BatchPacking(wide: orDummy(wB.baseAddress), order: orDummy(orB.baseAddress),
+            let v = BatchPacking(wide: orDummy(wB.baseAddress), index: orDummy(wiB.baseAddress), order: orDummy(orB.baseAddress),
                                  source: orDummy(srcB.baseAddress), lanes: orDummy(lanesB.baseAddress),
                                  constraints: constraints, pad: pad)
             Parallel.forChunks(workers: workers, count: Int(w), chunkSize: 128, counter: claim, v)
-        }}}}
+        }}}}}
     }
 }
 
@@ -177,6 +181,7 @@ struct IslandColoring: @unchecked Sendable {
 /// Pass 3 of `ColoredBatches.build`: each batch is written only by the worker that packs it.
 private struct BatchPacking: RangeTask, @unchecked Sendable {
     let wide: UnsafeMutablePointer<WideContact>
+    let index: UnsafeMutablePointer<SIMD4<Int32>>
     let order: UnsafePointer<Int32>
     let source: UnsafePointer<Int32>
     let lanes: UnsafePointer<UInt8>
@@ -186,17 +191,18 @@ private struct BatchPacking: RangeTask, @unchecked Sendable {
     func run(_ batches: Range<Int>, part: Int) { pack(batches) }
 
     func pack(_ batches: Range<Int>) {
-        var padding = pad
-        for b in batches {
-            // A batch's slot may hold last step's batch: start it clean (a one-point lane
-            // leaves its second point's fields untouched).
-            wide[b] = WideContact()
-            let src = Int(source[b]), count = Int(lanes[b])
-            for lane in 0..<count {
-                let i = order[src + lane]
-                wide[b].load(lane: lane, from: &constraints[Int(i)], index: i)
+        withUnsafePointer(to: pad) { padding in
+            for b in batches {
+                let src = Int(source[b]), count = Int(lanes[b])
+                @inline(__always) func lane(_ l: Int) -> (UnsafePointer<ContactConstraint>, Int32) {
+                    guard l < count else { return (padding, -1) }
+                    let i = order[src + l]
+                    return (UnsafePointer(constraints + Int(i)), i)
+                }
+                let (p0, i0) = lane(0), (p1, i1) = lane(1), (p2, i2) = lane(2), (p3, i3) = lane(3)
+                wide[b] = WideContact(p0, p1, p2, p3)
+                index[b] = SIMD4(i0, i1, i2, i3)
             }
-            for lane in count..<4 { wide[b].load(lane: lane, from: &padding, index: -1) }
         }
     }
 }

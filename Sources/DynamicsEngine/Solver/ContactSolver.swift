@@ -48,7 +48,7 @@ struct ContactConstraint {
 /// in the inner loops, no allocation.
 enum ContactSolver {
     @inline(__always)
-    static func prepare(_ c: inout ContactConstraint, contact: Contact, sims: UnsafePointer<BodySim>,
+    static func prepare(_ c: inout ContactConstraint, contact: Contact, manifold m: Manifold, sims: UnsafePointer<BodySim>,
                         states: UnsafePointer<BodyState>, metas: UnsafePointer<BodyMeta>,
                         soft: Softness, staticSoft: Softness) {
         let a = Int(contact.bodyA), b = Int(contact.bodyB)
@@ -60,7 +60,6 @@ enum ContactSolver {
         c.invMassA = simA.invMass; c.invIA = simA.invInertia
         c.invMassB = simB.invMass; c.invIB = simB.invInertia
         c.softness = (c.writeA && c.writeB) ? soft : staticSoft
-        let m = contact.manifold
         let n = m.normal
         c.normal = n
         c.friction = contact.friction
@@ -126,16 +125,16 @@ enum ContactSolver {
 
     /// Writes impulses back to the contact's manifold for the next step's warm start.
     @inline(__always)
-    static func store(_ c: ContactConstraint, into contact: inout Contact) {
-        if contact.manifold.pointCount > 0 {
-            contact.manifold.p0.normalImpulse = c.p0.normalImpulse
-            contact.manifold.p0.tangentImpulse = c.p0.tangentImpulse
-            contact.manifold.p0.maxNormalImpulse = c.p0.maxNormalImpulse
+    static func store(_ c: ContactConstraint, into manifold: inout Manifold) {
+        if manifold.pointCount > 0 {
+            manifold.p0.normalImpulse = c.p0.normalImpulse
+            manifold.p0.tangentImpulse = c.p0.tangentImpulse
+            manifold.p0.maxNormalImpulse = c.p0.maxNormalImpulse
         }
-        if contact.manifold.pointCount > 1 {
-            contact.manifold.p1.normalImpulse = c.p1.normalImpulse
-            contact.manifold.p1.tangentImpulse = c.p1.tangentImpulse
-            contact.manifold.p1.maxNormalImpulse = c.p1.maxNormalImpulse
+        if manifold.pointCount > 1 {
+            manifold.p1.normalImpulse = c.p1.normalImpulse
+            manifold.p1.tangentImpulse = c.p1.tangentImpulse
+            manifold.p1.maxNormalImpulse = c.p1.maxNormalImpulse
         }
     }
 }

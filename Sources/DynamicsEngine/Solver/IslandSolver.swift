@@ -24,6 +24,8 @@ struct SolverViews: @unchecked Sendable {
     var metas: UnsafePointer<BodyMeta>
     var constraints: UnsafeMutablePointer<ContactConstraint>
     var wide: UnsafeMutablePointer<WideContact>
+    /// Per batch: each lane's scalar constraint, or -1 for padding.
+    var wideIndex: UnsafePointer<SIMD4<Int32>>
     var wideStart: UnsafePointer<Int32>
     var colorStart: UnsafePointer<Int32>
     var overflow: UnsafePointer<Int32>
@@ -38,6 +40,7 @@ struct SolverViews: @unchecked Sendable {
     var h: Float
     var invH: Float
     var maxBiasVelocity: Float
+    var softness: WideContactSolver.LaneSoftness
     var restitutionThreshold: Float
     var maxLinearSpeed: Float
     var jointContext: JointSolver.Context
@@ -101,8 +104,10 @@ struct SolverViews: @unchecked Sendable {
     func batches(_ pass: Pass, _ r: Range<Int>) {
         switch pass {
         case .warmStart: for k in r { WideContactSolver.warmStart(&wide[k], states) }
-        case .solve: for k in r { WideContactSolver.solve(&wide[k], states, invH: invH, maxBiasVelocity: maxBiasVelocity, useBias: true) }
-        case .relax: for k in r { WideContactSolver.solve(&wide[k], states, invH: invH, maxBiasVelocity: maxBiasVelocity, useBias: false) }
+        case .solve:
+            for k in r { WideContactSolver.solve(&wide[k], states, invH: invH, maxBiasVelocity: maxBiasVelocity, softness: softness) }
+        case .relax:
+            for k in r { WideContactSolver.relax(&wide[k], states, invH: invH) }
         }
     }
 
@@ -122,7 +127,7 @@ struct SolverViews: @unchecked Sendable {
     @inline(__always)
     func unload(_ r: Range<Int>) {
         for k in r {
-            let index = wide[k].index
+            let index = wideIndex[k]
             for l in 0..<4 where index[l] >= 0 { wide[k].unload(lane: l, into: &constraints[Int(index[l])]) }
         }
     }
@@ -200,7 +205,8 @@ struct SolverViews: @unchecked Sendable {
         case .unload: unload(r)
         case .restitution: restitution(r)
         case .smallIslands: for k in r { solveIsland(Int(smallIslands[k])) }
-        case .store: for k in r { ContactSolver.store(shared.cons[k], into: &shared.contacts[Int(shared.contactList[k])]) }
+        case .store:
+            for k in r { ContactSolver.store(shared.cons[k], into: &shared.data[Int(shared.contacts[Int(shared.contactList[k])].slot)].manifold) }
         }
     }
 }

@@ -2,6 +2,14 @@
 /// SSE instruction works on all four. Within a colour no dynamic body appears twice, so the
 /// four lanes can be gathered, solved and scattered independently.
 ///
+/// 592 bytes, read (and partly written) 12 times a step, so every field
+/// earns its place: each anchor is kept only as its two cross products with the normal and the
+/// tangent (`rn` = r × n, `rt` = r × t — together they are the anchor in the (n, t) frame, which
+/// is all the separation update needs); the soft-constraint coefficients are not stored (a lane
+/// uses the world's contact softness when both bodies are written, else the static one);
+/// the index of each lane's scalar constraint lives beside the batch
+/// (`ColoredBatches.wideIndex`), since only unloading reads it.
+///
 /// Point 2 of a one-point constraint has zero masses and impulses, so it contributes nothing;
 /// padding lanes use a static body and zero masses.
 @usableFromInline
@@ -11,56 +19,84 @@ struct WideContact {
 
     var bodyA = SIMD4<Int32>(repeating: 0)
     var bodyB = SIMD4<Int32>(repeating: 0)
-    /// Index of each lane's scalar constraint, or -1 for padding.
-    var index = SIMD4<Int32>(repeating: -1)
     var writeA = Mask(repeating: false)
     var writeB = Mask(repeating: false)
-    /// Lanes whose two normal rows are block-solved.
-    var block = Mask(repeating: false)
     var nx = F(), ny = F()
     var friction = F()
     var mA = F(), iA = F(), mB = F(), iB = F()
-    var biasRate = F(), massScale = F(), impulseScale = F()
-    var k11 = F(repeating: 1), k12 = F(), k22 = F(repeating: 1)
+    /// How point 1's normal impulse changes point 2's normal velocity (K₁₂ of the 2×2 normal
+    /// mass matrix), so both normal velocities are read once and point 2 still sees point 1's
+    /// impulse: the rows are solved one after the other.
+    var k12 = F()
+    /// Lanes whose two normal rows are block-solved (a well-conditioned two-point manifold)
+    /// hold K's diagonal and K⁻¹ (`i11`, `i12`, `i22`); other lanes have K₁₁ = K₂₂ = 1 and
+    /// K⁻¹ = 0, so `i11 > 0` marks the block lanes.
+    var k11 = F(repeating: 1), k22 = F(repeating: 1)
     var i11 = F(), i12 = F(), i22 = F()
-    // Point 1: anchors (for the separation), their cross products with the normal and the
-    // tangent (for velocities and impulses), soft-constraint data and accumulated impulses.
-    var rA1x = F(), rA1y = F(), rB1x = F(), rB1y = F()
+    // Point 1: anchors as cross products with the normal and the tangent, separation at the
+    // start of the step less the anchors' offset, effective masses, accumulated impulses.
     var rn1A = F(), rn1B = F(), rt1A = F(), rt1B = F()
     var adj1 = F(), nm1 = F(), tm1 = F()
     var ln1 = F(), lt1 = F(), mx1 = F()
     // Point 2.
-    var rA2x = F(), rA2y = F(), rB2x = F(), rB2y = F()
     var rn2A = F(), rn2B = F(), rt2A = F(), rt2B = F()
     var adj2 = F(), nm2 = F(), tm2 = F()
     var ln2 = F(), lt2 = F(), mx2 = F()
 
-    /// Sets lane `l` from a prepared scalar constraint.
-    /// (`c` is passed `inout` only to avoid copying the 200-byte constraint; it is not changed.)
-    mutating func load(lane l: Int, from c: inout ContactConstraint, index: Int32) {
-        bodyA[l] = c.bodyA; bodyB[l] = c.bodyB; self.index[l] = index
-        writeA[l] = c.writeA; writeB[l] = c.writeB
-        block[l] = c.useBlock
-        nx[l] = c.normal.x; ny[l] = c.normal.y
-        friction[l] = c.friction
-        mA[l] = c.invMassA; iA[l] = c.invIA; mB[l] = c.invMassB; iB[l] = c.invIB
-        biasRate[l] = c.softness.biasRate; massScale[l] = c.softness.massScale; impulseScale[l] = c.softness.impulseScale
-        k11[l] = c.useBlock ? c.k11 : 1; k12[l] = c.k12; k22[l] = c.useBlock ? c.k22 : 1
-        i11[l] = c.invK.x; i12[l] = c.invK.y; i22[l] = c.invK.w
-        let n = c.normal, t = rightPerp(c.normal)
-        let p = c.p0
-        rA1x[l] = p.anchorA.x; rA1y[l] = p.anchorA.y; rB1x[l] = p.anchorB.x; rB1y[l] = p.anchorB.y
-        rn1A[l] = cross(p.anchorA, n); rn1B[l] = cross(p.anchorB, n)
-        rt1A[l] = cross(p.anchorA, t); rt1B[l] = cross(p.anchorB, t)
-        adj1[l] = p.adjustedSeparation; nm1[l] = p.normalMass; tm1[l] = p.tangentMass
-        ln1[l] = p.normalImpulse; lt1[l] = p.tangentImpulse; mx1[l] = p.maxNormalImpulse
-        if c.pointCount > 1 {
-            let q = c.p1
-            rA2x[l] = q.anchorA.x; rA2y[l] = q.anchorA.y; rB2x[l] = q.anchorB.x; rB2y[l] = q.anchorB.y
-            rn2A[l] = cross(q.anchorA, n); rn2B[l] = cross(q.anchorB, n)
-            rt2A[l] = cross(q.anchorA, t); rt2B[l] = cross(q.anchorB, t)
-            adj2[l] = q.adjustedSeparation; nm2[l] = q.normalMass; tm2[l] = q.tangentMass
-            ln2[l] = q.normalImpulse; lt2[l] = q.tangentImpulse; mx2[l] = q.maxNormalImpulse
+    /// An empty batch (storage that packing overwrites).
+    init() {}
+
+    /// The batch of four prepared scalar constraints (padding lanes pass the padding
+    /// constraint), gathered field by field across the lanes; the anchors' cross products
+    /// are computed four at a time. A one-point constraint's second point is all zeros.
+    @inline(__always)
+    init(_ c0: UnsafePointer<ContactConstraint>, _ c1: UnsafePointer<ContactConstraint>,
+         _ c2: UnsafePointer<ContactConstraint>, _ c3: UnsafePointer<ContactConstraint>) {
+        @inline(__always) func f(_ get: (UnsafePointer<ContactConstraint>) -> Float) -> F {
+            F(get(c0), get(c1), get(c2), get(c3))
+        }
+        @inline(__always) func i(_ get: (UnsafePointer<ContactConstraint>) -> Int32) -> SIMD4<Int32> {
+            SIMD4(get(c0), get(c1), get(c2), get(c3))
+        }
+        @inline(__always) func m(_ get: (UnsafePointer<ContactConstraint>) -> Bool) -> Mask {
+            SIMD4<Int32>(get(c0) ? 1 : 0, get(c1) ? 1 : 0, get(c2) ? 1 : 0, get(c3) ? 1 : 0) .!= 0
+        }
+        bodyA = i { $0.pointee.bodyA }; bodyB = i { $0.pointee.bodyB }
+        writeA = m { $0.pointee.writeA }; writeB = m { $0.pointee.writeB }
+        let nx = f { $0.pointee.normal.x }, ny = f { $0.pointee.normal.y }
+        self.nx = nx; self.ny = ny
+        friction = f { $0.pointee.friction }
+        mA = f { $0.pointee.invMassA }; iA = f { $0.pointee.invIA }
+        mB = f { $0.pointee.invMassB }; iB = f { $0.pointee.invIB }
+        k12 = f { $0.pointee.k12 }
+        k11 = f { $0.pointee.useBlock ? $0.pointee.k11 : 1 }; k22 = f { $0.pointee.useBlock ? $0.pointee.k22 : 1 }
+        i11 = f { $0.pointee.useBlock ? $0.pointee.invK.x : 0 }
+        i12 = f { $0.pointee.useBlock ? $0.pointee.invK.y : 0 }
+        i22 = f { $0.pointee.useBlock ? $0.pointee.invK.w : 0 }
+        // r × n = rx·ny − ry·nx and r × t = −(r · n) for t = (ny, −nx).
+        do {
+            let ax = f { $0.pointee.p0.anchorA.x }, ay = f { $0.pointee.p0.anchorA.y }
+            let bx = f { $0.pointee.p0.anchorB.x }, by = f { $0.pointee.p0.anchorB.y }
+            rn1A = ax * ny - ay * nx; rt1A = -(ax * nx + ay * ny)
+            rn1B = bx * ny - by * nx; rt1B = -(bx * nx + by * ny)
+            adj1 = f { $0.pointee.p0.adjustedSeparation }
+            nm1 = f { $0.pointee.p0.normalMass }; tm1 = f { $0.pointee.p0.tangentMass }
+            ln1 = f { $0.pointee.p0.normalImpulse }; lt1 = f { $0.pointee.p0.tangentImpulse }
+            mx1 = f { $0.pointee.p0.maxNormalImpulse }
+        }
+        do {
+            let two = i { $0.pointee.pointCount } .> 1
+            @inline(__always) func g(_ get: (UnsafePointer<ContactConstraint>) -> Float) -> F {
+                F(repeating: 0).replacing(with: f(get), where: two)
+            }
+            let ax = g { $0.pointee.p1.anchorA.x }, ay = g { $0.pointee.p1.anchorA.y }
+            let bx = g { $0.pointee.p1.anchorB.x }, by = g { $0.pointee.p1.anchorB.y }
+            rn2A = ax * ny - ay * nx; rt2A = -(ax * nx + ay * ny)
+            rn2B = bx * ny - by * nx; rt2B = -(bx * nx + by * ny)
+            adj2 = g { $0.pointee.p1.adjustedSeparation }
+            nm2 = g { $0.pointee.p1.normalMass }; tm2 = g { $0.pointee.p1.tangentMass }
+            ln2 = g { $0.pointee.p1.normalImpulse }; lt2 = g { $0.pointee.p1.tangentImpulse }
+            mx2 = g { $0.pointee.p1.maxNormalImpulse }
         }
     }
 

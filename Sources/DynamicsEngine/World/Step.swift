@@ -80,6 +80,7 @@ extension World {
         // Index arrays through local references: the buffers below are borrowed mutably.
         let ib = islands
         let smallIslands = solver.smallIslands, bigIslands = solver.bigIslands
+        let dataP = contactData.baseOrDummyMutable
         sims.withUnsafeMutableBufferPointer { simsB in
         states.withUnsafeMutableBufferPointer { statesB in
         metas.withUnsafeBufferPointer { metasB in
@@ -90,7 +91,7 @@ extension World {
             let simsP = orDummy(simsB.baseAddress), statesP = orDummy(statesB.baseAddress)
             let metasP = orDummy(metasB.baseAddress), contactsP = orDummy(contactsB.baseAddress)
             let shared = SharedPointers(cons: cons, contactList: contactList, sims: simsP, states: statesP,
-                                        metas: metasP, contacts: contactsP)
+                                        metas: metasP, contacts: contactsP, data: dataP)
             // Colour the islands and prepare the constraints in one parallel pass (see ColorAndPrepare).
             let coloring = batches.coloring(islands: ib, contacts: contactsP, metas: metasP, bodyCount: Int(bodySlots.count))
             let islandChunk = 8, prepareChunk = 512
@@ -113,18 +114,20 @@ extension World {
             let bt = batches
             let views = SolverViews(
                 sims: simsP, states: statesP, metas: metasP, constraints: cons,
-                wide: batches.wide.baseOrDummyMutable, wideStart: bt.wideStart.baseOrDummy,
+                wide: batches.wide.baseOrDummyMutable, wideIndex: bt.wideIndex.baseOrDummy, wideStart: bt.wideStart.baseOrDummy,
                 colorStart: bt.colorStart.baseOrDummy,
                 overflow: bt.overflow.baseOrDummy, overflowStart: bt.overflowStart.baseOrDummy,
                 joints: orDummy(jointsB.baseAddress),
                 bodies: ib.bodies.baseOrDummy, bodyStart: ib.bodyStart.baseOrDummy,
                 contactStart: ib.contactStart.baseOrDummy, jointList: jointList,
                 jointStart: ib.jointStart.baseOrDummy, subSteps: n, h: h, invH: 1 / h,
-                maxBiasVelocity: settings.maxContactPushSpeed, restitutionThreshold: settings.restitutionThreshold,
+                maxBiasVelocity: settings.maxContactPushSpeed,
+                softness: WideContactSolver.LaneSoftness(soft: soft, staticSoft: staticSoft),
+                restitutionThreshold: settings.restitutionThreshold,
                 maxLinearSpeed: settings.maxLinearSpeed, jointContext: ctx, anyRestitution: bounce.isSet)
             if workers == 1 {
                 for isl in 0..<ib.count { views.solveIsland(isl) }
-                for k in 0..<nc { ContactSolver.store(cons[k], into: &contactsB[Int(contactList[k])]) }
+                for k in 0..<nc { ContactSolver.store(cons[k], into: &dataP[Int(contactsB[Int(contactList[k])].slot)].manifold) }
             } else {
                 // One pipeline: the big islands' stages (each split into blocks), then the small
                 // islands claimed whole, then storing impulses.
@@ -348,7 +351,7 @@ struct ColorAndPrepare: RangeTask, @unchecked Sendable {
         var bounces = false
         for k in (p * prepareChunk)..<min(contacts, (p + 1) * prepareChunk) {
             let contact = shared.contacts[Int(shared.contactList[k])]
-            ContactSolver.prepare(&shared.cons[k], contact: contact,
+            ContactSolver.prepare(&shared.cons[k], contact: contact, manifold: shared.data[Int(contact.slot)].manifold,
                                   sims: shared.sims, states: shared.states, metas: shared.metas,
                                   soft: soft, staticSoft: staticSoft)
             bounces = bounces || contact.restitution > 0
@@ -375,6 +378,7 @@ struct SharedPointers: @unchecked Sendable {
     var states: UnsafeMutablePointer<BodyState>
     var metas: UnsafePointer<BodyMeta>
     var contacts: UnsafeMutablePointer<Contact>
+    var data: UnsafeMutablePointer<ContactData>
 }
 
 /// A base address, or a never-dereferenced dummy when the buffer is empty.

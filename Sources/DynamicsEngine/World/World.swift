@@ -85,8 +85,14 @@ public final class World {
     /// input of the island passes (written by the narrow phase).
     @exclusivity(unchecked) var contactLinks: [SIMD2<Int32>] = []
     let contactChunk = 512
-    /// Per merge worker: old contacts whose pair vanished this step (indices, in order).
+    /// Per merge worker: old contacts that are gone this step (indices, in order), and new
+    /// contacts (indices into the merged array).
     @exclusivity(unchecked) var mergeEnded: [[Int32]] = []
+    @exclusivity(unchecked) var mergeFresh: [[Int32]] = []
+    /// The contacts' manifolds, in slots that stay put while a contact lives (`Contact.slot`),
+    /// and the free slots (reused last freed first).
+    @exclusivity(unchecked) var contactData: [ContactData] = []
+    @exclusivity(unchecked) var contactFreeSlots: [Int32] = []
     @exclusivity(unchecked) var broadPhase = BroadPhase()
     @exclusivity(unchecked) var islands = IslandBuilder()
     @exclusivity(unchecked) var solver = SolverScratch()
