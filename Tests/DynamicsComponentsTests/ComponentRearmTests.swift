@@ -15,6 +15,16 @@ private struct Frame: Equatable {
     var touching: Int
     var running: Bool
     var background: CGFloat
+
+    /// What is on screen after a frame: the item's placement, its animator's contacts and state,
+    /// the background's presented alpha.
+    init(_ view: DynamicView, _ animator: DynamicAnimator, background: DynamicView) {
+        center = view.center
+        angle = view.transform.rotationAngle
+        touching = animator.physicsWorld.touchingContactCount
+        running = animator.isRunning
+        self.background = background.presentation.alpha
+    }
 }
 
 /// Components keep their behaviors and re-arm them on every toggle. These runs compare each
@@ -81,12 +91,8 @@ struct ComponentRearmTests {
             }
             clockA.advance(by: 1.0 / 60.0)
             clockB.advance(by: 1.0 / 60.0)
-            let a = Frame(center: menu.menuView.center, angle: menu.menuView.transform.rotationAngle,
-                          touching: menu.animator.physicsWorld.touchingContactCount, running: menu.animator.isRunning,
-                          background: menu.backgroundView.presentation.alpha)
-            let b = Frame(center: viewB.center, angle: viewB.transform.rotationAngle,
-                          touching: animatorB.physicsWorld.touchingContactCount, running: animatorB.isRunning,
-                          background: backgroundB.presentation.alpha)
+            let a = Frame(menu.menuView, menu.animator, background: menu.backgroundView)
+            let b = Frame(viewB, animatorB, background: backgroundB)
             if a != b {
                 Issue.record("frame \(f): component \(a), fresh behaviors \(b)")
                 break
@@ -149,12 +155,8 @@ struct ComponentRearmTests {
             }
             clockA.advance(by: 1.0 / 60.0)
             clockB.advance(by: 1.0 / 60.0)
-            let a = Frame(center: alert.alertView.center, angle: alert.alertView.transform.rotationAngle,
-                          touching: alert.animator.physicsWorld.touchingContactCount, running: alert.animator.isRunning,
-                          background: alert.backgroundView.presentation.alpha)
-            let b = Frame(center: viewB.center, angle: viewB.transform.rotationAngle,
-                          touching: animatorB.physicsWorld.touchingContactCount, running: animatorB.isRunning,
-                          background: backgroundB.presentation.alpha)
+            let a = Frame(alert.alertView, alert.animator, background: alert.backgroundView)
+            let b = Frame(viewB, animatorB, background: backgroundB)
             if a != b {
                 Issue.record("frame \(f): component \(a), fresh behaviors \(b)")
                 break
