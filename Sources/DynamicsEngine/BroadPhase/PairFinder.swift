@@ -11,9 +11,10 @@ extension World {
     func findPairs(dt: Float) {
         if staticDirty { rebuildStaticGrid() }
         // Work on the broad phase outside `self` so the loops below touch no class property.
-        var bp = broadPhase
-        broadPhase = BroadPhase()
-        defer { broadPhase = bp }
+        // (Swapped out, not copied: a copy retains and releases every buffer of the struct.)
+        var bp = BroadPhase()
+        swap(&bp, &broadPhase)
+        defer { swap(&bp, &broadPhase) }
         let half = 0.5 * speculativeDistance
         let maxMargin = half + 2 * settings.maxLinearSpeed * dt
         let shapeCount = Int(shapeSlots.count)

@@ -36,9 +36,11 @@ extension World {
                               _ js: UnsafeBufferPointer<JointRecord>, _ st: UnsafeBufferPointer<BodyState>) {
         let nb = Int(bodySlots.count)
         let nj = Int(jointSlots.count)
-        var ib = islands
-        islands = IslandBuilder()  // take the buffers out to avoid overlapping access
-        defer { islands = ib }
+        // Take the buffers out (swapped, not copied: a copy retains every buffer) to avoid
+        // overlapping access.
+        var ib = IslandBuilder()
+        swap(&ib, &islands)
+        defer { swap(&ib, &islands) }
         func grow(_ a: inout [Int32], _ m: Int) {
             if a.count < m { a.append(contentsOf: repeatElement(0, count: m - a.count)) }
         }
