@@ -10,11 +10,13 @@ extension World {
     /// `broadPhase.pairs`.
     func findPairs(dt: Float) {
         if staticDirty { rebuildStaticGrid() }
-        // Work on the broad phase outside `self` so the loops below touch no class property.
-        // (Swapped out, not copied: a copy retains and releases every buffer of the struct.)
-        var bp = BroadPhase()
-        swap(&bp, &broadPhase)
-        defer { swap(&bp, &broadPhase) }
+        // The broad phase in place (`broadPhase` is exclusivity-unchecked and nothing below
+        // reads it through `self`): moving it out and back, or copying it, retained and
+        // released every buffer of the struct each step.
+        findPairs(dt: dt, &broadPhase)
+    }
+
+    private func findPairs(dt: Float, _ bp: inout BroadPhase) {
         let half = 0.5 * speculativeDistance
         let maxMargin = half + 2 * settings.maxLinearSpeed * dt
         let shapeCount = Int(shapeSlots.count)

@@ -41,7 +41,8 @@ struct ColoredBatches {
     /// so the batches never depend on the worker count.
     ///
     /// Grows the buffers of pass 1 and returns its view, valid until `layoutAndPack`.
-    mutating func coloring(islands ib: IslandBuilder, contacts: UnsafePointer<Contact>, metas: UnsafePointer<BodyMeta>,
+    /// (`ib` is inout only so that the world's builder is passed in place, not copied: it is only read.)
+    mutating func coloring(islands ib: inout IslandBuilder, contacts: UnsafePointer<Contact>, metas: UnsafePointer<BodyMeta>,
                            bodyCount: Int) -> IslandColoring {
         let n = ib.count
         let total = n > 0 ? Int(ib.contactStart[n]) : 0
@@ -58,7 +59,7 @@ struct ColoredBatches {
     }
 
     /// Passes 2 and 3, after every island has been coloured.
-    mutating func layoutAndPack(islands ib: IslandBuilder, constraints: UnsafeMutablePointer<ContactConstraint>,
+    mutating func layoutAndPack(islands ib: inout IslandBuilder, constraints: UnsafeMutablePointer<ContactConstraint>,
                                 padBody: Int32, workers: Int, counter claim: WorkCounter) {
         let n = ib.count
         let k = Self.colorCount

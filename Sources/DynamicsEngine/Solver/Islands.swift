@@ -26,21 +26,19 @@ extension World {
         metas.withUnsafeBufferPointer { me in
         joints.withUnsafeBufferPointer { js in
         states.withUnsafeBufferPointer { st in
-            buildIslands(links, me, js, st)
+            // The builder in place (`islands` is exclusivity-unchecked and nothing below reads
+            // it through `self`): no copy or move of its buffers.
+            buildIslands(links, me, js, st, &islands)
         }}}
     }
 
     /// `buildIslands` over buffer views (no class property access per body or contact).
     /// `cs` holds each contact's bodies when it has points, else (-1, -1) (`contactLinks`).
     private func buildIslands(_ cs: UnsafeBufferPointer<SIMD2<Int32>>, _ me: UnsafeBufferPointer<BodyMeta>,
-                              _ js: UnsafeBufferPointer<JointRecord>, _ st: UnsafeBufferPointer<BodyState>) {
+                              _ js: UnsafeBufferPointer<JointRecord>, _ st: UnsafeBufferPointer<BodyState>,
+                              _ ib: inout IslandBuilder) {
         let nb = Int(bodySlots.count)
         let nj = Int(jointSlots.count)
-        // Take the buffers out (swapped, not copied: a copy retains every buffer) to avoid
-        // overlapping access.
-        var ib = IslandBuilder()
-        swap(&ib, &islands)
-        defer { swap(&ib, &islands) }
         func grow(_ a: inout [Int32], _ m: Int) {
             if a.count < m { a.append(contentsOf: repeatElement(0, count: m - a.count)) }
         }

@@ -60,17 +60,23 @@ extension World {
     }
 
     func solve(dt: Float) {
+        // The islands in place (`islands` is exclusivity-unchecked and only read below): a
+        // local copy retained and released each of its buffers.
+        solve(dt: dt, &islands)
+    }
+
+    private func solve(dt: Float, _ ib: inout IslandBuilder) {
         let n = settings.subSteps
         let h = dt / Float(n)
         let contactHertz = min(settings.contactHertz, 0.25 * Float(n) / dt)
         let soft = Softness(hertz: contactHertz, dampingRatio: settings.contactDampingRatio, h: h)
         let staticSoft = Softness(hertz: 2 * contactHertz, dampingRatio: settings.contactDampingRatio, h: h)
         let jointSoft = Softness(hertz: settings.jointHertz, dampingRatio: settings.jointDampingRatio, h: h)
-        let nc = islands.count > 0 ? Int(islands.contactStart[islands.count]) : 0
+        let nc = ib.count > 0 ? Int(ib.contactStart[ib.count]) : 0
         if solver.constraints.count < nc {
             solver.constraints.append(contentsOf: repeatElement(ContactConstraint(), count: nc - solver.constraints.count))
         }
-        let nj = islands.count > 0 ? Int(islands.jointStart[islands.count]) : 0
+        let nj = ib.count > 0 ? Int(ib.jointStart[ib.count]) : 0
         let ctx = JointSolver.Context(h: h, invH: 1 / h, jointSoftness: jointSoft)
         let workers = stepWorkers
         scheduleIslands(workers: workers)
@@ -78,7 +84,6 @@ extension World {
         var prepareEnd = solveStart
         defer { if isProfiling { profile.prepare += prepareEnd - solveStart; profile.solve -= prepareEnd - solveStart } }
         // Index arrays through local references: the buffers below are borrowed mutably.
-        let ib = islands
         let smallIslands = solver.smallIslands, bigIslands = solver.bigIslands
         let dataP = contactData.baseOrDummyMutable
         sims.withUnsafeMutableBufferPointer { simsB in
@@ -93,7 +98,7 @@ extension World {
             let shared = SharedPointers(cons: cons, contactList: contactList, sims: simsP, states: statesP,
                                         metas: metasP, contacts: contactsP, data: dataP)
             // Colour the islands and prepare the constraints in one parallel pass (see ColorAndPrepare).
-            let coloring = batches.coloring(islands: ib, contacts: contactsP, metas: metasP, bodyCount: Int(bodySlots.count))
+            let coloring = batches.coloring(islands: &ib, contacts: contactsP, metas: metasP, bodyCount: Int(bodySlots.count))
             let islandChunk = 8, prepareChunk = 512
             let colorTasks = (ib.count + islandChunk - 1) / islandChunk
             let prepareTasks = (nc + prepareChunk - 1) / prepareChunk
@@ -109,7 +114,7 @@ extension World {
                 JointSolver.prepare(&jointsB[Int(jointList[k])], sims: simsP, metas: metasP, ctx: ctx)
             }
             let colorStart = isProfiling ? StepProfile.now() : 0
-            batches.layoutAndPack(islands: ib, constraints: cons, padBody: boundaryBody, workers: workers, counter: chunkCounter)
+            batches.layoutAndPack(islands: &ib, constraints: cons, padBody: boundaryBody, workers: workers, counter: chunkCounter)
             if isProfiling { prepareEnd = StepProfile.now(); profile.coloring += prepareEnd - colorStart }
             let bt = batches
             let views = SolverViews(
