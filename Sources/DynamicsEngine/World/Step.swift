@@ -72,11 +72,12 @@ extension World {
         let soft = Softness(hertz: contactHertz, dampingRatio: settings.contactDampingRatio, h: h)
         let staticSoft = Softness(hertz: 2 * contactHertz, dampingRatio: settings.contactDampingRatio, h: h)
         let jointSoft = Softness(hertz: settings.jointHertz, dampingRatio: settings.jointDampingRatio, h: h)
-        let nc = ib.count > 0 ? Int(ib.contactStart[ib.count]) : 0
+        // The solver works on solve groups of islands (see `IslandBuilder.groupCount`).
+        let nc = ib.groupCount > 0 ? Int(ib.groupContactStart[ib.groupCount]) : 0
         if solver.constraints.count < nc {
             solver.constraints.append(contentsOf: repeatElement(ContactConstraint(), count: nc - solver.constraints.count))
         }
-        let nj = ib.count > 0 ? Int(ib.jointStart[ib.count]) : 0
+        let nj = ib.groupCount > 0 ? Int(ib.groupJointStart[ib.groupCount]) : 0
         let ctx = JointSolver.Context(h: h, invH: 1 / h, jointSoftness: jointSoft)
         let workers = stepWorkers
         scheduleIslands(workers: workers)
@@ -100,11 +101,11 @@ extension World {
             // Colour the islands and prepare the constraints in one parallel pass (see ColorAndPrepare).
             let coloring = batches.coloring(islands: &ib, contacts: contactsP, metas: metasP, bodyCount: Int(bodySlots.count))
             let islandChunk = 8, prepareChunk = 512
-            let colorTasks = (ib.count + islandChunk - 1) / islandChunk
+            let colorTasks = (ib.groupCount + islandChunk - 1) / islandChunk
             let prepareTasks = (nc + prepareChunk - 1) / prepareChunk
             let bounce = bounceFlag
             bounce.clear()
-            let colorAndPrepare = ColorAndPrepare(coloring: coloring, shared: shared, islands: ib.count, contacts: nc,
+            let colorAndPrepare = ColorAndPrepare(coloring: coloring, shared: shared, islands: ib.groupCount, contacts: nc,
                                                   colorTasks: colorTasks, islandChunk: islandChunk, prepareChunk: prepareChunk,
                                                   soft: soft, staticSoft: staticSoft, bounce: bounce)
             Parallel.forChunks(workers: workers, count: colorTasks + prepareTasks, chunkSize: 1, counter: chunkCounter,
@@ -123,15 +124,15 @@ extension World {
                 colorStart: bt.colorStart.baseOrDummy,
                 overflow: bt.overflow.baseOrDummy, overflowStart: bt.overflowStart.baseOrDummy,
                 joints: orDummy(jointsB.baseAddress),
-                bodies: ib.bodies.baseOrDummy, bodyStart: ib.bodyStart.baseOrDummy,
-                contactStart: ib.contactStart.baseOrDummy, jointList: jointList,
-                jointStart: ib.jointStart.baseOrDummy, subSteps: n, h: h, invH: 1 / h,
+                bodies: ib.bodies.baseOrDummy, bodyStart: ib.groupBodyStart.baseOrDummy,
+                contactStart: ib.groupContactStart.baseOrDummy, jointList: jointList,
+                jointStart: ib.groupJointStart.baseOrDummy, subSteps: n, h: h, invH: 1 / h,
                 maxBiasVelocity: settings.maxContactPushSpeed,
                 softness: WideContactSolver.LaneSoftness(soft: soft, staticSoft: staticSoft),
                 restitutionThreshold: settings.restitutionThreshold,
                 maxLinearSpeed: settings.maxLinearSpeed, jointContext: ctx, anyRestitution: bounce.isSet)
             if workers == 1 {
-                for isl in 0..<ib.count { views.solveIsland(isl) }
+                for isl in 0..<ib.groupCount { views.solveIsland(isl) }
                 for k in 0..<nc { ContactSolver.store(cons[k], into: &dataP[Int(contactsB[Int(contactList[k])].slot)].manifold) }
             } else {
                 // One pipeline: the big islands' stages (each split into blocks), then the small
@@ -164,17 +165,17 @@ extension World {
         solver.smallIslands.removeAll(keepingCapacity: true)
         solver.bigIslands.removeAll(keepingCapacity: true)
         guard workers > 1 else { return }
-        let ib = islands
+        let ib = islands  // (only with several workers)
         // Small islands, largest first (ties by index), so long islands do not end up last on
         // one worker: a counting sort on the size (contacts + bodies) into reused buffers (the
         // standard library's sort allocates its merge buffer on every call).
         var maxSize = 0
-        for isl in 0..<ib.count {
-            let contacts = Int(ib.contactStart[isl + 1] - ib.contactStart[isl])
+        for isl in 0..<ib.groupCount {
+            let contacts = Int(ib.groupContactStart[isl + 1] - ib.groupContactStart[isl])
             if contacts >= 512 * workers { solver.bigIslands.append(Int32(isl)); continue }
-            maxSize = max(maxSize, contacts + Int(ib.bodyStart[isl + 1] - ib.bodyStart[isl]))
+            maxSize = max(maxSize, contacts + Int(ib.groupBodyStart[isl + 1] - ib.groupBodyStart[isl]))
         }
-        let smallCount = ib.count - solver.bigIslands.count
+        let smallCount = ib.groupCount - solver.bigIslands.count
         guard smallCount > 0 else { return }
         // Both buffers moved into locals (two buffers of one struct cannot be open at once).
         var countsBuffer: [Int32] = [], orderBuffer: [Int32] = []
@@ -191,16 +192,16 @@ extension World {
         countsBuffer.withUnsafeMutableBufferPointer { counts in
         orderBuffer.withUnsafeMutableBufferPointer { order in
             func size(_ isl: Int) -> Int {
-                Int(ib.contactStart[isl + 1] - ib.contactStart[isl] + ib.bodyStart[isl + 1] - ib.bodyStart[isl])
+                Int(ib.groupContactStart[isl + 1] - ib.groupContactStart[isl] + ib.groupBodyStart[isl + 1] - ib.groupBodyStart[isl])
             }
             for k in 0...maxSize { counts[k] = 0 }
-            for isl in 0..<ib.count where Int(ib.contactStart[isl + 1] - ib.contactStart[isl]) < 512 * workers {
+            for isl in 0..<ib.groupCount where Int(ib.groupContactStart[isl + 1] - ib.groupContactStart[isl]) < 512 * workers {
                 counts[size(isl)] += 1
             }
             // First slot of each size, sizes in decreasing order.
             var next: Int32 = 0
             for k in stride(from: maxSize, through: 0, by: -1) { let c = counts[k]; counts[k] = next; next += c }
-            for isl in 0..<ib.count where Int(ib.contactStart[isl + 1] - ib.contactStart[isl]) < 512 * workers {
+            for isl in 0..<ib.groupCount where Int(ib.groupContactStart[isl + 1] - ib.groupContactStart[isl]) < 512 * workers {
                 let k = size(isl)
                 order[Int(counts[k])] = Int32(isl)
                 counts[k] += 1
