@@ -53,8 +53,8 @@ struct ColoredBatches {
         if islandCounts.count < n * stride { islandCounts.append(contentsOf: repeatElement(0, count: n * stride - islandCounts.count)) }
         return IslandColoring(bodyColors: bodyColors.baseOrDummyMutable, colorOf: colorOf.baseOrDummyMutable,
                               order: order.baseOrDummyMutable, counts: islandCounts.baseOrDummyMutable,
-                              bodies: ib.bodies.baseOrDummy, bodyStart: ib.groupBodyStart.baseOrDummy,
-                              contactStart: ib.groupContactStart.baseOrDummy, contactList: ib.contactList.baseOrDummy,
+                              bodies: ib.bodies.baseOrDummyMutable, bodyStart: ib.groupBodyStart.baseOrDummyMutable,
+                              contactStart: ib.groupContactStart.baseOrDummyMutable, contactList: ib.contactList.baseOrDummyMutable,
                               contacts: contacts, metas: metas, all: (1 << UInt32(Self.colorCount)) - 1)
     }
 
@@ -75,11 +75,11 @@ struct ColoredBatches {
         }
         grow(&wideStart, n + 1, 0); grow(&overflowStart, n + 1, 0); grow(&colorStart, n * stride + 1, 0)
         grow(&batchSource, total, 0); grow(&batchLanes, total, 0); grow(&overflow, total, 0)
-        let contactStart = ib.groupContactStart.baseOrDummy
+        let contactStart = ib.groupContactStart.baseOrDummyMutable
         let ws = wideStart.baseOrDummyMutable, os = overflowStart.baseOrDummyMutable
-        let cs = colorStart.baseOrDummyMutable, ic = islandCounts.baseOrDummy
+        let cs = colorStart.baseOrDummyMutable, ic = islandCounts.baseOrDummyMutable
         let src = batchSource.baseOrDummyMutable, lanes = batchLanes.baseOrDummyMutable
-        let ov = overflow.baseOrDummyMutable, ord = order.baseOrDummy
+        let ov = overflow.baseOrDummyMutable, ord = order.baseOrDummyMutable
         var w: Int32 = 0, o: Int32 = 0
         for isl in 0..<n {
             ws[isl] = w

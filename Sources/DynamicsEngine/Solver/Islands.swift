@@ -92,9 +92,11 @@ extension World {
         let n = count
         grow(&ib.bodyStart, n + 1); grow(&ib.contactStart, n + 1); grow(&ib.jointStart, n + 1)
         if ib.canSleep.count < n { ib.canSleep.append(contentsOf: repeatElement(1, count: n - ib.canSleep.count)) }
-        // 3. Counting sort of bodies, contacts and joints by island.
+        // 3. Counting sort of bodies, contacts and joints by island. (Buffers only read are
+        // opened mutably too: on the inout builder that costs a uniqueness check, where a
+        // read-only view retained and released the array.)
         var nBodies = 0, nContacts = 0, nJoints = 0
-        ib.islandOf.withUnsafeBufferPointer { islandOf in
+        ib.islandOf.withUnsafeMutableBufferPointer { islandOf in
         ib.bodyStart.withUnsafeMutableBufferPointer { bodyStart in
         ib.contactStart.withUnsafeMutableBufferPointer { contactStart in
         ib.jointStart.withUnsafeMutableBufferPointer { jointStart in
@@ -121,10 +123,10 @@ extension World {
         var cur = solver.cursor
         solver.cursor = []
         grow(&cur, n)
-        ib.islandOf.withUnsafeBufferPointer { islandOf in
-        ib.bodyStart.withUnsafeBufferPointer { bodyStart in
-        ib.contactStart.withUnsafeBufferPointer { contactStart in
-        ib.jointStart.withUnsafeBufferPointer { jointStart in
+        ib.islandOf.withUnsafeMutableBufferPointer { islandOf in
+        ib.bodyStart.withUnsafeMutableBufferPointer { bodyStart in
+        ib.contactStart.withUnsafeMutableBufferPointer { contactStart in
+        ib.jointStart.withUnsafeMutableBufferPointer { jointStart in
         ib.bodies.withUnsafeMutableBufferPointer { bodies in
         ib.contactList.withUnsafeMutableBufferPointer { contactList in
         ib.jointList.withUnsafeMutableBufferPointer { jointList in
@@ -159,9 +161,9 @@ extension World {
         // 4. Solve groups of consecutive islands.
         grow(&ib.groupBodyStart, n + 1); grow(&ib.groupContactStart, n + 1); grow(&ib.groupJointStart, n + 1)
         var groups = 0
-        ib.bodyStart.withUnsafeBufferPointer { bodyStart in
-        ib.contactStart.withUnsafeBufferPointer { contactStart in
-        ib.jointStart.withUnsafeBufferPointer { jointStart in
+        ib.bodyStart.withUnsafeMutableBufferPointer { bodyStart in
+        ib.contactStart.withUnsafeMutableBufferPointer { contactStart in
+        ib.jointStart.withUnsafeMutableBufferPointer { jointStart in
         ib.groupBodyStart.withUnsafeMutableBufferPointer { gb in
         ib.groupContactStart.withUnsafeMutableBufferPointer { gc in
         ib.groupJointStart.withUnsafeMutableBufferPointer { gj in

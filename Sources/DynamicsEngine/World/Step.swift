@@ -85,7 +85,6 @@ extension World {
         var prepareEnd = solveStart
         defer { if isProfiling { profile.prepare += prepareEnd - solveStart; profile.solve -= prepareEnd - solveStart } }
         // Index arrays through local references: the buffers below are borrowed mutably.
-        let smallIslands = solver.smallIslands, bigIslands = solver.bigIslands
         let dataP = contactData.baseOrDummyMutable
         sims.withUnsafeMutableBufferPointer { simsB in
         states.withUnsafeMutableBufferPointer { statesB in
@@ -93,7 +92,7 @@ extension World {
         solver.constraints.withUnsafeMutableBufferPointer { consB in
         joints.withUnsafeMutableBufferPointer { jointsB in
         contacts.withUnsafeMutableBufferPointer { contactsB in
-            let cons = orDummy(consB.baseAddress), contactList = ib.contactList.baseOrDummy
+            let cons = orDummy(consB.baseAddress), contactList = ib.contactList.baseOrDummyMutable
             let simsP = orDummy(simsB.baseAddress), statesP = orDummy(statesB.baseAddress)
             let metasP = orDummy(metasB.baseAddress), contactsP = orDummy(contactsB.baseAddress)
             let shared = SharedPointers(cons: cons, contactList: contactList, sims: simsP, states: statesP,
@@ -110,23 +109,23 @@ extension World {
                                                   soft: soft, staticSoft: staticSoft, bounce: bounce)
             Parallel.forChunks(workers: workers, count: colorTasks + prepareTasks, chunkSize: 1, counter: chunkCounter,
                                colorAndPrepare)
-            let jointList = ib.jointList.baseOrDummy
+            let jointList = ib.jointList.baseOrDummyMutable
             for k in 0..<nj {
                 JointSolver.prepare(&jointsB[Int(jointList[k])], sims: simsP, metas: metasP, ctx: ctx)
             }
             let colorStart = isProfiling ? StepProfile.now() : 0
             batches.layoutAndPack(islands: &ib, constraints: cons, padBody: boundaryBody, workers: workers, counter: chunkCounter)
             if isProfiling { prepareEnd = StepProfile.now(); profile.coloring += prepareEnd - colorStart }
-            let bt = batches
+            // (The batches' buffers read in place: a local copy of `batches` retained each.)
             let views = SolverViews(
                 sims: simsP, states: statesP, metas: metasP, constraints: cons,
-                wide: batches.wide.baseOrDummyMutable, wideIndex: bt.wideIndex.baseOrDummy, wideStart: bt.wideStart.baseOrDummy,
-                colorStart: bt.colorStart.baseOrDummy,
-                overflow: bt.overflow.baseOrDummy, overflowStart: bt.overflowStart.baseOrDummy,
+                wide: batches.wide.baseOrDummyMutable, wideIndex: batches.wideIndex.baseOrDummyMutable, wideStart: batches.wideStart.baseOrDummyMutable,
+                colorStart: batches.colorStart.baseOrDummyMutable,
+                overflow: batches.overflow.baseOrDummyMutable, overflowStart: batches.overflowStart.baseOrDummyMutable,
                 joints: orDummy(jointsB.baseAddress),
-                bodies: ib.bodies.baseOrDummy, bodyStart: ib.groupBodyStart.baseOrDummy,
-                contactStart: ib.groupContactStart.baseOrDummy, jointList: jointList,
-                jointStart: ib.groupJointStart.baseOrDummy, subSteps: n, h: h, invH: 1 / h,
+                bodies: ib.bodies.baseOrDummyMutable, bodyStart: ib.groupBodyStart.baseOrDummyMutable,
+                contactStart: ib.groupContactStart.baseOrDummyMutable, jointList: jointList,
+                jointStart: ib.groupJointStart.baseOrDummyMutable, subSteps: n, h: h, invH: 1 / h,
                 maxBiasVelocity: settings.maxContactPushSpeed,
                 softness: WideContactSolver.LaneSoftness(soft: soft, staticSoft: staticSoft),
                 restitutionThreshold: settings.restitutionThreshold,
@@ -137,6 +136,7 @@ extension World {
             } else {
                 // One pipeline: the big islands' stages (each split into blocks), then the small
                 // islands claimed whole, then storing impulses.
+                let smallIslands = solver.smallIslands, bigIslands = solver.bigIslands
                 pipeline.stages.removeAll(keepingCapacity: true)
                 for k in 0..<bigIslands.count { views.appendStages(island: Int(bigIslands[k]), to: &pipeline.stages) }
                 if !smallIslands.isEmpty {
