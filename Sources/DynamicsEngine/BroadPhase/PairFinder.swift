@@ -10,38 +10,44 @@ extension World {
     /// `broadPhase.pairs`.
     func findPairs(dt: Float) {
         if staticDirty { rebuildStaticGrid() }
-        // Work on the broad phase outside `self` so the loops below touch no class property.
-        var bp = broadPhase
-        broadPhase = BroadPhase()
-        defer { broadPhase = bp }
+        // The broad phase in place (`broadPhase` is exclusivity-unchecked and nothing below
+        // reads it through `self`): moving it out and back, or copying it, retained and
+        // released every buffer of the struct each step.
+        findPairs(dt: dt, &broadPhase)
+    }
+
+    private func findPairs(dt: Float, _ bp: inout BroadPhase) {
         let half = 0.5 * speculativeDistance
         let maxMargin = half + 2 * settings.maxLinearSpeed * dt
         let shapeCount = Int(shapeSlots.count)
         // The moving shapes in slot order, written through pointers (the lists only grow).
         if bp.moving.count < shapeCount { bp.moving.append(contentsOf: repeatElement(0, count: shapeCount - bp.moving.count)) }
         var movingCount = 0
-        shapes.withUnsafeBufferPointer { sh in
+        shapes.withUnsafeMutableBufferPointer { sh in
             bp.moving.withUnsafeMutableBufferPointer { mv in
                 for s in 0..<shapeCount where sh[s].alive && !sh[s].isStatic { mv[movingCount] = Int32(s); movingCount += 1 }
             }
         }
         bp.moving.removeLast(bp.moving.count - movingCount)
         // Boxes of awake moving shapes, in parallel (each worker its own shapes); a shape whose
-        // box left its fat box raises `escaped`.
+        // box left its fat box raises `escaped`. (Every step, so the buffers only read are
+        // opened mutably, in place: a read-only view of a class property retained and released
+        // its array; these arrays are never shared, so no copy is made.)
         let workers = stepWorkers
         boxEscaped.clear()
-        shapes.withUnsafeBufferPointer { sh in
-        metas.withUnsafeBufferPointer { me in
-        states.withUnsafeBufferPointer { st in
-        sims.withUnsafeBufferPointer { si in
-        pool.vertices.withUnsafeBufferPointer { vb in
-        fatBoxes.withUnsafeBufferPointer { fb in
+        shapes.withUnsafeMutableBufferPointer { sh in
+        metas.withUnsafeMutableBufferPointer { me in
+        states.withUnsafeMutableBufferPointer { st in
+        sims.withUnsafeMutableBufferPointer { si in
+        pool.vertices.withUnsafeMutableBufferPointer { vb in
+        fatBoxes.withUnsafeMutableBufferPointer { fb in
         aabbs.withUnsafeMutableBufferPointer { bx in
-        bp.moving.withUnsafeBufferPointer { mv in
-            let v = BoxUpdate(shapes: orDummy(sh.baseAddress), metas: orDummy(me.baseAddress), states: orDummy(st.baseAddress),
-                              sims: orDummy(si.baseAddress), verts: orDummy(vb.baseAddress), boxes: orDummy(bx.baseAddress),
-                              fat: orDummy(fb.baseAddress), escaped: boxEscaped,
-                              moving: orDummy(mv.baseAddress), half: half, maxMargin: maxMargin, dt: dt)
+        bp.moving.withUnsafeMutableBufferPointer { mv in
+            let v = BoxUpdate(shapes: orDummy(UnsafePointer(sh.baseAddress)), metas: orDummy(UnsafePointer(me.baseAddress)),
+                              states: orDummy(UnsafePointer(st.baseAddress)), sims: orDummy(UnsafePointer(si.baseAddress)),
+                              verts: orDummy(UnsafePointer(vb.baseAddress)), boxes: orDummy(bx.baseAddress),
+                              fat: orDummy(UnsafePointer(fb.baseAddress)), escaped: boxEscaped,
+                              moving: orDummy(UnsafePointer(mv.baseAddress)), half: half, maxMargin: maxMargin, dt: dt)
             Parallel.forRanges(workers: workers, count: mv.count, minPerWorker: 1024, v)
         }}}}}}}}
         // Nothing moved out of its fat box and nothing structural changed: last step's pairs

@@ -138,17 +138,20 @@ extension World {
         }
         let linksP = contactLinks.baseOrDummyMutable
         let dataP = contactData.baseOrDummyMutable
-        pool.vertices.withUnsafeBufferPointer { vb in
-        pool.normals.withUnsafeBufferPointer { nb in
-        shapes.withUnsafeBufferPointer { sh in
-        metas.withUnsafeBufferPointer { me in
-        states.withUnsafeBufferPointer { st in
-        sims.withUnsafeBufferPointer { si in
+        // Every step: the buffers only read are opened mutably, in place (a read-only view of a
+        // class property retained and released its array; these arrays are never shared, so no
+        // copy is made).
+        pool.vertices.withUnsafeMutableBufferPointer { vb in
+        pool.normals.withUnsafeMutableBufferPointer { nb in
+        shapes.withUnsafeMutableBufferPointer { sh in
+        metas.withUnsafeMutableBufferPointer { me in
+        states.withUnsafeMutableBufferPointer { st in
+        sims.withUnsafeMutableBufferPointer { si in
         contacts.withUnsafeMutableBufferPointer { cs in
             var ctx = ctx0
-            ctx.vertices = vb.baseAddress!; ctx.normals = nb.baseAddress!
-            ctx.shapes = sh.baseAddress!; ctx.metas = me.baseAddress!
-            ctx.states = st.baseAddress!; ctx.sims = si.baseAddress!
+            ctx.vertices = UnsafePointer(vb.baseAddress!); ctx.normals = UnsafePointer(nb.baseAddress!)
+            ctx.shapes = UnsafePointer(sh.baseAddress!); ctx.metas = UnsafePointer(me.baseAddress!)
+            ctx.states = UnsafePointer(st.baseAddress!); ctx.sims = UnsafePointer(si.baseAddress!)
             ctx.contacts = cs.baseAddress
             ctx.data = dataP
             ctx.links = linksP

@@ -41,10 +41,11 @@ struct ColoredBatches {
     /// so the batches never depend on the worker count.
     ///
     /// Grows the buffers of pass 1 and returns its view, valid until `layoutAndPack`.
-    mutating func coloring(islands ib: IslandBuilder, contacts: UnsafePointer<Contact>, metas: UnsafePointer<BodyMeta>,
+    /// (`ib` is inout only so that the world's builder is passed in place, not copied: it is only read.)
+    mutating func coloring(islands ib: inout IslandBuilder, contacts: UnsafePointer<Contact>, metas: UnsafePointer<BodyMeta>,
                            bodyCount: Int) -> IslandColoring {
-        let n = ib.count
-        let total = n > 0 ? Int(ib.contactStart[n]) : 0
+        let n = ib.groupCount
+        let total = n > 0 ? Int(ib.groupContactStart[n]) : 0
         let stride = Self.colorCount + 1
         if bodyColors.count < bodyCount { bodyColors.append(contentsOf: repeatElement(0, count: bodyCount - bodyColors.count)) }
         if colorOf.count < total { colorOf.append(contentsOf: repeatElement(0, count: total - colorOf.count)) }
@@ -52,15 +53,15 @@ struct ColoredBatches {
         if islandCounts.count < n * stride { islandCounts.append(contentsOf: repeatElement(0, count: n * stride - islandCounts.count)) }
         return IslandColoring(bodyColors: bodyColors.baseOrDummyMutable, colorOf: colorOf.baseOrDummyMutable,
                               order: order.baseOrDummyMutable, counts: islandCounts.baseOrDummyMutable,
-                              bodies: ib.bodies.baseOrDummy, bodyStart: ib.bodyStart.baseOrDummy,
-                              contactStart: ib.contactStart.baseOrDummy, contactList: ib.contactList.baseOrDummy,
+                              bodies: ib.bodies.baseOrDummyMutable, bodyStart: ib.groupBodyStart.baseOrDummyMutable,
+                              contactStart: ib.groupContactStart.baseOrDummyMutable, contactList: ib.contactList.baseOrDummyMutable,
                               contacts: contacts, metas: metas, all: (1 << UInt32(Self.colorCount)) - 1)
     }
 
     /// Passes 2 and 3, after every island has been coloured.
-    mutating func layoutAndPack(islands ib: IslandBuilder, constraints: UnsafeMutablePointer<ContactConstraint>,
+    mutating func layoutAndPack(islands ib: inout IslandBuilder, constraints: UnsafeMutablePointer<ContactConstraint>,
                                 padBody: Int32, workers: Int, counter claim: WorkCounter) {
-        let n = ib.count
+        let n = ib.groupCount
         let k = Self.colorCount
         let stride = k + 1
 
@@ -68,17 +69,17 @@ struct ColoredBatches {
         // overflow lists (short) are copied here. Every buffer is only ever grown (to bounds
         // known up front: a batch or an overflow entry holds at least one constraint) and
         // written through pointers: this pass is serial.
-        let total = n > 0 ? Int(ib.contactStart[n]) : 0
+        let total = n > 0 ? Int(ib.groupContactStart[n]) : 0
         func grow<T>(_ a: inout [T], _ m: Int, _ zero: T) {
             if a.count < m { a.append(contentsOf: repeatElement(zero, count: m - a.count)) }
         }
         grow(&wideStart, n + 1, 0); grow(&overflowStart, n + 1, 0); grow(&colorStart, n * stride + 1, 0)
         grow(&batchSource, total, 0); grow(&batchLanes, total, 0); grow(&overflow, total, 0)
-        let contactStart = ib.contactStart.baseOrDummy
+        let contactStart = ib.groupContactStart.baseOrDummyMutable
         let ws = wideStart.baseOrDummyMutable, os = overflowStart.baseOrDummyMutable
-        let cs = colorStart.baseOrDummyMutable, ic = islandCounts.baseOrDummy
+        let cs = colorStart.baseOrDummyMutable, ic = islandCounts.baseOrDummyMutable
         let src = batchSource.baseOrDummyMutable, lanes = batchLanes.baseOrDummyMutable
-        let ov = overflow.baseOrDummyMutable, ord = order.baseOrDummy
+        let ov = overflow.baseOrDummyMutable, ord = order.baseOrDummyMutable
         var w: Int32 = 0, o: Int32 = 0
         for isl in 0..<n {
             ws[isl] = w

@@ -18,6 +18,19 @@ struct IslandBuilder {
     var jointList: [Int32] = []
     /// 0 when something keeps the island awake (a moving kinematic body touches it).
     var canSleep: [UInt8] = []
+    /// Solve groups: runs of consecutive islands solved (coloured, packed, scheduled) as one
+    /// unit, so that many small islands share colour batches and per-island fixed costs (a
+    /// world of ten resting boxes had ten batches of one contact each). Group g holds islands
+    /// whose bodies, contacts and joints are `bodies[groupBodyStart[g] ..< groupBodyStart[g + 1]]`
+    /// and so on (the islands' ranges are contiguous). Islands share no body, so a constraint
+    /// gets the same colour and the same arithmetic as when its island is solved alone; the
+    /// grouping depends only on the islands' sizes, never on the worker count.
+    var groupCount = 0
+    var groupBodyStart: [Int32] = []
+    var groupContactStart: [Int32] = []
+    var groupJointStart: [Int32] = []
+    /// A group takes further islands while it holds at most this many contacts and bodies.
+    static let groupLimit: Int32 = 128
 }
 
 extension World {
@@ -26,19 +39,19 @@ extension World {
         metas.withUnsafeBufferPointer { me in
         joints.withUnsafeBufferPointer { js in
         states.withUnsafeBufferPointer { st in
-            buildIslands(links, me, js, st)
+            // The builder in place (`islands` is exclusivity-unchecked and nothing below reads
+            // it through `self`): no copy or move of its buffers.
+            buildIslands(links, me, js, st, &islands)
         }}}
     }
 
     /// `buildIslands` over buffer views (no class property access per body or contact).
     /// `cs` holds each contact's bodies when it has points, else (-1, -1) (`contactLinks`).
     private func buildIslands(_ cs: UnsafeBufferPointer<SIMD2<Int32>>, _ me: UnsafeBufferPointer<BodyMeta>,
-                              _ js: UnsafeBufferPointer<JointRecord>, _ st: UnsafeBufferPointer<BodyState>) {
+                              _ js: UnsafeBufferPointer<JointRecord>, _ st: UnsafeBufferPointer<BodyState>,
+                              _ ib: inout IslandBuilder) {
         let nb = Int(bodySlots.count)
         let nj = Int(jointSlots.count)
-        var ib = islands
-        islands = IslandBuilder()  // take the buffers out to avoid overlapping access
-        defer { islands = ib }
         func grow(_ a: inout [Int32], _ m: Int) {
             if a.count < m { a.append(contentsOf: repeatElement(0, count: m - a.count)) }
         }
@@ -79,9 +92,11 @@ extension World {
         let n = count
         grow(&ib.bodyStart, n + 1); grow(&ib.contactStart, n + 1); grow(&ib.jointStart, n + 1)
         if ib.canSleep.count < n { ib.canSleep.append(contentsOf: repeatElement(1, count: n - ib.canSleep.count)) }
-        // 3. Counting sort of bodies, contacts and joints by island.
+        // 3. Counting sort of bodies, contacts and joints by island. (Buffers only read are
+        // opened mutably too: on the inout builder that costs a uniqueness check, where a
+        // read-only view retained and released the array.)
         var nBodies = 0, nContacts = 0, nJoints = 0
-        ib.islandOf.withUnsafeBufferPointer { islandOf in
+        ib.islandOf.withUnsafeMutableBufferPointer { islandOf in
         ib.bodyStart.withUnsafeMutableBufferPointer { bodyStart in
         ib.contactStart.withUnsafeMutableBufferPointer { contactStart in
         ib.jointStart.withUnsafeMutableBufferPointer { jointStart in
@@ -108,10 +123,10 @@ extension World {
         var cur = solver.cursor
         solver.cursor = []
         grow(&cur, n)
-        ib.islandOf.withUnsafeBufferPointer { islandOf in
-        ib.bodyStart.withUnsafeBufferPointer { bodyStart in
-        ib.contactStart.withUnsafeBufferPointer { contactStart in
-        ib.jointStart.withUnsafeBufferPointer { jointStart in
+        ib.islandOf.withUnsafeMutableBufferPointer { islandOf in
+        ib.bodyStart.withUnsafeMutableBufferPointer { bodyStart in
+        ib.contactStart.withUnsafeMutableBufferPointer { contactStart in
+        ib.jointStart.withUnsafeMutableBufferPointer { jointStart in
         ib.bodies.withUnsafeMutableBufferPointer { bodies in
         ib.contactList.withUnsafeMutableBufferPointer { contactList in
         ib.jointList.withUnsafeMutableBufferPointer { jointList in
@@ -143,5 +158,25 @@ extension World {
             }
         }}}}}}}}}
         solver.cursor = cur
+        // 4. Solve groups of consecutive islands.
+        grow(&ib.groupBodyStart, n + 1); grow(&ib.groupContactStart, n + 1); grow(&ib.groupJointStart, n + 1)
+        var groups = 0
+        ib.bodyStart.withUnsafeMutableBufferPointer { bodyStart in
+        ib.contactStart.withUnsafeMutableBufferPointer { contactStart in
+        ib.jointStart.withUnsafeMutableBufferPointer { jointStart in
+        ib.groupBodyStart.withUnsafeMutableBufferPointer { gb in
+        ib.groupContactStart.withUnsafeMutableBufferPointer { gc in
+        ib.groupJointStart.withUnsafeMutableBufferPointer { gj in
+            let limit = IslandBuilder.groupLimit
+            for k in 0..<n {
+                // A new group when island k would take the open one past the limit.
+                if groups == 0 || (contactStart[k + 1] - gc[groups - 1] > limit) || (bodyStart[k + 1] - gb[groups - 1] > limit) {
+                    gb[groups] = bodyStart[k]; gc[groups] = contactStart[k]; gj[groups] = jointStart[k]
+                    groups += 1
+                }
+            }
+            gb[groups] = bodyStart[n]; gc[groups] = contactStart[n]; gj[groups] = jointStart[n]
+        }}}}}}
+        ib.groupCount = groups
     }
 }

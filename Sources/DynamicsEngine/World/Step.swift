@@ -60,17 +60,24 @@ extension World {
     }
 
     func solve(dt: Float) {
+        // The islands in place (`islands` is exclusivity-unchecked and only read below): a
+        // local copy retained and released each of its buffers.
+        solve(dt: dt, &islands)
+    }
+
+    private func solve(dt: Float, _ ib: inout IslandBuilder) {
         let n = settings.subSteps
         let h = dt / Float(n)
         let contactHertz = min(settings.contactHertz, 0.25 * Float(n) / dt)
         let soft = Softness(hertz: contactHertz, dampingRatio: settings.contactDampingRatio, h: h)
         let staticSoft = Softness(hertz: 2 * contactHertz, dampingRatio: settings.contactDampingRatio, h: h)
         let jointSoft = Softness(hertz: settings.jointHertz, dampingRatio: settings.jointDampingRatio, h: h)
-        let nc = islands.count > 0 ? Int(islands.contactStart[islands.count]) : 0
+        // The solver works on solve groups of islands (see `IslandBuilder.groupCount`).
+        let nc = ib.groupCount > 0 ? Int(ib.groupContactStart[ib.groupCount]) : 0
         if solver.constraints.count < nc {
             solver.constraints.append(contentsOf: repeatElement(ContactConstraint(), count: nc - solver.constraints.count))
         }
-        let nj = islands.count > 0 ? Int(islands.jointStart[islands.count]) : 0
+        let nj = ib.groupCount > 0 ? Int(ib.groupJointStart[ib.groupCount]) : 0
         let ctx = JointSolver.Context(h: h, invH: 1 / h, jointSoftness: jointSoft)
         let workers = stepWorkers
         scheduleIslands(workers: workers)
@@ -78,8 +85,6 @@ extension World {
         var prepareEnd = solveStart
         defer { if isProfiling { profile.prepare += prepareEnd - solveStart; profile.solve -= prepareEnd - solveStart } }
         // Index arrays through local references: the buffers below are borrowed mutably.
-        let ib = islands
-        let smallIslands = solver.smallIslands, bigIslands = solver.bigIslands
         let dataP = contactData.baseOrDummyMutable
         sims.withUnsafeMutableBufferPointer { simsB in
         states.withUnsafeMutableBufferPointer { statesB in
@@ -87,50 +92,51 @@ extension World {
         solver.constraints.withUnsafeMutableBufferPointer { consB in
         joints.withUnsafeMutableBufferPointer { jointsB in
         contacts.withUnsafeMutableBufferPointer { contactsB in
-            let cons = orDummy(consB.baseAddress), contactList = ib.contactList.baseOrDummy
+            let cons = orDummy(consB.baseAddress), contactList = ib.contactList.baseOrDummyMutable
             let simsP = orDummy(simsB.baseAddress), statesP = orDummy(statesB.baseAddress)
             let metasP = orDummy(metasB.baseAddress), contactsP = orDummy(contactsB.baseAddress)
             let shared = SharedPointers(cons: cons, contactList: contactList, sims: simsP, states: statesP,
                                         metas: metasP, contacts: contactsP, data: dataP)
             // Colour the islands and prepare the constraints in one parallel pass (see ColorAndPrepare).
-            let coloring = batches.coloring(islands: ib, contacts: contactsP, metas: metasP, bodyCount: Int(bodySlots.count))
+            let coloring = batches.coloring(islands: &ib, contacts: contactsP, metas: metasP, bodyCount: Int(bodySlots.count))
             let islandChunk = 8, prepareChunk = 512
-            let colorTasks = (ib.count + islandChunk - 1) / islandChunk
+            let colorTasks = (ib.groupCount + islandChunk - 1) / islandChunk
             let prepareTasks = (nc + prepareChunk - 1) / prepareChunk
             let bounce = bounceFlag
             bounce.clear()
-            let colorAndPrepare = ColorAndPrepare(coloring: coloring, shared: shared, islands: ib.count, contacts: nc,
+            let colorAndPrepare = ColorAndPrepare(coloring: coloring, shared: shared, islands: ib.groupCount, contacts: nc,
                                                   colorTasks: colorTasks, islandChunk: islandChunk, prepareChunk: prepareChunk,
                                                   soft: soft, staticSoft: staticSoft, bounce: bounce)
             Parallel.forChunks(workers: workers, count: colorTasks + prepareTasks, chunkSize: 1, counter: chunkCounter,
                                colorAndPrepare)
-            let jointList = ib.jointList.baseOrDummy
+            let jointList = ib.jointList.baseOrDummyMutable
             for k in 0..<nj {
                 JointSolver.prepare(&jointsB[Int(jointList[k])], sims: simsP, metas: metasP, ctx: ctx)
             }
             let colorStart = isProfiling ? StepProfile.now() : 0
-            batches.layoutAndPack(islands: ib, constraints: cons, padBody: boundaryBody, workers: workers, counter: chunkCounter)
+            batches.layoutAndPack(islands: &ib, constraints: cons, padBody: boundaryBody, workers: workers, counter: chunkCounter)
             if isProfiling { prepareEnd = StepProfile.now(); profile.coloring += prepareEnd - colorStart }
-            let bt = batches
+            // (The batches' buffers read in place: a local copy of `batches` retained each.)
             let views = SolverViews(
                 sims: simsP, states: statesP, metas: metasP, constraints: cons,
-                wide: batches.wide.baseOrDummyMutable, wideIndex: bt.wideIndex.baseOrDummy, wideStart: bt.wideStart.baseOrDummy,
-                colorStart: bt.colorStart.baseOrDummy,
-                overflow: bt.overflow.baseOrDummy, overflowStart: bt.overflowStart.baseOrDummy,
+                wide: batches.wide.baseOrDummyMutable, wideIndex: batches.wideIndex.baseOrDummyMutable, wideStart: batches.wideStart.baseOrDummyMutable,
+                colorStart: batches.colorStart.baseOrDummyMutable,
+                overflow: batches.overflow.baseOrDummyMutable, overflowStart: batches.overflowStart.baseOrDummyMutable,
                 joints: orDummy(jointsB.baseAddress),
-                bodies: ib.bodies.baseOrDummy, bodyStart: ib.bodyStart.baseOrDummy,
-                contactStart: ib.contactStart.baseOrDummy, jointList: jointList,
-                jointStart: ib.jointStart.baseOrDummy, subSteps: n, h: h, invH: 1 / h,
+                bodies: ib.bodies.baseOrDummyMutable, bodyStart: ib.groupBodyStart.baseOrDummyMutable,
+                contactStart: ib.groupContactStart.baseOrDummyMutable, jointList: jointList,
+                jointStart: ib.groupJointStart.baseOrDummyMutable, subSteps: n, h: h, invH: 1 / h,
                 maxBiasVelocity: settings.maxContactPushSpeed,
                 softness: WideContactSolver.LaneSoftness(soft: soft, staticSoft: staticSoft),
                 restitutionThreshold: settings.restitutionThreshold,
                 maxLinearSpeed: settings.maxLinearSpeed, jointContext: ctx, anyRestitution: bounce.isSet)
             if workers == 1 {
-                for isl in 0..<ib.count { views.solveIsland(isl) }
+                for isl in 0..<ib.groupCount { views.solveIsland(isl) }
                 for k in 0..<nc { ContactSolver.store(cons[k], into: &dataP[Int(contactsB[Int(contactList[k])].slot)].manifold) }
             } else {
                 // One pipeline: the big islands' stages (each split into blocks), then the small
                 // islands claimed whole, then storing impulses.
+                let smallIslands = solver.smallIslands, bigIslands = solver.bigIslands
                 pipeline.stages.removeAll(keepingCapacity: true)
                 for k in 0..<bigIslands.count { views.appendStages(island: Int(bigIslands[k]), to: &pipeline.stages) }
                 if !smallIslands.isEmpty {
@@ -159,17 +165,17 @@ extension World {
         solver.smallIslands.removeAll(keepingCapacity: true)
         solver.bigIslands.removeAll(keepingCapacity: true)
         guard workers > 1 else { return }
-        let ib = islands
+        let ib = islands  // (only with several workers)
         // Small islands, largest first (ties by index), so long islands do not end up last on
         // one worker: a counting sort on the size (contacts + bodies) into reused buffers (the
         // standard library's sort allocates its merge buffer on every call).
         var maxSize = 0
-        for isl in 0..<ib.count {
-            let contacts = Int(ib.contactStart[isl + 1] - ib.contactStart[isl])
+        for isl in 0..<ib.groupCount {
+            let contacts = Int(ib.groupContactStart[isl + 1] - ib.groupContactStart[isl])
             if contacts >= 512 * workers { solver.bigIslands.append(Int32(isl)); continue }
-            maxSize = max(maxSize, contacts + Int(ib.bodyStart[isl + 1] - ib.bodyStart[isl]))
+            maxSize = max(maxSize, contacts + Int(ib.groupBodyStart[isl + 1] - ib.groupBodyStart[isl]))
         }
-        let smallCount = ib.count - solver.bigIslands.count
+        let smallCount = ib.groupCount - solver.bigIslands.count
         guard smallCount > 0 else { return }
         // Both buffers moved into locals (two buffers of one struct cannot be open at once).
         var countsBuffer: [Int32] = [], orderBuffer: [Int32] = []
@@ -186,16 +192,16 @@ extension World {
         countsBuffer.withUnsafeMutableBufferPointer { counts in
         orderBuffer.withUnsafeMutableBufferPointer { order in
             func size(_ isl: Int) -> Int {
-                Int(ib.contactStart[isl + 1] - ib.contactStart[isl] + ib.bodyStart[isl + 1] - ib.bodyStart[isl])
+                Int(ib.groupContactStart[isl + 1] - ib.groupContactStart[isl] + ib.groupBodyStart[isl + 1] - ib.groupBodyStart[isl])
             }
             for k in 0...maxSize { counts[k] = 0 }
-            for isl in 0..<ib.count where Int(ib.contactStart[isl + 1] - ib.contactStart[isl]) < 512 * workers {
+            for isl in 0..<ib.groupCount where Int(ib.groupContactStart[isl + 1] - ib.groupContactStart[isl]) < 512 * workers {
                 counts[size(isl)] += 1
             }
             // First slot of each size, sizes in decreasing order.
             var next: Int32 = 0
             for k in stride(from: maxSize, through: 0, by: -1) { let c = counts[k]; counts[k] = next; next += c }
-            for isl in 0..<ib.count where Int(ib.contactStart[isl + 1] - ib.contactStart[isl]) < 512 * workers {
+            for isl in 0..<ib.groupCount where Int(ib.groupContactStart[isl + 1] - ib.groupContactStart[isl]) < 512 * workers {
                 let k = size(isl)
                 order[Int(counts[k])] = Int32(isl)
                 counts[k] += 1
