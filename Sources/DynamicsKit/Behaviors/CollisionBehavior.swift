@@ -155,8 +155,10 @@ open class CollisionBehavior: ItemListBehavior {
 
     // MARK: Engine
 
-    private static let serials = Mutex<UInt32>(0)
-    private static func nextSerial() -> UInt32 { serials.withLock { $0 &+= 1; return $0 } }
+    /// Behaviors are made on any thread: an atomic counter (ThreadSanitizer does not see
+    /// `Mutex`'s futex on Linux and reported the locked counter as a race).
+    private static let serials = Atomic<UInt32>(0)
+    private static func nextSerial() -> UInt32 { serials.wrappingAdd(1, ordering: .relaxed).newValue }
 
     private var engineMode: CollisionMode {
         var m: CollisionMode = []
