@@ -73,31 +73,22 @@ struct WideContact {
         i11 = f { $0.pointee.useBlock ? $0.pointee.invK.x : 0 }
         i12 = f { $0.pointee.useBlock ? $0.pointee.invK.y : 0 }
         i22 = f { $0.pointee.useBlock ? $0.pointee.invK.w : 0 }
+        // One manifold point of the four lanes; lanes not in `keep` get zeros.
         // r × n = rx·ny − ry·nx and r × t = −(r · n) for t = (ny, −nx).
-        do {
-            let ax = f { $0.pointee.p0.anchorA.x }, ay = f { $0.pointee.p0.anchorA.y }
-            let bx = f { $0.pointee.p0.anchorB.x }, by = f { $0.pointee.p0.anchorB.y }
-            rn1A = ax * ny - ay * nx; rt1A = -(ax * nx + ay * ny)
-            rn1B = bx * ny - by * nx; rt1B = -(bx * nx + by * ny)
-            adj1 = f { $0.pointee.p0.adjustedSeparation }
-            nm1 = f { $0.pointee.p0.normalMass }; tm1 = f { $0.pointee.p0.tangentMass }
-            ln1 = f { $0.pointee.p0.normalImpulse }; lt1 = f { $0.pointee.p0.tangentImpulse }
-            mx1 = f { $0.pointee.p0.maxNormalImpulse }
-        }
-        do {
-            let two = i { $0.pointee.pointCount } .> 1
-            @inline(__always) func g(_ get: (UnsafePointer<ContactConstraint>) -> Float) -> F {
-                F(repeating: 0).replacing(with: f(get), where: two)
+        @inline(__always)
+        func point(_ get: (UnsafePointer<ContactConstraint>) -> ConstraintPoint, keep: Mask)
+            -> (rnA: F, rnB: F, rtA: F, rtB: F, adj: F, nm: F, tm: F, ln: F, lt: F, mx: F) {
+            @inline(__always) func g(_ field: (ConstraintPoint) -> Float) -> F {
+                F(repeating: 0).replacing(with: f { field(get($0)) }, where: keep)
             }
-            let ax = g { $0.pointee.p1.anchorA.x }, ay = g { $0.pointee.p1.anchorA.y }
-            let bx = g { $0.pointee.p1.anchorB.x }, by = g { $0.pointee.p1.anchorB.y }
-            rn2A = ax * ny - ay * nx; rt2A = -(ax * nx + ay * ny)
-            rn2B = bx * ny - by * nx; rt2B = -(bx * nx + by * ny)
-            adj2 = g { $0.pointee.p1.adjustedSeparation }
-            nm2 = g { $0.pointee.p1.normalMass }; tm2 = g { $0.pointee.p1.tangentMass }
-            ln2 = g { $0.pointee.p1.normalImpulse }; lt2 = g { $0.pointee.p1.tangentImpulse }
-            mx2 = g { $0.pointee.p1.maxNormalImpulse }
+            let ax = g { $0.anchorA.x }, ay = g { $0.anchorA.y }
+            let bx = g { $0.anchorB.x }, by = g { $0.anchorB.y }
+            return (ax * ny - ay * nx, bx * ny - by * nx, -(ax * nx + ay * ny), -(bx * nx + by * ny),
+                    g { $0.adjustedSeparation }, g { $0.normalMass }, g { $0.tangentMass },
+                    g { $0.normalImpulse }, g { $0.tangentImpulse }, g { $0.maxNormalImpulse })
         }
+        (rn1A, rn1B, rt1A, rt1B, adj1, nm1, tm1, ln1, lt1, mx1) = point({ $0.pointee.p0 }, keep: Mask(repeating: true))
+        (rn2A, rn2B, rt2A, rt2B, adj2, nm2, tm2, ln2, lt2, mx2) = point({ $0.pointee.p1 }, keep: i { $0.pointee.pointCount } .> 1)
     }
 
     /// Writes lane `l`'s impulses back to its scalar constraint.
