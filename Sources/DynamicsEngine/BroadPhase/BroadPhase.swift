@@ -1,6 +1,11 @@
-/// The broad phase: finds every pair of shapes whose (margin-enlarged) boxes overlap and that
-/// the collision filter allows, in a canonical order.
+/// The broad phase: finds every pair of shapes whose fat boxes overlap and that the collision
+/// filter allows, in a canonical order.
 ///
+/// - Each moving shape has a fat box: its box grown by `fatMargin` when it last moved out of
+///   the previous one. Only shapes whose box left their fat box ("enlarged") look for partners,
+///   in the spirit of Box2D's enlarged proxies; the pairs of the others stand as they were.
+///   When many moved, or something structural changed, every shape looks again: both ways
+///   find the same pairs under the same keys, so the choice never changes a result.
 /// - Moving shapes (of dynamic and kinematic bodies) go into a grid rebuilt every step.
 /// - Static shapes (static bodies, boundaries) go into a second grid rebuilt only when static
 ///   geometry changes.
@@ -23,6 +28,12 @@ struct BroadPhase {
     var staticLarge: [Int32] = []
     /// Output: pair keys, sorted.
     var pairs: [UInt64] = []
+    /// Per shape slot: 1 when its fat box changed in this step's box update.
+    var enlarged: [UInt8] = []
+    /// The enlarged moving shapes, in slot order.
+    var enlargedList: [Int32] = []
+    /// The enlarged shapes' pairs, before they join the standing ones.
+    var freshPairs: [UInt64] = []
     /// Each chunk's own pair output (concatenated in chunk order, which keeps the keys sorted).
     var workerPairs: [[UInt64]] = []
     /// Typical cell size of the last build.
@@ -66,9 +77,11 @@ extension World {
         broadPhaseDirty = true
     }
 
-    /// How much a moving shape's box is grown for pair finding, so that small motions
-    /// (resting jitter) keep it inside and the pairs are reused.
-    @inline(__always) var fatMargin: Float { settings.linearSlop }
+    /// How much a moving shape's box is grown when it moves out of its fat box, so that small
+    /// motions (resting jitter) keep it inside. Four linear slops (2 pt): instructions for 600
+    /// steps of pile 1 000 / pyramid 40 / mix 1 000 against one slop −0.7 / −0.7 / −1.2 %;
+    /// 10 slops cost more in pairs than they save in queries (pile +3.5 %).
+    @inline(__always) var fatMargin: Float { 4 * settings.linearSlop }
 
     /// The speculative distance: contacts are made this far before shapes touch.
     @inline(__always) var speculativeDistance: Float { 4 * settings.linearSlop }

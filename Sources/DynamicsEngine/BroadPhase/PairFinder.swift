@@ -20,20 +20,26 @@ extension World {
         let half = 0.5 * speculativeDistance
         let maxMargin = half + 2 * settings.maxLinearSpeed * dt
         let shapeCount = Int(shapeSlots.count)
+        pairsChanged = false
         // The moving shapes in slot order, written through pointers (the lists only grow).
         if bp.moving.count < shapeCount { bp.moving.append(contentsOf: repeatElement(0, count: shapeCount - bp.moving.count)) }
+        if bp.enlarged.count < shapeCount { bp.enlarged.append(contentsOf: repeatElement(0, count: shapeCount - bp.enlarged.count)) }
         var movingCount = 0
         shapes.withUnsafeMutableBufferPointer { sh in
-            bp.moving.withUnsafeMutableBufferPointer { mv in
-                for s in 0..<shapeCount where sh[s].alive && !sh[s].isStatic { mv[movingCount] = Int32(s); movingCount += 1 }
+        bp.moving.withUnsafeMutableBufferPointer { mv in
+        bp.enlarged.withUnsafeMutableBufferPointer { en in
+            for s in 0..<shapeCount {
+                if sh[s].alive && !sh[s].isStatic { mv[movingCount] = Int32(s); movingCount += 1 } else { en[s] = 0 }
             }
-        }
+        }}}
         bp.moving.removeLast(bp.moving.count - movingCount)
-        // Boxes of awake moving shapes, in parallel (each worker its own shapes); a shape whose
-        // box left its fat box raises `escaped`. (Every step, so the buffers only read are
-        // opened mutably, in place: a read-only view of a class property retained and released
-        // its array; these arrays are never shared, so no copy is made.)
+        // Boxes of awake moving shapes, in parallel (each worker its own shapes). A shape whose
+        // box left its fat box gets a new fat box and is flagged "enlarged"; `escaped` is raised.
+        // (Every step, so the buffers only read are opened mutably, in place: a read-only view of
+        // a class property retained and released its array; these arrays are never shared, so
+        // no copy is made.)
         let workers = stepWorkers
+        let fatMargin = self.fatMargin
         boxEscaped.clear()
         shapes.withUnsafeMutableBufferPointer { sh in
         metas.withUnsafeMutableBufferPointer { me in
@@ -42,108 +48,203 @@ extension World {
         pool.vertices.withUnsafeMutableBufferPointer { vb in
         fatBoxes.withUnsafeMutableBufferPointer { fb in
         aabbs.withUnsafeMutableBufferPointer { bx in
+        bp.enlarged.withUnsafeMutableBufferPointer { en in
         bp.moving.withUnsafeMutableBufferPointer { mv in
             let v = BoxUpdate(shapes: orDummy(UnsafePointer(sh.baseAddress)), metas: orDummy(UnsafePointer(me.baseAddress)),
                               states: orDummy(UnsafePointer(st.baseAddress)), sims: orDummy(UnsafePointer(si.baseAddress)),
                               verts: orDummy(UnsafePointer(vb.baseAddress)), boxes: orDummy(bx.baseAddress),
-                              fat: orDummy(UnsafePointer(fb.baseAddress)), escaped: boxEscaped,
-                              moving: orDummy(UnsafePointer(mv.baseAddress)), half: half, maxMargin: maxMargin, dt: dt)
+                              fat: orDummy(fb.baseAddress), enlarged: orDummy(en.baseAddress), escaped: boxEscaped,
+                              moving: orDummy(UnsafePointer(mv.baseAddress)), half: half, maxMargin: maxMargin,
+                              fatMargin: fatMargin, dt: dt)
             Parallel.forRanges(workers: workers, count: mv.count, minPerWorker: 1024, v)
-        }}}}}}}}
+        }}}}}}}}}
+        let n = bp.moving.count
         // Nothing moved out of its fat box and nothing structural changed: last step's pairs
-        // are still every pair (and a few more whose fat boxes overlap), in the same order.
-        if !broadPhaseDirty && !boxEscaped.isSet && movingCount == bp.lastMovingCount {
+        // are still every pair, and the contacts stand as they are.
+        let dirty = broadPhaseDirty || movingCount != bp.lastMovingCount
+        if !dirty && !boxEscaped.isSet {
             pairsReusedSteps += 1
             return
         }
-        broadPhaseDirty = false
+        pairsChanged = true
         bp.lastMovingCount = movingCount
-        bp.movingLarge.removeAll(keepingCapacity: true)
         bp.pairs.removeAll(keepingCapacity: true)
-        // The fat boxes of this build.
-        let fatMargin = self.fatMargin
-        aabbs.withUnsafeBufferPointer { bx in
-        fatBoxes.withUnsafeMutableBufferPointer { fb in
-            for s in bp.moving { fb[Int(s)] = bx[Int(s)].expanded(by: fatMargin) }
-        }}
-        // Mean size (serial, in slot order: the cell size never depends on the worker count).
-        var sizeSum: Float = 0
-        fatBoxes.withUnsafeBufferPointer { bx in
-            bp.moving.withUnsafeBufferPointer { mv in
-                for s in mv {
+        guard n > 0 else { broadPhaseDirty = false; return }
+        // The enlarged shapes, in slot order.
+        bp.enlargedList.removeAll(keepingCapacity: true)
+        if !dirty {
+            bp.enlarged.withUnsafeBufferPointer { en in
+                for s in bp.moving where en[Int(s)] != 0 { bp.enlargedList.append(s) }
+            }
+        }
+        // A few shapes moved out: only they look for partners (every pair they are in), and
+        // the contacts of the others stand. Many moved, or the grid's large/small split no
+        // longer fits: every shape looks again. Both find the same pairs (every pair of
+        // overlapping fat boxes the filter allows, under the same keys), so the choice is
+        // only about speed.
+        var incremental = !dirty && bp.enlargedList.count * 4 <= n && bp.cellSize > 0
+        if incremental {
+            let largeLimit = largeShapeCells * bp.cellSize
+            fatBoxes.withUnsafeBufferPointer { bx in
+                for s in bp.enlargedList {
                     let e = bx[Int(s)].upper - bx[Int(s)].lower
-                    sizeSum += max(e.x, e.y)
+                    if (max(e.x, e.y) > largeLimit) != (shapeIsLarge[Int(s)] != 0) { incremental = false; break }
                 }
             }
         }
-        let n = bp.moving.count
-        guard n > 0 else { return }
-        // Cell size ≈ 1.5 × the mean moving shape; shapes over 8 cells are "large".
-        let cell = max(1, 1.5 * sizeSum / Float(n))
-        bp.cellSize = cell
-        let largeLimit = largeShapeCells * cell
-        fatBoxes.withUnsafeBufferPointer { bx in
-        shapeIsLarge.withUnsafeMutableBufferPointer { large in
-            // Small shapes through a pointer (the list only grows); large ones are rare.
-            if bp.movingSmall.count < n { bp.movingSmall.append(contentsOf: repeatElement(0, count: n - bp.movingSmall.count)) }
-            var smallCount = 0
-            bp.moving.withUnsafeBufferPointer { mv in
-            bp.movingSmall.withUnsafeMutableBufferPointer { sm in
-                for s in mv {
-                    let e = bx[Int(s)].upper - bx[Int(s)].lower
-                    if max(e.x, e.y) > largeLimit {
-                        large[Int(s)] = 1; bp.movingLarge.append(s)
-                    } else {
-                        large[Int(s)] = 0; sm[smallCount] = s; smallCount += 1
+        broadPhaseDirty = false
+        if incremental {
+            incrementalPass += 1
+        } else {
+            // Mean size (serial, in slot order: the cell size never depends on the worker count).
+            var sizeSum: Float = 0
+            fatBoxes.withUnsafeBufferPointer { bx in
+                bp.moving.withUnsafeBufferPointer { mv in
+                    for s in mv {
+                        let e = bx[Int(s)].upper - bx[Int(s)].lower
+                        sizeSum += max(e.x, e.y)
                     }
                 }
+            }
+            // Cell size ≈ 1.5 × the mean moving shape; shapes over 8 cells are "large".
+            bp.cellSize = max(1, 1.5 * sizeSum / Float(n))
+            bp.movingLarge.removeAll(keepingCapacity: true)
+            let largeLimit = largeShapeCells * bp.cellSize
+            fatBoxes.withUnsafeBufferPointer { bx in
+            shapeIsLarge.withUnsafeMutableBufferPointer { large in
+                // Small shapes through a pointer (the list only grows); large ones are rare.
+                if bp.movingSmall.count < n { bp.movingSmall.append(contentsOf: repeatElement(0, count: n - bp.movingSmall.count)) }
+                var smallCount = 0
+                bp.moving.withUnsafeBufferPointer { mv in
+                bp.movingSmall.withUnsafeMutableBufferPointer { sm in
+                    for s in mv {
+                        let e = bx[Int(s)].upper - bx[Int(s)].lower
+                        if max(e.x, e.y) > largeLimit {
+                            large[Int(s)] = 1; bp.movingLarge.append(s)
+                        } else {
+                            large[Int(s)] = 0; sm[smallCount] = s; smallCount += 1
+                        }
+                    }
+                }}
+                bp.movingSmall.removeLast(bp.movingSmall.count - smallCount)
             }}
-            bp.movingSmall.removeLast(bp.movingSmall.count - smallCount)
-            // A local reference (not a copy): reading bp.movingSmall while bp.grid is mutated
-            // would otherwise make the compiler materialise a temporary array every step.
-            let small = bp.movingSmall
+        }
+        // The grid of the small moving shapes' fat boxes. (A local reference, not a copy:
+        // reading bp.movingSmall while bp.grid is mutated would otherwise make the compiler
+        // materialise a temporary array every step.)
+        let small = bp.movingSmall
+        fatBoxes.withUnsafeBufferPointer { bx in
             small.withUnsafeBufferPointer { ids in
-                bp.grid.build(ids: ids, boxes: bx.baseAddress!, cellSize: cell, workers: workers, pipeline: pipeline,
+                bp.grid.build(ids: ids, boxes: bx.baseAddress!, cellSize: bp.cellSize, workers: workers, pipeline: pipeline,
                               minParallel: parallelMin(1024))
             }
-        }}
+        }
         let tEmit = isProfiling ? StepProfile.now() : 0
         defer { if isProfiling { profile.pairEmission += StepProfile.now() - tEmit } }
-        // Pairs: chunks of emitters claimed by the workers, each chunk into its own buffer;
-        // concatenating the buffers in chunk order keeps the keys sorted.
+        // Pairs: chunks of emitters claimed by the workers, each chunk into its own buffer.
+        let emitters = incremental ? bp.enlargedList : bp.moving
+        let count = emitters.count
         let chunkSize = 256
-        let chunks = (n + chunkSize - 1) / chunkSize
+        let chunks = (count + chunkSize - 1) / chunkSize
         while bp.workerPairs.count < chunks { bp.workerPairs.append([]) }
         let staticGrid = bp.staticGrid, grid = bp.grid
-        let moving = bp.moving, staticLarge = bp.staticLarge
+        let moving = bp.moving, movingLarge = bp.movingLarge, staticLarge = bp.staticLarge
         shapes.withUnsafeBufferPointer { sh in
         metas.withUnsafeBufferPointer { me in
         fatBoxes.withUnsafeBufferPointer { bx in
         shapeIsLarge.withUnsafeBufferPointer { large in
+        bp.enlarged.withUnsafeBufferPointer { en in
         staticGrid.cellStart.withUnsafeBufferPointer { scs in staticGrid.entries.withUnsafeBufferPointer { sen in
         grid.cellStart.withUnsafeBufferPointer { gcs in grid.entries.withUnsafeBufferPointer { gen in
-        moving.withUnsafeBufferPointer { mv in staticLarge.withUnsafeBufferPointer { sl in
+        moving.withUnsafeBufferPointer { mv in movingLarge.withUnsafeBufferPointer { ml in
+        staticLarge.withUnsafeBufferPointer { sl in emitters.withUnsafeBufferPointer { em in
         bp.workerPairs.withUnsafeMutableBufferPointer { outs in
             let ctx = PairContext(world: self, shapes: orDummy(sh.baseAddress), metas: orDummy(me.baseAddress),
                                   boxes: orDummy(bx.baseAddress), isLarge: orDummy(large.baseAddress),
+                                  enlarged: orDummy(en.baseAddress),
                                   staticGrid: GridView(staticGrid, orDummy(scs.baseAddress), orDummy(sen.baseAddress)),
                                   grid: GridView(grid, orDummy(gcs.baseAddress), orDummy(gen.baseAddress)),
-                                  moving: mv, staticLarge: sl)
-            let task = PairEmission(ctx: ctx, out: ChunkBuffers(outs.baseAddress!))
-            Parallel.forChunks(workers: workers, count: n, chunkSize: chunkSize, counter: chunkCounter, task)
-        }}}}}}}}}}}
-        for c in 0..<chunks { bp.pairs.append(contentsOf: bp.workerPairs[c]) }
+                                  moving: mv, movingLarge: ml, staticLarge: sl)
+            let task = PairEmission(ctx: ctx, emitters: em, incremental: incremental, out: ChunkBuffers(outs.baseAddress!))
+            Parallel.forChunks(workers: workers, count: count, chunkSize: chunkSize, counter: chunkCounter, task)
+        }}}}}}}}}}}}}}
+        if !incremental {
+            // Emitters in slot order, each with its partners sorted: the keys are sorted.
+            for c in 0..<chunks { bp.pairs.append(contentsOf: bp.workerPairs[c]) }
+            return
+        }
+        // The pairs of the enlarged shapes, sorted, merged with the standing pairs (last step's
+        // contacts with no enlarged shape).
+        bp.freshPairs.removeAll(keepingCapacity: true)
+        for c in 0..<chunks { bp.freshPairs.append(contentsOf: bp.workerPairs[c]) }
+        bp.freshPairs.withUnsafeMutableBufferPointer { sortKeys($0) }
+        bp.enlarged.withUnsafeBufferPointer { en in
+        contacts.withUnsafeBufferPointer { old in
+        bp.freshPairs.withUnsafeBufferPointer { fresh in
+            var i = 0
+            for c in old {
+                let k = c.key
+                let a = Int(truncatingIfNeeded: k >> 32), b = Int(truncatingIfNeeded: k & 0xFFFF_FFFF)
+                if en[a] != 0 || en[b] != 0 { continue }
+                while i < fresh.count && fresh[i] < k { bp.pairs.append(fresh[i]); i += 1 }
+                bp.pairs.append(k)
+            }
+            while i < fresh.count { bp.pairs.append(fresh[i]); i += 1 }
+        }}}
     }
+}
+
+/// Sorts pair keys in place without allocating (quicksort, median of three, insertion sort
+/// below 16 keys; the smaller side recursed, so the depth stays logarithmic).
+func sortKeys(_ a: UnsafeMutableBufferPointer<UInt64>) {
+    guard let base = a.baseAddress, a.count > 1 else { return }
+    sortKeys(base, 0, a.count - 1)
+}
+
+private func sortKeys(_ p: UnsafeMutablePointer<UInt64>, _ lo0: Int, _ hi0: Int) {
+    var lo = lo0, hi = hi0
+    while hi - lo >= 16 {
+        let mid = lo + (hi - lo) / 2
+        if p[mid] < p[lo] { p.swapAt(mid, lo) }
+        if p[hi] < p[lo] { p.swapAt(hi, lo) }
+        if p[hi] < p[mid] { p.swapAt(hi, mid) }
+        let pivot = p[mid]
+        var i = lo, j = hi
+        while i <= j {
+            while p[i] < pivot { i += 1 }
+            while p[j] > pivot { j -= 1 }
+            if i <= j { p.swapAt(i, j); i += 1; j -= 1 }
+        }
+        if j - lo < hi - i { sortKeys(p, lo, j); lo = i } else { sortKeys(p, i, hi); hi = j }
+    }
+    if hi <= lo { return }
+    for i in (lo + 1)...hi {
+        let v = p[i]
+        var j = i - 1
+        while j >= lo && p[j] > v { p[j + 1] = p[j]; j -= 1 }
+        p[j + 1] = v
+    }
+}
+
+private extension UnsafeMutablePointer where Pointee == UInt64 {
+    @inline(__always) func swapAt(_ i: Int, _ j: Int) { let t = self[i]; self[i] = self[j]; self[j] = t }
 }
 
 /// Pair emission for one chunk of moving shapes into the chunk's own buffer.
 struct PairEmission: RangeTask, @unchecked Sendable {
     let ctx: PairContext
+    /// The shapes that look for partners: every moving shape, or only the enlarged ones.
+    let emitters: UnsafeBufferPointer<Int32>
+    let incremental: Bool
     let out: ChunkBuffers<UInt64>
     func run(_ r: Range<Int>, part c: Int) {
         out.withBuffer(c) { pairs in
             pairs.removeAll(keepingCapacity: true)
-            for k in r { ctx.emitPairs(for: Int(ctx.moving[k]), into: &pairs) }
+            if incremental {
+                for k in r { ctx.emitAllPairs(of: Int(emitters[k]), into: &pairs) }
+            } else {
+                for k in r { ctx.emitPairs(for: Int(emitters[k]), into: &pairs) }
+            }
         }
     }
 }
@@ -156,11 +257,13 @@ struct BoxUpdate: RangeTask, @unchecked Sendable {
     var sims: UnsafePointer<BodySim>
     var verts: UnsafePointer<Vec2>
     var boxes: UnsafeMutablePointer<AABB>
-    var fat: UnsafePointer<AABB>
+    var fat: UnsafeMutablePointer<AABB>
+    var enlarged: UnsafeMutablePointer<UInt8>
     var escaped: WorkFlag
     var moving: UnsafePointer<Int32>
     var half: Float
     var maxMargin: Float
+    var fatMargin: Float
     var dt: Float
 
     func run(_ r: Range<Int>, part: Int) { update(r) }
@@ -170,6 +273,7 @@ struct BoxUpdate: RangeTask, @unchecked Sendable {
         for k in r {
             let s = Int(moving[k])
             let b = Int(shapes[s].body)
+            enlarged[s] = 0
             guard metas[b].awake else { continue }  // a sleeping shape keeps its box
             let v = states[b]
             // Swept, not grown on every side: the box covers the shape's path over the step
@@ -186,7 +290,11 @@ struct BoxUpdate: RangeTask, @unchecked Sendable {
             box.upper += vmax(d, .zero)
             boxes[s] = box
             let f = fat[s]
-            if !(box.lower.x >= f.lower.x && box.lower.y >= f.lower.y && box.upper.x <= f.upper.x && box.upper.y <= f.upper.y) { out = true }
+            if !(box.lower.x >= f.lower.x && box.lower.y >= f.lower.y && box.upper.x <= f.upper.x && box.upper.y <= f.upper.y) {
+                fat[s] = box.expanded(by: fatMargin)
+                enlarged[s] = 1
+                out = true
+            }
         }
         if out { escaped.set() }
     }
@@ -212,9 +320,12 @@ struct PairContext: @unchecked Sendable {
     let metas: UnsafePointer<BodyMeta>
     let boxes: UnsafePointer<AABB>
     let isLarge: UnsafePointer<UInt8>
+    /// 1 for a shape whose fat box changed this step.
+    let enlarged: UnsafePointer<UInt8>
     let staticGrid: GridView
     let grid: GridView
     let moving: UnsafeBufferPointer<Int32>
+    let movingLarge: UnsafeBufferPointer<Int32>
     let staticLarge: UnsafeBufferPointer<Int32>
 
     @inline(__always)
@@ -252,31 +363,42 @@ struct PairContext: @unchecked Sendable {
         return ma.overflow && mb.overflow && world.bodiesCollide(a, b)
     }
 
-    /// Appends the pairs of moving shape `s` to `out`, sorted by partner. They are written in
-    /// place and sorted there (no scratch buffer: per-chunk scratch arrays allocated side by
-    /// side made the workers write to the same cache lines).
+    /// Which partners a grid query reports, and under which key.
+    enum PartnerRule {
+        /// Every partner (static shapes): key `s << 32 | t`.
+        case all
+        /// Partners with a higher slot (every moving shape looks): key `s << 32 | t`.
+        case above
+        /// Every partner except enlarged shapes with a lower slot, which report the pair
+        /// themselves (only enlarged shapes look): key `min << 32 | max`.
+        case notEnlargedBelow
+    }
+
+    /// The key of moving shape `s` and partner `t` under `rule`, or nil when `s` does not
+    /// report the pair.
+    @inline(__always)
+    func pairKey(_ s: Int, _ t: Int, _ rule: PartnerRule) -> UInt64? {
+        switch rule {
+        case .all:
+            return UInt64(UInt32(s)) << 32 | UInt64(UInt32(t))
+        case .above:
+            return t > s ? UInt64(UInt32(s)) << 32 | UInt64(UInt32(t)) : nil
+        case .notEnlargedBelow:
+            if t == s || (t < s && enlarged[t] != 0) { return nil }
+            let lo = min(s, t), hi = max(s, t)
+            return UInt64(UInt32(lo)) << 32 | UInt64(UInt32(hi))
+        }
+    }
+
+    /// Appends the pairs moving shape `s` reports when every moving shape looks: its static
+    /// partners and its moving partners of higher slot, sorted by partner. (Keys: the moving
+    /// shape, or the lower slot of two moving shapes, first; emitters in slot order then give
+    /// sorted output.) They are written in place and sorted there (no scratch buffer: per-chunk
+    /// scratch arrays allocated side by side made the workers write to the same cache lines).
     @inline(__always)
     func emitPairs(for s: Int, into out: inout [UInt64]) {
         let start = out.count
-        let box = boxes[s]
-        let key = UInt64(UInt32(s)) << 32
-        // Static partners: the static grid, then the large static shapes.
-        query(staticGrid, box: box, from: s, after: -1, into: &out, key: key)
-        for t32 in staticLarge {
-            let t = Int(t32)
-            if box.overlaps(boxes[t]) && shouldCollide(s, t) { out.append(key | UInt64(UInt32(t))) }
-        }
-        // Moving partners.
-        if isLarge[s] != 0 {
-            // A large shape tests every moving shape: small ones always, large ones above it.
-            for t32 in moving {
-                let t = Int(t32)
-                if t == s || (isLarge[t] != 0 && t < s) { continue }
-                if box.overlaps(boxes[t]) && shouldCollide(s, t) { out.append(key | UInt64(UInt32(t))) }
-            }
-        } else {
-            query(grid, box: box, from: s, after: s, into: &out, key: key)
-        }
+        emitPartners(of: s, rule: .above, into: &out)
         // Sort this emitter's partners (few: insertion sort) in place.
         let m = out.count - start
         guard m > 1 else { return }
@@ -291,10 +413,44 @@ struct PairContext: @unchecked Sendable {
         }
     }
 
-    /// Partners of `s` in `grid` with slot > `after`, each reported once: only in the cell
-    /// holding the lower corner of the two boxes' intersection.
+    /// Appends every pair of enlarged shape `s` (unsorted), except those an enlarged shape of
+    /// lower slot reports.
     @inline(__always)
-    func query(_ g: GridView, box: AABB, from s: Int, after: Int, into out: inout [UInt64], key: UInt64) {
+    func emitAllPairs(of s: Int, into out: inout [UInt64]) {
+        emitPartners(of: s, rule: .notEnlargedBelow, into: &out)
+    }
+
+    @inline(__always)
+    func emitPartners(of s: Int, rule: PartnerRule, into out: inout [UInt64]) {
+        let box = boxes[s]
+        // Static partners: the static grid, then the large static shapes.
+        query(staticGrid, box: box, from: s, rule: .all, into: &out)
+        for t32 in staticLarge {
+            let t = Int(t32)
+            if box.overlaps(boxes[t]) && shouldCollide(s, t) { out.append(UInt64(UInt32(s)) << 32 | UInt64(UInt32(t))) }
+        }
+        // Moving partners: a large shape tests every moving shape; a small one the grid (small
+        // shapes) and the large ones.
+        if isLarge[s] != 0 {
+            for t32 in moving {
+                let t = Int(t32)
+                guard let key = pairKey(s, t, rule) else { continue }
+                if box.overlaps(boxes[t]) && shouldCollide(s, t) { out.append(key) }
+            }
+        } else {
+            query(grid, box: box, from: s, rule: rule, into: &out)
+            for t32 in movingLarge {
+                let t = Int(t32)
+                guard let key = pairKey(s, t, rule) else { continue }
+                if box.overlaps(boxes[t]) && shouldCollide(s, t) { out.append(key) }
+            }
+        }
+    }
+
+    /// Partners of `s` in `grid` that `rule` lets `s` report, each reported once: only in the
+    /// cell holding the lower corner of the two boxes' intersection.
+    @inline(__always)
+    func query(_ g: GridView, box: AABB, from s: Int, rule: PartnerRule, into out: inout [UInt64]) {
         guard g.geo.nx > 0 else { return }
         let geo = g.geo
         let r = geo.cellRange(box)
@@ -305,12 +461,12 @@ struct PairContext: @unchecked Sendable {
                 let c = Int(y) * nx + Int(x)
                 for e in Int(cs[c])..<Int(cs[c + 1]) {
                     let t = Int(en[e])
-                    if t <= after { continue }
+                    guard let key = pairKey(s, t, rule) else { continue }
                     let tb = boxes[t]
                     guard box.overlaps(tb) else { continue }
                     let ref = geo.cell(of: vmax(box.lower, tb.lower))
                     guard ref.x == x && ref.y == y else { continue }
-                    if shouldCollide(s, t) { out.append(key | UInt64(UInt32(t))) }
+                    if shouldCollide(s, t) { out.append(key) }
                 }
             }
         }

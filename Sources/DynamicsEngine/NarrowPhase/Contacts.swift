@@ -54,6 +54,8 @@ extension World {
     /// merged with the old contacts of the same key range. Old contacts whose pair vanished
     /// are collected per range and reported in order afterwards.
     func mergeContacts() {
+        // The broad phase found the same pairs as last step: the contacts stand.
+        guard pairsChanged else { return }
         var out = contactsBack
         contactsBack = []
         let np = broadPhase.pairs.count
@@ -349,6 +351,7 @@ struct NarrowPhaseContext: @unchecked Sendable {
             let awakeB = me[b].awake && me[b].type != .static
             let sleeping = (!me[a].awake && me[a].type != .static) || (!me[b].awake && me[b].type != .static)
             if !awakeA && !awakeB {
+                cs[k].flags &= ~Contact.began  // (a begin event is reported once)
                 let linked = cs[k].flags & Contact.hasPoints != 0
                 links[k] = linked ? SIMD2(Int32(a), Int32(b)) : SIMD2(-1, -1)
                 if sleeping && linked { changes.append(Int32(k)) }

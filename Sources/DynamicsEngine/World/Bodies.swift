@@ -114,6 +114,10 @@ extension World {
             rec.center = p.centroid
         }
         shapes[s] = rec
+        // Its box and fat box where it is now (a shape of a sleeping body keeps them until the
+        // body wakes).
+        aabbs[s] = shapeAABB(s, sims[body].xf).expanded(by: 0.5 * speculativeDistance)
+        fatBoxes[s] = aabbs[s].expanded(by: fatMargin)
         // Link into the body's shape list (kept in creation order).
         shapeNext[s] = -1
         if metas[body].firstShape < 0 {

@@ -80,5 +80,6 @@ extension World {
         }
         wakeBody(Int(c.bodyA)); wakeBody(Int(c.bodyB))
         contacts[k].shapeA = -1  // dropped by the next merge
+        broadPhaseDirty = true
     }
 }

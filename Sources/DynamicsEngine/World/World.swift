@@ -51,6 +51,10 @@ public final class World {
     let boxEscaped = WorkFlag()
     /// Steps whose broad phase reused the previous step's pairs (for tests and profiles).
     @exclusivity(unchecked) var pairsReusedSteps = 0
+    /// Steps whose broad phase let only the enlarged shapes look for partners.
+    @exclusivity(unchecked) var incrementalPass = 0
+    /// Set by this step's broad phase when its pairs differ from the contacts' (the merge runs).
+    @exclusivity(unchecked) var pairsChanged = true
     /// 1 when a moving shape is in the broad phase's large list.
     @exclusivity(unchecked) var shapeIsLarge: [UInt8] = []
     @exclusivity(unchecked) var pool = VertexPool()
