@@ -21,7 +21,10 @@ let package = Package(
                  traits: ["MallocInterposer"]),
     ],
     targets: [
-        .target(name: "DynamicsEngine"),
+        .target(name: "DynamicsEngine", dependencies: ["DynamicsSolverKernels"]),
+        // The contact solver's colour-batch passes in C: eight lanes with AVX2 where the
+        // processor has it (chosen at load time), the same results bit for bit either way.
+        .target(name: "DynamicsSolverKernels"),
         .target(name: "DynamicsScenes", dependencies: ["DynamicsEngine", "DynamicsComponents"]),
         .target(name: "DynamicsKit", dependencies: ["DynamicsEngine"]),
         .testTarget(name: "DynamicsKitTests", dependencies: ["DynamicsKit"]),
@@ -37,7 +40,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "DynamicsEngineTests", dependencies: ["DynamicsEngine", "DynamicsScenes", "DynamicsComponents"]),
+        .testTarget(name: "DynamicsEngineTests", dependencies: ["DynamicsEngine", "DynamicsScenes", "DynamicsComponents", "DynamicsSolverKernels"]),
         .target(name: "BenchSupport"),
         // The randomized "app life" API fuzzer (`dynamics-bench fuzz-api`, `scripts/fuzz-api`) and the
         // engine fuzzer (`dynamics-bench fuzz`, `scripts/fuzz`).

@@ -72,6 +72,22 @@ struct ParallelDeterminismTests {
         }
     }
 
+    /// The contact kernels run eight lanes with AVX2 where the processor has it and four-lane
+    /// SSE halves where not; a world must end bit for bit where it does either way. (On a
+    /// processor without AVX2 both runs take the baseline and this only checks repeatability.)
+    @Test("AVX2 and baseline contact kernels agree bit for bit", arguments: [("pile", 1200), ("pyramid", 36), ("mix", 1200)])
+    func kernelWidths(name: String, size: Int) throws {
+        let make = { try SceneCatalog.scene(named: name).build(size: size, seed: 7).world }
+        #expect(WideContactSolver.layoutMatches)
+        WideContactSolver.forceBaseline(true)
+        defer { WideContactSolver.forceBaseline(false) }
+        #expect(!WideContactSolver.usesAVX2)
+        let baseline = try Self.run(make, workers: 1, steps: 90)
+        WideContactSolver.forceBaseline(false)
+        let native = try Self.run(make, workers: 2, steps: 90)
+        #expect(native == baseline, "\(name): the \(WideContactSolver.usesAVX2 ? "AVX2" : "baseline") kernels diverged from the baseline")
+    }
+
     @Test("the default worker count is the active processor count")
     func defaultWorkers() {
         #expect(World().workerCount == World.defaultWorkerCount)

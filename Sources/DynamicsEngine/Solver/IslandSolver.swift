@@ -1,3 +1,5 @@
+import DynamicsSolverKernels
+
 /// Reusable per-step solver buffers.
 struct SolverScratch {
     var constraints: [ContactConstraint] = []
@@ -100,14 +102,25 @@ struct SolverViews: @unchecked Sendable {
         }
     }
 
+    /// Batches `r`, all of ONE colour (the kernels solve two batches side by side).
     @inline(__always)
     func batches(_ pass: Pass, _ r: Range<Int>) {
+        guard !r.isEmpty else { return }
+        assert(WideContactSolver.layoutMatches, "WideContact and the C kernels' DKWideContact differ in layout")
+        let p = UnsafeMutableRawPointer(wide + r.lowerBound), s = UnsafeMutableRawPointer(states)
         switch pass {
-        case .warmStart: for k in r { WideContactSolver.warmStart(&wide[k], states) }
-        case .solve:
-            for k in r { WideContactSolver.solve(&wide[k], states, invH: invH, maxBiasVelocity: maxBiasVelocity, softness: softness) }
-        case .relax:
-            for k in r { WideContactSolver.relax(&wide[k], states, invH: invH) }
+        case .warmStart: dk_wide_warm_start(p, r.count, s)
+        case .solve: dk_wide_solve(p, r.count, s, invH, maxBiasVelocity, softness.soft.kernel, softness.staticSoft.kernel)
+        case .relax: dk_wide_relax(p, r.count, s, invH)
+        }
+    }
+
+    /// Island `isl`'s batches, colour by colour.
+    @inline(__always)
+    func batches(_ pass: Pass, island isl: Int) {
+        let colors = colorStart + isl * (ColoredBatches.colorCount + 1)
+        for q in 0..<ColoredBatches.colorCount where colors[q + 1] > colors[q] {
+            batches(pass, Int(colors[q])..<Int(colors[q + 1]))
         }
     }
 
@@ -148,10 +161,10 @@ struct SolverViews: @unchecked Sendable {
         let overflowRange = Int(overflowStart[isl])..<Int(overflowStart[isl + 1])
         for _ in 0..<subSteps {
             integrateVelocities(bodyRange)
-            joints(.warmStart, jointRange); batches(.warmStart, batchRange); overflowConstraints(.warmStart, overflowRange)
-            joints(.solve, jointRange); batches(.solve, batchRange); overflowConstraints(.solve, overflowRange)
+            joints(.warmStart, jointRange); batches(.warmStart, island: isl); overflowConstraints(.warmStart, overflowRange)
+            joints(.solve, jointRange); batches(.solve, island: isl); overflowConstraints(.solve, overflowRange)
             integratePositions(bodyRange)
-            joints(.relax, jointRange); batches(.relax, batchRange); overflowConstraints(.relax, overflowRange)
+            joints(.relax, jointRange); batches(.relax, island: isl); overflowConstraints(.relax, overflowRange)
         }
         unload(batchRange)
         if anyRestitution { restitution(Int(contactStart[isl])..<Int(contactStart[isl + 1])) }

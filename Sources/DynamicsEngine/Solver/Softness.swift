@@ -28,3 +28,10 @@ struct Softness: Sendable {
         impulseScale = a3
     }
 }
+
+import DynamicsSolverKernels
+
+extension Softness {
+    /// The coefficients as the C kernels take them.
+    @inline(__always) var kernel: DKSoftness { DKSoftness(biasRate: biasRate, massScale: massScale, impulseScale: impulseScale) }
+}

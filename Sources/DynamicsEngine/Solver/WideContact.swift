@@ -1,6 +1,8 @@
 /// Four contact constraints of one graph colour, stored lane-wise (structure of arrays) so one
-/// SSE instruction works on all four. Within a colour no dynamic body appears twice, so the
-/// four lanes can be gathered, solved and scattered independently.
+/// SSE instruction works on all four — or, two batches side by side, one AVX2 instruction on
+/// eight (the C kernels, `WideContactSolver`; the layout is `DKWideContact`'s, checked by
+/// `WideContactSolver.layoutMatches`). Within a colour no dynamic body appears twice, so the
+/// lanes can be gathered, solved and scattered independently.
 ///
 /// 592 bytes, read (and partly written) 12 times a step, so every field
 /// earns its place: each anchor is kept only as its two cross products with the normal and the
