@@ -184,12 +184,19 @@ public struct SoakCheck: Codable, Sendable, Equatable {
     public var measured: String
     public var limit: String
     public var passed: Bool
+
+    public init(name: String, measured: String, limit: String, passed: Bool) {
+        self.name = name; self.measured = measured; self.limit = limit; self.passed = passed
+    }
 }
 
 /// The judgement of a run's samples under a `SoakRule`.
 public struct SoakVerdict: Codable, Sendable, Equatable {
     /// Every check, in a fixed order.
     public var checks: [SoakCheck]
+
+    /// A verdict made of these checks (`judge` makes them from samples).
+    public init(checks: [SoakCheck]) { self.checks = checks }
     /// True when every check held.
     public var passed: Bool { checks.allSatisfy(\.passed) }
     /// The checks that did not hold.

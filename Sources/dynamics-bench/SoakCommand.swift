@@ -38,25 +38,25 @@ extension DynamicsBench {
                 """
         )
 
-        @Option(help: "Dynamic bodies in the world (1…100000).")
+        @Option(parsing: .unconditional, help: "Dynamic bodies in the world (1…100000).")
         var items: Int = 1_000
 
-        @Option(help: "Steps of 1/60 s.")
+        @Option(parsing: .unconditional, help: "Steps of 1/60 s.")
         var steps: Int = 1_000_000
 
         @Option(help: "Bodies replaced per simulated second, as a percentage (1%) or a fraction (0.01).")
         var churn: String = "1%"
 
-        @Option(help: "Take a sample every N steps (default: steps / 200, at least 1).")
+        @Option(parsing: .unconditional, help: "Take a sample every N steps (default: steps / 200, at least 1).")
         var sampleEvery: Int?
 
-        @Option(help: "Steps whose samples the verdict ignores (default: 10 % of --steps).")
+        @Option(parsing: .unconditional, help: "Steps whose samples the verdict ignores (default: 10 % of --steps).")
         var warmup: Int?
 
         @Option(help: "The churn's seed (decimal or 0x-hex).")
         var seed: String = "0x50a4"
 
-        @Option(help: "Worker threads (World.workerCount).")
+        @Option(parsing: .unconditional, help: "Worker threads (World.workerCount).")
         var workers: Int = 1
 
         @Option(help: "Write the samples and the verdict to FILE: JSON, or CSV (samples only) if FILE ends in .csv.")
