@@ -312,10 +312,10 @@ public enum SoakPlot {
         var out = ##"<svg xmlns="http://www.w3.org/2000/svg" width="900" height="620" font-family="sans-serif" font-size="12">"## + "\n"
         out += ##"<rect width="900" height="620" fill="white"/>"## + "\n"
         out += ##"<text x="\##(width / 2)" y="22" text-anchor="middle" font-size="15">\##(escape(title))</text>"## + "\n"
-        if !subtitle.isEmpty { out += ##"<text x="\##(width / 2)" y="40" text-anchor="middle" fill="#555">\##(escape(subtitle))</text>"## + "\n" }
+        if !subtitle.isEmpty { out += ##"<text x="\##(width / 2)" y="38" text-anchor="middle" fill="#555">\##(escape(subtitle))</text>"## + "\n" }
         let maxStep = Double(max(1, samples.last?.step ?? 1))
         let mib = 1_048_576.0
-        out += panel(samples, top: 60, bottom: 300, left: left, right: right, maxStep: maxStep, warmup: Double(warmupSteps),
+        out += panel(samples, top: 70, bottom: 300, left: left, right: right, maxStep: maxStep, warmup: Double(warmupSteps),
                      yLabel: "memory (MiB)", series: [
                         ("heap (allocated)", "#1f77b4", samples.map { Double($0.allocatedBytes) / mib }),
                         ("resident", "#d62728", samples.map { Double($0.residentBytes) / mib }),
@@ -339,7 +339,7 @@ public enum SoakPlot {
         func y(_ v: Double) -> Double { bottom - (bottom - top) * v / yMax }
         if warmup > 0 {
             out += ##"<rect x="\##(f(left))" y="\##(f(top))" width="\##(f(x(min(warmup, maxStep)) - left))" height="\##(f(bottom - top))" fill="#eee"/>"## + "\n"
-            out += ##"<text x="\##(f(left + 4))" y="\##(f(top + 14))" fill="#777">warm-up</text>"## + "\n"
+            out += ##"<text x="\##(f(left + 4))" y="\##(f(bottom - 6))" fill="#777">warm-up</text>"## + "\n"
         }
         for t in ticks {
             out += ##"<line x1="\##(f(left - 4))" y1="\##(f(y(t)))" x2="\##(f(right))" y2="\##(f(y(t)))" stroke="#ddd"/>"## + "\n"
@@ -357,7 +357,8 @@ public enum SoakPlot {
         for (k, (name, colour, values)) in series.enumerated() {
             let points = zip(samples, values).filter { $0.1.isFinite }.map { "\(f(x(Double($0.0.step)))),\(f(y($0.1)))" }
             out += ##"<polyline fill="none" stroke="\##(colour)" stroke-width="1.5" points="\##(points.joined(separator: " "))"/>"## + "\n"
-            out += ##"<text x="\##(f(right - 220))" y="\##(f(top + 14 + 16 * Double(k)))" fill="\##(colour)">\##(escape(name))</text>"## + "\n"
+            // The legend in a row above the panel, clear of the lines.
+            out += ##"<text x="\##(f(left + 230 * Double(k)))" y="\##(f(top - 8))" fill="\##(colour)">— \##(escape(name))</text>"## + "\n"
         }
         return out
     }

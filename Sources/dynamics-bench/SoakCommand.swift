@@ -77,6 +77,9 @@ extension DynamicsBench {
         @Flag(help: "Judge speed by wall-clock steps/s instead of steps per CPU second.")
         var wallClock = false
 
+        @Option(help: "Run nothing: judge (and with --plot / --out, chart or convert) the samples of a JSON file an earlier --out wrote, by the tolerances given here; --warmup defaults to the file's.")
+        var from: String?
+
         /// "1%" → 0.01, "0.01" → 0.01.
         static func parseChurn(_ text: String) throws -> Double {
             let t = text.trimmingCharacters(in: .whitespaces)
@@ -90,6 +93,7 @@ extension DynamicsBench {
         }
 
         func run() throws {
+            if let from { return try rejudge(from) }
             try requirePositive(items, "--items")
             guard items <= 100_000 else { throw BenchUsageError("--items must be at most 100000 (got \(items))") }
             try requirePositive(steps, "--steps")
@@ -104,24 +108,9 @@ extension DynamicsBench {
             guard judged >= SoakRule.minimumSamples else {
                 throw BenchUsageError("only \(judged) samples would come after warm-up; at least \(SoakRule.minimumSamples) are needed (lower --sample-every or --warmup)")
             }
-            guard memoryTolerance >= 0, memoryTolerance.isFinite else { throw BenchUsageError("--memory-tolerance must be a percentage ≥ 0 (got \(memoryTolerance))") }
-            guard memoryFloorKib >= 0 else { throw BenchUsageError("--memory-floor-kib must not be negative (got \(memoryFloorKib))") }
-            guard speedTolerance >= 0, speedTolerance <= 100 else { throw BenchUsageError("--speed-tolerance must be a percentage from 0 to 100 (got \(speedTolerance))") }
-            for (path, option) in [(out, "--out"), (plot, "--plot")] {
-                guard let path else { continue }
-                let dir = URL(fileURLWithPath: path).deletingLastPathComponent().path
-                var isDir: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
-                    throw BenchUsageError("\(option): folder '\(dir)' does not exist")
-                }
-            }
+            try checkTolerancesAndPaths()
             let allocator = try Jemalloc.verify()
-
-            var rule = SoakRule(warmupSteps: warm)
-            rule.memoryTolerance = memoryTolerance / 100
-            rule.memoryFloorBytes = UInt64(memoryFloorKib) * 1024
-            rule.speedTolerance = speedTolerance / 100
-            rule.judgeWallClock = wallClock
+            let rule = rule(warmup: warm)
 
             let soak: SoakWorld
             do { soak = try SoakWorld(items: items, churnPerSecond: churnRate, seed: seedValue, workers: workers) }
@@ -144,38 +133,85 @@ extension DynamicsBench {
                     }
                 })
 
-            let verdict = SoakVerdict.judge(outcome.samples, rule: rule)
             let problem = outcome.problem.map { "step \($0.step): \($0.message)" }
+            if problem != nil { say("replay: dynamics-bench soak --items \(items) --steps \(outcome.steps) --churn \(churn) --seed \(seed) --workers \(workers)") }
+            let file = SoakFile(date: ResultFile.now(), command: commandLineText, gitCommit: gitCommit(), items: items,
+                                steps: steps, stepsRun: outcome.steps, churnPerSecond: churnRate, seed: seed,
+                                workers: workers, memorySource: allocator + " (stats.allocated, stats.resident)",
+                                rule: rule, verdict: SoakVerdict.judge(outcome.samples, rule: rule), problem: problem,
+                                samples: outcome.samples)
+            try finish(file, wallSeconds: outcome.wallSeconds)
+        }
+
+        /// Validates the options shared by a run and `--from`, and the folders of --out / --plot.
+        func checkTolerancesAndPaths() throws {
+            guard memoryTolerance >= 0, memoryTolerance.isFinite else { throw BenchUsageError("--memory-tolerance must be a percentage ≥ 0 (got \(memoryTolerance))") }
+            guard memoryFloorKib >= 0 else { throw BenchUsageError("--memory-floor-kib must not be negative (got \(memoryFloorKib))") }
+            guard speedTolerance >= 0, speedTolerance <= 100 else { throw BenchUsageError("--speed-tolerance must be a percentage from 0 to 100 (got \(speedTolerance))") }
+            for (path, option) in [(out, "--out"), (plot, "--plot")] {
+                guard let path else { continue }
+                let dir = URL(fileURLWithPath: path).deletingLastPathComponent().path
+                var isDir: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
+                    throw BenchUsageError("\(option): folder '\(dir)' does not exist")
+                }
+            }
+        }
+
+        /// The rule from the options.
+        func rule(warmup warm: Int) -> SoakRule {
+            var rule = SoakRule(warmupSteps: warm)
+            rule.memoryTolerance = memoryTolerance / 100
+            rule.memoryFloorBytes = UInt64(memoryFloorKib) * 1024
+            rule.speedTolerance = speedTolerance / 100
+            rule.judgeWallClock = wallClock
+            return rule
+        }
+
+        /// `--from FILE`: judges a saved run again.
+        func rejudge(_ path: String) throws {
+            try checkTolerancesAndPaths()
+            let data: Data
+            do { data = try Data(contentsOf: URL(fileURLWithPath: path)) }
+            catch { throw BenchUsageError("cannot read soak file '\(path)': \(error.localizedDescription)") }
+            var file: SoakFile
+            do { file = try JSONDecoder().decode(SoakFile.self, from: data) }
+            catch { throw BenchUsageError("'\(path)' is not a soak file written by dynamics-bench soak --out FILE.json") }
+            guard file.format == "dynamics-bench-soak", file.version == 1 else {
+                throw BenchUsageError("'\(path)' is not a soak file (format \(file.format), version \(file.version))")
+            }
+            let warm = warmup ?? file.rule.warmupSteps
+            guard warm >= 0 else { throw BenchUsageError("--warmup must not be negative (got \(warm))") }
+            file.rule = rule(warmup: warm)
+            file.verdict = SoakVerdict.judge(file.samples, rule: file.rule)
+            file.passed = file.verdict.passed && file.problem == nil
+            say("soak: judging \(file.samples.count) samples of '\(path)' (\(file.command), \(file.date)), warm-up \(warm) steps")
+            try finish(file, wallSeconds: file.samples.last?.wallSeconds ?? 0)
+        }
+
+        /// Prints the verdict, writes --out and --plot, and exits 1 unless the run passed.
+        func finish(_ file: SoakFile, wallSeconds: Double) throws {
+            let verdict = file.verdict, problem = file.problem
             say("")
             for c in verdict.checks {
                 say("  \(c.passed ? "ok  " : "FAIL") \(c.name): \(c.measured) (limit \(c.limit))")
             }
             say("  \(problem == nil ? "ok  " : "FAIL") finite and inside the container after every step\(problem.map { ": " + $0 } ?? "")")
-            if problem != nil { say("  replay: dynamics-bench soak --items \(items) --steps \(outcome.steps) --churn \(churn) --seed \(seed) --workers \(workers)") }
             let passed = verdict.passed && problem == nil
+            let replaced = file.samples.last?.replaced ?? 0
             say(String(format: "soak: %@ — %d steps in %.0f s, %d bodies replaced", passed ? "pass" : "FAIL",
-                       outcome.steps, outcome.wallSeconds, soak.replaced))
-
+                       file.stepsRun, wallSeconds, replaced))
             if let out {
-                let data: Data
-                if out.lowercased().hasSuffix(".csv") {
-                    data = Data(SoakFile.csv(outcome.samples).utf8)
-                } else {
-                    let file = SoakFile(date: ResultFile.now(), command: commandLineText, gitCommit: gitCommit(), items: items,
-                                        steps: steps, stepsRun: outcome.steps, churnPerSecond: churnRate, seed: seed,
-                                        workers: workers, memorySource: allocator + " (stats.allocated, stats.resident)",
-                                        rule: rule, verdict: verdict, problem: problem, samples: outcome.samples)
-                    data = try file.jsonData() + Data("\n".utf8)
-                }
+                let data = out.lowercased().hasSuffix(".csv") ? Data(SoakFile.csv(file.samples).utf8) : try file.jsonData() + Data("\n".utf8)
                 do { try data.write(to: URL(fileURLWithPath: out)) }
                 catch { throw BenchUsageError("cannot write '\(out)': \(error.localizedDescription)") }
                 say("samples written to \(out)")
             }
             if let plot {
-                let title = "soak: \(items) items, churn \(String(format: "%g", churnRate * 100)) %/s, \(outcome.steps) steps, \(workers) worker\(workers == 1 ? "" : "s") — \(passed ? "pass" : "FAIL")"
-                let last = outcome.samples.last
-                let subtitle = last.map { String(format: "heap %.2f MiB, resident %.2f MiB at the end; %d bodies replaced; %.0f s wall clock", Double($0.allocatedBytes) / 1_048_576, Double($0.residentBytes) / 1_048_576, $0.replaced, outcome.wallSeconds) } ?? ""
-                do { try Data(SoakPlot.svg(outcome.samples, warmupSteps: warm, title: title, subtitle: subtitle).utf8).write(to: URL(fileURLWithPath: plot)) }
+                let w = file.workers
+                let title = "soak: \(file.items) items, churn \(String(format: "%g", file.churnPerSecond * 100)) %/s, \(file.stepsRun) steps, \(w) worker\(w == 1 ? "" : "s") — \(passed ? "pass" : "FAIL")"
+                let subtitle = file.samples.last.map { String(format: "heap %.2f MiB, resident %.2f MiB at the end; %d bodies replaced; %.0f s wall clock", Double($0.allocatedBytes) / 1_048_576, Double($0.residentBytes) / 1_048_576, $0.replaced, wallSeconds) } ?? ""
+                do { try Data(SoakPlot.svg(file.samples, warmupSteps: file.rule.warmupSteps, title: title, subtitle: subtitle).utf8).write(to: URL(fileURLWithPath: plot)) }
                 catch { throw BenchUsageError("cannot write '\(plot)': \(error.localizedDescription)") }
                 say("plot written to \(plot)")
             }

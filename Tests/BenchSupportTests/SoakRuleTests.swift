@@ -217,11 +217,22 @@ struct SoakRuleTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("soak-cli-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
+        let json = dir.appendingPathComponent("s.json").path
         let csv = dir.appendingPathComponent("s.csv").path, svg = dir.appendingPathComponent("s.svg").path
         let r = try Self.bench(["soak", "--items", "20", "--steps", "600", "--sample-every", "30", "--churn", "20%",
-                                "--speed-tolerance", "100", "--out", csv, "--plot", svg])
+                                "--speed-tolerance", "100", "--out", json])
         #expect(r.status == 0, "\(r.out)\(r.err)")
         #expect(r.out.contains("soak: pass — 600 steps"))
+        // --from judges the saved samples again (here into CSV and a chart) without running.
+        let again = try Self.bench(["soak", "--from", json, "--speed-tolerance", "100", "--out", csv, "--plot", svg])
+        #expect(again.status == 0, "\(again.out)\(again.err)")
+        #expect(again.out.contains("soak: judging 20 samples"))
+        // …and by other tolerances: with no memory allowance at all the warm heap still passes
+        // only if it did not move; either way the verdict is printed and the status follows it.
+        let strict = try Self.bench(["soak", "--from", json, "--speed-tolerance", "0", "--memory-floor-kib", "0", "--memory-tolerance", "0"])
+        #expect(strict.status == (strict.out.contains("FAIL") ? 1 : 0))
+        let notSoak = try Self.bench(["soak", "--from", csv])
+        #expect(notSoak.status == 2 && notSoak.err.hasPrefix("dynamics-bench: error: "))
         let lines = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 21)
         #expect(lines.last?.hasPrefix("600,10.0000,") == true)
