@@ -111,6 +111,8 @@ extension DynamicsBench {
             try checkTolerancesAndPaths()
             let allocator = try Jemalloc.verify()
             let rule = rule(warmup: warm)
+            // Read before the run: the tree may change while it goes on.
+            let commit = gitCommit()
 
             let soak: SoakWorld
             do { soak = try SoakWorld(items: items, churnPerSecond: churnRate, seed: seedValue, workers: workers) }
@@ -135,7 +137,7 @@ extension DynamicsBench {
 
             let problem = outcome.problem.map { "step \($0.step): \($0.message)" }
             if problem != nil { say("replay: dynamics-bench soak --items \(items) --steps \(outcome.steps) --churn \(churn) --seed \(seed) --workers \(workers)") }
-            let file = SoakFile(date: ResultFile.now(), command: commandLineText, gitCommit: gitCommit(), items: items,
+            let file = SoakFile(date: ResultFile.now(), command: commandLineText, gitCommit: commit, items: items,
                                 steps: steps, stepsRun: outcome.steps, churnPerSecond: churnRate, seed: seed,
                                 workers: workers, memorySource: allocator + " (stats.allocated, stats.resident)",
                                 rule: rule, verdict: SoakVerdict.judge(outcome.samples, rule: rule), problem: problem,
