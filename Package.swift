@@ -40,7 +40,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "DynamicsEngineTests", dependencies: ["DynamicsEngine", "DynamicsScenes", "DynamicsComponents", "DynamicsSolverKernels"]),
+        .testTarget(name: "DynamicsEngineTests", dependencies: ["DynamicsEngine", "DynamicsScenes", "DynamicsComponents", "DynamicsSolverKernels", "BenchSupport"]),
         .target(name: "BenchSupport"),
         // The randomized "app life" API fuzzer (`dynamics-bench fuzz-api`, `scripts/fuzz-api`) and the
         // engine fuzzer (`dynamics-bench fuzz`, `scripts/fuzz`).
