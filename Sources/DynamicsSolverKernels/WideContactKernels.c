@@ -348,3 +348,81 @@ void dk_wide_relax(void *batches, intptr_t count, void *states, float invH) {
 #endif
     relax_base(batches, count, states, invH);
 }
+
+// MARK: Packing
+
+AI f4 load4(const void *p, int offset) {
+    f4 r;
+    memcpy(&r, (const char *)p + offset, 16);
+    return r;
+}
+AI void store4(float *dst, f4 v) { memcpy(dst, &v, 16); }
+AI void store4i(int32_t *dst, i4 v) { memcpy(dst, &v, 16); }
+/// `b` where `m`, else `a`, four lanes.
+AI f4 sel4(i4 m, f4 a, f4 b) { return (f4)(((i4)b & m) | ((i4)a & ~m)); }
+
+/// One manifold point of the four lanes: anchors as cross products with the normal and the
+/// tangent, lanes not in `keep` zero (as the Swift packing wrote it).
+AI void pack_point(const DKConstraint *const c[4], int offset, i4 keep, f4 nx, f4 ny, float *rnA, float *rnB,
+                   float *rtA, float *rtB, float *adj, float *nm, float *tm, float *ln, float *lt, float *mx) {
+    const f4 zero = {0.0f, 0.0f, 0.0f, 0.0f};
+    f4 ax, ay, bx, by, sep, rv, ni, ti, mxi, nmi, tmi, unused;
+    transpose4(load4(c[0], offset), load4(c[1], offset), load4(c[2], offset), load4(c[3], offset), &ax, &ay, &bx, &by);
+    transpose4(load4(c[0], offset + 16), load4(c[1], offset + 16), load4(c[2], offset + 16), load4(c[3], offset + 16),
+               &sep, &rv, &ni, &ti);
+    transpose4(load4(c[0], offset + 32), load4(c[1], offset + 32), load4(c[2], offset + 32), load4(c[3], offset + 32),
+               &mxi, &nmi, &tmi, &unused);
+    (void)rv;
+    (void)unused;
+    ax = sel4(keep, zero, ax);
+    ay = sel4(keep, zero, ay);
+    bx = sel4(keep, zero, bx);
+    by = sel4(keep, zero, by);
+    store4(rnA, ax * ny - ay * nx);
+    store4(rnB, bx * ny - by * nx);
+    store4(rtA, -(ax * nx + ay * ny));
+    store4(rtB, -(bx * nx + by * ny));
+    store4(adj, sel4(keep, zero, sep));
+    store4(nm, sel4(keep, zero, nmi));
+    store4(tm, sel4(keep, zero, tmi));
+    store4(ln, sel4(keep, zero, ni));
+    store4(lt, sel4(keep, zero, ti));
+    store4(mx, sel4(keep, zero, mxi));
+}
+
+void dk_pack_batch(const void *k0, const void *k1, const void *k2, const void *k3, void *batch) {
+    const DKConstraint *const c[4] = {k0, k1, k2, k3};
+    DKWideContact *w = batch;
+    const f4 one = {1.0f, 1.0f, 1.0f, 1.0f}, zero = {0.0f, 0.0f, 0.0f, 0.0f};
+    f4 a, b, d, e;
+    // bodyA, bodyB, contact, pointCount (as bits).
+    transpose4(load4(c[0], 0), load4(c[1], 0), load4(c[2], 0), load4(c[3], 0), &a, &b, &d, &e);
+    store4i(w->bodyA, (i4)a);
+    store4i(w->bodyB, (i4)b);
+    i4 pointCount = (i4)e;
+    store4i(w->writeA, (i4){c[0]->writeA ? -1 : 0, c[1]->writeA ? -1 : 0, c[2]->writeA ? -1 : 0, c[3]->writeA ? -1 : 0});
+    store4i(w->writeB, (i4){c[0]->writeB ? -1 : 0, c[1]->writeB ? -1 : 0, c[2]->writeB ? -1 : 0, c[3]->writeB ? -1 : 0});
+    f4 nx, ny;
+    transpose4(load4(c[0], 24), load4(c[1], 24), load4(c[2], 24), load4(c[3], 24), &nx, &ny, &a, &b);
+    store4(w->nx, nx);
+    store4(w->ny, ny);
+    store4(w->friction, a);
+    transpose4(load4(c[0], 40), load4(c[1], 40), load4(c[2], 40), load4(c[3], 40), &a, &b, &d, &e);
+    store4(w->mA, a);
+    store4(w->iA, b);
+    store4(w->mB, d);
+    store4(w->iB, e);
+    i4 block = {c[0]->useBlock ? -1 : 0, c[1]->useBlock ? -1 : 0, c[2]->useBlock ? -1 : 0, c[3]->useBlock ? -1 : 0};
+    transpose4(load4(c[0], 72), load4(c[1], 72), load4(c[2], 72), load4(c[3], 72), &a, &b, &d, &e);
+    store4(w->k12, b);
+    store4(w->k11, sel4(block, one, a));
+    store4(w->k22, sel4(block, one, d));
+    transpose4(load4(c[0], 96), load4(c[1], 96), load4(c[2], 96), load4(c[3], 96), &a, &b, &d, &e);
+    store4(w->i11, sel4(block, zero, a));
+    store4(w->i12, sel4(block, zero, b));
+    store4(w->i22, sel4(block, zero, e));
+    const i4 all = {-1, -1, -1, -1};
+    pack_point(c, 112, all, nx, ny, w->rn1A, w->rn1B, w->rt1A, w->rt1B, w->adj1, w->nm1, w->tm1, w->ln1, w->lt1, w->mx1);
+    pack_point(c, 160, pointCount > 1, nx, ny, w->rn2A, w->rn2B, w->rt2A, w->rt2B, w->adj2, w->nm2, w->tm2, w->ln2,
+               w->lt2, w->mx2);
+}

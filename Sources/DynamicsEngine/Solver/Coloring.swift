@@ -1,3 +1,5 @@
+import DynamicsSolverKernels
+
 /// Graph colouring of each island's contact constraints, and packing of every colour into
 /// 4-wide batches (`WideContact`).
 ///
@@ -201,7 +203,9 @@ private struct BatchPacking: RangeTask, @unchecked Sendable {
                     return (UnsafePointer(constraints + Int(i)), i)
                 }
                 let (p0, i0) = lane(0), (p1, i1) = lane(1), (p2, i2) = lane(2), (p3, i3) = lane(3)
-                wide[b] = WideContact(p0, p1, p2, p3)
+                // Four fields at a time in C (`ContactConstraint`'s layout is `DKConstraint`'s,
+                // checked by `WideContactSolver.layoutMatches`).
+                dk_pack_batch(p0, p1, p2, p3, wide + b)
                 index[b] = SIMD4(i0, i1, i2, i3)
             }
         }

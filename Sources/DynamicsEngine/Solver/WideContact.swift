@@ -48,51 +48,6 @@ struct WideContact {
     /// An empty batch (storage that packing overwrites).
     init() {}
 
-    /// The batch of four prepared scalar constraints (padding lanes pass the padding
-    /// constraint), gathered field by field across the lanes; the anchors' cross products
-    /// are computed four at a time. A one-point constraint's second point is all zeros.
-    @inline(__always)
-    init(_ c0: UnsafePointer<ContactConstraint>, _ c1: UnsafePointer<ContactConstraint>,
-         _ c2: UnsafePointer<ContactConstraint>, _ c3: UnsafePointer<ContactConstraint>) {
-        @inline(__always) func f(_ get: (UnsafePointer<ContactConstraint>) -> Float) -> F {
-            F(get(c0), get(c1), get(c2), get(c3))
-        }
-        @inline(__always) func i(_ get: (UnsafePointer<ContactConstraint>) -> Int32) -> SIMD4<Int32> {
-            SIMD4(get(c0), get(c1), get(c2), get(c3))
-        }
-        @inline(__always) func m(_ get: (UnsafePointer<ContactConstraint>) -> Bool) -> Mask {
-            SIMD4<Int32>(get(c0) ? 1 : 0, get(c1) ? 1 : 0, get(c2) ? 1 : 0, get(c3) ? 1 : 0) .!= 0
-        }
-        bodyA = i { $0.pointee.bodyA }; bodyB = i { $0.pointee.bodyB }
-        writeA = m { $0.pointee.writeA }; writeB = m { $0.pointee.writeB }
-        let nx = f { $0.pointee.normal.x }, ny = f { $0.pointee.normal.y }
-        self.nx = nx; self.ny = ny
-        friction = f { $0.pointee.friction }
-        mA = f { $0.pointee.invMassA }; iA = f { $0.pointee.invIA }
-        mB = f { $0.pointee.invMassB }; iB = f { $0.pointee.invIB }
-        k12 = f { $0.pointee.k12 }
-        k11 = f { $0.pointee.useBlock ? $0.pointee.k11 : 1 }; k22 = f { $0.pointee.useBlock ? $0.pointee.k22 : 1 }
-        i11 = f { $0.pointee.useBlock ? $0.pointee.invK.x : 0 }
-        i12 = f { $0.pointee.useBlock ? $0.pointee.invK.y : 0 }
-        i22 = f { $0.pointee.useBlock ? $0.pointee.invK.w : 0 }
-        // One manifold point of the four lanes; lanes not in `keep` get zeros.
-        // r × n = rx·ny − ry·nx and r × t = −(r · n) for t = (ny, −nx).
-        @inline(__always)
-        func point(_ get: (UnsafePointer<ContactConstraint>) -> ConstraintPoint, keep: Mask)
-            -> (rnA: F, rnB: F, rtA: F, rtB: F, adj: F, nm: F, tm: F, ln: F, lt: F, mx: F) {
-            @inline(__always) func g(_ field: (ConstraintPoint) -> Float) -> F {
-                F(repeating: 0).replacing(with: f { field(get($0)) }, where: keep)
-            }
-            let ax = g { $0.anchorA.x }, ay = g { $0.anchorA.y }
-            let bx = g { $0.anchorB.x }, by = g { $0.anchorB.y }
-            return (ax * ny - ay * nx, bx * ny - by * nx, -(ax * nx + ay * ny), -(bx * nx + by * ny),
-                    g { $0.adjustedSeparation }, g { $0.normalMass }, g { $0.tangentMass },
-                    g { $0.normalImpulse }, g { $0.tangentImpulse }, g { $0.maxNormalImpulse })
-        }
-        (rn1A, rn1B, rt1A, rt1B, adj1, nm1, tm1, ln1, lt1, mx1) = point({ $0.pointee.p0 }, keep: Mask(repeating: true))
-        (rn2A, rn2B, rt2A, rt2B, adj2, nm2, tm2, ln2, lt2, mx2) = point({ $0.pointee.p1 }, keep: i { $0.pointee.pointCount } .> 1)
-    }
-
     /// Writes lane `l`'s impulses back to its scalar constraint.
     func unload(lane l: Int, into c: inout ContactConstraint) {
         c.p0.normalImpulse = ln1[l]; c.p0.tangentImpulse = lt1[l]; c.p0.maxNormalImpulse = mx1[l]

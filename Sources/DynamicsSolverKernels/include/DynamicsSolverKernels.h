@@ -16,6 +16,32 @@ typedef struct DKWideContact {
     float rn2A[4], rn2B[4], rt2A[4], rt2B[4], adj2[4], nm2[4], tm2[4], ln2[4], lt2[4], mx2[4];
 } DKWideContact;
 
+/// One point of a prepared contact: the memory layout of the engine's `ConstraintPoint`
+/// (44 bytes, 8-byte aligned, so 48 apart in `DKConstraint`).
+typedef struct __attribute__((aligned(8))) DKConstraintPoint {
+    float anchorAx, anchorAy, anchorBx, anchorBy;
+    float adjustedSeparation, relativeVelocity, normalImpulse, tangentImpulse, maxNormalImpulse;
+    float normalMass, tangentMass;
+} DKConstraintPoint;
+
+/// A prepared contact: the memory layout of the engine's Swift `ContactConstraint` (208 bytes
+/// apart; checked like `DKWideContact`).
+typedef struct __attribute__((aligned(16))) DKConstraint {
+    int32_t bodyA, bodyB, contact, pointCount;
+    uint8_t writeA, writeB, pad0[6];
+    float nx, ny, friction, restitution;
+    float invMassA, invIA, invMassB, invIB;
+    float biasRate, massScale, impulseScale;
+    uint8_t useBlock, pad1[3];
+    float k11, k12, k22, pad2[3];
+    float invK[4];
+    DKConstraintPoint p0, p1;
+} DKConstraint;
+
+/// Packs four prepared constraints (`DKConstraint`; a padding lane passes a constraint with
+/// a static body and no mass) into one batch, four fields at a time.
+void dk_pack_batch(const void *c0, const void *c1, const void *c2, const void *c3, void *batch);
+
 /// Soft-constraint coefficients (the engine's `Softness`).
 typedef struct DKSoftness {
     float biasRate, massScale, impulseScale;
