@@ -48,63 +48,75 @@ struct ContactConstraint {
 /// in the inner loops, no allocation.
 enum ContactSolver {
     @inline(__always)
-    static func prepare(_ c: inout ContactConstraint, contact: Contact, manifold m: Manifold, sims: UnsafePointer<BodySim>,
-                        states: UnsafePointer<BodyState>, metas: UnsafePointer<BodyMeta>,
+    static func prepare(_ cp: UnsafeMutablePointer<ContactConstraint>, contact: Contact, data: UnsafePointer<ContactData>,
+                        sims: UnsafePointer<BodySim>, states: UnsafePointer<BodyState>, metas: UnsafePointer<BodyMeta>,
                         soft: Softness, staticSoft: Softness) {
+        // Fields written in place and the manifold read where it lies (a copy of either, 208
+        // and 100 bytes, cost more than the arithmetic).
         let a = Int(contact.bodyA), b = Int(contact.bodyB)
-        let simA = sims[a], simB = sims[b]
-        c.bodyA = contact.bodyA
-        c.bodyB = contact.bodyB
-        c.writeA = metas[a].type == .dynamic
-        c.writeB = metas[b].type == .dynamic
-        c.invMassA = simA.invMass; c.invIA = simA.invInertia
-        c.invMassB = simB.invMass; c.invIB = simB.invInertia
-        c.softness = (c.writeA && c.writeB) ? soft : staticSoft
-        let n = m.normal
-        c.normal = n
-        c.friction = contact.friction
-        c.restitution = contact.restitution
-        c.pointCount = Int32(m.pointCount)
+        let invMassA = sims[a].invMass, invIA = sims[a].invInertia
+        let invMassB = sims[b].invMass, invIB = sims[b].invInertia
+        let centerA = sims[a].center, centerB = sims[b].center
+        let writeA = metas[a].type == .dynamic, writeB = metas[b].type == .dynamic
+        cp.pointee.bodyA = contact.bodyA
+        cp.pointee.bodyB = contact.bodyB
+        cp.pointee.writeA = writeA
+        cp.pointee.writeB = writeB
+        cp.pointee.invMassA = invMassA; cp.pointee.invIA = invIA
+        cp.pointee.invMassB = invMassB; cp.pointee.invIB = invIB
+        cp.pointee.softness = (writeA && writeB) ? soft : staticSoft
+        let n = data.pointee.manifold.normal
+        let count = data.pointee.manifold.pointCount
+        cp.pointee.normal = n
+        cp.pointee.friction = contact.friction
+        cp.pointee.restitution = contact.restitution
+        cp.pointee.pointCount = Int32(count)
         let t = rightPerp(n)
         let vA = states[a].v, wA = states[a].w, vB = states[b].v, wB = states[b].w
-        for k in 0..<m.pointCount {
-            let mp = m[k]
-            var cp = ConstraintPoint()
-            cp.normalImpulse = mp.normalImpulse
-            cp.tangentImpulse = mp.tangentImpulse
-            let rA = mp.point - simA.center
-            let rB = mp.point - simB.center
-            cp.anchorA = rA
-            cp.anchorB = rB
-            cp.adjustedSeparation = mp.separation - dot(rB - rA, n)
+        @inline(__always)
+        func point(_ m: ManifoldPoint, _ out: UnsafeMutablePointer<ConstraintPoint>) {
+            let rA = m.point - centerA
+            let rB = m.point - centerB
+            out.pointee.normalImpulse = m.normalImpulse
+            out.pointee.tangentImpulse = m.tangentImpulse
+            out.pointee.maxNormalImpulse = 0
+            out.pointee.anchorA = rA
+            out.pointee.anchorB = rB
+            out.pointee.adjustedSeparation = m.separation - dot(rB - rA, n)
             let rnA = cross(rA, n), rnB = cross(rB, n)
-            let kN = c.invMassA + c.invMassB + c.invIA * rnA * rnA + c.invIB * rnB * rnB
-            cp.normalMass = kN > 0 ? 1 / kN : 0
+            let kN = invMassA + invMassB + invIA * rnA * rnA + invIB * rnB * rnB
+            out.pointee.normalMass = kN > 0 ? 1 / kN : 0
             let rtA = cross(rA, t), rtB = cross(rB, t)
-            let kT = c.invMassA + c.invMassB + c.invIA * rtA * rtA + c.invIB * rtB * rtB
-            cp.tangentMass = kT > 0 ? 1 / kT : 0
+            let kT = invMassA + invMassB + invIA * rtA * rtA + invIB * rtB * rtB
+            out.pointee.tangentMass = kT > 0 ? 1 / kT : 0
             let dv = vB + cross(wB, rB) - vA - cross(wA, rA)
-            cp.relativeVelocity = dot(n, dv)
-            if k == 0 { c.p0 = cp } else { c.p1 = cp }
+            out.pointee.relativeVelocity = dot(n, dv)
         }
-        c.useBlock = false
-        c.k11 = 1; c.k12 = 0; c.k22 = 1
-        if m.pointCount == 2 {
-            let rn1A = cross(c.p0.anchorA, n), rn1B = cross(c.p0.anchorB, n)
-            let rn2A = cross(c.p1.anchorA, n), rn2B = cross(c.p1.anchorB, n)
-            let mAB = c.invMassA + c.invMassB
-            let k11 = mAB + c.invIA * rn1A * rn1A + c.invIB * rn1B * rn1B
-            let k22 = mAB + c.invIA * rn2A * rn2A + c.invIB * rn2B * rn2B
-            let k12 = mAB + c.invIA * rn1A * rn2A + c.invIB * rn1B * rn2B
+        withUnsafeMutablePointer(to: &cp.pointee.p0) { p0 in
+            if count > 0 { point(data.pointee.manifold.p0, p0) }
+        }
+        withUnsafeMutablePointer(to: &cp.pointee.p1) { p1 in
+            if count > 1 { point(data.pointee.manifold.p1, p1) }
+        }
+        cp.pointee.useBlock = false
+        cp.pointee.k11 = 1; cp.pointee.k12 = 0; cp.pointee.k22 = 1
+        if count == 2 {
+            let p0 = cp.pointee.p0, p1 = cp.pointee.p1
+            let rn1A = cross(p0.anchorA, n), rn1B = cross(p0.anchorB, n)
+            let rn2A = cross(p1.anchorA, n), rn2B = cross(p1.anchorB, n)
+            let mAB = invMassA + invMassB
+            let k11 = mAB + invIA * rn1A * rn1A + invIB * rn1B * rn1B
+            let k22 = mAB + invIA * rn2A * rn2A + invIB * rn2B * rn2B
+            let k12 = mAB + invIA * rn1A * rn2A + invIB * rn1B * rn2B
             // K12 is also how point 1's impulse changes point 2's normal velocity.
-            c.k12 = k12
+            cp.pointee.k12 = k12
             let det = k11 * k22 - k12 * k12
             // Block-solve only when K is well conditioned (the points are not redundant).
             if k11 * k11 < 1000 * det {
-                c.useBlock = true
-                c.k11 = k11; c.k22 = k22
+                cp.pointee.useBlock = true
+                cp.pointee.k11 = k11; cp.pointee.k22 = k22
                 let inv = 1 / det
-                c.invK = SIMD4(inv * k22, -inv * k12, -inv * k12, inv * k11)
+                cp.pointee.invK = SIMD4(inv * k22, -inv * k12, -inv * k12, inv * k11)
             }
         }
     }

@@ -357,7 +357,8 @@ struct ColorAndPrepare: RangeTask, @unchecked Sendable {
         var bounces = false
         for k in (p * prepareChunk)..<min(contacts, (p + 1) * prepareChunk) {
             let contact = shared.contacts[Int(shared.contactList[k])]
-            ContactSolver.prepare(&shared.cons[k], contact: contact, manifold: shared.data[Int(contact.slot)].manifold,
+            ContactSolver.prepare(shared.cons + k, contact: contact,
+                                  data: shared.data + Int(contact.slot),
                                   sims: shared.sims, states: shared.states, metas: shared.metas,
                                   soft: soft, staticSoft: staticSoft)
             bounces = bounces || contact.restitution > 0
