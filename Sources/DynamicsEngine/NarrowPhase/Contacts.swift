@@ -87,8 +87,6 @@ extension World {
                 if c.slot >= 0 { contactFreeSlots.append(c.slot) }
             }
         }
-        contactsBack = contacts
-        contacts = out
         for w in 0..<workers {
             for i in mergeFresh[w] {
                 let slot: Int32
@@ -99,9 +97,13 @@ extension World {
                     slot = Int32(contactData.count)
                     contactData.append(ContactData())
                 }
-                contacts[Int(i)].slot = slot
+                out[Int(i)].slot = slot
             }
         }
+        // Swapped last: written through `contacts` while `out` still held the same buffer, the
+        // new contacts' slots made a copy of the whole array (an allocation per new contact).
+        contactsBack = contacts
+        contacts = out
     }
 
     static func makeContact(key: UInt64, shapes: UnsafePointer<ShapeRecord>) -> Contact {
