@@ -87,15 +87,23 @@ public final class AnimationClock: @unchecked Sendable {
         if !runs.isEmpty { runScratch.append(contentsOf: runs) }
         lock.unlock()
         guard !runScratch.isEmpty else { return }
-        events.removeAll(keepingCapacity: true)
+        if !events.isEmpty { events.removeAll(keepingCapacity: true) }
         for r in runScratch { r.advance(by: seconds, events: &events) }
         lock.lock()
         runs.removeAll { $0.ended }
         lock.unlock()
         runScratch.removeAll(keepingCapacity: true)
+        guard !events.isEmpty else { return }
         // Swap buffers so callbacks that commit animations start from an empty list.
         swap(&events, &firing)
-        for (run, event) in firing { run.fire(event) }
+        // By index: a `for … in` iterator could still hold the buffer when it is emptied, and
+        // the emptying would then allocate a new one.
+        var k = 0
+        while k < firing.count {
+            let (run, event) = firing[k]
+            k += 1
+            run.fire(event)
+        }
         firing.removeAll(keepingCapacity: true)
     }
 
