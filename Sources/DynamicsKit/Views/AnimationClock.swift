@@ -76,12 +76,19 @@ public final class AnimationClock: @unchecked Sendable {
     private func advanceOnce(by seconds: TimeInterval) {
         time += seconds
         lock.lock()
-        var dead = false
-        for a in animators { if let x = a.animator { animatorScratch.append(x) } else { dead = true } }
-        if dead { animators.removeAll { $0.animator == nil } }
-        lock.unlock()
-        for a in animatorScratch { a.step(by: seconds) }
-        animatorScratch.removeAll(keepingCapacity: true)
+        if animators.count == 1, let only = animators[0].animator {
+            // One live animator (a component on its own clock): stepped without the snapshot
+            // list, which cost more than a small world's step leaves room for. Same order.
+            lock.unlock()
+            only.step(by: seconds)
+        } else {
+            var dead = false
+            for a in animators { if let x = a.animator { animatorScratch.append(x) } else { dead = true } }
+            if dead { animators.removeAll { $0.animator == nil } }
+            lock.unlock()
+            for a in animatorScratch { a.step(by: seconds) }
+            animatorScratch.removeAll(keepingCapacity: true)
+        }
 
         lock.lock()
         if !runs.isEmpty { runScratch.append(contentsOf: runs) }
