@@ -501,7 +501,7 @@ public final class DynamicAnimator {
     /// that left the world never are.
     private func reportContacts() {
         guard !collisionBehaviors.isEmpty else { return }
-        let events = !world.contactBeginEvents.isEmpty || !world.contactEndEvents.isEmpty
+        let events = world.hasContactEvents
         if !scanning.isEmpty { scanning.removeAll(keepingCapacity: true) }
         for c in collisionBehaviors where c.wantsScan(afterEvents: events) { scanning.append(c) }
         guard !scanning.isEmpty else { return }
