@@ -444,9 +444,11 @@ public final class DynamicAnimator {
         deliverContactCalls()
         for b in flat { b.action?() }
         inTick = false
-        let changes = pending
-        pending.removeAll()
-        for c in changes { if c.add { addBehavior(c.behavior) } else { detachTopLevel(c.behavior) } }
+        if !pending.isEmpty {
+            let changes = pending
+            pending.removeAll()
+            for c in changes { if c.add { addBehavior(c.behavior) } else { detachTopLevel(c.behavior) } }
+        }
         checkPause()
         deliverContactCalls()
     }
@@ -466,8 +468,10 @@ public final class DynamicAnimator {
             liveDirty = false
         }
         world.transforms(of: liveBodies, into: &liveTransforms)
-        liveItems.withUnsafeBufferPointer { items in
-        liveTransforms.withUnsafeBufferPointer { xfs in
+        // (Opened mutably, in place, only to be read: a read-only view of a stored array
+        // retained and released it on every tick.)
+        liveItems.withUnsafeMutableBufferPointer { items in
+        liveTransforms.withUnsafeMutableBufferPointer { xfs in
         liveAngles.withUnsafeMutableBufferPointer { angles in
         liveRotations.withUnsafeMutableBufferPointer { rotations in
             for k in 0..<items.count {
@@ -497,7 +501,7 @@ public final class DynamicAnimator {
     /// that left the world never are.
     private func reportContacts() {
         guard !collisionBehaviors.isEmpty else { return }
-        let events = !world.contactBeginEvents.isEmpty || !world.contactEndEvents.isEmpty
+        let events = world.hasContactEvents
         if !scanning.isEmpty { scanning.removeAll(keepingCapacity: true) }
         for c in collisionBehaviors where c.wantsScan(afterEvents: events) { scanning.append(c) }
         guard !scanning.isEmpty else { return }

@@ -7,7 +7,7 @@ import DynamicsEngine
 /// properties change; the animator does not consult them per body per step.
 open class DynamicBehavior {
     /// Children, in the order they were added.
-    public private(set) var childBehaviors: [DynamicBehavior] = []
+    @exclusivity(unchecked) public private(set) var childBehaviors: [DynamicBehavior] = []
     /// Runs after every tick of the animator (after collisions are reported), children included.
     @exclusivity(unchecked) open var action: (() -> Void)?
     /// The animator this behavior (or its top-level ancestor) belongs to.

@@ -26,6 +26,10 @@ struct BroadPhase {
     var movingLarge: [Int32] = []
     var staticSmall: [Int32] = []
     var staticLarge: [Int32] = []
+    /// Scratch of `rebuildStaticGrid`: the static shapes and their sizes (kept, so that a
+    /// rebuild — a moved boundary — allocates nothing once warm).
+    var staticIDs: [Int32] = []
+    var staticSizes: [Float] = []
     /// Output: pair keys, sorted.
     var pairs: [UInt64] = []
     /// Per shape slot: 1 when its fat box changed in this step's box update.
@@ -48,26 +52,29 @@ extension World {
 
     /// Rebuilds the static grid (static bodies and boundaries).
     func rebuildStaticGrid() {
-        var ids: [Int32] = []
-        var sizes: [Float] = []
+        // In place, into kept buffers: a boundary moved by a component's toggle rebuilds this
+        // grid, and that must not allocate once warm.
+        broadPhase.staticIDs.removeAll(keepingCapacity: true)
+        broadPhase.staticSizes.removeAll(keepingCapacity: true)
         for s in 0..<Int(shapeSlots.count) where shapes[s].alive && shapes[s].isStatic {
             aabbs[s] = shapeAABB(s, sims[Int(shapes[s].body)].xf).expanded(by: 0.5 * speculativeDistance)
             fatBoxes[s] = aabbs[s]
-            ids.append(Int32(s))
+            broadPhase.staticIDs.append(Int32(s))
             let e = aabbs[s].upper - aabbs[s].lower
-            sizes.append(max(e.x, e.y))
+            broadPhase.staticSizes.append(max(e.x, e.y))
         }
         // Cell size: twice the mean size of the smaller half of the static shapes.
-        sizes.sort()
-        let half = sizes.prefix(max(1, sizes.count / 2))
+        broadPhase.staticSizes.sort()
+        let half = broadPhase.staticSizes.prefix(max(1, broadPhase.staticSizes.count / 2))
         let cell = half.isEmpty ? 100 : max(1, half.reduce(0, +) / Float(half.count) * 2)
-        var small: [Int32] = [], large: [Int32] = []
+        broadPhase.staticSmall.removeAll(keepingCapacity: true)
+        broadPhase.staticLarge.removeAll(keepingCapacity: true)
+        let ids = broadPhase.staticIDs
         for s in ids {
             let e = aabbs[Int(s)].upper - aabbs[Int(s)].lower
-            if max(e.x, e.y) > largeShapeCells * cell { large.append(s) } else { small.append(s) }
+            if max(e.x, e.y) > largeShapeCells * cell { broadPhase.staticLarge.append(s) } else { broadPhase.staticSmall.append(s) }
         }
-        broadPhase.staticSmall = small
-        broadPhase.staticLarge = large
+        let small = broadPhase.staticSmall  // a reference (no copy): the grid is built from it
         small.withUnsafeBufferPointer { ids in
             fatBoxes.withUnsafeBufferPointer { bx in
                 broadPhase.staticGrid.build(ids: ids, boxes: bx.baseAddress!, cellSize: cell)

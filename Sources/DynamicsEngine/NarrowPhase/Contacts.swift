@@ -56,8 +56,10 @@ extension World {
     func mergeContacts() {
         // The broad phase found the same pairs as last step: the contacts stand.
         guard pairsChanged else { return }
-        var out = contactsBack
-        contactsBack = []
+        // The back buffer swapped out and the buffers swapped back at the end: no retain or
+        // release of either (a small world's step counts them).
+        var out: [Contact] = []
+        swap(&out, &contactsBack)
         let np = broadPhase.pairs.count
         // Only ever grown: every slot below `np` is overwritten below.
         if out.count < np {
@@ -68,13 +70,16 @@ extension World {
         let workers = np >= parallelMin(2048) ? stepWorkers : 1
         while mergeEnded.count < workers { mergeEnded.append([]) }
         while mergeFresh.count < workers { mergeFresh.append([]) }
-        broadPhase.pairs.withUnsafeBufferPointer { pairs in
-        contacts.withUnsafeBufferPointer { old in
-        shapes.withUnsafeBufferPointer { sh in
+        // Read-only buffers opened mutably, in place (never shared: no copy): a read-only view of
+        // a class property retained and released its array.
+        broadPhase.pairs.withUnsafeMutableBufferPointer { pairs in
+        contacts.withUnsafeMutableBufferPointer { old in
+        shapes.withUnsafeMutableBufferPointer { sh in
         out.withUnsafeMutableBufferPointer { dst in
         mergeEnded.withUnsafeMutableBufferPointer { ended in
         mergeFresh.withUnsafeMutableBufferPointer { fresh in
-            let m = ContactMerge(pairs: pairs, old: old, shapes: orDummy(sh.baseAddress), out: orDummy(dst.baseAddress),
+            let m = ContactMerge(pairs: UnsafeBufferPointer(pairs), old: UnsafeBufferPointer(old),
+                                 shapes: orDummy(UnsafePointer(sh.baseAddress)), out: orDummy(dst.baseAddress),
                                  ended: ChunkBuffers(orDummy(ended.baseAddress)),
                                  fresh: ChunkBuffers(orDummy(fresh.baseAddress)), parts: workers)
             // Worker w owns pairs `share(np, w, workers)` and old contacts of keys in the same range.
@@ -89,8 +94,6 @@ extension World {
                 if c.slot >= 0 { contactFreeSlots.append(c.slot) }
             }
         }
-        contactsBack = contacts
-        contacts = out
         for w in 0..<workers {
             for i in mergeFresh[w] {
                 let slot: Int32
@@ -101,9 +104,13 @@ extension World {
                     slot = Int32(contactData.count)
                     contactData.append(ContactData())
                 }
-                contacts[Int(i)].slot = slot
+                out[Int(i)].slot = slot
             }
         }
+        // Swapped last: written through `contacts` while `out` still held the same buffer, the
+        // new contacts' slots made a copy of the whole array (an allocation per new contact).
+        swap(&contacts, &out)
+        swap(&contactsBack, &out)
     }
 
     static func makeContact(key: UInt64, shapes: UnsafePointer<ShapeRecord>) -> Contact {

@@ -110,9 +110,11 @@ extension World {
     /// against every static shape already.
     func keepCoresOutOfTouchedStatics() {
         // Runs every step: the scan reads the contacts in place (a contact is 160 bytes).
-        contacts.withUnsafeBufferPointer { cs in
-        shapes.withUnsafeBufferPointer { sh in
-        metas.withUnsafeBufferPointer { me in
+        // (Opened mutably, in place, only to be read: a read-only view of a class property
+        // retained and released its array every step.)
+        contacts.withUnsafeMutableBufferPointer { cs in
+        shapes.withUnsafeMutableBufferPointer { sh in
+        metas.withUnsafeMutableBufferPointer { me in
             for k in 0..<cs.count {
                 let sa = Int(cs[k].shapeA)
                 guard sa >= 0, cs[k].flags & Contact.hasPoints != 0 else { continue }

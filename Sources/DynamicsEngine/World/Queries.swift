@@ -20,9 +20,11 @@ extension World {
     /// - Precondition: every handle is a live body of this world.
     public func transforms(of handles: [BodyHandle], into out: inout [Transform]) {
         if out.count != handles.count { out = Array(repeating: .identity, count: handles.count) }
+        // (The world's buffers opened mutably, in place, only to be read: a read-only view of a
+        // class property retained and released its array on every call.)
         handles.withUnsafeBufferPointer { hs in
-        metas.withUnsafeBufferPointer { me in
-        sims.withUnsafeBufferPointer { si in
+        metas.withUnsafeMutableBufferPointer { me in
+        sims.withUnsafeMutableBufferPointer { si in
         out.withUnsafeMutableBufferPointer { o in
             for k in 0..<hs.count {
                 let i = Int(hs[k].index)

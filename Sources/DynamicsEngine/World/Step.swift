@@ -11,10 +11,14 @@ extension World {
         precondition(dt.isFinite && dt >= 0, "World.step(dt:): the time step must be finite and not negative (got \(dt))")
         precondition(!isStepping, "World.step(dt:) called while the world is already stepping")
         precondition(settings.subSteps >= 1, "WorldSettings.subSteps must be at least 1")
-        contactBeginEvents.removeAll(keepingCapacity: true)
-        contactEndEvents.removeAll(keepingCapacity: true)
-        contactEndEvents.append(contentsOf: pendingEndEvents)
-        pendingEndEvents.removeAll(keepingCapacity: true)
+        // (Each only when needed: a call on an empty array still costs ~50 instructions, a
+        // sizeable part of a small world's step.)
+        if !contactBeginEvents.isEmpty { contactBeginEvents.removeAll(keepingCapacity: true) }
+        if !contactEndEvents.isEmpty { contactEndEvents.removeAll(keepingCapacity: true) }
+        if !pendingEndEvents.isEmpty {
+            contactEndEvents.append(contentsOf: pendingEndEvents)
+            pendingEndEvents.removeAll(keepingCapacity: true)
+        }
         guard dt > 0 else { return }
         isStepping = true
         defer { isStepping = false }
@@ -403,6 +407,11 @@ extension Array {
         withUnsafeBufferPointer { $0.baseAddress } ?? UnsafePointer(bitPattern: 64)!
     }
     @inline(__always) var baseOrDummyMutable: UnsafeMutablePointer<Element> {
-        mutating get { withUnsafeMutableBufferPointer { $0.baseAddress } ?? UnsafeMutablePointer(bitPattern: 64)! }
+        mutating get {
+            // No storage (the shared empty array): nothing to make unique — asking for a mutable
+            // buffer would replace it with a new empty one on every call.
+            if capacity == 0 { return UnsafeMutablePointer(bitPattern: 64)! }
+            return withUnsafeMutableBufferPointer { $0.baseAddress } ?? UnsafeMutablePointer(bitPattern: 64)!
+        }
     }
 }

@@ -109,6 +109,10 @@ public final class World {
     @exclusivity(unchecked) public internal(set) var contactEndEvents: [ContactEvent] = []
     /// End events produced between steps (destroyed bodies and boundaries).
     @exclusivity(unchecked) var pendingEndEvents: [ContactEvent] = []
+    /// True when the last step reported a contact that began or ended (`contactBeginEvents`
+    /// or `contactEndEvents` not empty). Read here rather than from another module, where
+    /// each read of those lists costs a dynamic exclusivity check.
+    public var hasContactEvents: Bool { !contactBeginEvents.isEmpty || !contactEndEvents.isEmpty }
     /// Accumulates per-phase wall time of `step` while true (see `profile`).
     @exclusivity(unchecked) public var isProfiling = false
     /// Per-phase wall time summed over the steps taken while `isProfiling` was on.

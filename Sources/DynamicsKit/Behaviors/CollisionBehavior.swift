@@ -49,7 +49,7 @@ open class CollisionBehavior: ItemListBehavior {
         didSet { applyMode() }
     }
     /// Told when items touch each other or the boundaries (see the class comment).
-    public weak var collisionDelegate: CollisionBehaviorDelegate? {
+    @exclusivity(unchecked) public weak var collisionDelegate: CollisionBehaviorDelegate? {
         didSet { needsScan = true }
     }
 

@@ -76,26 +76,41 @@ public final class AnimationClock: @unchecked Sendable {
     private func advanceOnce(by seconds: TimeInterval) {
         time += seconds
         lock.lock()
-        var dead = false
-        for a in animators { if let x = a.animator { animatorScratch.append(x) } else { dead = true } }
-        if dead { animators.removeAll { $0.animator == nil } }
-        lock.unlock()
-        for a in animatorScratch { a.step(by: seconds) }
-        animatorScratch.removeAll(keepingCapacity: true)
+        if animators.count == 1, let only = animators[0].animator {
+            // One live animator (a component on its own clock): stepped without the snapshot
+            // list, which cost more than a small world's step leaves room for. Same order.
+            lock.unlock()
+            only.step(by: seconds)
+        } else {
+            var dead = false
+            for a in animators { if let x = a.animator { animatorScratch.append(x) } else { dead = true } }
+            if dead { animators.removeAll { $0.animator == nil } }
+            lock.unlock()
+            for a in animatorScratch { a.step(by: seconds) }
+            animatorScratch.removeAll(keepingCapacity: true)
+        }
 
         lock.lock()
         if !runs.isEmpty { runScratch.append(contentsOf: runs) }
         lock.unlock()
         guard !runScratch.isEmpty else { return }
-        events.removeAll(keepingCapacity: true)
+        if !events.isEmpty { events.removeAll(keepingCapacity: true) }
         for r in runScratch { r.advance(by: seconds, events: &events) }
         lock.lock()
         runs.removeAll { $0.ended }
         lock.unlock()
         runScratch.removeAll(keepingCapacity: true)
+        guard !events.isEmpty else { return }
         // Swap buffers so callbacks that commit animations start from an empty list.
         swap(&events, &firing)
-        for (run, event) in firing { run.fire(event) }
+        // By index: a `for … in` iterator could still hold the buffer when it is emptied, and
+        // the emptying would then allocate a new one.
+        var k = 0
+        while k < firing.count {
+            let (run, event) = firing[k]
+            k += 1
+            run.fire(event)
+        }
         firing.removeAll(keepingCapacity: true)
     }
 

@@ -12,14 +12,16 @@
 /// Setting an animating property outside an animation ends that property's animation
 /// (interrupted: its completion gets `false`) and shows the new value at once.
 open class DynamicView: DynamicItem {
-    private var _center: CGPoint
+    // The animator writes centres and transforms every tick: no dynamic exclusivity checks
+    // (a view is used from one thread at a time, its clock's).
+    @exclusivity(unchecked) private var _center: CGPoint
     private var _size: CGSize
-    private var _transform: CGAffineTransform = .identity
+    @exclusivity(unchecked) private var _transform: CGAffineTransform = .identity
     private var _alpha: CGFloat = 1
     private var _backgroundColor: Color = .white
 
     /// Tracks of the view animations running on this view, oldest first.
-    var animationTracks: [AnimationTrack] = []
+    @exclusivity(unchecked) var animationTracks: [AnimationTrack] = []
 
     /// Centre in the superview's (or the reference) coordinate space. Animatable.
     open var center: CGPoint {
