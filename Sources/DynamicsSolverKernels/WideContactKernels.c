@@ -209,37 +209,29 @@ AI void normal_rows(DKWideContact *c0, DKWideContact *c1, int two, V8 *a, V8 *b,
     b->w += F(iB) * (d1 * F(rn1B) + d2 * F(rn2B));
 }
 
-/// Coulomb friction, point 1 then point 2, tangent t = (ny, -nx).
+/// Coulomb friction of one point (fields `rtA`, `rtB`, `lt`, `ln`, `tm` of the batch),
+/// tangent t = (ny, -nx).
+#define FRICTION_POINT(rtAf, rtBf, ltf, lnf, tmf)                                                   \
+    do {                                                                                          \
+        f8 rtA = F(rtAf), rtB = F(rtBf), lt = F(ltf);                                             \
+        f8 vt = (b->vx - a->vx) * ny - (b->vy - a->vy) * nx + b->w * rtB - a->w * rtA;            \
+        f8 maxF = mu * F(lnf);                                                                    \
+        f8 nt = VMIN(VMAX(lt - F(tmf) * vt, -maxF), maxF);                                        \
+        f8 dt = nt - lt;                                                                          \
+        ST(ltf, nt);                                                                              \
+        a->vx -= mA * dt * ny;                                                                    \
+        a->vy += mA * dt * nx;                                                                    \
+        b->vx += mB * dt * ny;                                                                    \
+        b->vy -= mB * dt * nx;                                                                    \
+        a->w -= iA * dt * rtA;                                                                    \
+        b->w += iB * dt * rtB;                                                                    \
+    } while (0)
+
+/// Coulomb friction, point 1 then point 2.
 AI void friction(DKWideContact *c0, DKWideContact *c1, int two, V8 *a, V8 *b) {
     const f8 nx = F(nx), ny = F(ny), mA = F(mA), mB = F(mB), iA = F(iA), iB = F(iB), mu = F(friction);
-    {
-        f8 rtA = F(rt1A), rtB = F(rt1B), lt = F(lt1);
-        f8 vt = (b->vx - a->vx) * ny - (b->vy - a->vy) * nx + b->w * rtB - a->w * rtA;
-        f8 maxF = mu * F(ln1);
-        f8 nt = VMIN(VMAX(lt - F(tm1) * vt, -maxF), maxF);
-        f8 dt = nt - lt;
-        ST(lt1, nt);
-        a->vx -= mA * dt * ny;
-        a->vy += mA * dt * nx;
-        b->vx += mB * dt * ny;
-        b->vy -= mB * dt * nx;
-        a->w -= iA * dt * rtA;
-        b->w += iB * dt * rtB;
-    }
-    {
-        f8 rtA = F(rt2A), rtB = F(rt2B), lt = F(lt2);
-        f8 vt = (b->vx - a->vx) * ny - (b->vy - a->vy) * nx + b->w * rtB - a->w * rtA;
-        f8 maxF = mu * F(ln2);
-        f8 nt = VMIN(VMAX(lt - F(tm2) * vt, -maxF), maxF);
-        f8 dt = nt - lt;
-        ST(lt2, nt);
-        a->vx -= mA * dt * ny;
-        a->vy += mA * dt * nx;
-        b->vx += mB * dt * ny;
-        b->vy -= mB * dt * nx;
-        a->w -= iA * dt * rtA;
-        b->w += iB * dt * rtB;
-    }
+    FRICTION_POINT(rt1A, rt1B, lt1, ln1, tm1);
+    FRICTION_POINT(rt2A, rt2B, lt2, ln2, tm2);
 }
 
 AI void warm_start_impl(DKWideContact *batches, intptr_t count, float *states) {

@@ -36,7 +36,7 @@ struct IncrementalBroadPhaseTests {
         var barDef = BodyDef(type: .kinematic, position: Vec2(-1400, -300))
         barDef.linearVelocity = Vec2(60, 0)
         _ = try w.createBody(barDef, shapes: [ShapeDef(.box(halfWidth: 600, halfHeight: 10))])
-        var rng = BroadPhaseRandom(seed: 0x5EED_B0AD)
+        var rng = TestRandom(seed: 0x5EED_B0AD)
         var bodies: [BodyHandle] = []
         func spawn(at p: Vec2) throws {
             if rng.float(0, 1) < 0.5 {
@@ -84,18 +84,4 @@ struct IncrementalBroadPhaseTests {
         #expect(w.contacts.map(\.key) == keys)
         #expect(keys == Self.expectedKeys(w))
     }
-}
-
-/// A small deterministic generator for the test worlds.
-private struct BroadPhaseRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func float(_ lo: Float, _ hi: Float) -> Float { lo + (hi - lo) * Float(next() >> 40) / Float(1 << 24) }
 }

@@ -353,7 +353,7 @@ struct NarrowPhasePolygonTests {
         // its reference face and ids, so the solver can warm start.
         let ground = try NPShape.box(20, 10)
         let box = try NPShape.box(5, 5)
-        var rng = SplitMix(seed: 7)
+        var rng = TestRandom(seed: 7)
         for (a, b, base) in [(ground, box, NP.xf(3, 14.6)), (box, box, NP.xf(1, 9.6))] {
             let m0 = NP.collide(a, NP.xf(0, 0), b, base)
             #expect(m0.pointCount == 2)
@@ -446,7 +446,7 @@ struct NarrowPhasePolygonTests {
     /// overlap get a point with negative separation; pairs clearly within the speculative
     /// distance get a point.
     @Test func randomPairsSurfacePointsLieOnBoundaries() throws {
-        var rng = SplitMix(seed: 12345)
+        var rng = TestRandom(seed: 12345)
         let polygons: [NPShape] = [
             try .box(5, 5), try .box(12, 2), try .box(3, 7, center: Vec2(1, -1), angle: 0.3),
             try .polygon([Vec2(0, -3), Vec2(4, 2), Vec2(-4, 2)]),
@@ -655,19 +655,6 @@ struct NarrowPhaseRayCastTests {
     }
 }
 
-/// Deterministic generator for the randomized tests.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+fileprivate extension TestRandom {
     mutating func pick(_ shapes: [NPShape]) -> NPShape { shapes[Int(next() % UInt64(shapes.count))] }
-    mutating func float(_ lo: Float, _ hi: Float) -> Float {
-        lo + (hi - lo) * Float(next() >> 40) / Float(1 << 24)
-    }
 }
