@@ -234,29 +234,47 @@ AI void friction(DKWideContact *c0, DKWideContact *c1, int two, V8 *a, V8 *b) {
     FRICTION_POINT(rt2A, rt2B, lt2, ln2, tm2);
 }
 
+/// Two batches of a colour (or the last one alone, its lanes doubled and not written back):
+/// their bodies' indices and velocities.
+typedef struct {
+    DKWideContact *c0, *c1;
+    int two;
+    int32_t ia[8], ib[8];
+    V8 a, b;
+} Pair;
+
+AI void pair_load(DKWideContact *batches, intptr_t k, intptr_t count, const float *states, Pair *p) {
+    p->two = k + 1 < count;
+    p->c0 = batches + k;
+    p->c1 = p->two ? p->c0 + 1 : p->c0;
+    indices(p->c0->bodyA, p->c1->bodyA, p->ia);
+    indices(p->c0->bodyB, p->c1->bodyB, p->ib);
+    gather_v(states, p->ia, &p->a);
+    gather_v(states, p->ib, &p->b);
+}
+
+AI void pair_store(float *states, const Pair *p) {
+    scatter_v(states, p->ia, p->c0->writeA, p->c1->writeA, &p->a, p->two);
+    scatter_v(states, p->ib, p->c0->writeB, p->c1->writeB, &p->b, p->two);
+}
+
 AI void warm_start_impl(DKWideContact *batches, intptr_t count, float *states) {
     for (intptr_t k = 0; k < count; k += 2) {
-        int two = k + 1 < count;
-        DKWideContact *c0 = batches + k, *c1 = two ? c0 + 1 : c0;
-        int32_t ia[8], ib[8];
-        indices(c0->bodyA, c1->bodyA, ia);
-        indices(c0->bodyB, c1->bodyB, ib);
-        V8 a, b;
-        gather_v(states, ia, &a);
-        gather_v(states, ib, &b);
+        Pair p;
+        pair_load(batches, k, count, states, &p);
+        DKWideContact *c0 = p.c0, *c1 = p.c1;
         f8 nx = F(nx), ny = F(ny);
         f8 l1 = F(ln1), l2 = F(ln2), t1 = F(lt1), t2 = F(lt2);
         f8 sn = l1 + l2, stt = t1 + t2;
         f8 px = sn * nx + stt * ny, py = sn * ny - stt * nx;
         f8 mA = F(mA), mB = F(mB);
-        a.vx -= mA * px;
-        a.vy -= mA * py;
-        b.vx += mB * px;
-        b.vy += mB * py;
-        a.w -= F(iA) * (l1 * F(rn1A) + t1 * F(rt1A) + l2 * F(rn2A) + t2 * F(rt2A));
-        b.w += F(iB) * (l1 * F(rn1B) + t1 * F(rt1B) + l2 * F(rn2B) + t2 * F(rt2B));
-        scatter_v(states, ia, c0->writeA, c1->writeA, &a, two);
-        scatter_v(states, ib, c0->writeB, c1->writeB, &b, two);
+        p.a.vx -= mA * px;
+        p.a.vy -= mA * py;
+        p.b.vx += mB * px;
+        p.b.vy += mB * py;
+        p.a.w -= F(iA) * (l1 * F(rn1A) + t1 * F(rt1A) + l2 * F(rn2A) + t2 * F(rt2A));
+        p.b.w += F(iB) * (l1 * F(rn1B) + t1 * F(rt1B) + l2 * F(rn2B) + t2 * F(rt2B));
+        pair_store(states, &p);
     }
 }
 
@@ -265,18 +283,13 @@ AI void warm_start_impl(DKWideContact *batches, intptr_t count, float *states) {
 AI void solve_impl(DKWideContact *batches, intptr_t count, float *states, float invH, float maxBiasVelocity,
                    DKSoftness soft, DKSoftness staticSoft, int useBias) {
     for (intptr_t k = 0; k < count; k += 2) {
-        int two = k + 1 < count;
-        DKWideContact *c0 = batches + k, *c1 = two ? c0 + 1 : c0;
-        int32_t ia[8], ib[8];
-        indices(c0->bodyA, c1->bodyA, ia);
-        indices(c0->bodyB, c1->bodyB, ib);
-        V8 a, b;
-        gather_v(states, ia, &a);
-        gather_v(states, ib, &b);
-        normal_rows(c0, c1, two, &a, &b, states, ia, ib, invH, maxBiasVelocity, soft, staticSoft, useBias);
-        friction(c0, c1, two, &a, &b);
-        scatter_v(states, ia, c0->writeA, c1->writeA, &a, two);
-        scatter_v(states, ib, c0->writeB, c1->writeB, &b, two);
+        Pair p;
+        pair_load(batches, k, count, states, &p);
+        DKWideContact *c0 = p.c0, *c1 = p.c1;
+        int two = p.two;
+        normal_rows(c0, c1, two, &p.a, &p.b, states, p.ia, p.ib, invH, maxBiasVelocity, soft, staticSoft, useBias);
+        friction(c0, c1, two, &p.a, &p.b);
+        pair_store(states, &p);
     }
 }
 
