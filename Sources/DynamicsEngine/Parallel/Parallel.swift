@@ -125,3 +125,38 @@ enum ProcessInfoShim {
         #endif
     }
 }
+
+/// Parallel loops on the engine's worker threads, for work beside the engine's own (for
+/// example many independent animators stepped together).
+public enum ParallelWork {
+    /// Runs `body(i)` for every `i` in `0..<count`, split into `workers` contiguous ranges that
+    /// run at once on the engine's worker pool (the calling thread takes part), and returns when
+    /// all are done. With one worker, or fewer than two items, it is a plain loop.
+    ///
+    /// Nothing is allocated while the pool is free; when it is busy (a world stepping on another
+    /// thread, or a loop inside a loop) the ranges run on `DispatchQueue.concurrentPerform`
+    /// instead. `body` runs concurrently for different indices: it must touch only what
+    /// belongs to its own index.
+    /// - Precondition: `workers` ≥ 1 and `count` ≥ 0.
+    public static func forEach(_ count: Int, workers: Int, _ body: (Int) -> Void) {
+        precondition(workers >= 1 && count >= 0, "ParallelWork.forEach: workers must be at least 1 and count not negative")
+        let w = min(workers, count)
+        if w <= 1 {
+            for i in 0..<count { body(i) }
+            return
+        }
+        withoutActuallyEscaping(body) { work in
+            Parallel.run(workers: w, IndexShares(body: work, count: count, parts: w))
+        }
+    }
+}
+
+/// `ParallelWork.forEach`: index `i` runs the `i`-th contiguous share of the items.
+private struct IndexShares: PoolTask, @unchecked Sendable {
+    let body: (Int) -> Void
+    let count: Int
+    let parts: Int
+    func perform(_ i: Int) {
+        for k in Parallel.share(count, i, parts) { body(k) }
+    }
+}

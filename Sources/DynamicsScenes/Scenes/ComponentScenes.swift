@@ -1,28 +1,11 @@
-import Dispatch
 import DynamicsComponents
 import DynamicsEngine
-import Synchronization
 
-/// Runs `body(i)` for every `i` in `0..<count` on up to `workers` threads (dynamic claiming of
-/// blocks of 8). With one worker it is a plain loop: no Dispatch at all.
+/// Runs `body(i)` for every `i` in `0..<count` on up to `workers` threads: the engine's worker
+/// pool (no allocation per call; `concurrentPerform` allocated ≈ 4 times per frame). With one
+/// worker it is a plain loop.
 func parallelFor(_ count: Int, workers: Int, _ body: (Int) -> Void) {
-    if workers <= 1 || count < 16 {
-        for i in 0..<count { body(i) }
-        return
-    }
-    let next = Atomic<Int>(0)
-    let block = 8
-    withoutActuallyEscaping(body) { escapable in
-        // Each index is handed to exactly one thread; `body` is only called, never stored.
-        nonisolated(unsafe) let work = escapable
-        DispatchQueue.concurrentPerform(iterations: min(workers, (count + block - 1) / block)) { _ in
-            while true {
-                let start = next.add(block, ordering: .relaxed).oldValue
-                if start >= count { return }
-                for i in start..<min(start + block, count) { work(i) }
-            }
-        }
-    }
+    ParallelWork.forEach(count, workers: workers, body)
 }
 
 /// The phone-sized target view of the UI scenes (pt).

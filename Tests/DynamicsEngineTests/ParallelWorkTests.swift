@@ -1,0 +1,35 @@
+import Testing
+import Synchronization
+@testable import DynamicsEngine
+
+/// `ParallelWork.forEach`: every index exactly once, whatever the worker count, also when a
+/// loop runs inside another (the pool is busy: the inner one falls back to Dispatch).
+@Suite("ParallelWork.forEach")
+struct ParallelWorkTests {
+    @Test("every index once, for 1, 2, 3 and 8 workers and counts 0, 1, 7 and 1 000", arguments: [1, 2, 3, 8])
+    func everyIndexOnce(workers: Int) {
+        for count in [0, 1, 7, 1000] {
+            let hits = UnsafeMutableBufferPointer<Int>.allocate(capacity: max(count, 1))
+            hits.initialize(repeating: 0)
+            defer { hits.deallocate() }
+            ParallelWork.forEach(count, workers: workers) { i in hits[i] += 1 }
+            #expect(hits.prefix(count).allSatisfy { $0 == 1 }, "\(workers) workers, \(count) items")
+        }
+    }
+
+    @Test("a loop inside a loop visits every pair once")
+    func nested() {
+        let total = Atomic<Int>(0)
+        let hits = UnsafeMutableBufferPointer<Int>.allocate(capacity: 64 * 32)
+        hits.initialize(repeating: 0)
+        defer { hits.deallocate() }
+        ParallelWork.forEach(64, workers: 2) { i in
+            ParallelWork.forEach(32, workers: 2) { j in
+                hits[i * 32 + j] += 1
+                total.add(1, ordering: .relaxed)
+            }
+        }
+        #expect(total.load(ordering: .relaxed) == 64 * 32)
+        #expect(hits.allSatisfy { $0 == 1 })
+    }
+}
