@@ -191,6 +191,17 @@ extension World {
             }
             while i < fresh.count { bp.pairs.append(fresh[i]); i += 1 }
         }}}
+        // The enlarged shapes found the partners they had (a body jiggling out of its fat box
+        // keeps its neighbours): the contacts stand, and the merge is skipped.
+        if bp.pairs.count == contacts.count {
+            let same = bp.pairs.withUnsafeBufferPointer { keys in
+                contacts.withUnsafeBufferPointer { old in
+                    for k in 0..<keys.count where keys[k] != old[k].key || old[k].shapeA < 0 { return false }
+                    return true
+                }
+            }
+            if same { pairsChanged = false }
+        }
     }
 }
 
