@@ -80,25 +80,34 @@ AI void indices(const int32_t *lo, const int32_t *hi, int32_t out[8]) {
     memcpy(out + 4, hi, 16);
 }
 
+/// The four floats at `off` of eight bodies' states, as four columns.
+AI void gather(const float *s, const int32_t idx[8], int off, f8 col[4]) {
+    f4 x0, y0, z0, w0, x1, y1, z1, w1;
+    transpose4(row(s, idx[0], off), row(s, idx[1], off), row(s, idx[2], off), row(s, idx[3], off), &x0, &y0, &z0, &w0);
+    transpose4(row(s, idx[4], off), row(s, idx[5], off), row(s, idx[6], off), row(s, idx[7], off), &x1, &y1, &z1, &w1);
+    col[0] = CAT(x0, x1);
+    col[1] = CAT(y0, y1);
+    col[2] = CAT(z0, z1);
+    col[3] = CAT(w0, w1);
+}
+
 /// (v.x, v.y, w) of eight bodies.
 AI void gather_v(const float *s, const int32_t idx[8], V8 *out) {
-    f4 x0, y0, z0, w0, x1, y1, z1, w1;
-    transpose4(row(s, idx[0], 0), row(s, idx[1], 0), row(s, idx[2], 0), row(s, idx[3], 0), &x0, &y0, &z0, &w0);
-    transpose4(row(s, idx[4], 0), row(s, idx[5], 0), row(s, idx[6], 0), row(s, idx[7], 0), &x1, &y1, &z1, &w1);
-    out->vx = CAT(x0, x1);
-    out->vy = CAT(y0, y1);
-    out->w = CAT(z0, z1);
+    f8 col[4];
+    gather(s, idx, 0, col);
+    out->vx = col[0];
+    out->vy = col[1];
+    out->w = col[2];
 }
 
 /// (dp.x, dp.y, dq.c, dq.s) of eight bodies.
 AI void gather_d(const float *s, const int32_t idx[8], D8 *out) {
-    f4 x0, y0, z0, w0, x1, y1, z1, w1;
-    transpose4(row(s, idx[0], 4), row(s, idx[1], 4), row(s, idx[2], 4), row(s, idx[3], 4), &x0, &y0, &z0, &w0);
-    transpose4(row(s, idx[4], 4), row(s, idx[5], 4), row(s, idx[6], 4), row(s, idx[7], 4), &x1, &y1, &z1, &w1);
-    out->dx = CAT(x0, x1);
-    out->dy = CAT(y0, y1);
-    out->c = CAT(z0, z1);
-    out->s = CAT(w0, w1);
+    f8 col[4];
+    gather(s, idx, 4, col);
+    out->dx = col[0];
+    out->dy = col[1];
+    out->c = col[2];
+    out->s = col[3];
 }
 
 /// Rows (v.x, v.y, w, 0) of four lanes from their columns.
