@@ -367,45 +367,45 @@ struct NarrowPhaseContext: @unchecked Sendable {
             let wasTouching = cs[k].flags & Contact.touching != 0
             let simA = si[a], simB = si[b]
             let d = data + Int(cs[k].slot)
-            var m: Manifold
             var cached = Contact.cached
             if recycleDistance > 0 && recycle(&d.pointee, flags: cs[k].flags, simA, simB,
                                               staticA: me[a].type == .static, staticB: me[b].type == .static) {
-                m = d.pointee.manifold
+                // Followed in place: nothing to copy.
                 cached |= Contact.recycled
             } else {
-            cached = 0
-            let sa = st[a], sb = st[b]
-            let margin = min(speculative + dt * (length(sa.v - sb.v) + abs(sa.w) * simA.maxExtent + abs(sb.w) * simB.maxExtent), maxMargin)
-            m = Collide.manifold(view(cs[k].shapeA), simA.xf, view(cs[k].shapeB), simB.xf, speculative: margin)
-            // Warm start: carry impulses of points with matching feature ids.
-            let old = d.pointee.manifold
-            if m.pointCount > 0 {
-                if old.pointCount > 0 && old.p0.id == m.p0.id { m.p0.normalImpulse = old.p0.normalImpulse; m.p0.tangentImpulse = old.p0.tangentImpulse }
-                else if old.pointCount > 1 && old.p1.id == m.p0.id { m.p0.normalImpulse = old.p1.normalImpulse; m.p0.tangentImpulse = old.p1.tangentImpulse }
+                cached = 0
+                let sa = st[a], sb = st[b]
+                let margin = min(speculative + dt * (length(sa.v - sb.v) + abs(sa.w) * simA.maxExtent + abs(sb.w) * simB.maxExtent), maxMargin)
+                var m = Collide.manifold(view(cs[k].shapeA), simA.xf, view(cs[k].shapeB), simB.xf, speculative: margin)
+                // Warm start: carry impulses of points with matching feature ids.
+                let old = d.pointee.manifold
+                if m.pointCount > 0 {
+                    if old.pointCount > 0 && old.p0.id == m.p0.id { m.p0.normalImpulse = old.p0.normalImpulse; m.p0.tangentImpulse = old.p0.tangentImpulse }
+                    else if old.pointCount > 1 && old.p1.id == m.p0.id { m.p0.normalImpulse = old.p1.normalImpulse; m.p0.tangentImpulse = old.p1.tangentImpulse }
+                }
+                if m.pointCount > 1 {
+                    if old.pointCount > 0 && old.p0.id == m.p1.id { m.p1.normalImpulse = old.p0.normalImpulse; m.p1.tangentImpulse = old.p0.tangentImpulse }
+                    else if old.pointCount > 1 && old.p1.id == m.p1.id { m.p1.normalImpulse = old.p1.normalImpulse; m.p1.tangentImpulse = old.p1.tangentImpulse }
+                }
+                d.pointee.manifold = m
             }
-            if m.pointCount > 1 {
-                if old.pointCount > 0 && old.p0.id == m.p1.id { m.p1.normalImpulse = old.p0.normalImpulse; m.p1.tangentImpulse = old.p0.tangentImpulse }
-                else if old.pointCount > 1 && old.p1.id == m.p1.id { m.p1.normalImpulse = old.p1.normalImpulse; m.p1.tangentImpulse = old.p1.tangentImpulse }
-            }
-            }
+            let pointCount = d.pointee.manifold.pointCount
             var minSep = Float.infinity
-            if m.pointCount > 0 { minSep = m.p0.separation }
-            if m.pointCount > 1 { minSep = min(minSep, m.p1.separation) }
-            let touching = m.pointCount > 0 && minSep < slop
+            if pointCount > 0 { minSep = d.pointee.manifold.p0.separation }
+            if pointCount > 1 { minSep = min(minSep, d.pointee.manifold.p1.separation) }
+            let touching = pointCount > 0 && minSep < slop
             var f: UInt8 = cached
-            if m.pointCount > 0 { f |= Contact.hasPoints }
+            if pointCount > 0 { f |= Contact.hasPoints }
             if touching { f |= Contact.touching }
             if touching && !wasTouching { f |= Contact.began }
             if !touching && wasTouching { f |= Contact.ended }
             cs[k].flags = f
-            d.pointee.manifold = m
             if cached == 0 && recycleDistance > 0 {
                 cache(&d.pointee, simA, simB)
                 cs[k].flags |= Contact.cached
             }
-            links[k] = m.pointCount > 0 ? SIMD2(Int32(a), Int32(b)) : SIMD2(-1, -1)
-            if f & (Contact.began | Contact.ended) != 0 || (sleeping && m.pointCount > 0) { changes.append(Int32(k)) }
+            links[k] = pointCount > 0 ? SIMD2(Int32(a), Int32(b)) : SIMD2(-1, -1)
+            if f & (Contact.began | Contact.ended) != 0 || (sleeping && pointCount > 0) { changes.append(Int32(k)) }
         }
     }
 }
