@@ -17,6 +17,23 @@ struct ParallelWorkTests {
         }
     }
 
+    /// The allocation-free form: a work value instead of a closure.
+    struct Mark: IndexedWork, @unchecked Sendable {
+        let hits: UnsafeMutableBufferPointer<Int>
+        func perform(_ index: Int) { hits[index] += 1 }
+    }
+
+    @Test("an IndexedWork value: every index once, for 1, 2, 3 and 8 workers", arguments: [1, 2, 3, 8])
+    func workValue(workers: Int) {
+        for count in [0, 1, 7, 1000] {
+            let hits = UnsafeMutableBufferPointer<Int>.allocate(capacity: max(count, 1))
+            hits.initialize(repeating: 0)
+            defer { hits.deallocate() }
+            ParallelWork.forEach(count, workers: workers, Mark(hits: hits))
+            #expect(hits.prefix(count).allSatisfy { $0 == 1 }, "\(workers) workers, \(count) items")
+        }
+    }
+
     @Test("a loop inside a loop visits every pair once")
     func nested() {
         let total = Atomic<Int>(0)

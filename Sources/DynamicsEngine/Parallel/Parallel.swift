@@ -126,37 +126,56 @@ enum ProcessInfoShim {
     }
 }
 
+/// One index's share of a parallel loop (`ParallelWork.forEach(_:workers:_:)` with a work
+/// value): a struct rather than a closure, so handing it to the worker threads allocates
+/// nothing.
+public protocol IndexedWork {
+    /// Does the work of item `index`. Called concurrently for different indices: touch only
+    /// what belongs to `index`.
+    func perform(_ index: Int)
+}
+
 /// Parallel loops on the engine's worker threads, for work beside the engine's own (for
 /// example many independent animators stepped together).
 public enum ParallelWork {
-    /// Runs `body(i)` for every `i` in `0..<count`, split into `workers` contiguous ranges that
-    /// run at once on the engine's worker pool (the calling thread takes part), and returns when
-    /// all are done. With one worker, or fewer than two items, it is a plain loop.
+    /// Runs `work.perform(i)` for every `i` in `0..<count`, split into `workers` contiguous
+    /// ranges that run at once on the engine's worker pool (the calling thread takes part), and
+    /// returns when all are done. With one worker, or fewer than two items, it is a plain loop.
     ///
     /// Nothing is allocated while the pool is free; when it is busy (a world stepping on another
     /// thread, or a loop inside a loop) the ranges run on `DispatchQueue.concurrentPerform`
-    /// instead. `body` runs concurrently for different indices: it must touch only what
-    /// belongs to its own index.
+    /// instead.
     /// - Precondition: `workers` ≥ 1 and `count` ≥ 0.
-    public static func forEach(_ count: Int, workers: Int, _ body: (Int) -> Void) {
+    public static func forEach<W: IndexedWork>(_ count: Int, workers: Int, _ work: W) {
         precondition(workers >= 1 && count >= 0, "ParallelWork.forEach: workers must be at least 1 and count not negative")
         let w = min(workers, count)
         if w <= 1 {
-            for i in 0..<count { body(i) }
+            for i in 0..<count { work.perform(i) }
             return
         }
-        withoutActuallyEscaping(body) { work in
-            Parallel.run(workers: w, IndexShares(body: work, count: count, parts: w))
-        }
+        Parallel.run(workers: w, IndexShares(work: work, count: count, parts: w))
+    }
+
+    /// `forEach` with a closure: the same loop, but handing a closure to other threads costs
+    /// one allocation per call when it runs in parallel (an `IndexedWork` value costs none).
+    /// - Precondition: `workers` ≥ 1 and `count` ≥ 0.
+    public static func forEach(_ count: Int, workers: Int, _ body: (Int) -> Void) {
+        withoutActuallyEscaping(body) { work in forEach(count, workers: workers, ClosureWork(body: work)) }
     }
 }
 
-/// `ParallelWork.forEach`: index `i` runs the `i`-th contiguous share of the items.
-private struct IndexShares: PoolTask, @unchecked Sendable {
+/// A closure as `IndexedWork`.
+private struct ClosureWork: IndexedWork, @unchecked Sendable {
     let body: (Int) -> Void
+    func perform(_ index: Int) { body(index) }
+}
+
+/// `ParallelWork.forEach`: index `i` runs the `i`-th contiguous share of the items.
+private struct IndexShares<W: IndexedWork>: PoolTask, @unchecked Sendable {
+    let work: W
     let count: Int
     let parts: Int
     func perform(_ i: Int) {
-        for k in Parallel.share(count, i, parts) { body(k) }
+        for k in Parallel.share(count, i, parts) { work.perform(k) }
     }
 }
