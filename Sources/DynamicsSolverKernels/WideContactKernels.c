@@ -370,6 +370,13 @@ AI f4 load4(const void *p, int offset) {
     memcpy(&r, (const char *)p + offset, 16);
     return r;
 }
+/// Three floats at `offset` (the fourth lane zero): the last three fields of a point, which
+/// end 4 bytes before the constraint's stride (a padding constraint on the stack has no more).
+AI f4 load3(const void *p, int offset) {
+    f4 r = {0.0f, 0.0f, 0.0f, 0.0f};
+    memcpy(&r, (const char *)p + offset, 12);
+    return r;
+}
 AI void store4(float *dst, f4 v) { memcpy(dst, &v, 16); }
 AI void store4i(int32_t *dst, i4 v) { memcpy(dst, &v, 16); }
 /// `b` where `m`, else `a`, four lanes.
@@ -384,7 +391,7 @@ AI void pack_point(const DKConstraint *const c[4], int offset, i4 keep, f4 nx, f
     transpose4(load4(c[0], offset), load4(c[1], offset), load4(c[2], offset), load4(c[3], offset), &ax, &ay, &bx, &by);
     transpose4(load4(c[0], offset + 16), load4(c[1], offset + 16), load4(c[2], offset + 16), load4(c[3], offset + 16),
                &sep, &rv, &ni, &ti);
-    transpose4(load4(c[0], offset + 32), load4(c[1], offset + 32), load4(c[2], offset + 32), load4(c[3], offset + 32),
+    transpose4(load3(c[0], offset + 32), load3(c[1], offset + 32), load3(c[2], offset + 32), load3(c[3], offset + 32),
                &mxi, &nmi, &tmi, &unused);
     (void)rv;
     (void)unused;
