@@ -6,14 +6,22 @@ import Synchronization
 /// loop runs inside another (the pool is busy: the inner one falls back to Dispatch).
 @Suite("ParallelWork.forEach")
 struct ParallelWorkTests {
-    @Test("every index once, for 1, 2, 3 and 8 workers and counts 0, 1, 7 and 1 000", arguments: [1, 2, 3, 8])
-    func everyIndexOnce(workers: Int) {
+    /// Runs `loop` over counts 0, 1, 7 and 1 000 with a hit counter per index, and expects
+    /// every index hit exactly once.
+    static func expectEveryIndexOnce(workers: Int, _ loop: (Int, UnsafeMutableBufferPointer<Int>) -> Void) {
         for count in [0, 1, 7, 1000] {
             let hits = UnsafeMutableBufferPointer<Int>.allocate(capacity: max(count, 1))
             hits.initialize(repeating: 0)
             defer { hits.deallocate() }
-            ParallelWork.forEach(count, workers: workers) { i in hits[i] += 1 }
+            loop(count, hits)
             #expect(hits.prefix(count).allSatisfy { $0 == 1 }, "\(workers) workers, \(count) items")
+        }
+    }
+
+    @Test("every index once, for 1, 2, 3 and 8 workers and counts 0, 1, 7 and 1 000", arguments: [1, 2, 3, 8])
+    func everyIndexOnce(workers: Int) {
+        Self.expectEveryIndexOnce(workers: workers) { count, hits in
+            ParallelWork.forEach(count, workers: workers) { i in hits[i] += 1 }
         }
     }
 
@@ -25,12 +33,8 @@ struct ParallelWorkTests {
 
     @Test("an IndexedWork value: every index once, for 1, 2, 3 and 8 workers", arguments: [1, 2, 3, 8])
     func workValue(workers: Int) {
-        for count in [0, 1, 7, 1000] {
-            let hits = UnsafeMutableBufferPointer<Int>.allocate(capacity: max(count, 1))
-            hits.initialize(repeating: 0)
-            defer { hits.deallocate() }
+        Self.expectEveryIndexOnce(workers: workers) { count, hits in
             ParallelWork.forEach(count, workers: workers, Mark(hits: hits))
-            #expect(hits.prefix(count).allSatisfy { $0 == 1 }, "\(workers) workers, \(count) items")
         }
     }
 
