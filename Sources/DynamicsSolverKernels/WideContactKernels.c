@@ -34,6 +34,9 @@ typedef int32_t i4 __attribute__((vector_size(16)));
 #define SEL(m, a, b) ((f8)((((i8)(b)) & (m)) | (((i8)(a)) & ~(m))))
 #define VMAX(a, b) SEL((a) < (b), (a), (b))
 #define VMIN(a, b) SEL((b) < (a), (a), (b))
+/// Whether every / any of eight lane masks is set.
+#define ALL(m) (__builtin_reduce_and((i8)(m)) != 0)
+#define ANY(m) (__builtin_reduce_or((i8)(m)) != 0)
 #define CAT(a, b) __builtin_shufflevector((a), (b), 0, 1, 2, 3, 4, 5, 6, 7)
 
 /// One field of two batches as eight lanes.
@@ -100,14 +103,42 @@ AI void gather_v(const float *s, const int32_t idx[8], V8 *out) {
     out->w = col[2];
 }
 
-/// (dp.x, dp.y, dq.c, dq.s) of eight bodies.
-AI void gather_d(const float *s, const int32_t idx[8], D8 *out) {
-    f8 col[4];
-    gather(s, idx, 4, col);
-    out->dx = col[0];
-    out->dy = col[1];
-    out->c = col[2];
-    out->s = col[3];
+/// The whole state (velocity and position change) of eight bodies, one 32-byte row each,
+/// transposed eight by eight: what the biased and relax passes read.
+AI void gather_full(const float *s, const int32_t idx[8], V8 *v, D8 *d) {
+    f8 b0, b1, b2, b3, b4, b5, b6, b7;
+    memcpy(&b0, s + 8 * (intptr_t)idx[0], 32);
+    memcpy(&b1, s + 8 * (intptr_t)idx[1], 32);
+    memcpy(&b2, s + 8 * (intptr_t)idx[2], 32);
+    memcpy(&b3, s + 8 * (intptr_t)idx[3], 32);
+    memcpy(&b4, s + 8 * (intptr_t)idx[4], 32);
+    memcpy(&b5, s + 8 * (intptr_t)idx[5], 32);
+    memcpy(&b6, s + 8 * (intptr_t)idx[6], 32);
+    memcpy(&b7, s + 8 * (intptr_t)idx[7], 32);
+    // Within each 128-bit half: pairs of rows interleaved, then pairs of pairs.
+    f8 t0 = __builtin_shufflevector(b0, b1, 0, 8, 1, 9, 4, 12, 5, 13);
+    f8 t1 = __builtin_shufflevector(b0, b1, 2, 10, 3, 11, 6, 14, 7, 15);
+    f8 t2 = __builtin_shufflevector(b2, b3, 0, 8, 1, 9, 4, 12, 5, 13);
+    f8 t3 = __builtin_shufflevector(b2, b3, 2, 10, 3, 11, 6, 14, 7, 15);
+    f8 t4 = __builtin_shufflevector(b4, b5, 0, 8, 1, 9, 4, 12, 5, 13);
+    f8 t5 = __builtin_shufflevector(b4, b5, 2, 10, 3, 11, 6, 14, 7, 15);
+    f8 t6 = __builtin_shufflevector(b6, b7, 0, 8, 1, 9, 4, 12, 5, 13);
+    f8 t7 = __builtin_shufflevector(b6, b7, 2, 10, 3, 11, 6, 14, 7, 15);
+    f8 u0 = __builtin_shufflevector(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13);   // vx 0-3 | dx 0-3
+    f8 u1 = __builtin_shufflevector(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15); // vy | dy
+    f8 u2 = __builtin_shufflevector(t1, t3, 0, 1, 8, 9, 4, 5, 12, 13);   // w | dq.c
+    f8 u3 = __builtin_shufflevector(t1, t3, 2, 3, 10, 11, 6, 7, 14, 15); // pad | dq.s
+    f8 u4 = __builtin_shufflevector(t4, t6, 0, 1, 8, 9, 4, 5, 12, 13);
+    f8 u5 = __builtin_shufflevector(t4, t6, 2, 3, 10, 11, 6, 7, 14, 15);
+    f8 u6 = __builtin_shufflevector(t5, t7, 0, 1, 8, 9, 4, 5, 12, 13);
+    f8 u7 = __builtin_shufflevector(t5, t7, 2, 3, 10, 11, 6, 7, 14, 15);
+    v->vx = __builtin_shufflevector(u0, u4, 0, 1, 2, 3, 8, 9, 10, 11);
+    v->vy = __builtin_shufflevector(u1, u5, 0, 1, 2, 3, 8, 9, 10, 11);
+    v->w = __builtin_shufflevector(u2, u6, 0, 1, 2, 3, 8, 9, 10, 11);
+    d->dx = __builtin_shufflevector(u0, u4, 4, 5, 6, 7, 12, 13, 14, 15);
+    d->dy = __builtin_shufflevector(u1, u5, 4, 5, 6, 7, 12, 13, 14, 15);
+    d->c = __builtin_shufflevector(u2, u6, 4, 5, 6, 7, 12, 13, 14, 15);
+    d->s = __builtin_shufflevector(u3, u7, 4, 5, 6, 7, 12, 13, 14, 15);
 }
 
 /// Rows (v.x, v.y, w, 0) of four lanes from their columns.
@@ -142,16 +173,13 @@ AI void scatter_v(float *s, const int32_t idx[8], const int32_t *maskLo, const i
 
 /// The normal rows: soft (biased pass) or rigid (relax pass), point 1 then point 2 seeing
 /// point 1's impulse through K12, or the 2x2 block LCP where the lane is a block lane.
-AI void normal_rows(DKWideContact *c0, DKWideContact *c1, int two, V8 *a, V8 *b, const float *states,
-                    const int32_t *ia, const int32_t *ib, float invH, float maxBias, DKSoftness soft, DKSoftness stat,
-                    int useBias) {
+AI void normal_rows(DKWideContact *c0, DKWideContact *c1, int two, V8 *a, V8 *b, const D8 *pa, const D8 *pb,
+                    float invH, float maxBias, DKSoftness soft, DKSoftness stat, int useBias) {
     const f8 nx = F(nx), ny = F(ny);
     const f8 zero = SPLAT(0.0f);
     f8 bias1, ms1, isc1, bias2, ms2, isc2;
     {
-        D8 da, db;
-        gather_d(states, ia, &da);
-        gather_d(states, ib, &db);
+        const D8 da = *pa, db = *pb;
         f8 dpn = (db.dx - da.dx) * nx + (db.dy - da.dy) * ny;
         f8 s1 = dpn + (db.s * F(rn1B) - db.c * F(rt1B)) - (da.s * F(rn1A) - da.c * F(rt1A)) + F(adj1);
         f8 s2 = dpn + (db.s * F(rn2B) - db.c * F(rt2B)) - (da.s * F(rn2A) - da.c * F(rt2A)) + F(adj2);
@@ -183,25 +211,39 @@ AI void normal_rows(DKWideContact *c0, DKWideContact *c1, int two, V8 *a, V8 *b,
     f8 vn2 = dvn + b->w * F(rn2B) - a->w * F(rn2A);
     f8 l1 = F(ln1), l2 = F(ln2);
     f8 k12 = F(k12), k11 = F(k11), k22 = F(k22);
-
-    f8 s1 = VMAX(l1 - F(nm1) * ms1 * (vn1 + bias1) - isc1 * l1, zero);
-    f8 s2 = VMAX(l2 - F(nm2) * ms2 * (vn2 + k12 * (s1 - l1) + bias2) - isc2 * l2, zero);
-
-    f8 b1 = ms1 * (vn1 + bias1) + isc1 * k11 * l1;
-    f8 b2 = ms2 * (vn2 + bias2) + isc2 * k22 * l2;
-    f8 i11 = F(i11), i12 = F(i12), i22 = F(i22);
-    f8 xa1 = l1 - (i11 * b1 + i12 * b2), xa2 = l2 - (i12 * b1 + i22 * b2);
-    i8 caseBoth = (xa1 >= 0.0f) & (xa2 >= 0.0f);
-    f8 y1 = l1 + (k12 * l2 - b1) / k11;
-    i8 case1 = (y1 >= 0.0f) & (k12 * (y1 - l1) - k22 * l2 + b2 >= 0.0f);
-    f8 y2 = l2 + (k12 * l1 - b2) / k22;
-    i8 case2 = (y2 >= 0.0f) & (k12 * (y2 - l2) - k11 * l1 + b1 >= 0.0f);
-    f8 x1 = SEL(case1, zero, y1);
-    f8 x2 = SEL(case2 & ~case1, zero, y2);
-    x1 = SEL(caseBoth, x1, xa1);
-    x2 = SEL(caseBoth, x2, xa2);
-
+    f8 i11 = F(i11);
     i8 block = i11 > 0.0f;
+    // Each lane takes one of three results: the rows one after the other (not a block lane),
+    // the block solve with both points active, or one of its fallbacks. Only the kinds some
+    // lane needs are computed (a resting stack's lanes are nearly all block lanes with both
+    // points active); every lane's arithmetic is the same either way.
+    f8 s1 = zero, s2 = zero;
+    if (!ALL(block)) {
+        s1 = VMAX(l1 - F(nm1) * ms1 * (vn1 + bias1) - isc1 * l1, zero);
+        s2 = VMAX(l2 - F(nm2) * ms2 * (vn2 + k12 * (s1 - l1) + bias2) - isc2 * l2, zero);
+    }
+    f8 x1 = zero, x2 = zero;
+    if (ANY(block)) {
+        f8 b1 = ms1 * (vn1 + bias1) + isc1 * k11 * l1;
+        f8 b2 = ms2 * (vn2 + bias2) + isc2 * k22 * l2;
+        f8 i12 = F(i12), i22 = F(i22);
+        f8 xa1 = l1 - (i11 * b1 + i12 * b2), xa2 = l2 - (i12 * b1 + i22 * b2);
+        i8 caseBoth = (xa1 >= 0.0f) & (xa2 >= 0.0f);
+        if (ALL(caseBoth | ~block)) {
+            x1 = xa1;
+            x2 = xa2;
+        } else {
+            f8 y1 = l1 + (k12 * l2 - b1) / k11;
+            i8 case1 = (y1 >= 0.0f) & (k12 * (y1 - l1) - k22 * l2 + b2 >= 0.0f);
+            f8 y2 = l2 + (k12 * l1 - b2) / k22;
+            i8 case2 = (y2 >= 0.0f) & (k12 * (y2 - l2) - k11 * l1 + b1 >= 0.0f);
+            x1 = SEL(case1, zero, y1);
+            x2 = SEL(case2 & ~case1, zero, y2);
+            x1 = SEL(caseBoth, x1, xa1);
+            x2 = SEL(caseBoth, x2, xa2);
+        }
+    }
+
     f8 n1 = SEL(block, s1, x1), n2 = SEL(block, s2, x2);
     f8 d1 = n1 - l1, d2 = n2 - l2;
     ST(ln1, n1);
@@ -252,12 +294,17 @@ typedef struct {
     V8 a, b;
 } Pair;
 
-AI void pair_load(DKWideContact *batches, intptr_t k, intptr_t count, const float *states, Pair *p) {
+AI void pair_bodies(DKWideContact *batches, intptr_t k, intptr_t count, Pair *p) {
     p->two = k + 1 < count;
     p->c0 = batches + k;
     p->c1 = p->two ? p->c0 + 1 : p->c0;
     indices(p->c0->bodyA, p->c1->bodyA, p->ia);
     indices(p->c0->bodyB, p->c1->bodyB, p->ib);
+}
+
+/// Velocities only (the warm start).
+AI void pair_load(DKWideContact *batches, intptr_t k, intptr_t count, const float *states, Pair *p) {
+    pair_bodies(batches, k, count, p);
     gather_v(states, p->ia, &p->a);
     gather_v(states, p->ib, &p->b);
 }
@@ -293,10 +340,13 @@ AI void solve_impl(DKWideContact *batches, intptr_t count, float *states, float 
                    DKSoftness soft, DKSoftness staticSoft, int useBias) {
     for (intptr_t k = 0; k < count; k += 2) {
         Pair p;
-        pair_load(batches, k, count, states, &p);
+        D8 da, db;
+        pair_bodies(batches, k, count, &p);
+        gather_full(states, p.ia, &p.a, &da);
+        gather_full(states, p.ib, &p.b, &db);
         DKWideContact *c0 = p.c0, *c1 = p.c1;
         int two = p.two;
-        normal_rows(c0, c1, two, &p.a, &p.b, states, p.ia, p.ib, invH, maxBiasVelocity, soft, staticSoft, useBias);
+        normal_rows(c0, c1, two, &p.a, &p.b, &da, &db, invH, maxBiasVelocity, soft, staticSoft, useBias);
         friction(c0, c1, two, &p.a, &p.b);
         pair_store(states, &p);
     }
@@ -363,87 +413,176 @@ void dk_wide_relax(void *batches, intptr_t count, void *states, float invH) {
     relax_base(batches, count, states, invH);
 }
 
-// MARK: Packing
+// MARK: Preparation
 
-AI f4 load4(const void *p, int offset) {
+AI void store4(float *dst, f4 v) { memcpy(dst, &v, 16); }
+AI void store4i(int32_t *dst, i4 v) { memcpy(dst, &v, 16); }
+AI f4 ld4(const float *p) {
+    f4 r;
+    memcpy(&r, p, 16);
+    return r;
+}
+AI i4 ld4i(const int32_t *p) {
+    i4 r;
+    memcpy(&r, p, 16);
+    return r;
+}
+/// `b` where `m`, else `a`, four lanes.
+AI f4 sel4(i4 m, f4 a, f4 b) { return (f4)(((i4)b & m) | ((i4)a & ~m)); }
+
+/// Four floats at `offset` bytes into `p`.
+AI f4 at4(const void *p, intptr_t offset) {
     f4 r;
     memcpy(&r, (const char *)p + offset, 16);
     return r;
 }
-/// Three floats at `offset` (the fourth lane zero): the last three fields of a point, which
-/// end 4 bytes before the constraint's stride (a padding constraint on the stack has no more).
-AI f4 load3(const void *p, int offset) {
-    f4 r = {0.0f, 0.0f, 0.0f, 0.0f};
-    memcpy(&r, (const char *)p + offset, 12);
-    return r;
-}
-AI void store4(float *dst, f4 v) { memcpy(dst, &v, 16); }
-AI void store4i(int32_t *dst, i4 v) { memcpy(dst, &v, 16); }
-/// `b` where `m`, else `a`, four lanes.
-AI f4 sel4(i4 m, f4 a, f4 b) { return (f4)(((i4)b & m) | ((i4)a & ~m)); }
 
-/// One manifold point of the four lanes: anchors as cross products with the normal and the
-/// tangent, lanes not in `keep` zero (as the Swift packing wrote it).
-AI void pack_point(const DKConstraint *const c[4], int offset, i4 keep, f4 nx, f4 ny, float *rnA, float *rnB,
-                   float *rtA, float *rtB, float *adj, float *nm, float *tm, float *ln, float *lt, float *mx) {
-    const f4 zero = {0.0f, 0.0f, 0.0f, 0.0f};
-    f4 ax, ay, bx, by, sep, rv, ni, ti, mxi, nmi, tmi, unused;
-    transpose4(load4(c[0], offset), load4(c[1], offset), load4(c[2], offset), load4(c[3], offset), &ax, &ay, &bx, &by);
-    transpose4(load4(c[0], offset + 16), load4(c[1], offset + 16), load4(c[2], offset + 16), load4(c[3], offset + 16),
-               &sep, &rv, &ni, &ti);
-    transpose4(load3(c[0], offset + 32), load3(c[1], offset + 32), load3(c[2], offset + 32), load3(c[3], offset + 32),
-               &mxi, &nmi, &tmi, &unused);
-    (void)rv;
-    (void)unused;
-    ax = sel4(keep, zero, ax);
-    ay = sel4(keep, zero, ay);
-    bx = sel4(keep, zero, bx);
-    by = sel4(keep, zero, by);
-    store4(rnA, ax * ny - ay * nx);
-    store4(rnB, bx * ny - by * nx);
-    store4(rtA, -(ax * nx + ay * ny));
-    store4(rtB, -(bx * nx + by * ny));
-    store4(adj, sel4(keep, zero, sep));
-    store4(nm, sel4(keep, zero, nmi));
-    store4(tm, sel4(keep, zero, tmi));
-    store4(ln, sel4(keep, zero, ni));
-    store4(lt, sel4(keep, zero, ti));
-    store4(mx, sel4(keep, zero, mxi));
+/// One point of the four lanes: anchors from the centres (zero where `keep` is clear, as for
+/// a missing second point or a padding lane), their cross products with the normal and the
+/// tangent, the separation less the anchors' offset, the effective masses, the normal
+/// velocity. The operations are those of the engine's scalar `ContactSolver.prepare`, in
+/// its order, so every lane is bit for bit the scalar constraint.
+AI void prepare_point(f4 px, f4 py, f4 sep, f4 ni, f4 ti, i4 keep, f4 nx, f4 ny, f4 cAx, f4 cAy, f4 cBx, f4 cBy, f4 mA,
+                      f4 iA, f4 mB, f4 iB, f4 vAx, f4 vAy, f4 wA, f4 vBx, f4 vBy, f4 wB, float *rnAo, float *rnBo,
+                      float *rtAo, float *rtBo, float *adjo, float *nmo, float *tmo, float *lno, float *lto, float *mxo,
+                      float *rvo, f4 *rnAv, f4 *rnBv) {
+    const f4 zero = {0.0f, 0.0f, 0.0f, 0.0f}, one = {1.0f, 1.0f, 1.0f, 1.0f};
+    f4 rAx = sel4(keep, zero, px - cAx), rAy = sel4(keep, zero, py - cAy);
+    f4 rBx = sel4(keep, zero, px - cBx), rBy = sel4(keep, zero, py - cBy);
+    f4 adj = sep - ((rBx - rAx) * nx + (rBy - rAy) * ny);
+    f4 rnA = rAx * ny - rAy * nx, rnB = rBx * ny - rBy * nx;
+    f4 rtA = -(rAx * nx + rAy * ny), rtB = -(rBx * nx + rBy * ny);
+    f4 mAB = mA + mB;
+    f4 kN = mAB + iA * rnA * rnA + iB * rnB * rnB;
+    f4 kT = mAB + iA * rtA * rtA + iB * rtB * rtB;
+    f4 nm = sel4(kN > zero, zero, one / kN);
+    f4 tm = sel4(kT > zero, zero, one / kT);
+    // dv = vB + wB × rB − vA − wA × rA, with w × r = (−w·r.y, w·r.x).
+    f4 dvx = vBx + -wB * rBy - vAx - -wA * rAy;
+    f4 dvy = vBy + wB * rBx - vAy - wA * rAx;
+    store4(rnAo, rnA);
+    store4(rnBo, rnB);
+    store4(rtAo, rtA);
+    store4(rtBo, rtB);
+    store4(adjo, sel4(keep, zero, adj));
+    store4(nmo, sel4(keep, zero, nm));
+    store4(tmo, sel4(keep, zero, tm));
+    store4(lno, sel4(keep, zero, ni));
+    store4(lto, sel4(keep, zero, ti));
+    store4(mxo, zero);
+    store4(rvo, sel4(keep, zero, nx * dvx + ny * dvy));
+    *rnAv = rnA;
+    *rnBv = rnB;
 }
 
-void dk_pack_batch(const void *k0, const void *k1, const void *k2, const void *k3, void *batch) {
-    const DKConstraint *const c[4] = {k0, k1, k2, k3};
+/// What a padding lane reads: zeros (no normal, no mass, no points).
+static const float padding[32] __attribute__((aligned(16)));
+
+AI int prepare_batch(const DKPrepareSource *src, const int32_t *contacts, intptr_t lanes, void *batch, void *extraOut) {
     DKWideContact *w = batch;
-    const f4 one = {1.0f, 1.0f, 1.0f, 1.0f}, zero = {0.0f, 0.0f, 0.0f, 0.0f};
-    f4 a, b, d, e;
-    // bodyA, bodyB, contact, pointCount (as bits).
-    transpose4(load4(c[0], 0), load4(c[1], 0), load4(c[2], 0), load4(c[3], 0), &a, &b, &d, &e);
-    store4i(w->bodyA, (i4)a);
-    store4i(w->bodyB, (i4)b);
-    i4 pointCount = (i4)e;
-    store4i(w->writeA, (i4){c[0]->writeA ? -1 : 0, c[1]->writeA ? -1 : 0, c[2]->writeA ? -1 : 0, c[3]->writeA ? -1 : 0});
-    store4i(w->writeB, (i4){c[0]->writeB ? -1 : 0, c[1]->writeB ? -1 : 0, c[2]->writeB ? -1 : 0, c[3]->writeB ? -1 : 0});
-    f4 nx, ny;
-    transpose4(load4(c[0], 24), load4(c[1], 24), load4(c[2], 24), load4(c[3], 24), &nx, &ny, &a, &b);
+    DKWideExtra *x = extraOut;
+    const DKContact *cs = src->contacts;
+    const DKBodySim *sims = src->sims;
+    const float *states = src->states;
+    // Each lane's contact, manifold, bodies and velocities (padding lanes read zeros).
+    const void *c[4], *m[4], *sa[4], *sb[4], *va[4], *vb[4];
+    int32_t writeA[4], writeB[4], valid[4];
+    for (int l = 0; l < 4; l++) {
+        if (l < lanes) {
+            const DKContact *k = cs + contacts[l];
+            int32_t a = k->bodyA, b = k->bodyB;
+            c[l] = k;
+            m[l] = (const char *)src->data + src->dataStride * (intptr_t)k->slot;
+            sa[l] = sims + a;
+            sb[l] = sims + b;
+            va[l] = states + 8 * (intptr_t)a;
+            vb[l] = states + 8 * (intptr_t)b;
+            x->slot[l] = k->slot;
+            writeA[l] = src->metaType[src->metaStride * (intptr_t)a] == src->dynamicType ? -1 : 0;
+            writeB[l] = src->metaType[src->metaStride * (intptr_t)b] == src->dynamicType ? -1 : 0;
+            valid[l] = -1;
+        } else {
+            c[l] = m[l] = sa[l] = sb[l] = va[l] = vb[l] = padding;
+            x->slot[l] = -1;
+            writeA[l] = writeB[l] = valid[l] = 0;
+        }
+    }
+    const f4 zero = {0.0f, 0.0f, 0.0f, 0.0f}, one = {1.0f, 1.0f, 1.0f, 1.0f}, thousand = {1000.0f, 1000.0f, 1000.0f, 1000.0f};
+    const i4 isValid = ld4i(valid);
+    f4 bA, bB, fr, e, nx, ny, pcLo, pcHi, unused;
+    // Contact: bodyA, bodyB, friction, restitution (offset 16).
+    transpose4(at4(c[0], 16), at4(c[1], 16), at4(c[2], 16), at4(c[3], 16), &bA, &bB, &fr, &e);
+    const i4 pad = {src->padBody, src->padBody, src->padBody, src->padBody};
+    store4i(w->bodyA, (i4)sel4(isValid, (f4)pad, bA));
+    store4i(w->bodyB, (i4)sel4(isValid, (f4)pad, bB));
+    store4i(w->writeA, ld4i(writeA));
+    store4i(w->writeB, ld4i(writeB));
+    store4(w->friction, fr);
+    store4(x->restitution, e);
+    // Manifold: normal and point count (its low half), then the points' (x, y, anchor) and
+    // (separation, id, normal impulse, tangent impulse).
+    transpose4(at4(m[0], 0), at4(m[1], 0), at4(m[2], 0), at4(m[3], 0), &nx, &ny, &pcLo, &pcHi);
     store4(w->nx, nx);
     store4(w->ny, ny);
-    store4(w->friction, a);
-    transpose4(load4(c[0], 40), load4(c[1], 40), load4(c[2], 40), load4(c[3], 40), &a, &b, &d, &e);
-    store4(w->mA, a);
-    store4(w->iA, b);
-    store4(w->mB, d);
-    store4(w->iB, e);
-    i4 block = {c[0]->useBlock ? -1 : 0, c[1]->useBlock ? -1 : 0, c[2]->useBlock ? -1 : 0, c[3]->useBlock ? -1 : 0};
-    transpose4(load4(c[0], 72), load4(c[1], 72), load4(c[2], 72), load4(c[3], 72), &a, &b, &d, &e);
-    store4(w->k12, b);
-    store4(w->k11, sel4(block, one, a));
-    store4(w->k22, sel4(block, one, d));
-    transpose4(load4(c[0], 96), load4(c[1], 96), load4(c[2], 96), load4(c[3], 96), &a, &b, &d, &e);
-    store4(w->i11, sel4(block, zero, a));
-    store4(w->i12, sel4(block, zero, b));
-    store4(w->i22, sel4(block, zero, e));
-    const i4 all = {-1, -1, -1, -1};
-    pack_point(c, 112, all, nx, ny, w->rn1A, w->rn1B, w->rt1A, w->rt1B, w->adj1, w->nm1, w->tm1, w->ln1, w->lt1, w->mx1);
-    pack_point(c, 160, pointCount > 1, nx, ny, w->rn2A, w->rn2B, w->rt2A, w->rt2B, w->adj2, w->nm2, w->tm2, w->ln2,
-               w->lt2, w->mx2);
+    f4 p1x, p1y, s1, n1, t1, p2x, p2y, s2, n2, t2;
+    transpose4(at4(m[0], 16), at4(m[1], 16), at4(m[2], 16), at4(m[3], 16), &p1x, &p1y, &unused, &unused);
+    transpose4(at4(m[0], 32), at4(m[1], 32), at4(m[2], 32), at4(m[3], 32), &s1, &unused, &n1, &t1);
+    transpose4(at4(m[0], 56), at4(m[1], 56), at4(m[2], 56), at4(m[3], 56), &p2x, &p2y, &unused, &unused);
+    transpose4(at4(m[0], 72), at4(m[1], 72), at4(m[2], 72), at4(m[3], 72), &s2, &unused, &n2, &t2);
+    (void)pcHi;
+    // Bodies: centres (offset 16), inverse mass and inertia (offset 60), velocities.
+    f4 cAx, cAy, cBx, cBy, mA, iA, mB, iB, vAx, vAy, wA, vBx, vBy, wB;
+    transpose4(at4(sa[0], 16), at4(sa[1], 16), at4(sa[2], 16), at4(sa[3], 16), &cAx, &cAy, &unused, &unused);
+    transpose4(at4(sb[0], 16), at4(sb[1], 16), at4(sb[2], 16), at4(sb[3], 16), &cBx, &cBy, &unused, &unused);
+    transpose4(at4(sa[0], 60), at4(sa[1], 60), at4(sa[2], 60), at4(sa[3], 60), &mA, &iA, &unused, &unused);
+    transpose4(at4(sb[0], 60), at4(sb[1], 60), at4(sb[2], 60), at4(sb[3], 60), &mB, &iB, &unused, &unused);
+    transpose4(at4(va[0], 0), at4(va[1], 0), at4(va[2], 0), at4(va[3], 0), &vAx, &vAy, &wA, &unused);
+    transpose4(at4(vb[0], 0), at4(vb[1], 0), at4(vb[2], 0), at4(vb[3], 0), &vBx, &vBy, &wB, &unused);
+    store4(w->mA, mA);
+    store4(w->iA, iA);
+    store4(w->mB, mB);
+    store4(w->iB, iB);
+    f4 rn1A, rn1B, rn2A, rn2B;
+    prepare_point(p1x, p1y, s1, n1, t1, isValid, nx, ny, cAx, cAy, cBx, cBy, mA, iA, mB, iB, vAx, vAy, wA, vBx, vBy, wB,
+                  w->rn1A, w->rn1B, w->rt1A, w->rt1B, w->adj1, w->nm1, w->tm1, w->ln1, w->lt1, w->mx1, x->rv1, &rn1A, &rn1B);
+    const i4 oneCount = {1, 1, 1, 1};
+    i4 second = (i4)pcLo > oneCount;
+    prepare_point(p2x, p2y, s2, n2, t2, second, nx, ny, cAx, cAy, cBx, cBy, mA, iA, mB, iB, vAx, vAy, wA, vBx, vBy, wB,
+                  w->rn2A, w->rn2B, w->rt2A, w->rt2B, w->adj2, w->nm2, w->tm2, w->ln2, w->lt2, w->mx2, x->rv2, &rn2A, &rn2B);
+    // Two-point lanes: the 2x2 normal mass K; block-solved where well conditioned (K⁻¹ kept),
+    // else K11 = K22 = 1 and K⁻¹ = 0. K12 stays for every two-point lane (point 2 sees point 1's
+    // impulse through it); one-point and padding lanes have K12 = 0.
+    f4 mAB = mA + mB;
+    f4 k11 = mAB + iA * rn1A * rn1A + iB * rn1B * rn1B;
+    f4 k22 = mAB + iA * rn2A * rn2A + iB * rn2B * rn2B;
+    f4 k12 = mAB + iA * rn1A * rn2A + iB * rn1B * rn2B;
+    f4 det = k11 * k22 - k12 * k12;
+    i4 block = second & (k11 * k11 < thousand * det);
+    f4 inv = one / det;
+    store4(w->k12, sel4(second, zero, k12));
+    store4(w->k11, sel4(block, one, k11));
+    store4(w->k22, sel4(block, one, k22));
+    store4(w->i11, sel4(block, zero, inv * k22));
+    store4(w->i12, sel4(block, zero, -inv * k12));
+    store4(w->i22, sel4(block, zero, inv * k11));
+    return __builtin_reduce_or((i4)(e > zero) & isValid) != 0;
+}
+
+static int prepare_base(const DKPrepareSource *src, const int32_t *contacts, intptr_t lanes, void *batch, void *extra) {
+    return prepare_batch(src, contacts, lanes, batch, extra);
+}
+
+#if DK_X86_DISPATCH
+// The same four-lane operations with AVX2's three-operand encoding (fewer register copies).
+__attribute__((target("avx2"))) static int prepare_avx2(const DKPrepareSource *src, const int32_t *contacts,
+                                                        intptr_t lanes, void *batch, void *extra) {
+    return prepare_batch(src, contacts, lanes, batch, extra);
+}
+#endif
+
+int dk_prepare_batch(const DKPrepareSource *src, const int32_t *contacts, intptr_t lanes, void *batch, void *extra) {
+#if DK_X86_DISPATCH
+    if (dk_wide_uses_avx2()) return prepare_avx2(src, contacts, lanes, batch, extra);
+#endif
+    return prepare_base(src, contacts, lanes, batch, extra);
 }

@@ -1,7 +1,7 @@
 import DynamicsSolverKernels
 
-/// Graph colouring of each island's contact constraints, and packing of every colour into
-/// 4-wide batches (`WideContact`).
+/// Graph colouring of each island's contact constraints, and every colour's batches of four
+/// (`WideContact`), prepared straight from the contacts.
 ///
 /// A constraint takes the first of `colorCount` colours in which neither of its dynamic bodies
 /// appears yet (static and kinematic bodies are only read, so they never block a colour);
@@ -16,10 +16,12 @@ struct ColoredBatches {
     var colorOf: [UInt8] = []
     var order: [Int32] = []
     var wide: [WideContact] = []
-    /// Per batch: each lane's scalar constraint, or -1 for padding (only unloading reads it).
-    var wideIndex: [SIMD4<Int32>] = []
+    /// Per batch: its lanes' contact data slots and restitution data.
+    var wideExtra: [WideExtra] = []
     /// `wide[wideStart[i] ..< wideStart[i + 1]]` are island i's batches, colour by colour.
     var wideStart: [Int32] = []
+    /// Constraints that fit no colour, as positions in the islands' contact list; the solver
+    /// prepares them as scalar constraints (`SolverScratch.constraints[k]` for `overflow[k]`).
     var overflow: [Int32] = []
     var overflowStart: [Int32] = []
     /// Per island: `colorStart` offsets into `wide` for each colour (colorCount + 1 entries
@@ -29,18 +31,17 @@ struct ColoredBatches {
     /// last one the overflow), written by the colouring pass and read by the offsets and packing.
     var islandCounts: [Int32] = []
     /// Per batch: where its constraints start in `order` and how many lanes they fill (1–4),
-    /// written by the offsets pass so that packing can be split by batch, not by island.
+    /// written by the offsets pass so that preparation can be split by batch, not by island.
     var batchSource: [Int32] = []
     var batchLanes: [UInt8] = []
 
-    /// Colouring and packing run in three passes: (1) islands are coloured and their
+    /// Colouring and preparation run in three passes: (1) islands are coloured and their
     /// constraints counting-sorted by colour (`coloring(…)` gives the view; each island is one
-    /// independent task, run by the step together with the constraints' preparation, since it
-    /// reads only the contacts' bodies); (2) every island's offsets into `wide` and `overflow`,
-    /// and every batch's source range, are laid out serially in island order; (3) batches are
-    /// packed in parallel, in chunks of batches, so one giant island is split too
-    /// (`layoutAndPack(…)`). What each island and batch holds is the same whoever computes it,
-    /// so the batches never depend on the worker count.
+    /// independent task); (2) every island's offsets into `wide` and `overflow`, and every
+    /// batch's source range, are laid out serially in island order (`layout(…)`); (3) batches
+    /// are prepared from the contacts in parallel, in chunks of batches, so one giant island is
+    /// split too (`prepare(…)`). What each island and batch holds is the same whoever computes
+    /// it, so the batches never depend on the worker count.
     ///
     /// Grows the buffers of pass 1 and returns its view, valid until `layoutAndPack`.
     /// (`ib` is inout only so that the world's builder is passed in place, not copied: it is only read.)
@@ -60,17 +61,15 @@ struct ColoredBatches {
                               contacts: contacts, metas: metas, all: (1 << UInt32(Self.colorCount)) - 1)
     }
 
-    /// Passes 2 and 3, after every island has been coloured.
-    mutating func layoutAndPack(islands ib: inout IslandBuilder, constraints: UnsafeMutablePointer<ContactConstraint>,
-                                padBody: Int32, workers: Int, counter claim: WorkCounter) {
+    /// Pass 2, after every island has been coloured. Returns the number of overflow constraints.
+    mutating func layout(islands ib: inout IslandBuilder) -> Int {
         let n = ib.groupCount
         let k = Self.colorCount
         let stride = k + 1
-
-        // Pass 2: offsets, in island order; each batch's source range in `order`; the
-        // overflow lists (short) are copied here. Every buffer is only ever grown (to bounds
-        // known up front: a batch or an overflow entry holds at least one constraint) and
-        // written through pointers: this pass is serial.
+        // Offsets, in island order; each batch's source range in `order`; the overflow lists
+        // (short) are copied here. Every buffer is only ever grown (to bounds known up front: a
+        // batch or an overflow entry holds at least one constraint) and written through
+        // pointers: this pass is serial.
         let total = n > 0 ? Int(ib.groupContactStart[n]) : 0
         func grow<T>(_ a: inout [T], _ m: Int, _ zero: T) {
             if a.count < m { a.append(contentsOf: repeatElement(zero, count: m - a.count)) }
@@ -107,22 +106,22 @@ struct ColoredBatches {
         }
         ws[n] = w
         os[n] = o
-        // Pass 3 clears and fills every slot below `w`, so the array is only ever grown.
+        // Pass 3 fills every slot below `w`, so the arrays are only ever grown.
         if wide.count < Int(w) { wide.append(contentsOf: repeatElement(WideContact(), count: Int(w) - wide.count)) }
-        if wideIndex.count < Int(w) { wideIndex.append(contentsOf: repeatElement(SIMD4(repeating: -1), count: Int(w) - wideIndex.count)) }
+        if wideExtra.count < Int(w) { wideExtra.append(contentsOf: repeatElement(WideExtra(), count: Int(w) - wideExtra.count)) }
+        return Int(o)
+    }
 
-        // Pass 3: pack the batches, in chunks of batches (a giant island is split too).
-        let pad = WideContact.padding(body: padBody)
-        wide.withUnsafeMutableBufferPointer { wB in
-        wideIndex.withUnsafeMutableBufferPointer { wiB in
-        order.withUnsafeBufferPointer { orB in
-        batchSource.withUnsafeBufferPointer { srcB in
-        batchLanes.withUnsafeBufferPointer { lanesB in
-            let v = BatchPacking(wide: orDummy(wB.baseAddress), index: orDummy(wiB.baseAddress), order: orDummy(orB.baseAddress),
-                                 source: orDummy(srcB.baseAddress), lanes: orDummy(lanesB.baseAddress),
-                                 constraints: constraints, pad: pad)
-            Parallel.forChunks(workers: workers, count: Int(w), chunkSize: 128, counter: claim, v)
-        }}}}}
+    /// Pass 3: prepares every batch from the world (see `dk_prepare_batch`), in chunks of
+    /// batches on `workers` workers; raises `bounce` when a lane can bounce.
+    mutating func prepare(islands ib: inout IslandBuilder, source: DKPrepareSource, workers: Int, counter claim: WorkCounter,
+                          bounce: WorkFlag) {
+        let n = ib.groupCount
+        let w = n > 0 ? Int(wideStart[n]) : 0
+        let v = BatchPreparation(wide: wide.baseOrDummyMutable, extra: wideExtra.baseOrDummyMutable, order: order.baseOrDummy,
+                                 contactList: ib.contactList.baseOrDummy, source: batchSource.baseOrDummy,
+                                 lanes: batchLanes.baseOrDummy, prepare: source, bounce: bounce)
+        Parallel.forChunks(workers: workers, count: w, chunkSize: 64, counter: claim, v)
     }
 }
 
@@ -181,33 +180,29 @@ struct IslandColoring: @unchecked Sendable {
     }
 }
 
-/// Pass 3 of `ColoredBatches.build`: each batch is written only by the worker that packs it.
-private struct BatchPacking: RangeTask, @unchecked Sendable {
+/// Pass 3 of `ColoredBatches.build`: each batch is written only by the worker that prepares it.
+private struct BatchPreparation: RangeTask, @unchecked Sendable {
     let wide: UnsafeMutablePointer<WideContact>
-    let index: UnsafeMutablePointer<SIMD4<Int32>>
+    let extra: UnsafeMutablePointer<WideExtra>
     let order: UnsafePointer<Int32>
+    let contactList: UnsafePointer<Int32>
     let source: UnsafePointer<Int32>
     let lanes: UnsafePointer<UInt8>
-    let constraints: UnsafeMutablePointer<ContactConstraint>
-    let pad: ContactConstraint
+    let prepare: DKPrepareSource
+    let bounce: WorkFlag
 
-    func run(_ batches: Range<Int>, part: Int) { pack(batches) }
-
-    func pack(_ batches: Range<Int>) {
-        withUnsafePointer(to: pad) { padding in
+    func run(_ batches: Range<Int>, part: Int) {
+        var bounces: Int32 = 0
+        withUnsafePointer(to: prepare) { src in
             for b in batches {
-                let src = Int(source[b]), count = Int(lanes[b])
-                @inline(__always) func lane(_ l: Int) -> (UnsafePointer<ContactConstraint>, Int32) {
-                    guard l < count else { return (padding, -1) }
-                    let i = order[src + l]
-                    return (UnsafePointer(constraints + Int(i)), i)
+                let first = Int(source[b]), count = Int(lanes[b])
+                var contacts = SIMD4<Int32>(repeating: 0)
+                for l in 0..<count { contacts[l] = contactList[Int(order[first + l])] }
+                bounces |= withUnsafePointer(to: &contacts) {
+                    dk_prepare_batch(src, UnsafeRawPointer($0).assumingMemoryBound(to: Int32.self), count, wide + b, extra + b)
                 }
-                let (p0, i0) = lane(0), (p1, i1) = lane(1), (p2, i2) = lane(2), (p3, i3) = lane(3)
-                // Four fields at a time in C (`ContactConstraint`'s layout is `DKConstraint`'s,
-                // checked by `WideContactSolver.layoutMatches`).
-                dk_pack_batch(p0, p1, p2, p3, wide + b)
-                index[b] = SIMD4(i0, i1, i2, i3)
             }
         }
+        if bounces != 0 { bounce.set() }
     }
 }

@@ -2,6 +2,8 @@ import DynamicsSolverKernels
 
 /// Reusable per-step solver buffers.
 struct SolverScratch {
+    /// The overflow constraints (those that fit no colour), prepared as scalar constraints:
+    /// `constraints[k]` is `ColoredBatches.overflow[k]`'s.
     var constraints: [ContactConstraint] = []
     var cursor: [Int32] = []
     /// Islands solved whole by one worker, largest first; and islands big enough to be
@@ -26,16 +28,20 @@ struct SolverViews: @unchecked Sendable {
     var metas: UnsafePointer<BodyMeta>
     var constraints: UnsafeMutablePointer<ContactConstraint>
     var wide: UnsafeMutablePointer<WideContact>
-    /// Per batch: each lane's scalar constraint, or -1 for padding.
-    var wideIndex: UnsafePointer<SIMD4<Int32>>
+    var extra: UnsafeMutablePointer<WideExtra>
     var wideStart: UnsafePointer<Int32>
     var colorStart: UnsafePointer<Int32>
-    var overflow: UnsafePointer<Int32>
     var overflowStart: UnsafePointer<Int32>
+    /// All batches and overflow constraints of the step, and where their impulses go.
+    var batchCount: Int
+    var overflowCount: Int
+    var overflow: UnsafePointer<Int32>
+    var contactList: UnsafePointer<Int32>
+    var contacts: UnsafePointer<Contact>
+    var data: UnsafeMutablePointer<ContactData>
     var joints: UnsafeMutablePointer<JointRecord>
     var bodies: UnsafePointer<Int32>
     var bodyStart: UnsafePointer<Int32>
-    var contactStart: UnsafePointer<Int32>
     var jointList: UnsafePointer<Int32>
     var jointStart: UnsafePointer<Int32>
     var subSteps: Int
@@ -106,7 +112,7 @@ struct SolverViews: @unchecked Sendable {
     @inline(__always)
     func batches(_ pass: Pass, _ r: Range<Int>) {
         guard !r.isEmpty else { return }
-        assert(WideContactSolver.layoutMatches, "WideContact and the C kernels' DKWideContact differ in layout")
+        assert(WideContactSolver.layoutMatches, "the engine's structures and the C kernels' differ in layout")
         let p = UnsafeMutableRawPointer(wide + r.lowerBound), s = UnsafeMutableRawPointer(states)
         switch pass {
         case .warmStart: dk_wide_warm_start(p, r.count, s)
@@ -126,8 +132,7 @@ struct SolverViews: @unchecked Sendable {
 
     @inline(__always)
     func overflowConstraints(_ pass: Pass, _ r: Range<Int>) {
-        for k in r {
-            let i = Int(overflow[k])
+        for i in r {
             switch pass {
             case .warmStart: ContactSolver.warmStart(&constraints[i], states)
             case .solve: ContactSolver.solve(&constraints[i], states, invH: invH, maxBiasVelocity: maxBiasVelocity, useBias: true)
@@ -136,28 +141,42 @@ struct SolverViews: @unchecked Sendable {
         }
     }
 
-    /// Impulses of batches `r` back to their scalar constraints.
-    @inline(__always)
-    func unload(_ r: Range<Int>) {
-        for k in r {
-            let index = wideIndex[k]
-            for l in 0..<4 where index[l] >= 0 { wide[k].unload(lane: l, into: &constraints[Int(index[l])]) }
+    /// Bounces of island `isl`: its batches lane by lane, colour by colour, then its overflow
+    /// constraints.
+    func restitution(island isl: Int) {
+        for k in Int(wideStart[isl])..<Int(wideStart[isl + 1]) {
+            for l in 0..<4 {
+                WideContact.applyRestitution(wide + k, extra + k, lane: l, states, threshold: restitutionThreshold)
+            }
+        }
+        for k in Int(overflowStart[isl])..<Int(overflowStart[isl + 1]) {
+            ContactSolver.applyRestitution(&constraints[k], states, threshold: restitutionThreshold)
         }
     }
 
+    /// Stores the impulses of items `r` for the next step's warm start: batches
+    /// `0 ..< batchCount`, then overflow constraints (item `batchCount + k` is `constraints[k]`).
     @inline(__always)
-    func restitution(_ r: Range<Int>) {
-        for k in r { ContactSolver.applyRestitution(&constraints[k], states, threshold: restitutionThreshold) }
+    func store(_ r: Range<Int>) {
+        for k in r {
+            if k < batchCount {
+                let slots = extra[k].slot
+                for l in 0..<4 where slots[l] >= 0 { WideContact.store(wide + k, lane: l, into: &data[Int(slots[l])].manifold) }
+            } else {
+                let o = k - batchCount
+                let slot = Int(contacts[Int(contactList[Int(overflow[o])])].slot)
+                ContactSolver.store(constraints[o], into: &data[slot].manifold)
+            }
+        }
     }
 
     // MARK: Whole islands
 
     /// Solves island `isl` for the whole step on the calling thread: sub-steps (joints, colour
-    /// batches in colour order, overflow), then restitution once, in constraint order.
+    /// batches in colour order, overflow), then restitution once (batch by batch, then the overflow).
     func solveIsland(_ isl: Int) {
         let bodyRange = Int(bodyStart[isl])..<Int(bodyStart[isl + 1])
         let jointRange = Int(jointStart[isl])..<Int(jointStart[isl + 1])
-        let batchRange = Int(wideStart[isl])..<Int(wideStart[isl + 1])
         let overflowRange = Int(overflowStart[isl])..<Int(overflowStart[isl + 1])
         for _ in 0..<subSteps {
             integrateVelocities(bodyRange)
@@ -166,13 +185,12 @@ struct SolverViews: @unchecked Sendable {
             integratePositions(bodyRange)
             joints(.relax, jointRange); batches(.relax, island: isl); overflowConstraints(.relax, overflowRange)
         }
-        unload(batchRange)
-        if anyRestitution { restitution(Int(contactStart[isl])..<Int(contactStart[isl + 1])) }
+        if anyRestitution { restitution(island: isl) }
     }
 
     // MARK: Stage pipeline (several workers)
 
-    enum StageKind: UInt8 { case integrateVelocities, joints, batches, overflow, integratePositions, unload, restitution, smallIslands, store }
+    enum StageKind: UInt8 { case integrateVelocities, joints, batches, overflow, integratePositions, restitution, smallIslands, store }
 
     /// Appends the stages of a big island: the serial `solveIsland`'s sequence, with body
     /// ranges and each colour's batches split into blocks.
@@ -199,14 +217,12 @@ struct SolverViews: @unchecked Sendable {
             add(.integratePositions, .solve, b0, b1, 256)
             constraintPass(.relax)
         }
-        add(.unload, .solve, wideStart[isl], wideStart[isl + 1], 64)
-        let c0 = contactStart[isl], c1 = contactStart[isl + 1]
-        if anyRestitution { add(.restitution, .solve, c0, c1, c1 - c0) }
+        if anyRestitution { add(.restitution, .solve, 0, 1, 1) }
     }
 
     /// Runs one block of a stage.
     @inline(__always)
-    func execute(_ stage: Stage, block: Int, smallIslands: UnsafePointer<Int32>, shared: SharedPointers) {
+    func execute(_ stage: Stage, block: Int, smallIslands: UnsafePointer<Int32>) {
         let r = stage.items(block)
         let pass = Pass(rawValue: stage.pass) ?? .solve
         switch StageKind(rawValue: stage.kind)! {
@@ -215,11 +231,9 @@ struct SolverViews: @unchecked Sendable {
         case .batches: batches(pass, r)
         case .overflow: overflowConstraints(pass, r)
         case .integratePositions: integratePositions(r)
-        case .unload: unload(r)
-        case .restitution: restitution(r)
+        case .restitution: restitution(island: Int(stage.island))
         case .smallIslands: for k in r { solveIsland(Int(smallIslands[k])) }
-        case .store:
-            for k in r { ContactSolver.store(shared.cons[k], into: &shared.data[Int(shared.contacts[Int(shared.contactList[k])].slot)].manifold) }
+        case .store: store(r)
         }
     }
 }

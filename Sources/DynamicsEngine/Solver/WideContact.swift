@@ -9,8 +9,9 @@
 /// tangent (`rn` = r × n, `rt` = r × t — together they are the anchor in the (n, t) frame, which
 /// is all the separation update needs); the soft-constraint coefficients are not stored (a lane
 /// uses the world's contact softness when both bodies are written, else the static one);
-/// the index of each lane's scalar constraint lives beside the batch
-/// (`ColoredBatches.wideIndex`), since only unloading reads it.
+/// what only storing the impulses and restitution read lives beside the batch (`WideExtra`).
+/// Batches are prepared straight from the world's contacts and bodies, four lanes at a time
+/// (`dk_prepare_batch`).
 ///
 /// Point 2 of a one-point constraint has zero masses and impulses, so it contributes nothing;
 /// padding lanes use a static body and zero masses.
@@ -45,22 +46,100 @@ struct WideContact {
     var adj2 = F(), nm2 = F(), tm2 = F()
     var ln2 = F(), lt2 = F(), mx2 = F()
 
-    /// An empty batch (storage that packing overwrites).
+    /// An empty batch (storage that preparation overwrites).
     init() {}
+}
 
-    /// Writes lane `l`'s impulses back to its scalar constraint.
-    func unload(lane l: Int, into c: inout ContactConstraint) {
-        c.p0.normalImpulse = ln1[l]; c.p0.tangentImpulse = lt1[l]; c.p0.maxNormalImpulse = mx1[l]
-        if c.pointCount > 1 {
-            c.p1.normalImpulse = ln2[l]; c.p1.tangentImpulse = lt2[l]; c.p1.maxNormalImpulse = mx2[l]
+/// What a batch's lanes need besides the passes (the C kernels' `DKWideExtra`): each lane's
+/// contact data slot (-1 for padding), where its impulses are stored after the solve, and the
+/// restitution and start-of-step normal velocities of its points, for the bounce pass.
+@usableFromInline
+struct WideExtra {
+    var slot = SIMD4<Int32>(repeating: -1)
+    var restitution = SIMD4<Float>()
+    var rv1 = SIMD4<Float>()
+    var rv2 = SIMD4<Float>()
+}
+
+extension WideContact {
+    /// Writes lane `l`'s impulses to its contact's manifold for the next step's warm start.
+    @inline(__always)
+    static func store(_ w: UnsafePointer<WideContact>, lane l: Int, into manifold: inout Manifold) {
+        if manifold.pointCount > 0 {
+            manifold.p0.normalImpulse = w.pointee.ln1[l]
+            manifold.p0.tangentImpulse = w.pointee.lt1[l]
+            manifold.p0.maxNormalImpulse = w.pointee.mx1[l]
+        }
+        if manifold.pointCount > 1 {
+            manifold.p1.normalImpulse = w.pointee.ln2[l]
+            manifold.p1.tangentImpulse = w.pointee.lt2[l]
+            manifold.p1.maxNormalImpulse = w.pointee.mx2[l]
         }
     }
 
-    /// A padding lane's constraint: a static body on both sides, no mass, no effect.
-    static func padding(body: Int32) -> ContactConstraint {
-        var c = ContactConstraint()
-        c.bodyA = body; c.bodyB = body
-        c.pointCount = 1
-        return c
+    /// Bounces of lane `l` (see `ContactSolver.applyRestitution`, the same rule for the
+    /// scalar constraints): points that approached faster than `threshold` and received an
+    /// impulse get −restitution × that approach speed back; two bouncing points of a block
+    /// lane are solved together.
+    @inline(__always)
+    static func applyRestitution(_ w: UnsafeMutablePointer<WideContact>, _ x: UnsafePointer<WideExtra>, lane l: Int,
+                                 _ states: UnsafeMutablePointer<BodyState>, threshold: Float) {
+        let e = x.pointee.restitution[l]
+        if e == 0 { return }
+        let rv1 = x.pointee.rv1[l], rv2 = x.pointee.rv2[l]
+        let b0 = rv1 <= -threshold && w.pointee.mx1[l] > 0
+        let b1 = rv2 <= -threshold && w.pointee.mx2[l] > 0
+        if !b0 && !b1 { return }
+        let a = Int(w.pointee.bodyA[l]), b = Int(w.pointee.bodyB[l])
+        var va = UnsafeRawPointer(states + a).loadUnaligned(as: SIMD4<Float>.self)
+        var vb = UnsafeRawPointer(states + b).loadUnaligned(as: SIMD4<Float>.self)
+        let nx = w.pointee.nx[l], ny = w.pointee.ny[l]
+        let mA = w.pointee.mA[l], iA = w.pointee.iA[l], mB = w.pointee.mB[l], iB = w.pointee.iB[l]
+        let rn1A = w.pointee.rn1A[l], rn1B = w.pointee.rn1B[l], rn2A = w.pointee.rn2A[l], rn2B = w.pointee.rn2B[l]
+        @inline(__always) func normalVelocity(_ rnA: Float, _ rnB: Float) -> Float {
+            (vb.x - va.x) * nx + (vb.y - va.y) * ny + vb.z * rnB - va.z * rnA
+        }
+        @inline(__always) func apply(_ d: Float, _ rnA: Float, _ rnB: Float) {
+            va.x -= mA * d * nx; va.y -= mA * d * ny; va.z -= iA * d * rnA
+            vb.x += mB * d * nx; vb.y += mB * d * ny; vb.z += iB * d * rnB
+        }
+        let l1 = w.pointee.ln1[l], l2 = w.pointee.ln2[l]
+        if w.pointee.i11[l] > 0 && b0 && b1 {
+            // The block lane's 2×2 LCP, as `ContactSolver.blockLCP`.
+            let k11 = w.pointee.k11[l], k12 = w.pointee.k12[l], k22 = w.pointee.k22[l]
+            let i11 = w.pointee.i11[l], i12 = w.pointee.i12[l], i22 = w.pointee.i22[l]
+            let c1 = normalVelocity(rn1A, rn1B) + e * rv1, c2 = normalVelocity(rn2A, rn2B) + e * rv2
+            var x1: Float = 0, x2: Float = 0
+            let f1 = -(i11 * c1 + i12 * c2), f2 = -(i12 * c1 + i22 * c2)
+            if l1 + f1 >= 0 && l2 + f2 >= 0 {
+                x1 = l1 + f1; x2 = l2 + f2
+            } else {
+                let y1 = l1 + (-c1 + k12 * l2) / k11
+                let y2 = l2 + (-c2 + k12 * l1) / k22
+                if y1 >= 0 && k12 * (y1 - l1) - k22 * l2 + c2 >= 0 {
+                    x1 = y1
+                } else if y2 >= 0 && k12 * (y2 - l2) - k11 * l1 + c1 >= 0 {
+                    x2 = y2
+                }
+            }
+            let d1 = x1 - l1, d2 = x2 - l2
+            w.pointee.ln1[l] = x1; w.pointee.ln2[l] = x2
+            w.pointee.mx1[l] = max(w.pointee.mx1[l], d1); w.pointee.mx2[l] = max(w.pointee.mx2[l], d2)
+            apply(d1, rn1A, rn1B)
+            apply(d2, rn2A, rn2B)
+        } else {
+            if b0 {
+                let n = max(l1 - w.pointee.nm1[l] * (normalVelocity(rn1A, rn1B) + e * rv1), 0)
+                w.pointee.ln1[l] = n; w.pointee.mx1[l] = max(w.pointee.mx1[l], n - l1)
+                apply(n - l1, rn1A, rn1B)
+            }
+            if b1 {
+                let n = max(l2 - w.pointee.nm2[l] * (normalVelocity(rn2A, rn2B) + e * rv2), 0)
+                w.pointee.ln2[l] = n; w.pointee.mx2[l] = max(w.pointee.mx2[l], n - l2)
+                apply(n - l2, rn2A, rn2B)
+            }
+        }
+        if w.pointee.writeA[l] { UnsafeMutableRawPointer(states + a).storeBytes(of: SIMD4(va.x, va.y, va.z, 0), as: SIMD4<Float>.self) }
+        if w.pointee.writeB[l] { UnsafeMutableRawPointer(states + b).storeBytes(of: SIMD4(vb.x, vb.y, vb.z, 0), as: SIMD4<Float>.self) }
     }
 }

@@ -18,9 +18,11 @@ enum WideContactSolver {
         var staticSoft: Softness
     }
 
-    /// Whether `WideContact` and `ContactConstraint` have the C kernels' `DKWideContact` and
-    /// `DKConstraint` layouts, field by field (asserted in debug builds before every solve; a
-    /// test checks it in release).
+    /// Whether the engine's structures the C kernels read have the kernels' layouts, field by
+    /// field: `WideContact` (`DKWideContact`), `WideExtra` (`DKWideExtra`), and what batch
+    /// preparation reads — `Contact`, `Manifold` at the start of `ContactData`, `ManifoldPoint`,
+    /// `BodySim` and `BodyState` (asserted in debug builds before every solve; a test checks it
+    /// in release).
     static let layoutMatches: Bool = {
         typealias W = WideContact
         typealias D = DKWideContact
@@ -43,44 +45,55 @@ enum WideContactSolver {
         ]
         return MemoryLayout<W>.size == MemoryLayout<D>.size && MemoryLayout<W>.stride == MemoryLayout<D>.stride
             && pairs.allSatisfy { $0.0 != nil && $0.0 == $0.1 }
-            && constraintLayoutMatches
+            && preparationLayoutMatches
             && MemoryLayout<BodyState>.stride == 32 && MemoryLayout<BodyState>.offset(of: \BodyState.dp) == 16
             && MemoryLayout<BodyState>.offset(of: \BodyState.dq) == 24
     }()
 
-    /// Whether `ContactConstraint` has the C packer's `DKConstraint` layout.
-    static var constraintLayoutMatches: Bool {
-        typealias C = ContactConstraint
-        typealias D = DKConstraint
-        typealias P = ConstraintPoint
-        typealias Q = DKConstraintPoint
+    /// Whether the structures `dk_prepare_batch` reads and writes have its layouts.
+    static var preparationLayoutMatches: Bool {
+        typealias X = WideExtra
+        typealias DX = DKWideExtra
+        typealias C = Contact
+        typealias DC = DKContact
+        typealias M = Manifold
+        typealias DM = DKManifold
+        typealias P = ManifoldPoint
+        typealias DP = DKManifoldPoint
+        typealias S = BodySim
+        typealias DS = DKBodySim
         let pairs: [(Int?, Int?)] = [
-            (MemoryLayout<C>.offset(of: \C.bodyA), MemoryLayout<D>.offset(of: \D.bodyA)),
-            (MemoryLayout<C>.offset(of: \C.pointCount), MemoryLayout<D>.offset(of: \D.pointCount)),
-            (MemoryLayout<C>.offset(of: \C.writeA), MemoryLayout<D>.offset(of: \D.writeA)),
-            (MemoryLayout<C>.offset(of: \C.writeB), MemoryLayout<D>.offset(of: \D.writeB)),
-            (MemoryLayout<C>.offset(of: \C.normal), MemoryLayout<D>.offset(of: \D.nx)),
-            (MemoryLayout<C>.offset(of: \C.friction), MemoryLayout<D>.offset(of: \D.friction)),
-            (MemoryLayout<C>.offset(of: \C.invMassA), MemoryLayout<D>.offset(of: \D.invMassA)),
-            (MemoryLayout<C>.offset(of: \C.invIB), MemoryLayout<D>.offset(of: \D.invIB)),
-            (MemoryLayout<C>.offset(of: \C.useBlock), MemoryLayout<D>.offset(of: \D.useBlock)),
-            (MemoryLayout<C>.offset(of: \C.k11), MemoryLayout<D>.offset(of: \D.k11)),
-            (MemoryLayout<C>.offset(of: \C.k22), MemoryLayout<D>.offset(of: \D.k22)),
-            (MemoryLayout<C>.offset(of: \C.invK), MemoryLayout<D>.offset(of: \D.invK)),
-            (MemoryLayout<C>.offset(of: \C.p0), MemoryLayout<D>.offset(of: \D.p0)),
-            (MemoryLayout<C>.offset(of: \C.p1), MemoryLayout<D>.offset(of: \D.p1)),
-            (MemoryLayout<P>.offset(of: \P.anchorB), MemoryLayout<Q>.offset(of: \Q.anchorBx)),
-            (MemoryLayout<P>.offset(of: \P.adjustedSeparation), MemoryLayout<Q>.offset(of: \Q.adjustedSeparation)),
-            (MemoryLayout<P>.offset(of: \P.normalImpulse), MemoryLayout<Q>.offset(of: \Q.normalImpulse)),
-            (MemoryLayout<P>.offset(of: \P.tangentImpulse), MemoryLayout<Q>.offset(of: \Q.tangentImpulse)),
-            (MemoryLayout<P>.offset(of: \P.maxNormalImpulse), MemoryLayout<Q>.offset(of: \Q.maxNormalImpulse)),
-            (MemoryLayout<P>.offset(of: \P.normalMass), MemoryLayout<Q>.offset(of: \Q.normalMass)),
-            (MemoryLayout<P>.offset(of: \P.tangentMass), MemoryLayout<Q>.offset(of: \Q.tangentMass)),
+            (MemoryLayout<X>.offset(of: \X.slot), MemoryLayout<DX>.offset(of: \DX.slot)),
+            (MemoryLayout<X>.offset(of: \X.restitution), MemoryLayout<DX>.offset(of: \DX.restitution)),
+            (MemoryLayout<X>.offset(of: \X.rv1), MemoryLayout<DX>.offset(of: \DX.rv1)),
+            (MemoryLayout<X>.offset(of: \X.rv2), MemoryLayout<DX>.offset(of: \DX.rv2)),
+            (MemoryLayout<C>.offset(of: \C.bodyA), MemoryLayout<DC>.offset(of: \DC.bodyA)),
+            (MemoryLayout<C>.offset(of: \C.bodyB), MemoryLayout<DC>.offset(of: \DC.bodyB)),
+            (MemoryLayout<C>.offset(of: \C.friction), MemoryLayout<DC>.offset(of: \DC.friction)),
+            (MemoryLayout<C>.offset(of: \C.restitution), MemoryLayout<DC>.offset(of: \DC.restitution)),
+            (MemoryLayout<C>.offset(of: \C.slot), MemoryLayout<DC>.offset(of: \DC.slot)),
+            (MemoryLayout<ContactData>.offset(of: \ContactData.manifold), 0),
+            (MemoryLayout<M>.offset(of: \M.normal), MemoryLayout<DM>.offset(of: \DM.nx)),
+            (MemoryLayout<M>.offset(of: \M.pointCount), MemoryLayout<DM>.offset(of: \DM.pointCount)),
+            (MemoryLayout<M>.offset(of: \M.p0), MemoryLayout<DM>.offset(of: \DM.p0)),
+            (MemoryLayout<M>.offset(of: \M.p1), MemoryLayout<DM>.offset(of: \DM.p1)),
+            (MemoryLayout<P>.offset(of: \P.point), MemoryLayout<DP>.offset(of: \DP.px)),
+            (MemoryLayout<P>.offset(of: \P.separation), MemoryLayout<DP>.offset(of: \DP.separation)),
+            (MemoryLayout<P>.offset(of: \P.normalImpulse), MemoryLayout<DP>.offset(of: \DP.normalImpulse)),
+            (MemoryLayout<P>.offset(of: \P.tangentImpulse), MemoryLayout<DP>.offset(of: \DP.tangentImpulse)),
+            (MemoryLayout<S>.offset(of: \S.center), MemoryLayout<DS>.offset(of: \DS.cx)),
+            (MemoryLayout<S>.offset(of: \S.invMass), MemoryLayout<DS>.offset(of: \DS.invMass)),
+            (MemoryLayout<S>.offset(of: \S.invInertia), MemoryLayout<DS>.offset(of: \DS.invInertia)),
         ]
-        return MemoryLayout<C>.stride == MemoryLayout<D>.stride && MemoryLayout<P>.alignment == MemoryLayout<Q>.alignment
-            && MemoryLayout<ConstraintPoint>.size <= 48 && pairs.allSatisfy { $0.0 != nil && $0.0 == $0.1 }
-            && MemoryLayout<Softness>.size == 12 && MemoryLayout<Bool>.size == 1
+        return MemoryLayout<X>.stride == MemoryLayout<DX>.stride && MemoryLayout<C>.stride == MemoryLayout<DC>.stride
+            && MemoryLayout<P>.stride == MemoryLayout<DP>.stride && MemoryLayout<M>.stride == MemoryLayout<DM>.stride
+            && MemoryLayout<S>.stride == MemoryLayout<DS>.stride && MemoryLayout<BodyType>.size == 1
+            && pairs.allSatisfy { $0.0 != nil && $0.0 == $0.1 }
     }
+
+    /// Where a `BodyMeta`'s type byte lies (`dk_prepare_batch` reads it to tell which bodies
+    /// the solver writes).
+    static let metaTypeOffset: Int = MemoryLayout<BodyMeta>.offset(of: \BodyMeta.type)!
 
     /// Whether the passes run eight lanes wide with AVX2 on this processor.
     static var usesAVX2: Bool { dk_wide_uses_avx2() != 0 }

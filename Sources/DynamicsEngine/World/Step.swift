@@ -1,3 +1,4 @@
+import DynamicsSolverKernels
 import Synchronization
 
 extension World {
@@ -77,10 +78,6 @@ extension World {
         let staticSoft = Softness(hertz: 2 * contactHertz, dampingRatio: settings.contactDampingRatio, h: h)
         let jointSoft = Softness(hertz: settings.jointHertz, dampingRatio: settings.jointDampingRatio, h: h)
         // The solver works on solve groups of islands (see `IslandBuilder.groupCount`).
-        let nc = ib.groupCount > 0 ? Int(ib.groupContactStart[ib.groupCount]) : 0
-        if solver.constraints.count < nc {
-            solver.constraints.append(contentsOf: repeatElement(ContactConstraint(), count: nc - solver.constraints.count))
-        }
         let nj = ib.groupCount > 0 ? Int(ib.groupJointStart[ib.groupCount]) : 0
         let ctx = JointSolver.Context(h: h, invH: 1 / h, jointSoftness: jointSoft)
         let workers = stepWorkers
@@ -88,6 +85,18 @@ extension World {
         let solveStart = isProfiling ? StepProfile.now() : 0
         var prepareEnd = solveStart
         defer { if isProfiling { profile.prepare += prepareEnd - solveStart; profile.solve -= prepareEnd - solveStart } }
+        // 1. Colour the islands (each one task; they read only the contacts' bodies) and lay
+        // out their batches. (The contacts and bodies are not resized during the solve.)
+        let coloring = batches.coloring(islands: &ib, contacts: contacts.baseOrDummy, metas: metas.baseOrDummy,
+                                        bodyCount: Int(bodySlots.count))
+        let islandChunk = 8
+        Parallel.forChunks(workers: workers, count: (ib.groupCount + islandChunk - 1) / islandChunk, chunkSize: 1,
+                           counter: chunkCounter, IslandColoringTask(coloring: coloring, islands: ib.groupCount, chunk: islandChunk))
+        let overflowCount = batches.layout(islands: &ib)
+        if isProfiling { profile.coloring += StepProfile.now() - solveStart }
+        if solver.constraints.count < overflowCount {
+            solver.constraints.append(contentsOf: repeatElement(ContactConstraint(), count: overflowCount - solver.constraints.count))
+        }
         // Index arrays through local references: the buffers below are borrowed mutably.
         let dataP = contactData.baseOrDummyMutable
         sims.withUnsafeMutableBufferPointer { simsB in
@@ -99,44 +108,47 @@ extension World {
             let cons = orDummy(consB.baseAddress), contactList = ib.contactList.baseOrDummyMutable
             let simsP = orDummy(simsB.baseAddress), statesP = orDummy(statesB.baseAddress)
             let metasP = orDummy(metasB.baseAddress), contactsP = orDummy(contactsB.baseAddress)
-            let shared = SharedPointers(cons: cons, contactList: contactList, sims: simsP, states: statesP,
-                                        metas: metasP, contacts: contactsP, data: dataP)
-            // Colour the islands and prepare the constraints in one parallel pass (see ColorAndPrepare).
-            let coloring = batches.coloring(islands: &ib, contacts: contactsP, metas: metasP, bodyCount: Int(bodySlots.count))
-            let islandChunk = 8, prepareChunk = 512
-            let colorTasks = (ib.groupCount + islandChunk - 1) / islandChunk
-            let prepareTasks = (nc + prepareChunk - 1) / prepareChunk
+            let overflowP = batches.overflow.baseOrDummy
             let bounce = bounceFlag
             bounce.clear()
-            let colorAndPrepare = ColorAndPrepare(coloring: coloring, shared: shared, islands: ib.groupCount, contacts: nc,
-                                                  colorTasks: colorTasks, islandChunk: islandChunk, prepareChunk: prepareChunk,
-                                                  soft: soft, staticSoft: staticSoft, bounce: bounce)
-            Parallel.forChunks(workers: workers, count: colorTasks + prepareTasks, chunkSize: 1, counter: chunkCounter,
-                               colorAndPrepare)
+            // 2. The overflow constraints (rare: a body in more than `colorCount` contacts of one
+            // island) as scalar constraints, then every batch straight from the world.
+            for k in 0..<overflowCount {
+                let contact = contactsP[Int(contactList[Int(overflowP[k])])]
+                ContactSolver.prepare(cons + k, contact: contact, data: dataP + Int(contact.slot),
+                                      sims: simsP, states: statesP, metas: metasP, soft: soft, staticSoft: staticSoft)
+                if contact.restitution > 0 { bounce.set() }
+            }
+            let source = DKPrepareSource(
+                contacts: UnsafeRawPointer(contactsP), data: UnsafeRawPointer(dataP), dataStride: MemoryLayout<ContactData>.stride,
+                sims: UnsafeRawPointer(simsP), states: UnsafeRawPointer(statesP),
+                metaType: UnsafeRawPointer(metasP).advanced(by: WideContactSolver.metaTypeOffset).assumingMemoryBound(to: UInt8.self),
+                metaStride: MemoryLayout<BodyMeta>.stride, dynamicType: BodyType.dynamic.rawValue, padBody: boundaryBody)
+            batches.prepare(islands: &ib, source: source, workers: workers, counter: chunkCounter, bounce: bounce)
             let jointList = ib.jointList.baseOrDummyMutable
             for k in 0..<nj {
                 JointSolver.prepare(&jointsB[Int(jointList[k])], sims: simsP, metas: metasP, ctx: ctx)
             }
-            let colorStart = isProfiling ? StepProfile.now() : 0
-            batches.layoutAndPack(islands: &ib, constraints: cons, padBody: boundaryBody, workers: workers, counter: chunkCounter)
-            if isProfiling { prepareEnd = StepProfile.now(); profile.coloring += prepareEnd - colorStart }
+            if isProfiling { prepareEnd = StepProfile.now() }
             // (The batches' buffers read in place: a local copy of `batches` retained each.)
+            let batchCount = ib.groupCount > 0 ? Int(batches.wideStart[ib.groupCount]) : 0
             let views = SolverViews(
                 sims: simsP, states: statesP, metas: metasP, constraints: cons,
-                wide: batches.wide.baseOrDummyMutable, wideIndex: batches.wideIndex.baseOrDummyMutable, wideStart: batches.wideStart.baseOrDummyMutable,
-                colorStart: batches.colorStart.baseOrDummyMutable,
-                overflow: batches.overflow.baseOrDummyMutable, overflowStart: batches.overflowStart.baseOrDummyMutable,
+                wide: batches.wide.baseOrDummyMutable, extra: batches.wideExtra.baseOrDummyMutable,
+                wideStart: batches.wideStart.baseOrDummyMutable, colorStart: batches.colorStart.baseOrDummyMutable,
+                overflowStart: batches.overflowStart.baseOrDummyMutable,
+                batchCount: batchCount, overflowCount: overflowCount, overflow: overflowP,
+                contactList: contactList, contacts: contactsP, data: dataP,
                 joints: orDummy(jointsB.baseAddress),
                 bodies: ib.bodies.baseOrDummyMutable, bodyStart: ib.groupBodyStart.baseOrDummyMutable,
-                contactStart: ib.groupContactStart.baseOrDummyMutable, jointList: jointList,
-                jointStart: ib.groupJointStart.baseOrDummyMutable, subSteps: n, h: h, invH: 1 / h,
+                jointList: jointList, jointStart: ib.groupJointStart.baseOrDummyMutable, subSteps: n, h: h, invH: 1 / h,
                 maxBiasVelocity: settings.maxContactPushSpeed,
                 softness: WideContactSolver.LaneSoftness(soft: soft, staticSoft: staticSoft),
                 restitutionThreshold: settings.restitutionThreshold,
                 maxLinearSpeed: settings.maxLinearSpeed, jointContext: ctx, anyRestitution: bounce.isSet)
             if workers == 1 {
                 for isl in 0..<ib.groupCount { views.solveIsland(isl) }
-                for k in 0..<nc { ContactSolver.store(cons[k], into: &dataP[Int(contactsB[Int(contactList[k])].slot)].manifold) }
+                views.store(0..<(batchCount + overflowCount))
             } else {
                 // One pipeline: the big islands' stages (each split into blocks), then the small
                 // islands claimed whole, then storing impulses.
@@ -150,13 +162,13 @@ extension World {
                     pipeline.stages.append(Stage(kind: SolverViews.StageKind.smallIslands.rawValue, pass: 0, island: -1,
                                                  begin: 0, end: Int32(smallIslands.count), blockSize: Int32(perClaim)))
                 }
-                if nc > 0 {
+                if batchCount + overflowCount > 0 {
                     pipeline.stages.append(Stage(kind: SolverViews.StageKind.store.rawValue, pass: 0, island: -1,
-                                                 begin: 0, end: Int32(nc), blockSize: 1024))
+                                                 begin: 0, end: Int32(batchCount + overflowCount), blockSize: 256))
                 }
                 smallIslands.withUnsafeBufferPointer { small in
                     let smallP = orDummy(small.baseAddress)
-                    pipeline.run(workers: workers, SolveStages(views: views, smallIslands: smallP, shared: shared))
+                    pipeline.run(workers: workers, SolveStages(views: views, smallIslands: smallP))
                 }
             }
         }}}}}}
@@ -335,39 +347,16 @@ final class WorkFlag: @unchecked Sendable {
     var isSet: Bool { value.load(ordering: .relaxed) }
 }
 
-/// The solve's first parallel pass: task `t` colours islands `8t ..< 8t + 8` (the first
-/// `colorTasks` tasks, claimed first so that a giant island's colouring starts at once; they
-/// read only the contacts' bodies) or prepares one chunk of constraints (writing only its own).
-/// Each prepare chunk notes whether any of its contacts can bounce.
-struct ColorAndPrepare: RangeTask, @unchecked Sendable {
+/// The solve's colouring pass: task `t` colours islands `chunk·t ..< chunk·(t + 1)`.
+struct IslandColoringTask: RangeTask, @unchecked Sendable {
     let coloring: IslandColoring
-    let shared: SharedPointers
     let islands: Int
-    let contacts: Int
-    let colorTasks: Int
-    let islandChunk: Int
-    let prepareChunk: Int
-    let soft: Softness
-    let staticSoft: Softness
-    let bounce: WorkFlag
+    let chunk: Int
 
     func run(_ r: Range<Int>, part: Int) {
-        let task = r.lowerBound
-        if task < colorTasks {
-            for isl in (task * islandChunk)..<min(islands, (task + 1) * islandChunk) { coloring.color(island: isl) }
-            return
+        for task in r {
+            for isl in (task * chunk)..<min(islands, (task + 1) * chunk) { coloring.color(island: isl) }
         }
-        let p = task - colorTasks
-        var bounces = false
-        for k in (p * prepareChunk)..<min(contacts, (p + 1) * prepareChunk) {
-            let contact = shared.contacts[Int(shared.contactList[k])]
-            ContactSolver.prepare(shared.cons + k, contact: contact,
-                                  data: shared.data + Int(contact.slot),
-                                  sims: shared.sims, states: shared.states, metas: shared.metas,
-                                  soft: soft, staticSoft: staticSoft)
-            bounces = bounces || contact.restitution > 0
-        }
-        if bounces { bounce.set() }
     }
 }
 
@@ -375,21 +364,9 @@ struct ColorAndPrepare: RangeTask, @unchecked Sendable {
 struct SolveStages: StageExecutor, @unchecked Sendable {
     let views: SolverViews
     let smallIslands: UnsafePointer<Int32>
-    let shared: SharedPointers
     func execute(_ stage: Stage, _ block: Int) {
-        views.execute(stage, block: block, smallIslands: smallIslands, shared: shared)
+        views.execute(stage, block: block, smallIslands: smallIslands)
     }
-}
-
-/// Pointers shared with worker threads during one solve (see `SolverViews` for the rules).
-struct SharedPointers: @unchecked Sendable {
-    var cons: UnsafeMutablePointer<ContactConstraint>
-    var contactList: UnsafePointer<Int32>
-    var sims: UnsafeMutablePointer<BodySim>
-    var states: UnsafeMutablePointer<BodyState>
-    var metas: UnsafePointer<BodyMeta>
-    var contacts: UnsafeMutablePointer<Contact>
-    var data: UnsafeMutablePointer<ContactData>
 }
 
 /// A base address, or a never-dereferenced dummy when the buffer is empty.

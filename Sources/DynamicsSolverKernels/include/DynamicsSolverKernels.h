@@ -16,31 +16,68 @@ typedef struct DKWideContact {
     float rn2A[4], rn2B[4], rt2A[4], rt2B[4], adj2[4], nm2[4], tm2[4], ln2[4], lt2[4], mx2[4];
 } DKWideContact;
 
-/// One point of a prepared contact: the memory layout of the engine's `ConstraintPoint`
-/// (44 bytes, 8-byte aligned, so 48 apart in `DKConstraint`).
-typedef struct __attribute__((aligned(8))) DKConstraintPoint {
-    float anchorAx, anchorAy, anchorBx, anchorBy;
-    float adjustedSeparation, relativeVelocity, normalImpulse, tangentImpulse, maxNormalImpulse;
-    float normalMass, tangentMass;
-} DKConstraintPoint;
+/// Per batch, beside it: each lane's contact data slot (-1 for padding), for storing the
+/// impulses, and what restitution needs (the engine's Swift `WideExtra`, 64 bytes).
+typedef struct DKWideExtra {
+    int32_t slot[4];
+    float restitution[4];
+    /// Each point's normal velocity at the start of the step.
+    float rv1[4], rv2[4];
+} DKWideExtra;
 
-/// A prepared contact: the memory layout of the engine's Swift `ContactConstraint` (208 bytes
-/// apart; checked like `DKWideContact`).
-typedef struct __attribute__((aligned(16))) DKConstraint {
-    int32_t bodyA, bodyB, contact, pointCount;
-    uint8_t writeA, writeB, pad0[6];
-    float nx, ny, friction, restitution;
-    float invMassA, invIA, invMassB, invIB;
-    float biasRate, massScale, impulseScale;
-    uint8_t useBlock, pad1[3];
-    float k11, k12, k22, pad2[3];
-    float invK[4];
-    DKConstraintPoint p0, p1;
-} DKConstraint;
+/// The engine's structures that preparation reads, field for field (the engine checks the
+/// layouts in debug builds and tests): `Contact` (40 bytes apart), `ManifoldPoint`, `Manifold`
+/// (the first field of `ContactData`) and `BodySim`.
+typedef struct DKContact {
+    uint64_t key;
+    int32_t shapeA, shapeB, bodyA, bodyB;
+    float friction, restitution;
+    int32_t slot;
+    uint8_t flags, pad[3];
+} DKContact;
 
-/// Packs four prepared constraints (`DKConstraint`; a padding lane passes a constraint with
-/// a static body and no mass) into one batch, four fields at a time.
-void dk_pack_batch(const void *c0, const void *c1, const void *c2, const void *c3, void *batch);
+typedef struct DKManifoldPoint {
+    float px, py, anchorAx, anchorAy, separation;
+    uint32_t id;
+    float normalImpulse, tangentImpulse, maxNormalImpulse, baseSeparation;
+} DKManifoldPoint;
+
+typedef struct DKManifold {
+    float nx, ny;
+    int64_t pointCount;
+    DKManifoldPoint p0, p1;
+} DKManifold;
+
+typedef struct DKBodySim {
+    float px, py, qc, qs;
+    float cx, cy, c0x, c0y, lcx, lcy, fx, fy;
+    float torque, mass, inertia, invMass, invInertia, linearDamping, angularDamping;
+    float pad; /* gravity, a SIMD2, is 8-byte aligned */
+    float gx, gy, maxExtent, coreRadius;
+} DKBodySim;
+
+/// Where `dk_prepare_batch` reads: the world's contacts (`DKContact`), contact data (a
+/// `DKManifold` at the start of each `dataStride` bytes), bodies (`DKBodySim`, and the
+/// 32-byte states the passes use) and each body's type byte (`metaType + metaStride * body`).
+typedef struct DKPrepareSource {
+    const void *contacts;
+    const void *data;
+    intptr_t dataStride;
+    const void *sims;
+    const void *states;
+    const uint8_t *metaType;
+    intptr_t metaStride;
+    /// The type byte of a dynamic body (the solver writes only those).
+    uint8_t dynamicType;
+    /// The body padding lanes name (a static body; its velocity is zero and never written).
+    int32_t padBody;
+} DKPrepareSource;
+
+/// Prepares one batch straight from the world: lanes `0 ..< lanes` are the contacts
+/// `contacts[0 ..< lanes]` (indices into `src->contacts`, 1 to 4 of them), the rest padding.
+/// Writes the batch (`DKWideContact`) and its `DKWideExtra`; returns 1 when a lane can bounce
+/// (restitution above zero).
+int dk_prepare_batch(const DKPrepareSource *src, const int32_t *contacts, intptr_t lanes, void *batch, void *extra);
 
 /// Soft-constraint coefficients (the engine's `Softness`).
 typedef struct DKSoftness {
