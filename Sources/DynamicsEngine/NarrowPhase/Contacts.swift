@@ -56,6 +56,7 @@ extension World {
     func mergeContacts() {
         // The broad phase found the same pairs as last step: the contacts stand.
         guard pairsChanged else { return }
+        islandsDirty = true
         // The back buffer swapped out and the buffers swapped back at the end: no retain or
         // release of either (a small world's step counts them).
         var out: [Contact] = []
@@ -164,6 +165,8 @@ extension World {
             ctx.contacts = cs.baseAddress
             ctx.data = dataP
             ctx.links = linksP
+            ctx.linksChanged = linksChanged
+            linksChanged.clear()
             let run = ctx
             let chunks = (cs.count + contactChunk - 1) / contactChunk
             // A chunk lists at most one entry per contact: reserve that once, so the lists do
@@ -181,6 +184,7 @@ extension World {
                                    ContactUpdate(ctx: run, out: out))
             }
         }}}}}}}
+        if linksChanged.isSet { islandsDirty = true }
     }
 
     /// Collects end events for contacts flagged as ended, and wakes sleeping bodies that an
@@ -287,6 +291,8 @@ struct NarrowPhaseContext: @unchecked Sendable {
     var data = UnsafeMutablePointer<ContactData>(bitPattern: 16)!
     /// Per contact: its two bodies when it has points (links islands), else (-1, -1).
     var links = UnsafeMutablePointer<SIMD2<Int32>>(bitPattern: 16)!
+    /// Raised when a contact's link changed (the islands must be rebuilt).
+    var linksChanged: WorkFlag? = nil
 
     /// Relative motion (pt) below which a touching contact keeps its manifold (0: never).
     var recycleDistance: Float = 0
@@ -352,6 +358,8 @@ struct NarrowPhaseContext: @unchecked Sendable {
         changes.removeAll(keepingCapacity: true)
         guard let cs = contacts else { return }
         let me = metas, st = states, si = sims
+        var linkChanged = false
+        defer { if linkChanged { linksChanged?.set() } }
         for k in range {
             let a = Int(cs[k].bodyA), b = Int(cs[k].bodyB)
             let awakeA = me[a].awake && me[a].type != .static
@@ -360,7 +368,8 @@ struct NarrowPhaseContext: @unchecked Sendable {
             if !awakeA && !awakeB {
                 cs[k].flags &= ~Contact.began  // (a begin event is reported once)
                 let linked = cs[k].flags & Contact.hasPoints != 0
-                links[k] = linked ? SIMD2(Int32(a), Int32(b)) : SIMD2(-1, -1)
+                let link = linked ? SIMD2(Int32(a), Int32(b)) : SIMD2<Int32>(-1, -1)
+                if links[k] != link { links[k] = link; linkChanged = true }
                 if sleeping && linked { changes.append(Int32(k)) }
                 continue
             }
@@ -404,7 +413,8 @@ struct NarrowPhaseContext: @unchecked Sendable {
                 cache(&d.pointee, simA, simB)
                 cs[k].flags |= Contact.cached
             }
-            links[k] = pointCount > 0 ? SIMD2(Int32(a), Int32(b)) : SIMD2(-1, -1)
+            let link = pointCount > 0 ? SIMD2(Int32(a), Int32(b)) : SIMD2<Int32>(-1, -1)
+            if links[k] != link { links[k] = link; linkChanged = true }
             if f & (Contact.began | Contact.ended) != 0 || (sleeping && pointCount > 0) { changes.append(Int32(k)) }
         }
     }

@@ -1,4 +1,4 @@
-/// Islands of the current step: awake dynamic bodies connected by contacts with points or by
+/// Islands of the current step: live, awake dynamic bodies connected by contacts with points or by
 /// joints (union–find). Static and kinematic bodies do not join islands. Islands are numbered
 /// in the order of their lowest body slot, and every list is filled in slot / contact order,
 /// so the grouping is the same whatever the worker count.
@@ -34,14 +34,68 @@ struct IslandBuilder {
 }
 
 extension World {
-    func buildIslands() {
+    /// Builds this step's islands, or keeps last step's when nothing they are made of changed
+    /// (`islandsDirty` down: the same contacts with the same links, bodies, types, sleep states
+    /// and joints give the same islands — and the same colouring and batch layout, which the
+    /// solve then keeps too). Only whether a moving kinematic body keeps an island awake is
+    /// looked at again. Returns whether the islands were kept.
+    @discardableResult
+    func buildIslands() -> Bool {
         let links = UnsafeBufferPointer(start: contactLinks.baseOrDummy, count: contacts.count)
+        let keep = !islandsDirty
+        islandsDirty = false
         metas.withUnsafeBufferPointer { me in
         joints.withUnsafeBufferPointer { js in
         states.withUnsafeBufferPointer { st in
             // The builder in place (`islands` is exclusivity-unchecked and nothing below reads
             // it through `self`): no copy or move of its buffers.
-            buildIslands(links, me, js, st, &islands)
+            if keep {
+                assert(islandsMatchRebuilt(links, me, js, st), "kept islands differ from rebuilt ones: a change did not raise islandsDirty")
+                refreshSleepability(links, me, st, &islands)
+            } else {
+                buildIslands(links, me, js, st, &islands)
+            }
+        }}}
+        if keep { islandsReusedSteps += 1 }
+        return keep
+    }
+
+    /// Whether kept islands are what a rebuild would give (a debug check).
+    private func islandsMatchRebuilt(_ cs: UnsafeBufferPointer<SIMD2<Int32>>, _ me: UnsafeBufferPointer<BodyMeta>,
+                                     _ js: UnsafeBufferPointer<JointRecord>, _ st: UnsafeBufferPointer<BodyState>) -> Bool {
+        var fresh = IslandBuilder()
+        buildIslands(cs, me, js, st, &fresh)
+        let a = islands, n = fresh.count, g = fresh.groupCount
+        guard a.count == n, a.groupCount == g else { return false }
+        func same(_ x: [Int32], _ y: [Int32], _ count: Int) -> Bool { x.prefix(count).elementsEqual(y.prefix(count)) }
+        let nb = n > 0 ? Int(fresh.bodyStart[n]) : 0, nc = n > 0 ? Int(fresh.contactStart[n]) : 0
+        let nj = n > 0 ? Int(fresh.jointStart[n]) : 0
+        return same(a.bodyStart, fresh.bodyStart, n + 1) && same(a.contactStart, fresh.contactStart, n + 1)
+            && same(a.jointStart, fresh.jointStart, n + 1) && same(a.bodies, fresh.bodies, nb)
+            && same(a.contactList, fresh.contactList, nc) && same(a.jointList, fresh.jointList, nj)
+            && same(a.groupBodyStart, fresh.groupBodyStart, g + 1) && same(a.groupContactStart, fresh.groupContactStart, g + 1)
+            && same(a.groupJointStart, fresh.groupJointStart, g + 1)
+    }
+
+    /// Kept islands: which may sleep (none touched by a moving kinematic body), as a rebuild
+    /// would say. Only read when sleeping is on.
+    private func refreshSleepability(_ cs: UnsafeBufferPointer<SIMD2<Int32>>, _ me: UnsafeBufferPointer<BodyMeta>,
+                                     _ st: UnsafeBufferPointer<BodyState>, _ ib: inout IslandBuilder) {
+        guard settings.isSleepEnabled else { return }
+        let n = ib.count
+        ib.canSleep.withUnsafeMutableBufferPointer { canSleep in
+        ib.contactStart.withUnsafeMutableBufferPointer { contactStart in
+        ib.contactList.withUnsafeMutableBufferPointer { contactList in
+            @inline(__always) func movingKinematic(_ i: Int) -> Bool {
+                me[i].type == .kinematic && (st[i].v != .zero || st[i].w != 0)
+            }
+            for isl in 0..<n {
+                canSleep[isl] = 1
+                for k in Int(contactStart[isl])..<Int(contactStart[isl + 1]) {
+                    let link = cs[Int(contactList[k])]
+                    if movingKinematic(Int(link.x)) || movingKinematic(Int(link.y)) { canSleep[isl] = 0; break }
+                }
+            }
         }}}
     }
 
@@ -60,7 +114,7 @@ extension World {
         var count = 0
         ib.parent.withUnsafeMutableBufferPointer { parent in
         ib.islandOf.withUnsafeMutableBufferPointer { islandOf in
-            @inline(__always) func solverBody(_ i: Int) -> Bool { me[i].type == .dynamic && me[i].awake }
+            @inline(__always) func solverBody(_ i: Int) -> Bool { me[i].type == .dynamic && me[i].awake && me[i].alive }
             @inline(__always) func find(_ x: Int) -> Int {
                 var r = x
                 while Int(parent[r]) != r { r = Int(parent[r]) }

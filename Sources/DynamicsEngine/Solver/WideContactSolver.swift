@@ -91,6 +91,17 @@ enum WideContactSolver {
             && pairs.allSatisfy { $0.0 != nil && $0.0 == $0.1 }
     }
 
+    /// What `dk_prepare_batch` reads: the world's contacts, contact data and bodies (valid
+    /// while those buffers are), padding lanes naming `padBody`.
+    static func source(contacts: UnsafePointer<Contact>, data: UnsafePointer<ContactData>, sims: UnsafePointer<BodySim>,
+                       states: UnsafePointer<BodyState>, metas: UnsafePointer<BodyMeta>, padBody: Int32) -> DKPrepareSource {
+        DKPrepareSource(
+            contacts: UnsafeRawPointer(contacts), data: UnsafeRawPointer(data), dataStride: MemoryLayout<ContactData>.stride,
+            sims: UnsafeRawPointer(sims), states: UnsafeRawPointer(states),
+            metaType: UnsafeRawPointer(metas).advanced(by: metaTypeOffset).assumingMemoryBound(to: UInt8.self),
+            metaStride: MemoryLayout<BodyMeta>.stride, dynamicType: BodyType.dynamic.rawValue, padBody: padBody)
+    }
+
     /// Where a `BodyMeta`'s type byte lies (`dk_prepare_batch` reads it to tell which bodies
     /// the solver writes).
     static let metaTypeOffset: Int = MemoryLayout<BodyMeta>.offset(of: \BodyMeta.type)!

@@ -47,6 +47,7 @@ extension World {
 
         let (slot, isNew) = bodySlots.allocate()
         let i = Int(slot)
+        islandsDirty = true
         if isNew {
             sims.append(BodySim()); states.append(BodyState()); metas.append(BodyMeta()); groupsOfBody.append([])
         }
@@ -240,6 +241,7 @@ extension World {
         removeFromSleepRing(i)
         endContacts(ofBody: i)
         metas[i].alive = false
+        islandsDirty = true
         metas[i].firstShape = -1
         metas[i].shapeCount = 0
         bodySlots.release(Int32(i))

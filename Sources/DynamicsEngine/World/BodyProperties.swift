@@ -189,6 +189,7 @@ extension World {
         let i = slot(h)
         guard metas[i].type != type else { return }
         broadPhaseDirty = true
+        islandsDirty = true
         if metas[i].type == .static || type == .static { staticDirty = true }
         wakeTouchingBodies(of: i)
         metas[i].type = type

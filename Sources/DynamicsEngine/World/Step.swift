@@ -43,9 +43,9 @@ extension World {
         collectContactChanges()
         wakeJointedBodies()
         lap(\.narrowPhase)
-        buildIslands()
+        let keptIslands = buildIslands()
         lap(\.islands)
-        solve(dt: dt)
+        solve(dt: dt, keptIslands: keptIslands)
         lap(\.solve)
         finalizeBodies(dt: dt)
         solveContinuous()
@@ -64,13 +64,15 @@ extension World {
         }
     }
 
-    func solve(dt: Float) {
+    /// Solves this step's islands; `keptIslands`: they are last step's, and so are their
+    /// colouring and batch layout.
+    func solve(dt: Float, keptIslands: Bool) {
         // The islands in place (`islands` is exclusivity-unchecked and only read below): a
         // local copy retained and released each of its buffers.
-        solve(dt: dt, &islands)
+        solve(dt: dt, keptIslands: keptIslands, &islands)
     }
 
-    private func solve(dt: Float, _ ib: inout IslandBuilder) {
+    private func solve(dt: Float, keptIslands: Bool, _ ib: inout IslandBuilder) {
         let n = settings.subSteps
         let h = dt / Float(n)
         let contactHertz = min(settings.contactHertz, 0.25 * Float(n) / dt)
@@ -86,13 +88,19 @@ extension World {
         var prepareEnd = solveStart
         defer { if isProfiling { profile.prepare += prepareEnd - solveStart; profile.solve -= prepareEnd - solveStart } }
         // 1. Colour the islands (each one task; they read only the contacts' bodies) and lay
-        // out their batches. (The contacts and bodies are not resized during the solve.)
-        let coloring = batches.coloring(islands: &ib, contacts: contacts.baseOrDummy, metas: metas.baseOrDummy,
-                                        bodyCount: Int(bodySlots.count))
-        let islandChunk = 8
-        Parallel.forChunks(workers: workers, count: (ib.groupCount + islandChunk - 1) / islandChunk, chunkSize: 1,
-                           counter: chunkCounter, IslandColoringTask(coloring: coloring, islands: ib.groupCount, chunk: islandChunk))
-        let overflowCount = batches.layout(islands: &ib)
+        // out their batches — unless the islands are last step's, whose colours and layout
+        // still hold. (The contacts and bodies are not resized during the solve.)
+        let overflowCount: Int
+        if keptIslands {
+            overflowCount = ib.groupCount > 0 ? Int(batches.overflowStart[ib.groupCount]) : 0
+        } else {
+            let coloring = batches.coloring(islands: &ib, contacts: contacts.baseOrDummy, metas: metas.baseOrDummy,
+                                            bodyCount: Int(bodySlots.count))
+            let islandChunk = 8
+            Parallel.forChunks(workers: workers, count: (ib.groupCount + islandChunk - 1) / islandChunk, chunkSize: 1,
+                               counter: chunkCounter, IslandColoringTask(coloring: coloring, islands: ib.groupCount, chunk: islandChunk))
+            overflowCount = batches.layout(islands: &ib)
+        }
         if isProfiling { profile.coloring += StepProfile.now() - solveStart }
         if solver.constraints.count < overflowCount {
             solver.constraints.append(contentsOf: repeatElement(ContactConstraint(), count: overflowCount - solver.constraints.count))
@@ -119,11 +127,8 @@ extension World {
                                       sims: simsP, states: statesP, metas: metasP, soft: soft, staticSoft: staticSoft)
                 if contact.restitution > 0 { bounce.set() }
             }
-            let source = DKPrepareSource(
-                contacts: UnsafeRawPointer(contactsP), data: UnsafeRawPointer(dataP), dataStride: MemoryLayout<ContactData>.stride,
-                sims: UnsafeRawPointer(simsP), states: UnsafeRawPointer(statesP),
-                metaType: UnsafeRawPointer(metasP).advanced(by: WideContactSolver.metaTypeOffset).assumingMemoryBound(to: UInt8.self),
-                metaStride: MemoryLayout<BodyMeta>.stride, dynamicType: BodyType.dynamic.rawValue, padBody: boundaryBody)
+            let source = WideContactSolver.source(contacts: contactsP, data: dataP, sims: simsP, states: statesP, metas: metasP,
+                                                  padBody: boundaryBody)
             batches.prepare(islands: &ib, source: source, workers: workers, counter: chunkCounter, bounce: bounce)
             let jointList = ib.jointList.baseOrDummyMutable
             for k in 0..<nj {

@@ -55,6 +55,16 @@ public final class World {
     @exclusivity(unchecked) var incrementalPass = 0
     /// Set by this step's broad phase when its pairs differ from the contacts' (the merge runs).
     @exclusivity(unchecked) var pairsChanged = true
+    /// Whether the islands (and their colouring) must be rebuilt this step: raised by whatever
+    /// changes what they are made of — the contacts (a merge, a contact gaining or losing its
+    /// points), a body created, destroyed, woken, put to sleep or given another type, a joint
+    /// created or destroyed. While it stays down, last step's islands, colours and batch
+    /// layout are this step's, and the step reuses them (see `buildIslands`).
+    @exclusivity(unchecked) var islandsDirty = true
+    /// Raised by the narrow phase when a contact's link (its bodies, when it has points) changed.
+    let linksChanged = WorkFlag()
+    /// Steps that reused the previous step's islands (for tests and profiles).
+    @exclusivity(unchecked) var islandsReusedSteps = 0
     /// 1 when a moving shape is in the broad phase's large list.
     @exclusivity(unchecked) var shapeIsLarge: [UInt8] = []
     @exclusivity(unchecked) var pool = VertexPool()
