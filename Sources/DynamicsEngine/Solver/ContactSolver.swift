@@ -14,7 +14,10 @@ struct ConstraintPoint {
     var tangentMass: Float = 0
 }
 
-/// A contact prepared for the solver. Bodies are slots; only dynamic bodies are written.
+/// A contact prepared as a scalar constraint: the contacts that find no colour (the overflow)
+/// are solved this way, and the C preparation of the colour batches (`dk_prepare_batch`)
+/// gives every lane exactly these numbers (tested). Bodies are slots; only dynamic bodies
+/// are written.
 @usableFromInline
 struct ContactConstraint {
     var bodyA: Int32 = 0
