@@ -193,28 +193,35 @@ struct SolverViews: @unchecked Sendable {
     enum StageKind: UInt8 { case integrateVelocities, joints, batches, overflow, integratePositions, restitution, smallIslands, store }
 
     /// Appends the stages of a big island: the serial `solveIsland`'s sequence, with body
-    /// ranges and each colour's batches split into blocks.
-    func appendStages(island isl: Int, to stages: inout [Stage]) {
+    /// ranges and each colour's batches split into blocks — about two per worker (at least 32
+    /// batches or 256 bodies a block): every block claim and every stage's end is a
+    /// synchronisation, and smaller blocks (32 batches) measured 7–10 % slower on 2 workers.
+    /// The blocks change who does the work, never the arithmetic.
+    func appendStages(island isl: Int, workers: Int, to stages: inout [Stage]) {
         let k = ColoredBatches.colorCount
         let colors = colorStart + isl * (k + 1)
         let b0 = bodyStart[isl], b1 = bodyStart[isl + 1]
         let j0 = jointStart[isl], j1 = jointStart[isl + 1]
         let o0 = overflowStart[isl], o1 = overflowStart[isl + 1]
         let island = Int32(isl)
+        let parts = Int32(2 * workers)
+        func block(_ count: Int32, _ least: Int32) -> Int32 { max(least, (count + parts - 1) / parts) }
         func add(_ kind: StageKind, _ pass: Pass, _ begin: Int32, _ end: Int32, _ block: Int32) {
             stages.append(Stage(kind: kind.rawValue, pass: pass.rawValue, island: island, begin: begin, end: end,
                                 blockSize: max(1, block)))
         }
         func constraintPass(_ pass: Pass) {
             if j1 > j0 { add(.joints, pass, j0, j1, j1 - j0) }
-            for q in 0..<k where colors[q + 1] > colors[q] { add(.batches, pass, colors[q], colors[q + 1], 32) }
+            for q in 0..<k where colors[q + 1] > colors[q] {
+                add(.batches, pass, colors[q], colors[q + 1], block(colors[q + 1] - colors[q], 32))
+            }
             if o1 > o0 { add(.overflow, pass, o0, o1, o1 - o0) }
         }
         for _ in 0..<subSteps {
-            add(.integrateVelocities, .solve, b0, b1, 256)
+            add(.integrateVelocities, .solve, b0, b1, block(b1 - b0, 256))
             constraintPass(.warmStart)
             constraintPass(.solve)
-            add(.integratePositions, .solve, b0, b1, 256)
+            add(.integratePositions, .solve, b0, b1, block(b1 - b0, 256))
             constraintPass(.relax)
         }
         if anyRestitution { add(.restitution, .solve, 0, 1, 1) }
