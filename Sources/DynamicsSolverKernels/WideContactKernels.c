@@ -27,6 +27,38 @@ typedef int32_t i4 __attribute__((vector_size(16)));
 
 #define AI static inline __attribute__((always_inline))
 
+// Debug builds (SwiftPM defines DEBUG=1 for them) check every index the kernels follow and
+// stop with a message naming it; release builds compile the checks away.
+#if DEBUG
+#include <stdio.h>
+#include <stdlib.h>
+#define DK_CHECK(cond, ...)                                                                        \
+    do {                                                                                          \
+        if (!(cond)) {                                                                            \
+            fprintf(stderr, "DynamicsSolverKernels: " __VA_ARGS__);                               \
+            fputc('\n', stderr);                                                                  \
+            abort();                                                                              \
+        }                                                                                         \
+    } while (0)
+#else
+#define DK_CHECK(cond, ...) ((void)0)
+#endif
+
+/// Every lane's bodies of a batch lie in `0 ..< bodyCount` (debug builds).
+AI void check_bodies(const DKWideContact *c, intptr_t bodyCount) {
+#if DEBUG
+    for (int l = 0; l < 4; l++) {
+        DK_CHECK(c->bodyA[l] >= 0 && c->bodyA[l] < bodyCount, "batch lane %d: body A %d outside 0..<%ld", l,
+                 (int)c->bodyA[l], (long)bodyCount);
+        DK_CHECK(c->bodyB[l] >= 0 && c->bodyB[l] < bodyCount, "batch lane %d: body B %d outside 0..<%ld", l,
+                 (int)c->bodyB[l], (long)bodyCount);
+    }
+#else
+    (void)c;
+    (void)bodyCount;
+#endif
+}
+
 // Eight-lane values never cross a function boundary (the SSE clone's calling convention has
 // no 256-bit registers): the helpers below are macros or take pointers.
 #define SPLAT(x) ((f8){(x), (x), (x), (x), (x), (x), (x), (x)})
@@ -294,17 +326,19 @@ typedef struct {
     V8 a, b;
 } Pair;
 
-AI void pair_bodies(DKWideContact *batches, intptr_t k, intptr_t count, Pair *p) {
+AI void pair_bodies(DKWideContact *batches, intptr_t k, intptr_t count, intptr_t bodyCount, Pair *p) {
     p->two = k + 1 < count;
     p->c0 = batches + k;
     p->c1 = p->two ? p->c0 + 1 : p->c0;
+    check_bodies(p->c0, bodyCount);
+    check_bodies(p->c1, bodyCount);
     indices(p->c0->bodyA, p->c1->bodyA, p->ia);
     indices(p->c0->bodyB, p->c1->bodyB, p->ib);
 }
 
 /// Velocities only (the warm start).
-AI void pair_load(DKWideContact *batches, intptr_t k, intptr_t count, const float *states, Pair *p) {
-    pair_bodies(batches, k, count, p);
+AI void pair_load(DKWideContact *batches, intptr_t k, intptr_t count, const float *states, intptr_t bodyCount, Pair *p) {
+    pair_bodies(batches, k, count, bodyCount, p);
     gather_v(states, p->ia, &p->a);
     gather_v(states, p->ib, &p->b);
 }
@@ -314,10 +348,10 @@ AI void pair_store(float *states, const Pair *p) {
     scatter_v(states, p->ib, p->c0->writeB, p->c1->writeB, &p->b, p->two);
 }
 
-AI void warm_start_impl(DKWideContact *batches, intptr_t count, float *states) {
+AI void warm_start_impl(DKWideContact *batches, intptr_t count, float *states, intptr_t bodyCount) {
     for (intptr_t k = 0; k < count; k += 2) {
         Pair p;
-        pair_load(batches, k, count, states, &p);
+        pair_load(batches, k, count, states, bodyCount, &p);
         DKWideContact *c0 = p.c0, *c1 = p.c1;
         f8 nx = F(nx), ny = F(ny);
         f8 l1 = F(ln1), l2 = F(ln2), t1 = F(lt1), t2 = F(lt2);
@@ -336,12 +370,12 @@ AI void warm_start_impl(DKWideContact *batches, intptr_t count, float *states) {
 
 /// The biased pass (soft normal rows, then friction) or the relax pass (rigid rows, then
 /// friction).
-AI void solve_impl(DKWideContact *batches, intptr_t count, float *states, float invH, float maxBiasVelocity,
-                   DKSoftness soft, DKSoftness staticSoft, int useBias) {
+AI void solve_impl(DKWideContact *batches, intptr_t count, float *states, intptr_t bodyCount, float invH,
+                   float maxBiasVelocity, DKSoftness soft, DKSoftness staticSoft, int useBias) {
     for (intptr_t k = 0; k < count; k += 2) {
         Pair p;
         D8 da, db;
-        pair_bodies(batches, k, count, &p);
+        pair_bodies(batches, k, count, bodyCount, &p);
         gather_full(states, p.ia, &p.a, &da);
         gather_full(states, p.ib, &p.b, &db);
         DKWideContact *c0 = p.c0, *c1 = p.c1;
@@ -355,26 +389,26 @@ AI void solve_impl(DKWideContact *batches, intptr_t count, float *states, float 
 static const DKSoftness rigid = {0.0f, 1.0f, 0.0f};
 
 // Baseline x86-64 (SSE2): the eight lanes as two four-lane halves.
-static void warm_start_base(DKWideContact *c, intptr_t n, float *s) { warm_start_impl(c, n, s); }
-static void solve_base(DKWideContact *c, intptr_t n, float *s, float invH, float maxBias, DKSoftness soft,
+static void warm_start_base(DKWideContact *c, intptr_t n, float *s, intptr_t nb) { warm_start_impl(c, n, s, nb); }
+static void solve_base(DKWideContact *c, intptr_t n, float *s, intptr_t nb, float invH, float maxBias, DKSoftness soft,
                        DKSoftness stat) {
-    solve_impl(c, n, s, invH, maxBias, soft, stat, 1);
+    solve_impl(c, n, s, nb, invH, maxBias, soft, stat, 1);
 }
-static void relax_base(DKWideContact *c, intptr_t n, float *s, float invH) {
-    solve_impl(c, n, s, invH, 0.0f, rigid, rigid, 0);
+static void relax_base(DKWideContact *c, intptr_t n, float *s, intptr_t nb, float invH) {
+    solve_impl(c, n, s, nb, invH, 0.0f, rigid, rigid, 0);
 }
 
 #if DK_X86_DISPATCH
 // AVX2 (not FMA: the products and sums stay separate IEEE operations).
-__attribute__((target("avx2"))) static void warm_start_avx2(DKWideContact *c, intptr_t n, float *s) {
-    warm_start_impl(c, n, s);
+__attribute__((target("avx2"))) static void warm_start_avx2(DKWideContact *c, intptr_t n, float *s, intptr_t nb) {
+    warm_start_impl(c, n, s, nb);
 }
-__attribute__((target("avx2"))) static void solve_avx2(DKWideContact *c, intptr_t n, float *s, float invH,
+__attribute__((target("avx2"))) static void solve_avx2(DKWideContact *c, intptr_t n, float *s, intptr_t nb, float invH,
                                                        float maxBias, DKSoftness soft, DKSoftness stat) {
-    solve_impl(c, n, s, invH, maxBias, soft, stat, 1);
+    solve_impl(c, n, s, nb, invH, maxBias, soft, stat, 1);
 }
-__attribute__((target("avx2"))) static void relax_avx2(DKWideContact *c, intptr_t n, float *s, float invH) {
-    solve_impl(c, n, s, invH, 0.0f, rigid, rigid, 0);
+__attribute__((target("avx2"))) static void relax_avx2(DKWideContact *c, intptr_t n, float *s, intptr_t nb, float invH) {
+    solve_impl(c, n, s, nb, invH, 0.0f, rigid, rigid, 0);
 }
 #endif
 
@@ -391,26 +425,29 @@ int dk_wide_uses_avx2(void) {
 #endif
 }
 
-void dk_wide_warm_start(void *batches, intptr_t count, void *states) {
+void dk_wide_warm_start(void *batches, intptr_t count, void *states, intptr_t bodyCount) {
 #if DK_X86_DISPATCH
-    if (dk_wide_uses_avx2()) { warm_start_avx2(batches, count, states); return; }
+    if (dk_wide_uses_avx2()) { warm_start_avx2(batches, count, states, bodyCount); return; }
 #endif
-    warm_start_base(batches, count, states);
+    warm_start_base(batches, count, states, bodyCount);
 }
 
-void dk_wide_solve(void *batches, intptr_t count, void *states, float invH, float maxBiasVelocity,
+void dk_wide_solve(void *batches, intptr_t count, void *states, intptr_t bodyCount, float invH, float maxBiasVelocity,
                    DKSoftness soft, DKSoftness staticSoft) {
 #if DK_X86_DISPATCH
-    if (dk_wide_uses_avx2()) { solve_avx2(batches, count, states, invH, maxBiasVelocity, soft, staticSoft); return; }
+    if (dk_wide_uses_avx2()) {
+        solve_avx2(batches, count, states, bodyCount, invH, maxBiasVelocity, soft, staticSoft);
+        return;
+    }
 #endif
-    solve_base(batches, count, states, invH, maxBiasVelocity, soft, staticSoft);
+    solve_base(batches, count, states, bodyCount, invH, maxBiasVelocity, soft, staticSoft);
 }
 
-void dk_wide_relax(void *batches, intptr_t count, void *states, float invH) {
+void dk_wide_relax(void *batches, intptr_t count, void *states, intptr_t bodyCount, float invH) {
 #if DK_X86_DISPATCH
-    if (dk_wide_uses_avx2()) { relax_avx2(batches, count, states, invH); return; }
+    if (dk_wide_uses_avx2()) { relax_avx2(batches, count, states, bodyCount, invH); return; }
 #endif
-    relax_base(batches, count, states, invH);
+    relax_base(batches, count, states, bodyCount, invH);
 }
 
 // MARK: Preparation
@@ -487,10 +524,19 @@ AI int prepare_batch(const DKPrepareSource *src, const int32_t *contacts, intptr
     // Each lane's contact, manifold, bodies and velocities (padding lanes read zeros).
     const void *c[4], *m[4], *sa[4], *sb[4], *va[4], *vb[4];
     int32_t writeA[4], writeB[4], valid[4];
+    DK_CHECK(lanes >= 1 && lanes <= 4, "a batch holds 1 to 4 contacts, not %ld", (long)lanes);
+    DK_CHECK(src->padBody >= 0 && src->padBody < src->bodyCount, "padding body %d outside 0..<%ld", (int)src->padBody,
+             (long)src->bodyCount);
     for (int l = 0; l < 4; l++) {
         if (l < lanes) {
+            DK_CHECK(contacts[l] >= 0 && contacts[l] < src->contactCount, "lane %d: contact %d outside 0..<%ld", l,
+                     (int)contacts[l], (long)src->contactCount);
             const DKContact *k = cs + contacts[l];
             int32_t a = k->bodyA, b = k->bodyB;
+            DK_CHECK(k->slot >= 0 && k->slot < src->dataCount, "lane %d: contact data slot %d outside 0..<%ld", l,
+                     (int)k->slot, (long)src->dataCount);
+            DK_CHECK(a >= 0 && a < src->bodyCount && b >= 0 && b < src->bodyCount,
+                     "lane %d: bodies %d, %d outside 0..<%ld", l, (int)a, (int)b, (long)src->bodyCount);
             c[l] = k;
             m[l] = (const char *)src->data + src->dataStride * (intptr_t)k->slot;
             sa[l] = sims + a;

@@ -55,7 +55,8 @@ struct PreparationTests {
             w.states.withUnsafeBufferPointer { st in
             w.metas.withUnsafeBufferPointer { ms in
                 let c = cs.baseAddress!, d = ds.baseAddress!, s = ss.baseAddress!, v = st.baseAddress!, m = ms.baseAddress!
-                var source = WideContactSolver.source(contacts: c, data: d, sims: s, states: v, metas: m, padBody: w.boundaryBody)
+                var source = WideContactSolver.source(contacts: c, data: d, sims: s, states: v, metas: m, padBody: w.boundaryBody,
+                                                      contactCount: cs.count, dataCount: ds.count, bodyCount: st.count)
                 for first in stride(from: 0, to: solved.count, by: 4) {
                     let lanes = Array(solved[first..<min(first + 4, solved.count)])
                     var wide = WideContact(), extra = WideExtra()
@@ -84,6 +85,39 @@ struct PreparationTests {
         #expect(twoPoint > 20 && onePoint > 20 && block > 10 && padding > 0,
                 "two-point \(twoPoint), one-point \(onePoint), block \(block), padding \(padding)")
     }
+
+#if DEBUG
+    @Test("debug builds stop with a message when the C kernels would follow an index outside the world's arrays")
+    func kernelsCheckIndices() async {
+        // A batch naming body 7 of a world of 2.
+        let solve = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var batch = WideContact()
+            batch.bodyB = SIMD4(0, 0, 0, 7)
+            var states = [BodyState](repeating: BodyState(), count: 2)
+            states.withUnsafeMutableBytes { s in
+                withUnsafeMutablePointer(to: &batch) { dk_wide_warm_start($0, 1, s.baseAddress!, 2) }
+            }
+        }
+        let solveMessage = String(decoding: solve?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(solveMessage.contains("body B 7 outside 0..<2"), "\(solveMessage)")
+        // A batch prepared from contact 3 of a world of 1.
+        let prepare = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let contacts = [Contact()], data = [ContactData()]
+            let sims = [BodySim(), BodySim()], states = [BodyState(), BodyState()], metas = [BodyMeta(), BodyMeta()]
+            var wide = WideContact(), extra = WideExtra()
+            var index: Int32 = 3
+            var source = WideContactSolver.source(contacts: contacts.withUnsafeBufferPointer { $0.baseAddress! },
+                                                  data: data.withUnsafeBufferPointer { $0.baseAddress! },
+                                                  sims: sims.withUnsafeBufferPointer { $0.baseAddress! },
+                                                  states: states.withUnsafeBufferPointer { $0.baseAddress! },
+                                                  metas: metas.withUnsafeBufferPointer { $0.baseAddress! },
+                                                  padBody: 0, contactCount: 1, dataCount: 1, bodyCount: 2)
+            _ = dk_prepare_batch(&source, &index, 1, &wide, &extra)
+        }
+        let prepareMessage = String(decoding: prepare?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(prepareMessage.contains("contact 3 outside 0..<1"), "\(prepareMessage)")
+    }
+#endif
 
     /// The fields of lane `l` that differ from the scalar constraint `k` (empty: all equal).
     static func compare(_ w: WideContact, _ x: WideExtra, lane l: Int, with k: ContactConstraint, slot: Int32) -> [String] {

@@ -25,6 +25,8 @@ struct SolverScratch {
 struct SolverViews: @unchecked Sendable {
     var sims: UnsafeMutablePointer<BodySim>
     var states: UnsafeMutablePointer<BodyState>
+    /// How many bodies `sims` and `states` hold (the C kernels check against it in debug builds).
+    var bodyCount: Int
     var metas: UnsafePointer<BodyMeta>
     var constraints: UnsafeMutablePointer<ContactConstraint>
     var wide: UnsafeMutablePointer<WideContact>
@@ -115,9 +117,9 @@ struct SolverViews: @unchecked Sendable {
         assert(WideContactSolver.layoutMatches, "the engine's structures and the C kernels' differ in layout")
         let p = UnsafeMutableRawPointer(wide + r.lowerBound), s = UnsafeMutableRawPointer(states)
         switch pass {
-        case .warmStart: dk_wide_warm_start(p, r.count, s)
-        case .solve: dk_wide_solve(p, r.count, s, invH, maxBiasVelocity, softness.soft.kernel, softness.staticSoft.kernel)
-        case .relax: dk_wide_relax(p, r.count, s, invH)
+        case .warmStart: dk_wide_warm_start(p, r.count, s, bodyCount)
+        case .solve: dk_wide_solve(p, r.count, s, bodyCount, invH, maxBiasVelocity, softness.soft.kernel, softness.staticSoft.kernel)
+        case .relax: dk_wide_relax(p, r.count, s, bodyCount, invH)
         }
     }
 

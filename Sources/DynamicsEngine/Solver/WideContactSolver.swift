@@ -92,14 +92,17 @@ enum WideContactSolver {
     }
 
     /// What `dk_prepare_batch` reads: the world's contacts, contact data and bodies (valid
-    /// while those buffers are), padding lanes naming `padBody`.
+    /// while those buffers are; debug builds check every index against the counts), padding
+    /// lanes naming `padBody`.
     static func source(contacts: UnsafePointer<Contact>, data: UnsafePointer<ContactData>, sims: UnsafePointer<BodySim>,
-                       states: UnsafePointer<BodyState>, metas: UnsafePointer<BodyMeta>, padBody: Int32) -> DKPrepareSource {
+                       states: UnsafePointer<BodyState>, metas: UnsafePointer<BodyMeta>, padBody: Int32,
+                       contactCount: Int, dataCount: Int, bodyCount: Int) -> DKPrepareSource {
         DKPrepareSource(
             contacts: UnsafeRawPointer(contacts), data: UnsafeRawPointer(data), dataStride: MemoryLayout<ContactData>.stride,
             sims: UnsafeRawPointer(sims), states: UnsafeRawPointer(states),
             metaType: UnsafeRawPointer(metas).advanced(by: metaTypeOffset).assumingMemoryBound(to: UInt8.self),
-            metaStride: MemoryLayout<BodyMeta>.stride, dynamicType: BodyType.dynamic.rawValue, padBody: padBody)
+            metaStride: MemoryLayout<BodyMeta>.stride, dynamicType: BodyType.dynamic.rawValue, padBody: padBody,
+            contactCount: contactCount, dataCount: dataCount, bodyCount: bodyCount)
     }
 
     /// Where a `BodyMeta`'s type byte lies (`dk_prepare_batch` reads it to tell which bodies

@@ -128,7 +128,8 @@ extension World {
                 if contact.restitution > 0 { bounce.set() }
             }
             let source = WideContactSolver.source(contacts: contactsP, data: dataP, sims: simsP, states: statesP, metas: metasP,
-                                                  padBody: boundaryBody)
+                                                  padBody: boundaryBody, contactCount: contactsB.count,
+                                                  dataCount: contactData.count, bodyCount: statesB.count)
             batches.prepare(islands: &ib, source: source, workers: workers, counter: chunkCounter, bounce: bounce)
             let jointList = ib.jointList.baseOrDummyMutable
             for k in 0..<nj {
@@ -138,7 +139,7 @@ extension World {
             // (The batches' buffers read in place: a local copy of `batches` retained each.)
             let batchCount = ib.groupCount > 0 ? Int(batches.wideStart[ib.groupCount]) : 0
             let views = SolverViews(
-                sims: simsP, states: statesP, metas: metasP, constraints: cons,
+                sims: simsP, states: statesP, bodyCount: statesB.count, metas: metasP, constraints: cons,
                 wide: batches.wide.baseOrDummyMutable, extra: batches.wideExtra.baseOrDummyMutable,
                 wideStart: batches.wideStart.baseOrDummyMutable, colorStart: batches.colorStart.baseOrDummyMutable,
                 overflowStart: batches.overflowStart.baseOrDummyMutable,

@@ -71,6 +71,10 @@ typedef struct DKPrepareSource {
     uint8_t dynamicType;
     /// The body padding lanes name (a static body; its velocity is zero and never written).
     int32_t padBody;
+    /// How many contacts, contact data slots and bodies the arrays hold: debug builds check
+    /// every index read against them (and stop with a message naming it), release builds
+    /// do not look.
+    intptr_t contactCount, dataCount, bodyCount;
 } DKPrepareSource;
 
 /// Prepares one batch straight from the world: lanes `0 ..< lanes` are the contacts
@@ -86,13 +90,14 @@ typedef struct DKSoftness {
 
 /// The contact passes over `count` consecutive batches of ONE colour (no dynamic body twice),
 /// so two batches can be solved side by side as eight lanes. `states` is the engine's
-/// `BodyState` array (32 bytes a body: v.x, v.y, w, pad, dp.x, dp.y, dq.c, dq.s).
+/// `BodyState` array (32 bytes a body: v.x, v.y, w, pad, dp.x, dp.y, dq.c, dq.s) of
+/// `bodyCount` bodies (debug builds check every lane's bodies against it).
 /// The results are bit for bit those of four lanes at a time on any x86-64 processor: AVX2
 /// only widens the same IEEE operations (no fused multiply-add, no reassociation).
-void dk_wide_warm_start(void *batches, intptr_t count, void *states);
-void dk_wide_solve(void *batches, intptr_t count, void *states, float invH, float maxBiasVelocity,
+void dk_wide_warm_start(void *batches, intptr_t count, void *states, intptr_t bodyCount);
+void dk_wide_solve(void *batches, intptr_t count, void *states, intptr_t bodyCount, float invH, float maxBiasVelocity,
                    DKSoftness soft, DKSoftness staticSoft);
-void dk_wide_relax(void *batches, intptr_t count, void *states, float invH);
+void dk_wide_relax(void *batches, intptr_t count, void *states, intptr_t bodyCount, float invH);
 
 /// 1 when the passes run eight lanes wide with AVX2 (the processor has it and the baseline
 /// is not forced).
