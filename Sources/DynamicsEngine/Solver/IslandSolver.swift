@@ -124,11 +124,15 @@ struct SolverViews: @unchecked Sendable {
     }
 
     /// Island `isl`'s batches, colour by colour.
+    /// (The colours in use are a prefix: a constraint takes colour q only when its bodies
+    /// block every lower one, so the loop stops at the first empty colour.)
     @inline(__always)
     func batches(_ pass: Pass, island isl: Int) {
         let colors = colorStart + isl * (ColoredBatches.colorCount + 1)
-        for q in 0..<ColoredBatches.colorCount where colors[q + 1] > colors[q] {
+        var q = 0
+        while q < ColoredBatches.colorCount && colors[q + 1] > colors[q] {
             batches(pass, Int(colors[q])..<Int(colors[q + 1]))
+            q += 1
         }
     }
 
