@@ -43,7 +43,7 @@ struct ColoredBatches {
     /// split too (`prepare(…)`). What each island and batch holds is the same whoever computes
     /// it, so the batches never depend on the worker count.
     ///
-    /// Grows the buffers of pass 1 and returns its view, valid until `layoutAndPack`.
+    /// Grows the buffers of pass 1 and returns its view, valid until `layout`.
     /// (`ib` is inout only so that the world's builder is passed in place, not copied: it is only read.)
     mutating func coloring(islands ib: inout IslandBuilder, contacts: UnsafePointer<Contact>, metas: UnsafePointer<BodyMeta>,
                            bodyCount: Int) -> IslandColoring {
@@ -125,10 +125,10 @@ struct ColoredBatches {
     }
 }
 
-/// Pass 1 of `ColoredBatches.build` for one island, through raw pointers (shared read-only by
-/// the workers; each island writes only its own bodies' colour masks, its own constraint range
-/// of `colorOf` / `order` and its own row of `counts`). It reads the contacts' bodies, not the
-/// prepared constraints, so it can run while the constraints are being prepared.
+/// Pass 1 of the colouring for one island, through raw pointers (shared read-only by the
+/// workers; each island writes only its own bodies' colour masks, its own constraint range of
+/// `colorOf` / `order` and its own row of `counts`). It reads only the contacts' bodies and
+/// the bodies' types.
 struct IslandColoring: @unchecked Sendable {
     let bodyColors: UnsafeMutablePointer<UInt32>
     let colorOf: UnsafeMutablePointer<UInt8>
@@ -180,7 +180,7 @@ struct IslandColoring: @unchecked Sendable {
     }
 }
 
-/// Pass 3 of `ColoredBatches.build`: each batch is written only by the worker that prepares it.
+/// Pass 3 of the colouring: each batch is written only by the worker that prepares it.
 private struct BatchPreparation: RangeTask, @unchecked Sendable {
     let wide: UnsafeMutablePointer<WideContact>
     let extra: UnsafeMutablePointer<WideExtra>

@@ -13,8 +13,8 @@ public struct StepProfile: Sendable, Equatable {
     public var narrowPhase: Double = 0
     public var islands: Double = 0
     public var prepare: Double = 0
-    /// Part of `prepare`: laying out the colour batches and packing the constraints into them
-    /// (the colouring itself runs together with the constraints' preparation).
+    /// Part of `prepare`: colouring the islands and laying out their batches (nothing when the
+    /// step kept last step's islands).
     public var coloring: Double = 0
     public var solve: Double = 0
     public var finalize: Double = 0
