@@ -348,7 +348,168 @@ AI void pair_store(float *states, const Pair *p) {
     scatter_v(states, p->ib, p->c0->writeB, p->c1->writeB, &p->b, p->two);
 }
 
+// MARK: One lane at a time
+
+// A colour of one batch with one or two contacts (a small world's usual case) is solved lane
+// by lane with scalar floats: the same operations as the eight-lane passes above, in the same
+// order, so every lane's result is bit for bit the same either way (tested), at about a third
+// of the instructions of eight lanes of which six are padding or doubled.
+
+/// 1: never take the one-lane path (tests compare the two).
+static _Atomic int forcedLanes = 0;
+
+void dk_wide_force_lanes(int on) { atomic_store_explicit(&forcedLanes, on ? 1 : 0, memory_order_relaxed); }
+
+/// The lanes of a lone batch that write a body (padding lanes write none), or 0 when the
+/// eight-lane passes should run: several batches, or more than two contacts.
+AI int lone_lanes(const DKWideContact *c, intptr_t count) {
+    if (count != 1 || atomic_load_explicit(&forcedLanes, memory_order_relaxed)) return 0;
+    int lanes = 0;
+    for (int l = 0; l < 4; l++) lanes += (c->writeA[l] | c->writeB[l]) != 0;
+    return lanes <= 2 ? 1 : 0;
+}
+
+/// `b` if `m`, else `a` (the eight-lane `SEL`); the larger / smaller as `VMAX` / `VMIN` pick.
+#define SEL1(m, a, b) ((m) ? (b) : (a))
+#define MAX1(a, b) SEL1((a) < (b), (a), (b))
+#define MIN1(a, b) SEL1((b) < (a), (a), (b))
+
+typedef struct { float vx, vy, w; } V1;
+
+AI V1 load_v(const float *s, int32_t i) {
+    const float *r = s + 8 * (intptr_t)i;
+    V1 v = {r[0], r[1], r[2]};
+    return v;
+}
+
+AI void store_v(float *s, int32_t i, V1 v) {
+    float *r = s + 8 * (intptr_t)i;
+    r[0] = v.vx;
+    r[1] = v.vy;
+    r[2] = v.w;
+    r[3] = 0.0f;
+}
+
+AI void lane_warm_start(DKWideContact *c, int l, float *states) {
+    V1 a = load_v(states, c->bodyA[l]), b = load_v(states, c->bodyB[l]);
+    float nx = c->nx[l], ny = c->ny[l];
+    float l1 = c->ln1[l], l2 = c->ln2[l], t1 = c->lt1[l], t2 = c->lt2[l];
+    float sn = l1 + l2, stt = t1 + t2;
+    float px = sn * nx + stt * ny, py = sn * ny - stt * nx;
+    float mA = c->mA[l], mB = c->mB[l];
+    a.vx -= mA * px;
+    a.vy -= mA * py;
+    b.vx += mB * px;
+    b.vy += mB * py;
+    a.w -= c->iA[l] * (l1 * c->rn1A[l] + t1 * c->rt1A[l] + l2 * c->rn2A[l] + t2 * c->rt2A[l]);
+    b.w += c->iB[l] * (l1 * c->rn1B[l] + t1 * c->rt1B[l] + l2 * c->rn2B[l] + t2 * c->rt2B[l]);
+    if (c->writeA[l]) store_v(states, c->bodyA[l], a);
+    if (c->writeB[l]) store_v(states, c->bodyB[l], b);
+}
+
+/// One point's friction (the eight-lane `FRICTION_POINT`).
+#define LANE_FRICTION(rtAf, rtBf, ltf, lnf, tmf)                                                    \
+    do {                                                                                          \
+        float rtA = c->rtAf[l], rtB = c->rtBf[l], lt = c->ltf[l];                                 \
+        float vt = (b.vx - a.vx) * ny - (b.vy - a.vy) * nx + b.w * rtB - a.w * rtA;               \
+        float maxF = mu * c->lnf[l];                                                              \
+        float nt = MIN1(MAX1(lt - c->tmf[l] * vt, -maxF), maxF);                                  \
+        float dt = nt - lt;                                                                       \
+        c->ltf[l] = nt;                                                                           \
+        a.vx -= mA * dt * ny;                                                                     \
+        a.vy += mA * dt * nx;                                                                     \
+        b.vx += mB * dt * ny;                                                                     \
+        b.vy -= mB * dt * nx;                                                                     \
+        a.w -= iA * dt * rtA;                                                                     \
+        b.w += iB * dt * rtB;                                                                     \
+    } while (0)
+
+AI void lane_solve(DKWideContact *c, int l, float *states, float invH, float maxBias, DKSoftness soft,
+                   DKSoftness stat, int useBias) {
+    int32_t ia = c->bodyA[l], ib = c->bodyB[l];
+    V1 a = load_v(states, ia), b = load_v(states, ib);
+    const float *ra = states + 8 * (intptr_t)ia + 4, *rb = states + 8 * (intptr_t)ib + 4;
+    float nx = c->nx[l], ny = c->ny[l];
+    float bias1, ms1, isc1, bias2, ms2, isc2;
+    {
+        float dpn = (rb[0] - ra[0]) * nx + (rb[1] - ra[1]) * ny;
+        float s1 = dpn + (rb[3] * c->rn1B[l] - rb[2] * c->rt1B[l]) - (ra[3] * c->rn1A[l] - ra[2] * c->rt1A[l]) + c->adj1[l];
+        float s2 = dpn + (rb[3] * c->rn2B[l] - rb[2] * c->rt2B[l]) - (ra[3] * c->rn2A[l] - ra[2] * c->rt2A[l]) + c->adj2[l];
+        int spec1 = s1 > 0.0f, spec2 = s2 > 0.0f;
+        if (useBias) {
+            int both = c->writeA[l] && c->writeB[l];
+            float br = SEL1(both, stat.biasRate, soft.biasRate);
+            float msk = SEL1(both, stat.massScale, soft.massScale);
+            float isk = SEL1(both, stat.impulseScale, soft.impulseScale);
+            float minBias = -maxBias;
+            bias1 = SEL1(spec1, MAX1(br * s1, minBias), s1 * invH);
+            ms1 = SEL1(spec1, msk, 1.0f);
+            isc1 = SEL1(spec1, isk, 0.0f);
+            bias2 = SEL1(spec2, MAX1(br * s2, minBias), s2 * invH);
+            ms2 = SEL1(spec2, msk, 1.0f);
+            isc2 = SEL1(spec2, isk, 0.0f);
+        } else {
+            bias1 = SEL1(spec1, 0.0f, s1 * invH);
+            ms1 = 1.0f;
+            isc1 = 0.0f;
+            bias2 = SEL1(spec2, 0.0f, s2 * invH);
+            ms2 = 1.0f;
+            isc2 = 0.0f;
+        }
+    }
+    float dvn = (b.vx - a.vx) * nx + (b.vy - a.vy) * ny;
+    float vn1 = dvn + b.w * c->rn1B[l] - a.w * c->rn1A[l];
+    float vn2 = dvn + b.w * c->rn2B[l] - a.w * c->rn2A[l];
+    float l1 = c->ln1[l], l2 = c->ln2[l];
+    float k12 = c->k12[l], k11 = c->k11[l], k22 = c->k22[l], i11 = c->i11[l];
+    float n1, n2;
+    if (!(i11 > 0.0f)) {
+        n1 = MAX1(l1 - c->nm1[l] * ms1 * (vn1 + bias1) - isc1 * l1, 0.0f);
+        n2 = MAX1(l2 - c->nm2[l] * ms2 * (vn2 + k12 * (n1 - l1) + bias2) - isc2 * l2, 0.0f);
+    } else {
+        float b1 = ms1 * (vn1 + bias1) + isc1 * k11 * l1;
+        float b2 = ms2 * (vn2 + bias2) + isc2 * k22 * l2;
+        float i12 = c->i12[l], i22 = c->i22[l];
+        float xa1 = l1 - (i11 * b1 + i12 * b2), xa2 = l2 - (i12 * b1 + i22 * b2);
+        if (xa1 >= 0.0f && xa2 >= 0.0f) {
+            n1 = xa1;
+            n2 = xa2;
+        } else {
+            float y1 = l1 + (k12 * l2 - b1) / k11;
+            int case1 = (y1 >= 0.0f) && (k12 * (y1 - l1) - k22 * l2 + b2 >= 0.0f);
+            float y2 = l2 + (k12 * l1 - b2) / k22;
+            int case2 = (y2 >= 0.0f) && (k12 * (y2 - l2) - k11 * l1 + b1 >= 0.0f);
+            n1 = SEL1(case1, 0.0f, y1);
+            n2 = SEL1(case2 && !case1, 0.0f, y2);
+        }
+    }
+    float d1 = n1 - l1, d2 = n2 - l2;
+    c->ln1[l] = n1;
+    c->ln2[l] = n2;
+    c->mx1[l] = MAX1(c->mx1[l], d1);
+    c->mx2[l] = MAX1(c->mx2[l], d2);
+    float dn = d1 + d2;
+    float mA = c->mA[l], mB = c->mB[l], iA = c->iA[l], iB = c->iB[l], mu = c->friction[l];
+    a.vx -= mA * dn * nx;
+    a.vy -= mA * dn * ny;
+    b.vx += mB * dn * nx;
+    b.vy += mB * dn * ny;
+    a.w -= iA * (d1 * c->rn1A[l] + d2 * c->rn2A[l]);
+    b.w += iB * (d1 * c->rn1B[l] + d2 * c->rn2B[l]);
+    LANE_FRICTION(rt1A, rt1B, lt1, ln1, tm1);
+    LANE_FRICTION(rt2A, rt2B, lt2, ln2, tm2);
+    if (c->writeA[l]) store_v(states, ia, a);
+    if (c->writeB[l]) store_v(states, ib, b);
+}
+
 AI void warm_start_impl(DKWideContact *batches, intptr_t count, float *states, intptr_t bodyCount) {
+    if (count > 0 && lone_lanes(batches, count)) {
+        check_bodies(batches, bodyCount);
+        for (int l = 0; l < 4; l++) {
+            if (batches->writeA[l] | batches->writeB[l]) lane_warm_start(batches, l, states);
+        }
+        return;
+    }
     for (intptr_t k = 0; k < count; k += 2) {
         Pair p;
         pair_load(batches, k, count, states, bodyCount, &p);
@@ -372,6 +533,15 @@ AI void warm_start_impl(DKWideContact *batches, intptr_t count, float *states, i
 /// friction).
 AI void solve_impl(DKWideContact *batches, intptr_t count, float *states, intptr_t bodyCount, float invH,
                    float maxBiasVelocity, DKSoftness soft, DKSoftness staticSoft, int useBias) {
+    if (count > 0 && lone_lanes(batches, count)) {
+        check_bodies(batches, bodyCount);
+        for (int l = 0; l < 4; l++) {
+            if (batches->writeA[l] | batches->writeB[l]) {
+                lane_solve(batches, l, states, invH, maxBiasVelocity, soft, staticSoft, useBias);
+            }
+        }
+        return;
+    }
     for (intptr_t k = 0; k < count; k += 2) {
         Pair p;
         D8 da, db;

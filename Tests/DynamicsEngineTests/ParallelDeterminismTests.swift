@@ -88,6 +88,42 @@ struct ParallelDeterminismTests {
         #expect(native == baseline, "\(name): the \(WideContactSolver.usesAVX2 ? "AVX2" : "baseline") kernels diverged from the baseline")
     }
 
+    /// A colour of one batch with one or two contacts is solved lane by lane in scalar code
+    /// (small worlds: a menu, a card); its operations are the eight-lane passes', so a world
+    /// must end bit for bit where it does with the one-lane path turned off. Each world here
+    /// is small enough that its colours hold one or two contacts.
+    @Test("the one-lane path and the eight-lane passes agree bit for bit on small worlds")
+    func oneLanePath() throws {
+        func world(_ build: @escaping (World) throws -> Void) -> () throws -> World {
+            { let w = TestWorld.make(); try TestWorld.ground(w, top: 0); try build(w); return w }
+        }
+        let worlds: [(String, () throws -> World)] = [
+            ("a box resting flat", world { try TestWorld.box($0, at: Vec2(0, -50)) }),
+            ("a tilted box falling on another", world {
+                try TestWorld.box($0, at: Vec2(0, -50))
+                try TestWorld.box($0, at: Vec2(30, -300), size: Vec2(80, 40), angle: 0.4)
+            }),
+            ("a rolling circle", world { try TestWorld.circle($0, at: Vec2(0, -30), radius: 30, velocity: Vec2(400, 0)) }),
+            ("a bouncing spinning box", world {
+                let b = try TestWorld.box($0, at: Vec2(0, -400), size: Vec2(60, 30),
+                                          material: Material(density: 1, friction: 0.3, restitution: 0.8), velocity: Vec2(50, 300))
+                $0.setAngularVelocity(b, 3)
+            }),
+            ("a box pushed by a kinematic box", world {
+                try TestWorld.box($0, at: Vec2(0, -50))
+                try TestWorld.box($0, at: Vec2(-200, -50), type: .kinematic, velocity: Vec2(120, 0))
+            }),
+        ]
+        defer { WideContactSolver.forceLanes(false) }
+        for (name, make) in worlds {
+            WideContactSolver.forceLanes(false)
+            let lanes = try Self.run(make, workers: 1, steps: 150)
+            WideContactSolver.forceLanes(true)
+            let wide = try Self.run(make, workers: 1, steps: 150)
+            #expect(lanes == wide, "\(name): the one-lane path diverged from the eight-lane passes")
+        }
+    }
+
     @Test("the default worker count is the active processor count")
     func defaultWorkers() {
         #expect(World().workerCount == World.defaultWorkerCount)

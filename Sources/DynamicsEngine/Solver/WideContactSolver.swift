@@ -115,4 +115,8 @@ enum WideContactSolver {
     /// Forces the baseline (SSE2) passes, for tests comparing them with AVX2. Not while a
     /// world steps.
     static func forceBaseline(_ on: Bool) { dk_wide_force_baseline(on ? 1 : 0) }
+
+    /// Turns off the one-lane path (a colour of one batch with one or two contacts, solved lane
+    /// by lane with the same results), for tests comparing the two. Not while a world steps.
+    static func forceLanes(_ on: Bool) { dk_wide_force_lanes(on ? 1 : 0) }
 }

@@ -107,4 +107,8 @@ int dk_wide_uses_avx2(void);
 /// Not to be called while a world steps.
 void dk_wide_force_baseline(int on);
 
+/// Turns off, when `on` is non-zero, the one-lane path (a colour of a single batch with one or
+/// two contacts solved lane by lane, with the same results), for tests that compare the two.
+void dk_wide_force_lanes(int on);
+
 #endif
