@@ -41,23 +41,33 @@ extension World {
     /// looked at again. Returns whether the islands were kept.
     @discardableResult
     func buildIslands() -> Bool {
-        let links = UnsafeBufferPointer(start: contactLinks.baseOrDummy, count: contacts.count)
         let keep = !islandsDirty
         islandsDirty = false
-        metas.withUnsafeBufferPointer { me in
-        joints.withUnsafeBufferPointer { js in
-        states.withUnsafeBufferPointer { st in
-            // The builder in place (`islands` is exclusivity-unchecked and nothing below reads
-            // it through `self`): no copy or move of its buffers.
-            if keep {
-                assert(islandsMatchRebuilt(links, me, js, st), "kept islands differ from rebuilt ones: a change did not raise islandsDirty")
-                refreshSleepability(links, me, st, &islands)
-            } else {
-                buildIslands(links, me, js, st, &islands)
-            }
+        if keep {
+            assert(withIslandInputs { islandsMatchRebuilt($0, $1, $2, $3) },
+                   "kept islands differ from rebuilt ones: a change did not raise islandsDirty")
+            // (Which islands may sleep is only read when sleeping is on.)
+            if settings.isSleepEnabled { withIslandInputs { links, me, _, st in refreshSleepability(links, me, st, &islands) } }
+            islandsReusedSteps += 1
+            return true
+        }
+        // The builder in place (`islands` is exclusivity-unchecked and nothing below reads it
+        // through `self`): no copy or move of its buffers.
+        withIslandInputs { buildIslands($0, $1, $2, $3, &islands) }
+        return false
+    }
+
+    /// Calls `body` with what islands are built from: each contact's link, the bodies' metas,
+    /// the joints and the bodies' states. (Opened mutably, in place: a read-only view of a
+    /// class property retained and released its array, a cost a small world's step counts.)
+    private func withIslandInputs<R>(_ body: (UnsafeBufferPointer<SIMD2<Int32>>, UnsafeBufferPointer<BodyMeta>,
+                                              UnsafeBufferPointer<JointRecord>, UnsafeBufferPointer<BodyState>) -> R) -> R {
+        let links = UnsafeBufferPointer(start: contactLinks.baseOrDummyMutable, count: contacts.count)
+        return metas.withUnsafeMutableBufferPointer { me in
+        joints.withUnsafeMutableBufferPointer { js in
+        states.withUnsafeMutableBufferPointer { st in
+            body(links, UnsafeBufferPointer(me), UnsafeBufferPointer(js), UnsafeBufferPointer(st))
         }}}
-        if keep { islandsReusedSteps += 1 }
-        return keep
     }
 
     /// Whether kept islands are what a rebuild would give (a debug check).
