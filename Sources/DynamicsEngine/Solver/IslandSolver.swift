@@ -34,9 +34,9 @@ struct SolverViews: @unchecked Sendable {
     var wideStart: UnsafePointer<Int32>
     var colorStart: UnsafePointer<Int32>
     var overflowStart: UnsafePointer<Int32>
-    /// All batches and overflow constraints of the step, and where their impulses go.
+    /// The step's batch count (store items past it are overflow constraints), the overflow
+    /// constraints' positions in the contact list, and where impulses go.
     var batchCount: Int
-    var overflowCount: Int
     var overflow: UnsafePointer<Int32>
     var contactList: UnsafePointer<Int32>
     var contacts: UnsafePointer<Contact>

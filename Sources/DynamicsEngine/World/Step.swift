@@ -143,7 +143,7 @@ extension World {
                 wide: batches.wide.baseOrDummyMutable, extra: batches.wideExtra.baseOrDummyMutable,
                 wideStart: batches.wideStart.baseOrDummyMutable, colorStart: batches.colorStart.baseOrDummyMutable,
                 overflowStart: batches.overflowStart.baseOrDummyMutable,
-                batchCount: batchCount, overflowCount: overflowCount, overflow: overflowP,
+                batchCount: batchCount, overflow: overflowP,
                 contactList: contactList, contacts: contactsP, data: dataP,
                 joints: orDummy(jointsB.baseAddress),
                 bodies: ib.bodies.baseOrDummyMutable, bodyStart: ib.groupBodyStart.baseOrDummyMutable,
