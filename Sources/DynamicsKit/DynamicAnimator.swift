@@ -229,6 +229,31 @@ public final class DynamicAnimator {
         for b in topLevel { b.flattened(into: &flat) }
         collisionBehaviors.removeAll(keepingCapacity: true)
         for b in flat { if let c = b as? CollisionBehavior { collisionBehaviors.append(c) } }
+        tickListsChanged()
+    }
+
+    /// What a tick visits, kept with `flat` (a tick looked at every behavior twice, and at the
+    /// top level once more for the pause check): the behaviors that apply forces, those with
+    /// an action, and whether anything is left to animate. Rebuilt on first use after a
+    /// behavior joined or left or an action was set or cleared.
+    @exclusivity(unchecked) private var forceBehaviors: [DynamicBehavior] = []
+    @exclusivity(unchecked) private var actionBehaviors: [DynamicBehavior] = []
+    @exclusivity(unchecked) private var cachedHasWork = false
+    @exclusivity(unchecked) private var tickListsDirty = true
+
+    func tickListsChanged() { tickListsDirty = true }
+
+    private func rebuildTickLists() {
+        forceBehaviors.removeAll(keepingCapacity: true)
+        actionBehaviors.removeAll(keepingCapacity: true)
+        for b in flat {
+            if b.appliesForces { forceBehaviors.append(b) }
+            if b.action != nil { actionBehaviors.append(b) }
+        }
+        // Nothing to animate: no behavior, or only plain behaviors with no child and no action.
+        cachedHasWork = !topLevel.isEmpty
+            && !topLevel.allSatisfy({ $0.childBehaviors.isEmpty && $0.action == nil && type(of: $0) == DynamicBehavior.self })
+        tickListsDirty = false
     }
 
     /// The collision behaviors of `flat`, kept with it (the tick reads it without allocating).
@@ -430,19 +455,22 @@ public final class DynamicAnimator {
     /// tick (fields, continuous pushes, action closures). Like UIKit's, a paused animator then
     /// does no work until a change resumes it.
     private var canIdleWhilePaused: Bool {
-        for b in flat where b.action != nil || b.actsOnItsOwn { return false }
+        if tickListsDirty { rebuildTickLists() }
+        if !actionBehaviors.isEmpty { return false }
+        for b in forceBehaviors where b.actsOnItsOwn { return false }
         return true
     }
 
     private func tick(_ dt: TimeInterval) {
         if !isRunning && pending.isEmpty && canIdleWhilePaused && !world.hasAwakeBodies { return }
         inTick = true
-        for b in flat { b.applyForces(self, dt: dt) }
+        if tickListsDirty { rebuildTickLists() }
+        for b in forceBehaviors { b.applyForces(self, dt: dt) }
         world.step(dt: Float(dt))
         writeBack()
         reportContacts()
         deliverContactCalls()
-        for b in flat { b.action?() }
+        for b in actionBehaviors { b.action?() }
         inTick = false
         if !pending.isEmpty {
             let changes = pending
@@ -589,9 +617,8 @@ public final class DynamicAnimator {
     }
 
     private var hasWork: Bool {
-        if topLevel.isEmpty { return false }
-        if topLevel.allSatisfy({ $0.childBehaviors.isEmpty && $0.action == nil && type(of: $0) == DynamicBehavior.self }) { return false }
-        return true
+        if tickListsDirty { rebuildTickLists() }
+        return cachedHasWork
     }
 
     private func checkPause() {

@@ -9,7 +9,10 @@ open class DynamicBehavior {
     /// Children, in the order they were added.
     @exclusivity(unchecked) public private(set) var childBehaviors: [DynamicBehavior] = []
     /// Runs after every tick of the animator (after collisions are reported), children included.
-    @exclusivity(unchecked) open var action: (() -> Void)?
+    /// (Set during a tick's actions, it first runs on the next tick.)
+    @exclusivity(unchecked) open var action: (() -> Void)? {
+        didSet { if (oldValue == nil) != (action == nil) { dynamicAnimator?.tickListsChanged() } }
+    }
     /// The animator this behavior (or its top-level ancestor) belongs to.
     public internal(set) weak var dynamicAnimator: DynamicAnimator?
     /// The parent behavior, if this is a child.
@@ -62,6 +65,9 @@ open class DynamicBehavior {
     /// True when the behavior acts on its items every tick by itself (fields, an active
     /// continuous push): a paused animator holding it keeps ticking.
     var actsOnItsOwn: Bool { false }
+    /// True for the behavior types whose `applyForces` does something (pushes, fields): the
+    /// animator calls only theirs each tick.
+    var appliesForces: Bool { false }
     /// Applies this behavior's forces and impulses before a world step.
     func applyForces(_ animator: DynamicAnimator, dt: Double) {}
     /// Called when the behavior joins an animator (after its items have bodies).

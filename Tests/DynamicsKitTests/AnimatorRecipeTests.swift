@@ -220,6 +220,44 @@ struct AnimatorRecipeTests {
         #expect(!animator.isRunning)
     }
 
+    @Test("an action set, replaced or cleared while its behavior is in an animator takes effect from the next tick")
+    func actionsSetAfterJoining() {
+        let animator = DynamicAnimator(referenceBounds: bounds, clock: AnimationClock())
+        let v = DynamicView(frame: CGRect(x: 100, y: 0, width: 40, height: 40))
+        let gravity = GravityBehavior(items: [v])
+        let child = DynamicBehavior()
+        gravity.addChildBehavior(child)
+        animator.addBehavior(gravity)
+        animator.step(by: 1.0 / 60)  // 2 ticks, no action yet
+        var parentTicks = 0, childTicks = 0
+        gravity.action = { parentTicks += 1 }
+        child.action = { childTicks += 1 }
+        animator.step(by: 0.05)  // 6 ticks
+        #expect(parentTicks == 6 && childTicks == 6)
+        child.action = { childTicks += 10 }
+        animator.step(by: 1.0 / 60)
+        #expect(parentTicks == 8 && childTicks == 26, "the replaced action runs")
+        gravity.action = nil
+        animator.step(by: 1.0 / 60)
+        #expect(parentTicks == 8 && childTicks == 46, "a cleared action no longer runs; the other still does")
+        gravity.removeChildBehavior(child)
+        animator.step(by: 1.0 / 60)
+        #expect(childTicks == 46, "a removed child's action no longer runs")
+        // A plain behavior is nothing to animate; with an action it is, and the action runs
+        // every tick (even once the animator paused for want of moving bodies).
+        let plain = DynamicBehavior()
+        animator.removeAllBehaviors()
+        animator.addBehavior(plain)
+        #expect(!animator.isRunning)
+        animator.removeBehavior(plain)
+        var plainTicks = 0
+        plain.action = { plainTicks += 1 }
+        animator.addBehavior(plain)
+        #expect(animator.isRunning)
+        animator.step(by: 0.1)
+        #expect(plainTicks == 12)
+    }
+
     @Test("items(in:), updateItem(usingCurrentState:), behaviors, adding twice")
     func queriesAndUpdates() {
         let animator = DynamicAnimator(referenceBounds: bounds, clock: AnimationClock())

@@ -135,6 +135,7 @@ open class FieldBehavior: ItemListBehavior {
     }
 
     override var actsOnItsOwn: Bool { true }
+    override var appliesForces: Bool { true }
 
     override func applyForces(_ animator: DynamicAnimator, dt: Double) {
         time += dt

@@ -60,6 +60,7 @@ open class PushBehavior: ItemListBehavior {
     }
 
     override var actsOnItsOwn: Bool { mode == .continuous && active }
+    override var appliesForces: Bool { true }
 
     override func applyForces(_ animator: DynamicAnimator, dt: Double) {
         guard active, pushDirection != .zero else { return }
