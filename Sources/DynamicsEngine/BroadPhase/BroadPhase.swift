@@ -54,8 +54,8 @@ extension World {
     func rebuildStaticGrid() {
         // In place, into kept buffers: a boundary moved by a component's toggle rebuilds this
         // grid, and that must not allocate once warm.
-        broadPhase.staticIDs.removeAll(keepingCapacity: true)
-        broadPhase.staticSizes.removeAll(keepingCapacity: true)
+        broadPhase.staticIDs.removeAllKeepingCapacity()
+        broadPhase.staticSizes.removeAllKeepingCapacity()
         for s in 0..<Int(shapeSlots.count) where shapes[s].alive && shapes[s].isStatic {
             aabbs[s] = shapeAABB(s, sims[Int(shapes[s].body)].xf).expanded(by: 0.5 * speculativeDistance)
             fatBoxes[s] = aabbs[s]
@@ -67,8 +67,8 @@ extension World {
         broadPhase.staticSizes.sort()
         let half = broadPhase.staticSizes.prefix(max(1, broadPhase.staticSizes.count / 2))
         let cell = half.isEmpty ? 100 : max(1, half.reduce(0, +) / Float(half.count) * 2)
-        broadPhase.staticSmall.removeAll(keepingCapacity: true)
-        broadPhase.staticLarge.removeAll(keepingCapacity: true)
+        broadPhase.staticSmall.removeAllKeepingCapacity()
+        broadPhase.staticLarge.removeAllKeepingCapacity()
         let ids = broadPhase.staticIDs
         for s in ids {
             let e = aabbs[Int(s)].upper - aabbs[Int(s)].lower

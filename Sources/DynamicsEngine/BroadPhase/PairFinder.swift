@@ -22,17 +22,24 @@ extension World {
         let shapeCount = Int(shapeSlots.count)
         pairsChanged = false
         // The moving shapes in slot order, written through pointers (the lists only grow).
-        if bp.moving.count < shapeCount { bp.moving.append(contentsOf: repeatElement(0, count: shapeCount - bp.moving.count)) }
-        if bp.enlarged.count < shapeCount { bp.enlarged.append(contentsOf: repeatElement(0, count: shapeCount - bp.enlarged.count)) }
-        var movingCount = 0
-        shapes.withUnsafeMutableBufferPointer { sh in
-        bp.moving.withUnsafeMutableBufferPointer { mv in
-        bp.enlarged.withUnsafeMutableBufferPointer { en in
-            for s in 0..<shapeCount {
-                if sh[s].alive && !sh[s].isStatic { mv[movingCount] = Int32(s); movingCount += 1 } else { en[s] = 0 }
-            }
-        }}}
-        bp.moving.removeLast(bp.moving.count - movingCount)
+        // Only a structural change (a shape added or removed, a body type changed: each raises
+        // `broadPhaseDirty`) changes the list.
+        if broadPhaseDirty {
+            if bp.moving.count < shapeCount { bp.moving.append(contentsOf: repeatElement(0, count: shapeCount - bp.moving.count)) }
+            if bp.enlarged.count < shapeCount { bp.enlarged.append(contentsOf: repeatElement(0, count: shapeCount - bp.enlarged.count)) }
+            var count = 0
+            shapes.withUnsafeMutableBufferPointer { sh in
+            bp.moving.withUnsafeMutableBufferPointer { mv in
+            bp.enlarged.withUnsafeMutableBufferPointer { en in
+                for s in 0..<shapeCount {
+                    if sh[s].alive && !sh[s].isStatic { mv[count] = Int32(s); count += 1 } else { en[s] = 0 }
+                }
+            }}}
+            bp.moving.truncate(to: count)
+        }
+        assert(bp.moving.elementsEqual((0..<shapeCount).lazy.filter { self.shapes[$0].alive && !self.shapes[$0].isStatic }.map { Int32($0) }),
+               "the moving shapes changed without broadPhaseDirty")
+        let movingCount = bp.moving.count
         // Boxes of awake moving shapes, in parallel (each worker its own shapes). A shape whose
         // box left its fat box gets a new fat box and is flagged "enlarged"; `escaped` is raised.
         // (Every step, so the buffers only read are opened mutably, in place: a read-only view of
@@ -68,10 +75,10 @@ extension World {
         }
         pairsChanged = true
         bp.lastMovingCount = movingCount
-        bp.pairs.removeAll(keepingCapacity: true)
+        bp.pairs.removeAllKeepingCapacity()
         guard n > 0 else { broadPhaseDirty = false; return }
         // The enlarged shapes, in slot order.
-        bp.enlargedList.removeAll(keepingCapacity: true)
+        bp.enlargedList.removeAllKeepingCapacity()
         if !dirty {
             bp.enlarged.withUnsafeBufferPointer { en in
                 for s in bp.moving where en[Int(s)] != 0 { bp.enlargedList.append(s) }
@@ -108,7 +115,7 @@ extension World {
             }
             // Cell size ≈ 1.5 × the mean moving shape; shapes over 8 cells are "large".
             bp.cellSize = max(1, 1.5 * sizeSum / Float(n))
-            bp.movingLarge.removeAll(keepingCapacity: true)
+            bp.movingLarge.removeAllKeepingCapacity()
             let largeLimit = largeShapeCells * bp.cellSize
             fatBoxes.withUnsafeBufferPointer { bx in
             shapeIsLarge.withUnsafeMutableBufferPointer { large in
@@ -126,7 +133,7 @@ extension World {
                         }
                     }
                 }}
-                bp.movingSmall.removeLast(bp.movingSmall.count - smallCount)
+                bp.movingSmall.truncate(to: smallCount)
             }}
         }
         // The grid of the small moving shapes' fat boxes. (A local reference, not a copy:
@@ -175,7 +182,7 @@ extension World {
         }
         // The pairs of the enlarged shapes, sorted, merged with the standing pairs (last step's
         // contacts with no enlarged shape).
-        bp.freshPairs.removeAll(keepingCapacity: true)
+        bp.freshPairs.removeAllKeepingCapacity()
         for c in 0..<chunks { bp.freshPairs.append(contentsOf: bp.workerPairs[c]) }
         bp.freshPairs.withUnsafeMutableBufferPointer { sortKeys($0) }
         bp.enlarged.withUnsafeBufferPointer { en in
@@ -250,7 +257,7 @@ struct PairEmission: RangeTask, @unchecked Sendable {
     let out: ChunkBuffers<UInt64>
     func run(_ r: Range<Int>, part c: Int) {
         out.withBuffer(c) { pairs in
-            pairs.removeAll(keepingCapacity: true)
+            pairs.removeAllKeepingCapacity()
             if incremental {
                 for k in r { ctx.emitAllPairs(of: Int(emitters[k]), into: &pairs) }
             } else {
@@ -270,7 +277,9 @@ struct BoxUpdate: RangeTask, @unchecked Sendable {
     var boxes: UnsafeMutablePointer<AABB>
     var fat: UnsafeMutablePointer<AABB>
     var enlarged: UnsafeMutablePointer<UInt8>
-    var escaped: WorkFlag
+    // (World-owned flags and counters are held unowned in the per-step task structs: a
+    // strong reference cost a retain and a release per copy.)
+    unowned(unsafe) var escaped: WorkFlag
     var moving: UnsafePointer<Int32>
     var half: Float
     var maxMargin: Float

@@ -26,7 +26,7 @@ struct UniformGrid {
         let n = ids.count
         guard n > 0 else {
             nx = 0; ny = 0
-            cellStart.removeAll(keepingCapacity: true); entries.removeAll(keepingCapacity: true)
+            cellStart.removeAllKeepingCapacity(); entries.removeAllKeepingCapacity()
             return
         }
         var lo = boxes[Int(ids[0])].lower, hi = boxes[Int(ids[0])].upper
@@ -117,7 +117,7 @@ extension UniformGrid {
                                ranges: ranges.baseOrDummyMutable, cellStart: cellStart.baseOrDummyMutable,
                                totals: bandTotals.baseOrDummyMutable, entries: nil)
         let counter = v
-        pipeline.stages.removeAll(keepingCapacity: true)
+        pipeline.stages.removeAllKeepingCapacity()
         pipeline.stages.append(Stage(kind: 0, pass: 0, island: -1, begin: 0, end: Int32(n), blockSize: Int32(shapeBlock)))
         pipeline.stages.append(Stage(kind: 1, pass: 0, island: -1, begin: 0, end: Int32(ny), blockSize: Int32(rowsPerBand)))
         pipeline.stages.append(Stage(kind: 2, pass: 0, island: -1, begin: 0, end: 1, blockSize: 1))
@@ -126,7 +126,7 @@ extension UniformGrid {
         if entries.count < total { entries.append(contentsOf: repeatElement(0, count: total - entries.count)) }
         v.entries = entries.baseOrDummyMutable
         let filler = v
-        pipeline.stages.removeAll(keepingCapacity: true)
+        pipeline.stages.removeAllKeepingCapacity()
         pipeline.stages.append(Stage(kind: 3, pass: 0, island: -1, begin: 0, end: Int32(ny), blockSize: Int32(rowsPerBand)))
         pipeline.run(workers: workers, filler)
         cellStart[cells] = Int32(total)

@@ -66,7 +66,7 @@ extension World {
         if out.count < np {
             out.append(contentsOf: repeatElement(Contact(), count: np - out.count))
         } else {
-            out.removeLast(out.count - np)
+            out.truncate(to: np)
         }
         let workers = np >= parallelMin(2048) ? stepWorkers : 1
         while mergeEnded.count < workers { mergeEnded.append([]) }
@@ -292,7 +292,7 @@ struct NarrowPhaseContext: @unchecked Sendable {
     /// Per contact: its two bodies when it has points (links islands), else (-1, -1).
     var links = UnsafeMutablePointer<SIMD2<Int32>>(bitPattern: 16)!
     /// Raised when a contact's link changed (the islands must be rebuilt).
-    var linksChanged: WorkFlag? = nil
+    unowned(unsafe) var linksChanged: WorkFlag? = nil
 
     /// Relative motion (pt) below which a touching contact keeps its manifold (0: never).
     var recycleDistance: Float = 0
@@ -355,7 +355,7 @@ struct NarrowPhaseContext: @unchecked Sendable {
     /// Updates contacts `range` and lists in `changes` (cleared first) those that began or
     /// ended touching, or have points and a sleeping body (which an awake partner may wake).
     func update(_ range: Range<Int>, changes: inout [Int32]) {
-        changes.removeAll(keepingCapacity: true)
+        changes.removeAllKeepingCapacity()
         guard let cs = contacts else { return }
         let me = metas, st = states, si = sims
         var linkChanged = false
@@ -466,8 +466,8 @@ struct ContactMerge: RangeTask, @unchecked Sendable {
         let jEnd = w == workers - 1 ? no : (iEnd < np ? lowerBound(pairs[iEnd]) : no)
         ended.withBuffer(w) { endedHere in
         fresh.withBuffer(w) { freshHere in
-        endedHere.removeAll(keepingCapacity: true)
-        freshHere.removeAll(keepingCapacity: true)
+        endedHere.removeAllKeepingCapacity()
+        freshHere.removeAllKeepingCapacity()
         while i < iEnd || j < jEnd {
             if j < jEnd && old[j].shapeA < 0 { endedHere.append(Int32(j)); j += 1; continue }  // ended explicitly
             if i < iEnd && (j >= jEnd || pairs[i] < old[j].key) {

@@ -76,7 +76,7 @@ struct SplitRanges<T: RangeTask>: PoolTask {
 /// `forChunks`: every index claims chunks until none is left.
 struct ClaimChunks<T: RangeTask>: PoolTask {
     let task: T
-    let counter: WorkCounter
+    unowned(unsafe) let counter: WorkCounter  // (the caller holds it for the call)
     let count: Int
     let chunkSize: Int
     func perform(_ index: Int) {

@@ -189,7 +189,7 @@ private struct BatchPreparation: RangeTask, @unchecked Sendable {
     let source: UnsafePointer<Int32>
     let lanes: UnsafePointer<UInt8>
     let prepare: DKPrepareSource
-    let bounce: WorkFlag
+    unowned(unsafe) let bounce: WorkFlag
 
     func run(_ batches: Range<Int>, part: Int) {
         var bounces: Int32 = 0

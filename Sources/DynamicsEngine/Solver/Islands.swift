@@ -62,12 +62,11 @@ extension World {
     /// class property retained and released its array, a cost a small world's step counts.)
     private func withIslandInputs<R>(_ body: (UnsafeBufferPointer<SIMD2<Int32>>, UnsafeBufferPointer<BodyMeta>,
                                               UnsafeBufferPointer<JointRecord>, UnsafeBufferPointer<BodyState>) -> R) -> R {
+        // (Only read by `body`; the joints are often none, and opening the shared empty array
+        // mutably made a new one every step.)
         let links = UnsafeBufferPointer(start: contactLinks.baseOrDummyMutable, count: contacts.count)
-        return metas.withUnsafeMutableBufferPointer { me in
-        joints.withUnsafeMutableBufferPointer { js in
-        states.withUnsafeMutableBufferPointer { st in
-            body(links, UnsafeBufferPointer(me), UnsafeBufferPointer(js), UnsafeBufferPointer(st))
-        }}}
+        return body(links, UnsafeBufferPointer(metas.mutableBufferInPlace), UnsafeBufferPointer(joints.mutableBufferInPlace),
+                    UnsafeBufferPointer(states.mutableBufferInPlace))
     }
 
     /// Whether kept islands are what a rebuild would give (a debug check).

@@ -74,7 +74,7 @@ extension World {
             states[i].v = clampedSpeed(def.linearVelocity)
             states[i].w = def.fixedRotation ? 0 : clampedSpin(def.angularVelocity)
         }
-        groupsOfBody[i].removeAll(keepingCapacity: true)   // a reused slot keeps its capacity
+        groupsOfBody[i].removeAllKeepingCapacity()   // a reused slot keeps its capacity
         for g in def.groups { addToGroupUnchecked(body: i, group: Int(g.index)) }
 
         for (sd, poly) in prepared { _ = addShape(body: i, def: sd, polygon: poly) }
@@ -237,7 +237,7 @@ extension World {
             s = next
         }
         for g in groupsOfBody[i] { groups[Int(g)].members.removeAll { $0 == Int32(i) } }
-        groupsOfBody[i].removeAll(keepingCapacity: true)
+        groupsOfBody[i].removeAllKeepingCapacity()
         removeFromSleepRing(i)
         endContacts(ofBody: i)
         metas[i].alive = false

@@ -17,8 +17,8 @@ extension World {
         let g = Int(slot)
         groups[g].alive = true
         groups[g].mode = mode
-        groups[g].members.removeAll(keepingCapacity: true)
-        groups[g].boundaries.removeAll(keepingCapacity: true)
+        groups[g].members.removeAllKeepingCapacity()
+        groups[g].boundaries.removeAllKeepingCapacity()
         return CollisionGroupID(index: slot, generation: groups[g].generation)
     }
 
@@ -45,8 +45,8 @@ extension World {
         swap(&members, &groups[gi].members)
         for s in boundaries { removeBoundaryShape(Int(s)) }
         for b in members { removeFromGroupUnchecked(body: Int(b), group: gi) }
-        boundaries.removeAll(keepingCapacity: true)
-        members.removeAll(keepingCapacity: true)
+        boundaries.removeAllKeepingCapacity()
+        members.removeAllKeepingCapacity()
         groups[gi].alive = false
         groups[gi].boundaries = boundaries
         groups[gi].members = members

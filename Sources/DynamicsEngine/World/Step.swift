@@ -14,11 +14,11 @@ extension World {
         precondition(settings.subSteps >= 1, "WorldSettings.subSteps must be at least 1")
         // (Each only when needed: a call on an empty array still costs ~50 instructions, a
         // sizeable part of a small world's step.)
-        if !contactBeginEvents.isEmpty { contactBeginEvents.removeAll(keepingCapacity: true) }
-        if !contactEndEvents.isEmpty { contactEndEvents.removeAll(keepingCapacity: true) }
+        if !contactBeginEvents.isEmpty { contactBeginEvents.removeAllKeepingCapacity() }
+        if !contactEndEvents.isEmpty { contactEndEvents.removeAllKeepingCapacity() }
         if !pendingEndEvents.isEmpty {
             contactEndEvents.append(contentsOf: pendingEndEvents)
-            pendingEndEvents.removeAll(keepingCapacity: true)
+            pendingEndEvents.removeAllKeepingCapacity()
         }
         guard dt > 0 else { return }
         isStepping = true
@@ -110,10 +110,10 @@ extension World {
         sims.withUnsafeMutableBufferPointer { simsB in
         states.withUnsafeMutableBufferPointer { statesB in
         metas.withUnsafeBufferPointer { metasB in
-        solver.constraints.withUnsafeMutableBufferPointer { consB in
-        joints.withUnsafeMutableBufferPointer { jointsB in
+        // (Often empty: opening the shared empty array mutably made a new one every step.)
+        let cons = solver.constraints.baseOrDummyMutable, jointsP = joints.baseOrDummyMutable
         contacts.withUnsafeMutableBufferPointer { contactsB in
-            let cons = orDummy(consB.baseAddress), contactList = ib.contactList.baseOrDummyMutable
+            let contactList = ib.contactList.baseOrDummyMutable
             let simsP = orDummy(simsB.baseAddress), statesP = orDummy(statesB.baseAddress)
             let metasP = orDummy(metasB.baseAddress), contactsP = orDummy(contactsB.baseAddress)
             let overflowP = batches.overflow.baseOrDummy
@@ -133,7 +133,7 @@ extension World {
             batches.prepare(islands: &ib, source: source, workers: workers, counter: chunkCounter, bounce: bounce)
             let jointList = ib.jointList.baseOrDummyMutable
             for k in 0..<nj {
-                JointSolver.prepare(&jointsB[Int(jointList[k])], sims: simsP, metas: metasP, ctx: ctx)
+                JointSolver.prepare(&jointsP[Int(jointList[k])], sims: simsP, metas: metasP, ctx: ctx)
             }
             if isProfiling { prepareEnd = StepProfile.now() }
             // (The batches' buffers read in place: a local copy of `batches` retained each.)
@@ -145,7 +145,7 @@ extension World {
                 overflowStart: batches.overflowStart.baseOrDummyMutable,
                 batchCount: batchCount, overflow: overflowP,
                 contactList: contactList, contacts: contactsP, data: dataP,
-                joints: orDummy(jointsB.baseAddress),
+                joints: jointsP,
                 bodies: ib.bodies.baseOrDummyMutable, bodyStart: ib.groupBodyStart.baseOrDummyMutable,
                 jointList: jointList, jointStart: ib.groupJointStart.baseOrDummyMutable, subSteps: n, h: h, invH: 1 / h,
                 maxBiasVelocity: settings.maxContactPushSpeed,
@@ -159,7 +159,7 @@ extension World {
                 // One pipeline: the big islands' stages (each split into blocks), then the small
                 // islands claimed whole, then storing impulses.
                 let smallIslands = solver.smallIslands, bigIslands = solver.bigIslands
-                pipeline.stages.removeAll(keepingCapacity: true)
+                pipeline.stages.removeAllKeepingCapacity()
                 for k in 0..<bigIslands.count { views.appendStages(island: Int(bigIslands[k]), workers: workers, to: &pipeline.stages) }
                 if !smallIslands.isEmpty {
                     // Islands claimed a few at a time (largest first): one claim per island made the
@@ -177,15 +177,16 @@ extension World {
                     pipeline.run(workers: workers, SolveStages(views: views, smallIslands: smallP))
                 }
             }
-        }}}}}}
+        }}}}
     }
 
     /// Splits this step's islands into those solved by all workers together (many colour
     /// batches) and those solved whole by one worker (largest first, for balance). The split
     /// changes only who does the work, never the arithmetic.
     func scheduleIslands(workers: Int) {
-        solver.smallIslands.removeAll(keepingCapacity: true)
-        solver.bigIslands.removeAll(keepingCapacity: true)
+        // (Each only when needed: a call on an empty array still costs a release.)
+        if !solver.smallIslands.isEmpty { solver.smallIslands.removeAllKeepingCapacity() }
+        if !solver.bigIslands.isEmpty { solver.bigIslands.removeAllKeepingCapacity() }
         guard workers > 1 else { return }
         let ib = islands  // (only with several workers)
         // Small islands, largest first (ties by index), so long islands do not end up last on
@@ -277,7 +278,7 @@ struct BodyFinalize: RangeTask, @unchecked Sendable {
     var maxLinearSpeed: Float
     /// Whether fast bodies are flagged for the continuous step, and how many were.
     var continuous: Bool
-    var fastCount: FastCounter
+    unowned(unsafe) var fastCount: FastCounter
 
     func run(_ r: Range<Int>, part: Int) { finalize(r) }
 
@@ -396,5 +397,9 @@ extension Array {
             if capacity == 0 { return UnsafeMutablePointer(bitPattern: 64)! }
             return withUnsafeMutableBufferPointer { $0.baseAddress } ?? UnsafeMutablePointer(bitPattern: 64)!
         }
+    }
+    /// `baseOrDummyMutable` with the count: the elements in place, under the same rule.
+    @inline(__always) var mutableBufferInPlace: UnsafeMutableBufferPointer<Element> {
+        mutating get { UnsafeMutableBufferPointer(start: baseOrDummyMutable, count: count) }
     }
 }
