@@ -71,6 +71,58 @@ struct IncrementalBroadPhaseTests {
         #expect(w.incrementalPass > 150, "incremental passes: \(w.incrementalPass)")
     }
 
+    @Test("collision groups (several per body, none, and groups past the 64 of the masks) change between steps: contacts = overlapping fat boxes the groups allow")
+    func contactsMatchBruteForceWithGroups() throws {
+        let w = World(gravity: Vec2(0, 1000))
+        let ground = try TestWorld.ground(w, top: 0, width: 3000)
+        // 70 groups: the moving grid's entry masks cover the first 64, the rest take the
+        // world's slow path (every bit set in the mask).
+        let groups = (0..<70).map { _ in w.createCollisionGroup() }
+        w.addBody(ground, to: groups[0])
+        var rng = TestRandom(seed: 0x6A0F_5EED)
+        var bodies: [BodyHandle] = []
+        func regroup(_ b: BodyHandle) {
+            for g in w.groups(of: b) where g != groups[0] { w.removeBody(b, from: g) }
+            // Mostly one group, sometimes two or none; groups 0, 1, 2, 66 and 67 are shared.
+            let choices = [1, 2, 66, 67, Int(rng.next() % 70)]
+            for _ in 0..<Int(rng.next() % 3) { w.addBody(b, to: groups[choices[Int(rng.next() % 5)]]) }
+        }
+        for row in 0..<4 {
+            for col in 0..<30 {
+                let p = Vec2(Float(col - 15) * 70 + rng.float(-5, 5), -40 - 60 * Float(row))
+                let b = rng.float(0, 1) < 0.5 ? try TestWorld.box(w, at: p, size: Vec2(rng.float(20, 60), rng.float(20, 60)))
+                                              : try TestWorld.circle(w, at: p, radius: rng.float(10, 30))
+                regroup(b)
+                bodies.append(b)
+            }
+        }
+        func expected() -> [UInt64] {
+            var keys: [UInt64] = []
+            let n = Int(w.shapeSlots.count)
+            for s in 0..<n where w.shapes[s].alive {
+                for t in (s + 1)..<max(n, s + 1) where w.shapes[t].alive {
+                    let a = Int(w.shapes[s].body), b = Int(w.shapes[t].body)
+                    if a == b || (w.metas[a].type != .dynamic && w.metas[b].type != .dynamic) { continue }
+                    guard w.fatBoxes[s].overlaps(w.fatBoxes[t]), w.bodiesCollide(a, b) else { continue }
+                    let (first, second) = w.shapes[t].isStatic ? (s, t) : w.shapes[s].isStatic ? (t, s) : (s, t)
+                    keys.append(UInt64(UInt32(first)) << 32 | UInt64(UInt32(second)))
+                }
+            }
+            return keys.sorted()
+        }
+        var filtered = 0
+        for step in 0..<240 {
+            if step % 7 == 3 { regroup(bodies[Int(rng.next() % UInt64(bodies.count))]) }
+            if step % 23 == 9, let b = bodies.randomElement(using: &rng) { w.setLinearVelocity(b, Vec2(rng.float(-400, 400), -500)) }
+            w.step()
+            let got = w.contacts.map(\.key), want = expected()
+            #expect(got == want, "step \(step): \(got.count) contacts, \(want.count) expected; replay: swift test --filter IncrementalBroadPhaseTests")
+            if got != want { return }
+            filtered += w.broadPhase.grid.entryMasks.isEmpty ? 0 : 1
+        }
+        #expect(filtered > 0, "the moving grid was built with entry masks")
+    }
+
     @Test("a shape that only moves within its fat box keeps its pairs without a search")
     func restingPairsStand() throws {
         let w = TestWorld.make()

@@ -140,10 +140,11 @@ extension World {
         // reading bp.movingSmall while bp.grid is mutated would otherwise make the compiler
         // materialise a temporary array every step.)
         let small = bp.movingSmall
+        let filter = CollisionFilter(shapes: shapes.baseOrDummyMutable, metas: metas.baseOrDummyMutable)
         fatBoxes.withUnsafeBufferPointer { bx in
             small.withUnsafeBufferPointer { ids in
                 bp.grid.build(ids: ids, boxes: bx.baseAddress!, cellSize: bp.cellSize, workers: workers, pipeline: pipeline,
-                              minParallel: parallelMin(1024))
+                              minParallel: parallelMin(1024), filter: filter)
             }
         }
         let tEmit = isProfiling ? StepProfile.now() : 0
@@ -163,6 +164,7 @@ extension World {
         bp.enlarged.withUnsafeBufferPointer { en in
         staticGrid.cellStart.withUnsafeBufferPointer { scs in staticGrid.entries.withUnsafeBufferPointer { sen in
         grid.cellStart.withUnsafeBufferPointer { gcs in grid.entries.withUnsafeBufferPointer { gen in
+        grid.entryMasks.withUnsafeBufferPointer { gem in
         moving.withUnsafeBufferPointer { mv in movingLarge.withUnsafeBufferPointer { ml in
         staticLarge.withUnsafeBufferPointer { sl in emitters.withUnsafeBufferPointer { em in
         bp.workerPairs.withUnsafeMutableBufferPointer { outs in
@@ -170,11 +172,12 @@ extension World {
                                   boxes: orDummy(bx.baseAddress), isLarge: orDummy(large.baseAddress),
                                   enlarged: orDummy(en.baseAddress),
                                   staticGrid: GridView(staticGrid, orDummy(scs.baseAddress), orDummy(sen.baseAddress)),
-                                  grid: GridView(grid, orDummy(gcs.baseAddress), orDummy(gen.baseAddress)),
+                                  grid: GridView(grid, orDummy(gcs.baseAddress), orDummy(gen.baseAddress),
+                                                 masks: orDummy(gem.baseAddress)),
                                   moving: mv, movingLarge: ml, staticLarge: sl)
             let task = PairEmission(ctx: ctx, emitters: em, incremental: incremental, out: ChunkBuffers(outs.baseAddress!))
             Parallel.forChunks(workers: workers, count: count, chunkSize: chunkSize, counter: chunkCounter, task)
-        }}}}}}}}}}}}}}
+        }}}}}}}}}}}}}}}
         if !incremental {
             // Emitters in slot order, each with its partners sorted: the keys are sorted.
             for c in 0..<chunks { bp.pairs.append(contentsOf: bp.workerPairs[c]) }
@@ -326,9 +329,11 @@ struct GridView {
     var geo: GridGeometry
     var cellStart: UnsafePointer<Int32>
     var entries: UnsafePointer<Int32>
-    init(_ g: UniformGrid, _ cs: UnsafePointer<Int32>, _ en: UnsafePointer<Int32>) {
+    /// Each entry's filter mask (`UniformGrid.entryMasks`), for a grid built with a filter.
+    var masks: UnsafePointer<UInt64>?
+    init(_ g: UniformGrid, _ cs: UnsafePointer<Int32>, _ en: UnsafePointer<Int32>, masks: UnsafePointer<UInt64>? = nil) {
         geo = GridGeometry(origin: g.origin, invCellSize: g.invCellSize, nx: g.nx, ny: g.ny)
-        cellStart = cs; entries = en
+        cellStart = cs; entries = en; self.masks = masks
     }
 }
 
@@ -476,10 +481,15 @@ struct PairContext: @unchecked Sendable {
         let r = geo.cellRange(box)
         let nx = Int(geo.nx)
         let cs = g.cellStart, en = g.entries
+        // With entry masks (the moving grid): this shape's mask, to pass over the shapes of
+        // other collision groups before reading their boxes.
+        let masks = g.masks
+        let own: UInt64 = masks != nil ? CollisionFilter(shapes: shapes, metas: metas).mask(of: s) : 0
         for y in r.y...r.w {
             for x in r.x...r.z {
                 let c = Int(y) * nx + Int(x)
                 for e in Int(cs[c])..<Int(cs[c + 1]) {
+                    if let masks, masks[e] & own == 0 { continue }
                     let t = Int(en[e])
                     guard let key = pairKey(s, t, rule) else { continue }
                     let tb = boxes[t]

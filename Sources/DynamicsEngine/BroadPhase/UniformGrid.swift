@@ -12,6 +12,10 @@ struct UniformGrid {
     /// `cellStart[c] ..< cellStart[c + 1]` indexes `entries` for cell c.
     var cellStart: [Int32] = []
     var entries: [Int32] = []
+    /// Built with a filter: each entry's collision filter mask (`entryMasks[e]` for
+    /// `entries[e]`), read before the entry's box so that shapes of other collision groups
+    /// sharing a cell are passed over without touching their boxes.
+    var entryMasks: [UInt64] = []
     /// Per-shape cell range of the last build (x0, y0, x1, y1), indexed by position in the input.
     var ranges: [SIMD4<Int32>] = []
     /// Parallel build only: per band of rows, its entry total (then its first entry).
@@ -21,8 +25,10 @@ struct UniformGrid {
     ///
     /// With `workers` > 1, a `pipeline` and at least `minParallel` shapes, the grid is counted and filled in parallel
     /// (`buildParallel`); the cells list their shapes in the same order either way.
+    /// With a `filter`, `entryMasks` gets each entry's mask.
     mutating func build(ids: UnsafeBufferPointer<Int32>, boxes: UnsafePointer<AABB>, cellSize requested: Float,
-                        workers: Int = 1, pipeline: StagePipeline? = nil, minParallel: Int = 2048) {
+                        workers: Int = 1, pipeline: StagePipeline? = nil, minParallel: Int = 2048,
+                        filter: CollisionFilter? = nil) {
         let n = ids.count
         guard n > 0 else {
             nx = 0; ny = 0
@@ -47,7 +53,7 @@ struct UniformGrid {
         let cells = Int(nx) * Int(ny)
 
         if workers > 1, n >= minParallel, ny >= 2, let pipeline {
-            buildParallel(ids: ids, boxes: boxes, cells: cells, workers: workers, pipeline: pipeline)
+            buildParallel(ids: ids, boxes: boxes, cells: cells, workers: workers, pipeline: pipeline, filter: filter)
             return
         }
         if ranges.count < n { ranges.append(contentsOf: repeatElement(SIMD4<Int32>(), count: n - ranges.count)) }
@@ -71,6 +77,8 @@ struct UniformGrid {
             }
         }
         if entries.count < total { entries.append(contentsOf: repeatElement(0, count: total - entries.count)) }
+        if filter != nil && entryMasks.count < total { entryMasks.append(contentsOf: repeatElement(0, count: total - entryMasks.count)) }
+        let masks = filter != nil ? entryMasks.baseOrDummyMutable : nil
         ranges.withUnsafeBufferPointer { rg in
             cellStart.withUnsafeMutableBufferPointer { cs in
                 entries.withUnsafeMutableBufferPointer { en in
@@ -78,11 +86,13 @@ struct UniformGrid {
                     for k in 0..<n {
                         let r = rg[k]
                         let id = ids[k]
+                        let mask = filter?.mask(of: Int(id)) ?? 0
                         for y in r.y...r.w {
                             let row = Int(y) * nxI
                             for x in r.x...r.z {
                                 let c = row + Int(x)
                                 en[Int(cs[c])] = id
+                                masks?[Int(cs[c])] = mask
                                 cs[c] &+= 1
                             }
                         }
@@ -104,7 +114,7 @@ extension UniformGrid {
     /// entry of each band; then, after `entries` has grown, (3) per band: write the entries
     /// (shapes in increasing order, as the serial build) and the final cell starts.
     mutating func buildParallel(ids: UnsafeBufferPointer<Int32>, boxes: UnsafePointer<AABB>, cells: Int,
-                                workers: Int, pipeline: StagePipeline) {
+                                workers: Int, pipeline: StagePipeline, filter: CollisionFilter?) {
         let n = ids.count
         let rowsPerBand = (Int(ny) + workers - 1) / workers
         let bands = (Int(ny) + rowsPerBand - 1) / rowsPerBand
@@ -115,7 +125,7 @@ extension UniformGrid {
         let geo = GridGeometry(origin: origin, invCellSize: invCellSize, nx: nx, ny: ny)
         var v = GridBuildViews(ids: ids, boxes: boxes, geo: geo, cells: cells, bands: bands,
                                ranges: ranges.baseOrDummyMutable, cellStart: cellStart.baseOrDummyMutable,
-                               totals: bandTotals.baseOrDummyMutable, entries: nil)
+                               totals: bandTotals.baseOrDummyMutable, entries: nil, filter: filter, entryMasks: nil)
         let counter = v
         pipeline.stages.removeAllKeepingCapacity()
         pipeline.stages.append(Stage(kind: 0, pass: 0, island: -1, begin: 0, end: Int32(n), blockSize: Int32(shapeBlock)))
@@ -125,6 +135,10 @@ extension UniformGrid {
         let total = Int(bandTotals[bands])
         if entries.count < total { entries.append(contentsOf: repeatElement(0, count: total - entries.count)) }
         v.entries = entries.baseOrDummyMutable
+        if filter != nil {
+            if entryMasks.count < total { entryMasks.append(contentsOf: repeatElement(0, count: total - entryMasks.count)) }
+            v.entryMasks = entryMasks.baseOrDummyMutable
+        }
         let filler = v
         pipeline.stages.removeAllKeepingCapacity()
         pipeline.stages.append(Stage(kind: 3, pass: 0, island: -1, begin: 0, end: Int32(ny), blockSize: Int32(rowsPerBand)))
@@ -145,6 +159,8 @@ struct GridBuildViews: StageExecutor, @unchecked Sendable {
     var cellStart: UnsafeMutablePointer<Int32>
     var totals: UnsafeMutablePointer<Int32>
     var entries: UnsafeMutablePointer<Int32>?
+    var filter: CollisionFilter?
+    var entryMasks: UnsafeMutablePointer<UInt64>?
 
     func execute(_ stage: Stage, _ block: Int) {
         let r = stage.items(block)
@@ -176,16 +192,19 @@ struct GridBuildViews: StageExecutor, @unchecked Sendable {
             let y0 = Int32(r.lowerBound), y1 = Int32(r.upperBound - 1)
             let c0 = r.lowerBound * nxI, c1 = r.upperBound * nxI
             let en = entries! + Int(totals[block])
+            let em = entryMasks.map { $0 + Int(totals[block]) }
             for k in 0..<ids.count {
                 let g = ranges[k]
                 let ya = max(g.y, y0), yb = min(g.w, y1)
                 if ya > yb { continue }
                 let id = ids[k]
+                let mask = filter?.mask(of: Int(id)) ?? 0
                 for y in ya...yb {
                     let base = Int(y) * nxI
                     for x in g.x...g.z {
                         let c = base + Int(x)
                         en[Int(cellStart[c])] = id
+                        em?[Int(cellStart[c])] = mask
                         cellStart[c] &+= 1
                     }
                 }
@@ -224,5 +243,21 @@ struct GridGeometry {
     func cell(of p: Vec2) -> SIMD2<Int32> {
         let q = (p - origin) * invCellSize
         return SIMD2(Int32(clamp(q.x, 0, Float(nx - 1))), Int32(clamp(q.y, 0, Float(ny - 1))))
+    }
+}
+
+/// The collision filter masks of moving shapes, for a grid that stores them with its entries
+/// (see `UniformGrid.entryMasks`): the body's item groups, or every bit for a body in a group
+/// of index 64 or more (the world's slow path decides those). Two moving shapes whose masks
+/// share no bit never collide (`PairContext.shouldCollide` says no), so a query may pass over
+/// them; every other pair still goes through `shouldCollide`.
+struct CollisionFilter: @unchecked Sendable {
+    let shapes: UnsafePointer<ShapeRecord>
+    let metas: UnsafePointer<BodyMeta>
+
+    @inline(__always)
+    func mask(of shape: Int) -> UInt64 {
+        let m = metas[Int(shapes[shape].body)]
+        return m.overflow ? ~0 : m.itemMask
     }
 }
