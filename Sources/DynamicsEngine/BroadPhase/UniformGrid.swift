@@ -82,18 +82,34 @@ struct UniformGrid {
         ranges.withUnsafeBufferPointer { rg in
             cellStart.withUnsafeMutableBufferPointer { cs in
                 entries.withUnsafeMutableBufferPointer { en in
-                    // Fill using cs[c] as the write cursor, then shift back.
-                    for k in 0..<n {
-                        let r = rg[k]
-                        let id = ids[k]
-                        let mask = filter?.mask(of: Int(id)) ?? 0
-                        for y in r.y...r.w {
-                            let row = Int(y) * nxI
-                            for x in r.x...r.z {
-                                let c = row + Int(x)
-                                en[Int(cs[c])] = id
-                                masks?[Int(cs[c])] = mask
-                                cs[c] &+= 1
+                    // Fill using cs[c] as the write cursor, then shift back. (Two loops: the
+                    // optional mask in the one loop cost a grid of one group 7 %.)
+                    if let filter, let masks {
+                        for k in 0..<n {
+                            let r = rg[k]
+                            let id = ids[k]
+                            let mask = filter.mask(of: Int(id))
+                            for y in r.y...r.w {
+                                let row = Int(y) * nxI
+                                for x in r.x...r.z {
+                                    let c = row + Int(x)
+                                    en[Int(cs[c])] = id
+                                    masks[Int(cs[c])] = mask
+                                    cs[c] &+= 1
+                                }
+                            }
+                        }
+                    } else {
+                        for k in 0..<n {
+                            let r = rg[k]
+                            let id = ids[k]
+                            for y in r.y...r.w {
+                                let row = Int(y) * nxI
+                                for x in r.x...r.z {
+                                    let c = row + Int(x)
+                                    en[Int(cs[c])] = id
+                                    cs[c] &+= 1
+                                }
                             }
                         }
                     }

@@ -57,10 +57,8 @@ extension World {
         // The broad phase found the same pairs as last step: the contacts stand.
         guard pairsChanged else { return }
         islandsDirty = true
-        // The back buffer swapped out and the buffers swapped back at the end: no retain or
-        // release of either (a small world's step counts them).
-        var out: [Contact] = []
-        swap(&out, &contactsBack)
+        // Merged into the back buffer, which then trades places with the contacts.
+        let out = contactsBack
         let np = broadPhase.pairs.count
         // Only ever grown: every slot below `np` is overwritten below.
         if out.count < np {
@@ -108,10 +106,7 @@ extension World {
                 out[Int(i)].slot = slot
             }
         }
-        // Swapped last: written through `contacts` while `out` still held the same buffer, the
-        // new contacts' slots made a copy of the whole array (an allocation per new contact).
-        swap(&contacts, &out)
-        swap(&contactsBack, &out)
+        contacts.swapStorage(with: contactsBack)
     }
 
     static func makeContact(key: UInt64, shapes: UnsafePointer<ShapeRecord>) -> Contact {

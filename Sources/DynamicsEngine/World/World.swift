@@ -25,26 +25,26 @@ public final class World {
     }
 
     // Bodies (slot-indexed, structure of arrays by access pattern).
-    @exclusivity(unchecked) var sims: [BodySim] = []
-    @exclusivity(unchecked) var states: [BodyState] = []
-    @exclusivity(unchecked) var metas: [BodyMeta] = []
+    let sims = Column<BodySim>()
+    let states = Column<BodyState>()
+    let metas = Column<BodyMeta>()
     @exclusivity(unchecked) var groupsOfBody: [[Int32]] = []
     @exclusivity(unchecked) var bodySlots = SlotAllocator()
     /// Number of live bodies.
     @exclusivity(unchecked) public internal(set) var bodyCount = 0
 
     // Shapes.
-    @exclusivity(unchecked) var shapes: [ShapeRecord] = []
+    let shapes = Column<ShapeRecord>()
     @exclusivity(unchecked) var shapeSlots = SlotAllocator()
     /// Next shape of the same body (a singly linked list per body), or -1.
-    @exclusivity(unchecked) var shapeNext: [Int32] = []
+    let shapeNext = Column<Int32>()
     /// Each shape's bounding box with its speculative margin (updated every step for moving
     /// shapes; kept apart from `shapes` so the broad phase reads a dense array).
-    @exclusivity(unchecked) var aabbs: [AABB] = []
+    let aabbs = Column<AABB>()
     /// The boxes the broad phase last found pairs with: each moving shape's box grown by
     /// `fatMargin` (static shapes: their box). While every moving shape's box stays inside its
     /// fat box and nothing structural changed, the pairs cannot change and are reused.
-    @exclusivity(unchecked) var fatBoxes: [AABB] = []
+    let fatBoxes = Column<AABB>()
     /// Set when shapes, body types or collision filters change: the next step finds pairs afresh.
     @exclusivity(unchecked) var broadPhaseDirty = true
     /// Raised by the box update when a moving shape's box left its fat box.
@@ -66,7 +66,7 @@ public final class World {
     /// Steps that reused the previous step's islands (for tests and profiles).
     @exclusivity(unchecked) var islandsReusedSteps = 0
     /// 1 when a moving shape is in the broad phase's large list.
-    @exclusivity(unchecked) var shapeIsLarge: [UInt8] = []
+    let shapeIsLarge = Column<UInt8>()
     @exclusivity(unchecked) var pool = VertexPool()
     /// The body that owns every boundary segment.
     @exclusivity(unchecked) var boundaryBody: Int32 = -1
@@ -84,20 +84,20 @@ public final class World {
     @exclusivity(unchecked) var groupSlots = SlotAllocator()
 
     // Joints.
-    @exclusivity(unchecked) var joints: [JointRecord] = []
+    let joints = Column<JointRecord>()
     @exclusivity(unchecked) var jointSlots = SlotAllocator()
     @exclusivity(unchecked) public internal(set) var jointCount = 0
 
     // Contacts (sorted by key) and the step pipeline's reusable buffers.
-    @exclusivity(unchecked) var contacts: [Contact] = []
-    @exclusivity(unchecked) var contactsBack: [Contact] = []
+    let contacts = Column<Contact>()
+    let contactsBack = Column<Contact>()
     /// Per narrow-phase chunk of `contactChunk` contacts: the contacts that changed this step
     /// (see `NarrowPhaseContext.update`); the first `contactChangeChunks` lists are current.
     @exclusivity(unchecked) var contactChanges: [[Int32]] = []
     @exclusivity(unchecked) var contactChangeChunks = 0
     /// Per contact of this step: its bodies when it has points, else (-1, -1) — the compact
     /// input of the island passes (written by the narrow phase).
-    @exclusivity(unchecked) var contactLinks: [SIMD2<Int32>] = []
+    let contactLinks = Column<SIMD2<Int32>>()
     let contactChunk = 512
     /// Per merge worker: old contacts that are gone this step (indices, in order), and new
     /// contacts (indices into the merged array).
@@ -105,7 +105,7 @@ public final class World {
     @exclusivity(unchecked) var mergeFresh: [[Int32]] = []
     /// The contacts' manifolds, in slots that stay put while a contact lives (`Contact.slot`),
     /// and the free slots (reused last freed first).
-    @exclusivity(unchecked) var contactData: [ContactData] = []
+    let contactData = Column<ContactData>()
     @exclusivity(unchecked) var contactFreeSlots: [Int32] = []
     @exclusivity(unchecked) var broadPhase = BroadPhase()
     @exclusivity(unchecked) var islands = IslandBuilder()

@@ -1,0 +1,146 @@
+/// Growable storage for the world's records (bodies, shapes, joints, contacts): one buffer,
+/// owned by one `World` and never shared, so it is never copied on write.
+///
+/// Why not `Array`: every `withUnsafe…BufferPointer` on a stored array checks that its buffer
+/// is uniquely referenced, and a read-only view of a class property retains and releases it.
+/// A step opens its buffers a few dozen times, which in a one-body world was about a tenth of
+/// the step. A column hands out its buffer as it is.
+///
+/// Audited raw storage: `base` is valid for `count` initialised elements (a never-dereferenced
+/// dummy while nothing is allocated), and moves only when the column grows. Element access
+/// checks bounds in debug builds (`assert`) and not in release builds; views taken with
+/// `withUnsafe…BufferPointer`, `baseOrDummy…` or `mutableBufferInPlace` are valid until the
+/// next append, growth or release — the step does neither while it holds them.
+///
+/// It is a class (reference semantics): copying a structure that holds a column shares the
+/// column; assigning one column to another property aliases them. Use `swapStorage(with:)`
+/// to exchange two columns' contents.
+final class Column<Element>: RandomAccessCollection, MutableCollection {
+    typealias Index = Int
+    typealias Indices = Range<Int>
+
+    // (Exclusivity-unchecked, as the world's own properties: a dynamic access check on every
+    // element access would cost more than the uniqueness checks the column removes.)
+    @exclusivity(unchecked) private(set) var base: UnsafeMutablePointer<Element>
+    @exclusivity(unchecked) private(set) var count = 0
+    @exclusivity(unchecked) private(set) var capacity = 0
+
+    init() { base = Self.dummy }
+
+    init<S: Sequence>(_ elements: S) where S.Element == Element {
+        base = Self.dummy
+        for e in elements { append(e) }
+    }
+
+    deinit {
+        base.deinitialize(count: count)
+        if capacity > 0 { base.deallocate() }
+    }
+
+    private static var dummy: UnsafeMutablePointer<Element> { UnsafeMutablePointer(bitPattern: 64)! }
+
+    @inline(__always) var startIndex: Int { 0 }
+    @inline(__always) var endIndex: Int { count }
+    @inline(__always) var isEmpty: Bool { count == 0 }
+
+    @inline(__always)
+    subscript(i: Int) -> Element {
+        unsafeAddress {
+            assert(i >= 0 && i < count, "Column: index \(i) outside 0..<\(count)")
+            return UnsafePointer(base + i)
+        }
+        unsafeMutableAddress {
+            assert(i >= 0 && i < count, "Column: index \(i) outside 0..<\(count)")
+            return base + i
+        }
+    }
+
+    // MARK: Growing and shrinking
+
+    func reserveCapacity(_ n: Int) {
+        guard n > capacity else { return }
+        let p = UnsafeMutablePointer<Element>.allocate(capacity: n)
+        p.moveInitialize(from: base, count: count)
+        if capacity > 0 { base.deallocate() }
+        base = p
+        capacity = n
+    }
+
+    @inline(__always)
+    private func makeRoom(for extra: Int) {
+        if count + extra > capacity { reserveCapacity(Swift.max(count + extra, 2 * capacity, 4)) }
+    }
+
+    @inline(__always)
+    func append(_ e: Element) {
+        makeRoom(for: 1)
+        (base + count).initialize(to: e)
+        count += 1
+    }
+
+    /// Appends `n` copies of a value (the `repeatElement` form the world grows its lists with).
+    func append(contentsOf r: Repeated<Element>) {
+        guard r.count > 0 else { return }
+        makeRoom(for: r.count)
+        (base + count).initialize(repeating: r.first!, count: r.count)
+        count += r.count
+    }
+
+    func append<S: Sequence>(contentsOf s: S) where S.Element == Element {
+        for e in s { append(e) }
+    }
+
+    /// Keeps the first `n` elements (nothing when there are `n` or fewer).
+    @inline(__always)
+    func truncate(to n: Int) {
+        guard count > n else { return }
+        (base + n).deinitialize(count: count - n)
+        count = n
+    }
+
+    func removeLast(_ k: Int) {
+        precondition(k >= 0 && k <= count, "Column.removeLast: \(k) of \(count)")
+        truncate(to: count - k)
+    }
+
+    func popLast() -> Element? {
+        guard count > 0 else { return nil }
+        count -= 1
+        return (base + count).move()
+    }
+
+    /// Removes every element; the buffer stays (the name says so, as `Array`'s option does).
+    @inline(__always)
+    func removeAllKeepingCapacity() { truncate(to: 0) }
+
+    func removeAll(keepingCapacity keep: Bool = false) {
+        truncate(to: 0)
+        if !keep && capacity > 0 { base.deallocate(); base = Self.dummy; capacity = 0 }
+    }
+
+    /// Exchanges the contents (buffers, counts, capacities) of two columns.
+    func swapStorage(with other: Column<Element>) {
+        swap(&base, &other.base)
+        swap(&count, &other.count)
+        swap(&capacity, &other.capacity)
+    }
+
+    // MARK: Views
+
+    @inline(__always)
+    func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: UnsafePointer(base), count: count))
+    }
+
+    @inline(__always)
+    func withUnsafeMutableBufferPointer<R>(_ body: (UnsafeMutableBufferPointer<Element>) throws -> R) rethrows -> R {
+        try body(UnsafeMutableBufferPointer(start: base, count: count))
+    }
+
+    /// The elements in place (valid until the column grows or is released).
+    @inline(__always) var baseOrDummy: UnsafePointer<Element> { UnsafePointer(base) }
+    @inline(__always) var baseOrDummyMutable: UnsafeMutablePointer<Element> { base }
+    @inline(__always) var mutableBufferInPlace: UnsafeMutableBufferPointer<Element> {
+        UnsafeMutableBufferPointer(start: base, count: count)
+    }
+}
