@@ -21,23 +21,23 @@ struct BroadPhase {
     var grid = UniformGrid()
     var staticGrid = UniformGrid()
     /// Moving shapes in slot order; the small ones are in `grid`.
-    var moving: [Int32] = []
-    var movingSmall: [Int32] = []
-    var movingLarge: [Int32] = []
-    var staticSmall: [Int32] = []
-    var staticLarge: [Int32] = []
+    let moving = Column<Int32>()
+    let movingSmall = Column<Int32>()
+    let movingLarge = Column<Int32>()
+    let staticSmall = Column<Int32>()
+    let staticLarge = Column<Int32>()
     /// Scratch of `rebuildStaticGrid`: the static shapes and their sizes (kept, so that a
     /// rebuild — a moved boundary — allocates nothing once warm).
-    var staticIDs: [Int32] = []
-    var staticSizes: [Float] = []
+    let staticIDs = Column<Int32>()
+    let staticSizes = Column<Float>()
     /// Output: pair keys, sorted.
-    var pairs: [UInt64] = []
+    let pairs = Column<UInt64>()
     /// Per shape slot: 1 when its fat box changed in this step's box update.
-    var enlarged: [UInt8] = []
+    let enlarged = Column<UInt8>()
     /// The enlarged moving shapes, in slot order.
-    var enlargedList: [Int32] = []
+    let enlargedList = Column<Int32>()
     /// The enlarged shapes' pairs, before they join the standing ones.
-    var freshPairs: [UInt64] = []
+    let freshPairs = Column<UInt64>()
     /// Each chunk's own pair output (concatenated in chunk order, which keeps the keys sorted).
     var workerPairs: [[UInt64]] = []
     /// Typical cell size of the last build.
@@ -64,7 +64,7 @@ extension World {
             broadPhase.staticSizes.append(max(e.x, e.y))
         }
         // Cell size: twice the mean size of the smaller half of the static shapes.
-        broadPhase.staticSizes.sort()
+        broadPhase.staticSizes.withUnsafeMutableBufferPointer { var b = $0; b.sort() }
         let half = broadPhase.staticSizes.prefix(max(1, broadPhase.staticSizes.count / 2))
         let cell = half.isEmpty ? 100 : max(1, half.reduce(0, +) / Float(half.count) * 2)
         broadPhase.staticSmall.removeAllKeepingCapacity()

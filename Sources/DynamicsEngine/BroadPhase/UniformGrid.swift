@@ -10,16 +10,16 @@ struct UniformGrid {
     var nx: Int32 = 0
     var ny: Int32 = 0
     /// `cellStart[c] ..< cellStart[c + 1]` indexes `entries` for cell c.
-    var cellStart: [Int32] = []
-    var entries: [Int32] = []
+    let cellStart = Column<Int32>()
+    let entries = Column<Int32>()
     /// Built with a filter: each entry's collision filter mask (`entryMasks[e]` for
     /// `entries[e]`), read before the entry's box so that shapes of other collision groups
     /// sharing a cell are passed over without touching their boxes.
-    var entryMasks: [UInt64] = []
+    let entryMasks = Column<UInt64>()
     /// Per-shape cell range of the last build (x0, y0, x1, y1), indexed by position in the input.
-    var ranges: [SIMD4<Int32>] = []
+    let ranges = Column<SIMD4<Int32>>()
     /// Parallel build only: per band of rows, its entry total (then its first entry).
-    var bandTotals: [Int32] = []
+    let bandTotals = Column<Int32>()
 
     /// Builds the grid over `ids` (shape slots) with boxes from `boxes` (indexed by shape slot).
     ///

@@ -12,28 +12,28 @@ struct ColoredBatches {
     static let colorCount = 24
 
     /// Per body slot: bit k set when the body already has a constraint of colour k.
-    var bodyColors: [UInt32] = []
-    var colorOf: [UInt8] = []
-    var order: [Int32] = []
-    var wide: [WideContact] = []
+    let bodyColors = Column<UInt32>()
+    let colorOf = Column<UInt8>()
+    let order = Column<Int32>()
+    let wide = Column<WideContact>()
     /// Per batch: its lanes' contact data slots and restitution data.
-    var wideExtra: [WideExtra] = []
+    let wideExtra = Column<WideExtra>()
     /// `wide[wideStart[i] ..< wideStart[i + 1]]` are island i's batches, colour by colour.
-    var wideStart: [Int32] = []
+    let wideStart = Column<Int32>()
     /// Constraints that fit no colour, as positions in the islands' contact list; the solver
     /// prepares them as scalar constraints (`SolverScratch.constraints[k]` for `overflow[k]`).
-    var overflow: [Int32] = []
-    var overflowStart: [Int32] = []
+    let overflow = Column<Int32>()
+    let overflowStart = Column<Int32>()
     /// Per island: `colorStart` offsets into `wide` for each colour (colorCount + 1 entries
     /// per island), so a colour's batches can be split across workers.
-    var colorStart: [Int32] = []
+    let colorStart = Column<Int32>()
     /// Per island: the constraint count of each colour (colorCount + 1 entries per island, the
     /// last one the overflow), written by the colouring pass and read by the offsets and packing.
-    var islandCounts: [Int32] = []
+    let islandCounts = Column<Int32>()
     /// Per batch: where its constraints start in `order` and how many lanes they fill (1–4),
     /// written by the offsets pass so that preparation can be split by batch, not by island.
-    var batchSource: [Int32] = []
-    var batchLanes: [UInt8] = []
+    let batchSource = Column<Int32>()
+    let batchLanes = Column<UInt8>()
 
     /// Colouring and preparation run in three passes: (1) islands are coloured and their
     /// constraints counting-sorted by colour (`coloring(…)` gives the view; each island is one
@@ -71,11 +71,8 @@ struct ColoredBatches {
         // batch or an overflow entry holds at least one constraint) and written through
         // pointers: this pass is serial.
         let total = n > 0 ? Int(ib.groupContactStart[n]) : 0
-        func grow<T>(_ a: inout [T], _ m: Int, _ zero: T) {
-            if a.count < m { a.append(contentsOf: repeatElement(zero, count: m - a.count)) }
-        }
-        grow(&wideStart, n + 1, 0); grow(&overflowStart, n + 1, 0); grow(&colorStart, n * stride + 1, 0)
-        grow(&batchSource, total, 0); grow(&batchLanes, total, 0); grow(&overflow, total, 0)
+        wideStart.grow(to: n + 1, with: 0); overflowStart.grow(to: n + 1, with: 0); colorStart.grow(to: n * stride + 1, with: 0)
+        batchSource.grow(to: total, with: 0); batchLanes.grow(to: total, with: 0); overflow.grow(to: total, with: 0)
         let contactStart = ib.groupContactStart.baseOrDummyMutable
         let ws = wideStart.baseOrDummyMutable, os = overflowStart.baseOrDummyMutable
         let cs = colorStart.baseOrDummyMutable, ic = islandCounts.baseOrDummyMutable

@@ -4,14 +4,14 @@ import DynamicsSolverKernels
 struct SolverScratch {
     /// The overflow constraints (those that fit no colour), prepared as scalar constraints:
     /// `constraints[k]` is `ColoredBatches.overflow[k]`'s.
-    var constraints: [ContactConstraint] = []
-    var cursor: [Int32] = []
+    let constraints = Column<ContactConstraint>()
+    let cursor = Column<Int32>()
     /// Islands solved whole by one worker, largest first; and islands big enough to be
     /// solved by all workers together, colour by colour.
-    var smallIslands: [Int32] = []
-    var bigIslands: [Int32] = []
+    let smallIslands = Column<Int32>()
+    let bigIslands = Column<Int32>()
     /// Scratch of the small islands' counting sort (one counter per island size).
-    var sizeCounts: [Int32] = []
+    let sizeCounts = Column<Int32>()
 }
 
 /// Raw views of the world's arrays for one step's solve. Valid only inside `World.solve`.

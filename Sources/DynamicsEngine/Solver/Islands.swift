@@ -3,21 +3,21 @@
 /// in the order of their lowest body slot, and every list is filled in slot / contact order,
 /// so the grouping is the same whatever the worker count.
 struct IslandBuilder {
-    var parent: [Int32] = []
+    let parent = Column<Int32>()
     /// Island of each body slot this step (-1: not in an island).
-    var islandOf: [Int32] = []
+    let islandOf = Column<Int32>()
     var count = 0
     /// `bodies[bodyStart[i] ..< bodyStart[i + 1]]` are island i's bodies (slot order).
-    var bodyStart: [Int32] = []
-    var bodies: [Int32] = []
+    let bodyStart = Column<Int32>()
+    let bodies = Column<Int32>()
     /// Contact indices per island, in contact order.
-    var contactStart: [Int32] = []
-    var contactList: [Int32] = []
+    let contactStart = Column<Int32>()
+    let contactList = Column<Int32>()
     /// Joint slots per island.
-    var jointStart: [Int32] = []
-    var jointList: [Int32] = []
+    let jointStart = Column<Int32>()
+    let jointList = Column<Int32>()
     /// 0 when something keeps the island awake (a moving kinematic body touches it).
-    var canSleep: [UInt8] = []
+    let canSleep = Column<UInt8>()
     /// Solve groups: runs of consecutive islands solved (coloured, packed, scheduled) as one
     /// unit, so that many small islands share colour batches and per-island fixed costs (a
     /// world of ten resting boxes had ten batches of one contact each). Group g holds islands
@@ -26,9 +26,9 @@ struct IslandBuilder {
     /// gets the same colour and the same arithmetic as when its island is solved alone; the
     /// grouping depends only on the islands' sizes, never on the worker count.
     var groupCount = 0
-    var groupBodyStart: [Int32] = []
-    var groupContactStart: [Int32] = []
-    var groupJointStart: [Int32] = []
+    let groupBodyStart = Column<Int32>()
+    let groupContactStart = Column<Int32>()
+    let groupJointStart = Column<Int32>()
     /// A group takes further islands while it holds at most this many contacts and bodies.
     static let groupLimit: Int32 = 128
 }
@@ -76,7 +76,7 @@ extension World {
         buildIslands(cs, me, js, st, &fresh)
         let a = islands, n = fresh.count, g = fresh.groupCount
         guard a.count == n, a.groupCount == g else { return false }
-        func same(_ x: [Int32], _ y: [Int32], _ count: Int) -> Bool { x.prefix(count).elementsEqual(y.prefix(count)) }
+        func same(_ x: Column<Int32>, _ y: Column<Int32>, _ count: Int) -> Bool { x.prefix(count).elementsEqual(y.prefix(count)) }
         let nb = n > 0 ? Int(fresh.bodyStart[n]) : 0, nc = n > 0 ? Int(fresh.contactStart[n]) : 0
         let nj = n > 0 ? Int(fresh.jointStart[n]) : 0
         return same(a.bodyStart, fresh.bodyStart, n + 1) && same(a.contactStart, fresh.contactStart, n + 1)
@@ -115,10 +115,7 @@ extension World {
                               _ ib: inout IslandBuilder) {
         let nb = Int(bodySlots.count)
         let nj = Int(jointSlots.count)
-        func grow(_ a: inout [Int32], _ m: Int) {
-            if a.count < m { a.append(contentsOf: repeatElement(0, count: m - a.count)) }
-        }
-        grow(&ib.parent, nb); grow(&ib.islandOf, nb)
+        ib.parent.grow(to: nb, with: 0); ib.islandOf.grow(to: nb, with: 0)
         // 1. Union–find over awake dynamic bodies (the lower slot becomes the root).
         var count = 0
         ib.parent.withUnsafeMutableBufferPointer { parent in
@@ -153,7 +150,7 @@ extension World {
         }}
         ib.count = count
         let n = count
-        grow(&ib.bodyStart, n + 1); grow(&ib.contactStart, n + 1); grow(&ib.jointStart, n + 1)
+        ib.bodyStart.grow(to: n + 1, with: 0); ib.contactStart.grow(to: n + 1, with: 0); ib.jointStart.grow(to: n + 1, with: 0)
         if ib.canSleep.count < n { ib.canSleep.append(contentsOf: repeatElement(1, count: n - ib.canSleep.count)) }
         // 3. Counting sort of bodies, contacts and joints by island. (Buffers only read are
         // opened mutably too: on the inout builder that costs a uniqueness check, where a
@@ -181,11 +178,10 @@ extension World {
                 jointStart[k + 1] += jointStart[k]
             }
         }}}}
-        grow(&ib.bodies, nBodies); grow(&ib.contactList, nContacts); grow(&ib.jointList, nJoints)
-        // Fill with cursors (moved out of `solver`: a copy would share and reallocate).
-        var cur = solver.cursor
-        solver.cursor = []
-        grow(&cur, n)
+        ib.bodies.grow(to: nBodies, with: 0); ib.contactList.grow(to: nContacts, with: 0); ib.jointList.grow(to: nJoints, with: 0)
+        // Fill with cursors.
+        let cur = solver.cursor
+        cur.grow(to: n, with: 0)
         ib.islandOf.withUnsafeMutableBufferPointer { islandOf in
         ib.bodyStart.withUnsafeMutableBufferPointer { bodyStart in
         ib.contactStart.withUnsafeMutableBufferPointer { contactStart in
@@ -220,9 +216,8 @@ extension World {
                 jointList[Int(cur[isl])] = Int32(j); cur[isl] += 1
             }
         }}}}}}}}}
-        solver.cursor = cur
         // 4. Solve groups of consecutive islands.
-        grow(&ib.groupBodyStart, n + 1); grow(&ib.groupContactStart, n + 1); grow(&ib.groupJointStart, n + 1)
+        ib.groupBodyStart.grow(to: n + 1, with: 0); ib.groupContactStart.grow(to: n + 1, with: 0); ib.groupJointStart.grow(to: n + 1, with: 0)
         var groups = 0
         ib.bodyStart.withUnsafeMutableBufferPointer { bodyStart in
         ib.contactStart.withUnsafeMutableBufferPointer { contactStart in

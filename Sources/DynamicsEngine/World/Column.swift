@@ -90,6 +90,12 @@ final class Column<Element>: RandomAccessCollection, MutableCollection {
         for e in s { append(e) }
     }
 
+    /// Grows to `m` elements with copies of `value` (nothing when there are `m` or more).
+    @inline(__always)
+    func grow(to m: Int, with value: Element) {
+        if count < m { append(contentsOf: repeatElement(value, count: m - count)) }
+    }
+
     /// Keeps the first `n` elements (nothing when there are `n` or fewer).
     @inline(__always)
     func truncate(to n: Int) {

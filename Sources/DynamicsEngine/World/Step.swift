@@ -200,14 +200,7 @@ extension World {
         }
         let smallCount = ib.groupCount - solver.bigIslands.count
         guard smallCount > 0 else { return }
-        // Both buffers moved into locals (two buffers of one struct cannot be open at once).
-        var countsBuffer: [Int32] = [], orderBuffer: [Int32] = []
-        swap(&countsBuffer, &solver.sizeCounts)
-        swap(&orderBuffer, &solver.smallIslands)
-        defer {
-            swap(&countsBuffer, &solver.sizeCounts)
-            swap(&orderBuffer, &solver.smallIslands)
-        }
+        let countsBuffer = solver.sizeCounts, orderBuffer = solver.smallIslands
         if countsBuffer.count < maxSize + 1 {
             countsBuffer.append(contentsOf: repeatElement(0, count: maxSize + 1 - countsBuffer.count))
         }
