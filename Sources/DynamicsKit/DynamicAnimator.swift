@@ -88,12 +88,15 @@ public final class DynamicAnimator {
     @exclusivity(unchecked) private var recordList: [ItemRecord?] = []
     @exclusivity(unchecked) private var freeRecords: [Int] = []
     /// Dense copies of the live items and their bodies for the per-tick write-back, rebuilt
-    /// when items join or leave; the angle last written to each item.
-    @exclusivity(unchecked) private var liveItems: [any DynamicItem] = []
+    /// when items join or leave: each item with the angle last written to it and the body
+    /// rotation behind that angle.
+    struct LiveItem {
+        let item: any DynamicItem
+        var angle: CGFloat = .nan
+        var rotation = Rot(c: .nan, s: .nan)
+    }
+    @exclusivity(unchecked) private var live: [LiveItem] = []
     @exclusivity(unchecked) private var liveBodies: [BodyHandle] = []
-    @exclusivity(unchecked) private var liveAngles: [CGFloat] = []
-    /// The body rotation behind each remembered angle.
-    @exclusivity(unchecked) private var liveRotations: [Rot] = []
     @exclusivity(unchecked) private var liveTransforms: [Transform] = []
     @exclusivity(unchecked) private var liveDirty = true
 
@@ -238,6 +241,8 @@ public final class DynamicAnimator {
     /// behavior joined or left or an action was set or cleared.
     @exclusivity(unchecked) private var forceBehaviors: [DynamicBehavior] = []
     @exclusivity(unchecked) private var actionBehaviors: [DynamicBehavior] = []
+    /// The collision behaviors whose contacts a tick reports (`wantsContactScans`).
+    @exclusivity(unchecked) private var scannedCollisions: [CollisionBehavior] = []
     @exclusivity(unchecked) private var cachedHasWork = false
     @exclusivity(unchecked) private var tickListsDirty = true
 
@@ -246,6 +251,8 @@ public final class DynamicAnimator {
     private func rebuildTickLists() {
         forceBehaviors.removeAll(keepingCapacity: true)
         actionBehaviors.removeAll(keepingCapacity: true)
+        scannedCollisions.removeAll(keepingCapacity: true)
+        for c in collisionBehaviors where c.wantsContactScans { scannedCollisions.append(c) }
         for b in flat {
             if b.appliesForces { forceBehaviors.append(b) }
             if b.action != nil { actionBehaviors.append(b) }
@@ -485,41 +492,37 @@ public final class DynamicAnimator {
     /// only touched when the body's angle changed since the last write.
     private func writeBack() {
         if liveDirty {
-            liveItems.removeAll(keepingCapacity: true)
+            live.removeAll(keepingCapacity: true)
             liveBodies.removeAll(keepingCapacity: true)
-            liveAngles.removeAll(keepingCapacity: true)
-            liveRotations.removeAll(keepingCapacity: true)
             for case let r? in recordList {
-                liveItems.append(r.item); liveBodies.append(r.body); liveAngles.append(.nan)
-                liveRotations.append(Rot(c: .nan, s: .nan))
+                live.append(LiveItem(item: r.item))
+                liveBodies.append(r.body)
             }
             liveDirty = false
         }
         world.transforms(of: liveBodies, into: &liveTransforms)
-        // (Opened mutably, in place, only to be read: a read-only view of a stored array
-        // retained and released it on every tick.)
-        liveItems.withUnsafeMutableBufferPointer { items in
-        liveTransforms.withUnsafeMutableBufferPointer { xfs in
-        liveAngles.withUnsafeMutableBufferPointer { angles in
-        liveRotations.withUnsafeMutableBufferPointer { rotations in
-            for k in 0..<items.count {
+        // (One buffer of items opened in place: four parallel arrays cost a uniqueness check
+        // each per tick, a sizeable part of a one-item animator's tick.)
+        liveTransforms.withUnsafeBufferPointer { xfs in
+        live.withUnsafeMutableBufferPointer { live in
+            for k in 0..<live.count {
                 let xf = xfs[k]
-                let item = items[k]
-                item.center = CGPoint(x: CGFloat(xf.p.x), y: CGFloat(xf.p.y))
+                live[k].item.center = CGPoint(x: CGFloat(xf.p.x), y: CGFloat(xf.p.y))
                 // The angle (an atan2) only when the body's rotation changed since the last write.
-                if xf.q == rotations[k] { continue }
-                rotations[k] = xf.q
+                if xf.q == live[k].rotation { continue }
+                live[k].rotation = xf.q
                 let a = CGFloat(xf.q.angle)
-                if a != angles[k] {
+                if a != live[k].angle {
                     // Rotate by the change since the last write (the first time, read the item's
                     // angle); changes made to the transform from outside go through
                     // updateItem(usingCurrentState:), which resets the remembered angle.
-                    let last = angles[k].isNaN ? item.transform.rotationAngle : angles[k]
+                    let item = live[k].item
+                    let last = live[k].angle.isNaN ? item.transform.rotationAngle : live[k].angle
                     if last != a { item.transform = item.transform.rotated(by: a - last) }
-                    angles[k] = a
+                    live[k].angle = a
                 }
             }
-        }}}}
+        }}
     }
 
     /// Finds, for every collision behavior with a delegate, the pairs that touch after this
@@ -528,10 +531,10 @@ public final class DynamicAnimator {
     /// behavior changed since; no engine event is looked up by handle, so bodies and boundaries
     /// that left the world never are.
     private func reportContacts() {
-        guard !collisionBehaviors.isEmpty else { return }
+        guard !scannedCollisions.isEmpty else { return }
         let events = world.hasContactEvents
         if !scanning.isEmpty { scanning.removeAll(keepingCapacity: true) }
-        for c in collisionBehaviors where c.wantsScan(afterEvents: events) { scanning.append(c) }
+        for c in scannedCollisions where c.wantsScan(afterEvents: events) { scanning.append(c) }
         guard !scanning.isEmpty else { return }
         for c in scanning { c.beginScan() }
         world.forEachTouchingContact { e in

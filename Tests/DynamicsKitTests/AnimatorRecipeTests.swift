@@ -83,6 +83,35 @@ struct AnimatorRecipeTests {
         #expect(collision.boundaryIdentifiers == ["barrier"])
     }
 
+    @Test("a delegate set while the behavior is already animating is told; one cleared is not; one set again starts from nothing")
+    func delegateSetWhileAnimating() {
+        let animator = DynamicAnimator(referenceBounds: bounds, clock: AnimationClock())
+        let square = DynamicView(frame: CGRect(x: 100, y: 0, width: 100, height: 100))
+        animator.addBehavior(GravityBehavior(items: [square]))
+        let collision = CollisionBehavior(items: [square])
+        collision.addBoundary(withIdentifier: "barrier", from: CGPoint(x: 0, y: 380), to: CGPoint(x: 320, y: 380))
+        animator.addBehavior(collision)
+        animator.step(by: 0.1)  // falling, not there yet
+        #expect(square.frame.maxY < 300)
+        let log = ContactLog()
+        collision.collisionDelegate = log
+        animator.runUntilPaused(timeout: 10)
+        #expect(log.boundaryBegins.count >= 1 && log.boundaryBegins.first?.0 == "barrier",
+                "the delegate set mid-fall hears the landing (and any bounce): \(log.boundaryBegins.count) calls")
+        let heard = log.boundaryBegins.count
+        // Cleared: nothing more is told; set again (the square resting on the line), the
+        // delegate starts from nothing and hears about the pair that touches.
+        collision.collisionDelegate = nil
+        square.center.y -= 30
+        animator.updateItem(usingCurrentState: square)
+        animator.runUntilPaused(timeout: 10)
+        #expect(log.boundaryBegins.count == heard, "a cleared delegate is not told")
+        collision.collisionDelegate = log
+        animator.updateItem(usingCurrentState: square)
+        animator.step(by: 1.0 / 60)
+        #expect(log.boundaryBegins.count == heard + 1, "the delegate set again hears the pair touching now")
+    }
+
     @Test("collisionMode .boundaries: the squares sink into each other but rest on the boundary")
     func boundariesOnly() {
         let animator = DynamicAnimator(referenceBounds: bounds, clock: AnimationClock())

@@ -50,7 +50,7 @@ open class CollisionBehavior: ItemListBehavior {
     }
     /// Told when items touch each other or the boundaries (see the class comment).
     @exclusivity(unchecked) public weak var collisionDelegate: CollisionBehaviorDelegate? {
-        didSet { needsScan = true }
+        didSet { needsScan = true; dynamicAnimator?.tickListsChanged() }
     }
 
     /// A loop 1 pt outside the (inset) reference bounds; its identifier is nil in callbacks.
@@ -275,6 +275,9 @@ open class CollisionBehavior: ItemListBehavior {
     @exclusivity(unchecked) private var touchingIndex: [PairKey: Int] = [:]
     /// The delegate `touching` was reported to.
     @exclusivity(unchecked) private var touchingDelegate: ObjectIdentifier?
+    /// Whether a tick must look at this behavior's contacts: it has a delegate, or still
+    /// remembers pairs told to one (cleared on the next look once the delegate is gone).
+    var wantsContactScans: Bool { collisionDelegate != nil || touchingDelegate != nil }
     /// The previous `touching` buffer, reused by the next scan.
     @exclusivity(unchecked) private var keptScratch: [Pair] = []
     /// The pairs found touching by the scan under way.
