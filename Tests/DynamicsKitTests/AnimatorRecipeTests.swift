@@ -64,16 +64,23 @@ struct AnimatorRecipeTests {
         #expect(lower.frame.minY - upper.frame.maxY > -2, "the squares overlap")
     }
 
-    @Test("a boundary line 100 pt above the bottom stops the items there and reports its identifier and a point on it")
-    func boundaryLine() {
+    /// A 100-pt square at the top under gravity, with a collision behavior holding a boundary
+    /// line "barrier" at y = 380 (the collision behavior is added last, with `delegate`).
+    func squareAboveBarrier(delegate: CollisionBehaviorDelegate? = nil) -> (DynamicAnimator, DynamicView, CollisionBehavior) {
         let animator = DynamicAnimator(referenceBounds: bounds, clock: AnimationClock())
         let square = DynamicView(frame: CGRect(x: 100, y: 0, width: 100, height: 100))
         animator.addBehavior(GravityBehavior(items: [square]))
         let collision = CollisionBehavior(items: [square])
         collision.addBoundary(withIdentifier: "barrier", from: CGPoint(x: 0, y: 380), to: CGPoint(x: 320, y: 380))
-        let log = ContactLog()
-        collision.collisionDelegate = log
+        collision.collisionDelegate = delegate
         animator.addBehavior(collision)
+        return (animator, square, collision)
+    }
+
+    @Test("a boundary line 100 pt above the bottom stops the items there and reports its identifier and a point on it")
+    func boundaryLine() {
+        let log = ContactLog()
+        let (animator, square, collision) = squareAboveBarrier(delegate: log)
         animator.runUntilPaused(timeout: 10)
         #expect(abs(square.frame.maxY - 380) < 1.5, "rests at \(square.frame.maxY)")
         #expect(log.boundaryBegins.count >= 1)
@@ -85,12 +92,7 @@ struct AnimatorRecipeTests {
 
     @Test("a delegate set while the behavior is already animating is told; one cleared is not; one set again starts from nothing")
     func delegateSetWhileAnimating() {
-        let animator = DynamicAnimator(referenceBounds: bounds, clock: AnimationClock())
-        let square = DynamicView(frame: CGRect(x: 100, y: 0, width: 100, height: 100))
-        animator.addBehavior(GravityBehavior(items: [square]))
-        let collision = CollisionBehavior(items: [square])
-        collision.addBoundary(withIdentifier: "barrier", from: CGPoint(x: 0, y: 380), to: CGPoint(x: 320, y: 380))
-        animator.addBehavior(collision)
+        let (animator, square, collision) = squareAboveBarrier()
         animator.step(by: 0.1)  // falling, not there yet
         #expect(square.frame.maxY < 300)
         let log = ContactLog()
