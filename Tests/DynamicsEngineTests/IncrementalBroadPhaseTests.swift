@@ -123,6 +123,34 @@ struct IncrementalBroadPhaseTests {
         #expect(filtered > 0, "the moving grid was built with entry masks")
     }
 
+    @Test("a few moving shapes (all tested box against box, no moving grid), growing past the limit and back: contacts = overlapping fat boxes, every step")
+    func fewMovingShapesMatchBruteForce() throws {
+        let w = World(gravity: Vec2(0, 1000))
+        try TestWorld.ground(w, top: 0, width: 1200)
+        var rng = TestRandom(seed: 0xF3_5EED)
+        var bodies: [BodyHandle] = []
+        func spawn() throws {
+            let p = Vec2(rng.float(-400, 400), rng.float(-500, -100))
+            bodies.append(rng.float(0, 1) < 0.5 ? try TestWorld.box(w, at: p, size: Vec2(rng.float(20, 90), rng.float(20, 90)))
+                                                : try TestWorld.circle(w, at: p, radius: rng.float(10, 45)))
+        }
+        for _ in 0..<3 { try spawn() }
+        var sawFew = false, sawMany = false
+        for step in 0..<400 {
+            // Up past the limit in the first half, back down in the second.
+            if step < 200 && step % 15 == 0 { try spawn() }
+            if step >= 200 && step % 15 == 0 && bodies.count > 2 { w.destroyBody(bodies.remove(at: Int(rng.next() % UInt64(bodies.count)))) }
+            if step % 23 == 11, let b = bodies.randomElement(using: &rng) { w.setLinearVelocity(b, Vec2(rng.float(-500, 500), -700)) }
+            w.step()
+            let moving = w.broadPhase.moving.count
+            if moving <= World.fewMovingShapes { sawFew = true } else { sawMany = true }
+            let got = w.contacts.map(\.key), want = Self.expectedKeys(w)
+            #expect(got == want, "step \(step), \(moving) moving shapes: \(got.count) contacts, \(want.count) expected; replay: swift test --filter IncrementalBroadPhaseTests")
+            if got != want { return }
+        }
+        #expect(sawFew && sawMany)
+    }
+
     @Test("a shape that only moves within its fat box keeps its pairs without a search")
     func restingPairsStand() throws {
         let w = TestWorld.make()

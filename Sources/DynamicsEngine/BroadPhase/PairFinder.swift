@@ -16,6 +16,9 @@ extension World {
         findPairs(dt: dt, &broadPhase)
     }
 
+    /// Up to this many moving shapes, every one counts as large (no moving grid).
+    static let fewMovingShapes = 8
+
     private func findPairs(dt: Float, _ bp: inout BroadPhase) {
         let half = 0.5 * speculativeDistance
         let maxMargin = half + 2 * settings.maxLinearSpeed * dt
@@ -92,10 +95,11 @@ extension World {
         var incremental = !dirty && bp.enlargedList.count * 4 <= n && bp.cellSize > 0
         if incremental {
             let largeLimit = largeShapeCells * bp.cellSize
+            let allLarge = n <= Self.fewMovingShapes
             fatBoxes.withUnsafeBufferPointer { bx in
                 for s in bp.enlargedList {
                     let e = bx[Int(s)].upper - bx[Int(s)].lower
-                    if (max(e.x, e.y) > largeLimit) != (shapeIsLarge[Int(s)] != 0) { incremental = false; break }
+                    if (allLarge || max(e.x, e.y) > largeLimit) != (shapeIsLarge[Int(s)] != 0) { incremental = false; break }
                 }
             }
         }
@@ -117,6 +121,9 @@ extension World {
             bp.cellSize = max(1, 1.5 * sizeSum / Float(n))
             bp.movingLarge.removeAllKeepingCapacity()
             let largeLimit = largeShapeCells * bp.cellSize
+            // A few moving shapes are all "large": they test each other box against box, and no
+            // moving grid is built (a one-body world spent a third of its pair finding on it).
+            let allLarge = n <= Self.fewMovingShapes
             fatBoxes.withUnsafeBufferPointer { bx in
             shapeIsLarge.withUnsafeMutableBufferPointer { large in
                 // Small shapes through a pointer (the list only grows); large ones are rare.
@@ -126,7 +133,7 @@ extension World {
                 bp.movingSmall.withUnsafeMutableBufferPointer { sm in
                     for s in mv {
                         let e = bx[Int(s)].upper - bx[Int(s)].lower
-                        if max(e.x, e.y) > largeLimit {
+                        if allLarge || max(e.x, e.y) > largeLimit {
                             large[Int(s)] = 1; bp.movingLarge.append(s)
                         } else {
                             large[Int(s)] = 0; sm[smallCount] = s; smallCount += 1
