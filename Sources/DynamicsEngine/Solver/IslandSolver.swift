@@ -184,14 +184,22 @@ struct SolverViews: @unchecked Sendable {
         let bodyRange = Int(bodyStart[isl])..<Int(bodyStart[isl + 1])
         let jointRange = Int(jointStart[isl])..<Int(jointStart[isl + 1])
         let overflowRange = Int(overflowStart[isl])..<Int(overflowStart[isl + 1])
+        // (What the island has, looked up once: a lone body in flight has no constraint at all.)
+        let colors = colorStart + isl * (ColoredBatches.colorCount + 1)
+        let hasBatches = colors[1] > colors[0], hasJoints = !jointRange.isEmpty, hasOverflow = !overflowRange.isEmpty
+        @inline(__always) func constraints(_ pass: Pass) {
+            if hasJoints { joints(pass, jointRange) }
+            if hasBatches { batches(pass, island: isl) }
+            if hasOverflow { overflowConstraints(pass, overflowRange) }
+        }
         for _ in 0..<subSteps {
             integrateVelocities(bodyRange)
-            joints(.warmStart, jointRange); batches(.warmStart, island: isl); overflowConstraints(.warmStart, overflowRange)
-            joints(.solve, jointRange); batches(.solve, island: isl); overflowConstraints(.solve, overflowRange)
+            constraints(.warmStart)
+            constraints(.solve)
             integratePositions(bodyRange)
-            joints(.relax, jointRange); batches(.relax, island: isl); overflowConstraints(.relax, overflowRange)
+            constraints(.relax)
         }
-        if anyRestitution { restitution(island: isl) }
+        if anyRestitution && (hasBatches || hasOverflow) { restitution(island: isl) }
     }
 
     // MARK: Stage pipeline (several workers)
