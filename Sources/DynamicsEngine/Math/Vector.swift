@@ -150,16 +150,3 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-extension Array {
-    /// `removeAll(keepingCapacity: true)`, skipped when already empty: the call costs about a
-    /// hundred instructions even then, a sizeable part of a small world's step.
-    @inline(__always) mutating func removeAllKeepingCapacity() {
-        if !isEmpty { removeAll(keepingCapacity: true) }
-    }
-
-    /// Drops the elements from `n` on (nothing when there are `n` or fewer).
-    @inline(__always) mutating func truncate(to n: Int) {
-        if count > n { removeLast(count - n) }
-    }
-}

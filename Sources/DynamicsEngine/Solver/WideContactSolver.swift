@@ -4,7 +4,7 @@ import DynamicsSolverKernels
 /// LCP where well conditioned, Coulomb friction, branches as lane selects. They run in C
 /// (`DynamicsSolverKernels`), two batches of a colour side by side as eight lanes — one AVX2
 /// instruction where the processor has it, two SSE ones where not, the same results bit for
-/// bit (tested). The math is the scalar solver's (`ContactSolve.swift`).
+/// bit (tested). The math is the scalar solver's (`ScalarContactPasses.swift`).
 ///
 /// Velocities along the normal use precomputed cross products: for an anchor r,
 /// (w × r)·n = w·(r × n), so a point's relative normal velocity is

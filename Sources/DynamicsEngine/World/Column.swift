@@ -150,3 +150,46 @@ final class Column<Element>: RandomAccessCollection, MutableCollection {
         UnsafeMutableBufferPointer(start: base, count: count)
     }
 }
+
+// MARK: - Raw views of arrays still stored as arrays
+
+/// A base address, or a never-dereferenced dummy when the buffer is empty.
+@inline(__always) func orDummy<T>(_ p: UnsafeMutablePointer<T>?) -> UnsafeMutablePointer<T> {
+    p ?? UnsafeMutablePointer(bitPattern: 64)!
+}
+@inline(__always) func orDummy<T>(_ p: UnsafePointer<T>?) -> UnsafePointer<T> {
+    p ?? UnsafePointer(bitPattern: 64)!
+}
+
+extension Array {
+    /// The array's element storage, valid while the array is neither mutated nor released
+    /// (the solve keeps local references for its duration), or a never-dereferenced dummy.
+    @inline(__always) var baseOrDummy: UnsafePointer<Element> {
+        withUnsafeBufferPointer { $0.baseAddress } ?? UnsafePointer(bitPattern: 64)!
+    }
+    @inline(__always) var baseOrDummyMutable: UnsafeMutablePointer<Element> {
+        mutating get {
+            // No storage (the shared empty array): nothing to make unique — asking for a mutable
+            // buffer would replace it with a new empty one on every call.
+            if capacity == 0 { return UnsafeMutablePointer(bitPattern: 64)! }
+            return withUnsafeMutableBufferPointer { $0.baseAddress } ?? UnsafeMutablePointer(bitPattern: 64)!
+        }
+    }
+    /// `baseOrDummyMutable` with the count: the elements in place, under the same rule.
+    @inline(__always) var mutableBufferInPlace: UnsafeMutableBufferPointer<Element> {
+        mutating get { UnsafeMutableBufferPointer(start: baseOrDummyMutable, count: count) }
+    }
+}
+
+extension Array {
+    /// `removeAll(keepingCapacity: true)`, skipped when already empty: the call costs about a
+    /// hundred instructions even then, a sizeable part of a small world's step.
+    @inline(__always) mutating func removeAllKeepingCapacity() {
+        if !isEmpty { removeAll(keepingCapacity: true) }
+    }
+
+    /// Drops the elements from `n` on (nothing when there are `n` or fewer).
+    @inline(__always) mutating func truncate(to n: Int) {
+        if count > n { removeLast(count - n) }
+    }
+}

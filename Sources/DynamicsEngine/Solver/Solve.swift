@@ -1,0 +1,187 @@
+import DynamicsSolverKernels
+
+extension World {
+    /// Solves this step's islands; `keptIslands`: they are last step's, and so are their
+    /// colouring and batch layout.
+    func solve(dt: Float, keptIslands: Bool) {
+        // The islands in place (`islands` is exclusivity-unchecked and only read below): a
+        // local copy retained and released each of its buffers.
+        solve(dt: dt, keptIslands: keptIslands, &islands)
+    }
+
+    private func solve(dt: Float, keptIslands: Bool, _ ib: inout IslandBuilder) {
+        let n = settings.subSteps
+        let h = dt / Float(n)
+        let contactHertz = min(settings.contactHertz, 0.25 * Float(n) / dt)
+        let soft = Softness(hertz: contactHertz, dampingRatio: settings.contactDampingRatio, h: h)
+        let staticSoft = Softness(hertz: 2 * contactHertz, dampingRatio: settings.contactDampingRatio, h: h)
+        let jointSoft = Softness(hertz: settings.jointHertz, dampingRatio: settings.jointDampingRatio, h: h)
+        // The solver works on solve groups of islands (see `IslandBuilder.groupCount`).
+        let nj = ib.groupCount > 0 ? Int(ib.groupJointStart[ib.groupCount]) : 0
+        let ctx = JointSolver.Context(h: h, invH: 1 / h, jointSoftness: jointSoft)
+        let workers = stepWorkers
+        scheduleIslands(workers: workers)
+        let solveStart = isProfiling ? StepProfile.now() : 0
+        var prepareEnd = solveStart
+        defer { if isProfiling { profile.prepare += prepareEnd - solveStart; profile.solve -= prepareEnd - solveStart } }
+        // 1. Colour the islands (each one task; they read only the contacts' bodies) and lay
+        // out their batches — unless the islands are last step's, whose colours and layout
+        // still hold. (The contacts and bodies are not resized during the solve.)
+        let overflowCount: Int
+        if keptIslands {
+            overflowCount = ib.groupCount > 0 ? Int(batches.overflowStart[ib.groupCount]) : 0
+        } else {
+            let coloring = batches.coloring(islands: &ib, contacts: contacts.baseOrDummy, metas: metas.baseOrDummy,
+                                            bodyCount: Int(bodySlots.count))
+            let islandChunk = 8
+            Parallel.forChunks(workers: workers, count: (ib.groupCount + islandChunk - 1) / islandChunk, chunkSize: 1,
+                               counter: chunkCounter, IslandColoringTask(coloring: coloring, islands: ib.groupCount, chunk: islandChunk))
+            overflowCount = batches.layout(islands: &ib)
+        }
+        if isProfiling { profile.coloring += StepProfile.now() - solveStart }
+        if solver.constraints.count < overflowCount {
+            solver.constraints.append(contentsOf: repeatElement(ContactConstraint(), count: overflowCount - solver.constraints.count))
+        }
+        // Index arrays through local references: the buffers below are borrowed mutably.
+        let dataP = contactData.baseOrDummyMutable
+        sims.withUnsafeMutableBufferPointer { simsB in
+        states.withUnsafeMutableBufferPointer { statesB in
+        metas.withUnsafeBufferPointer { metasB in
+        // (Often empty: opening the shared empty array mutably made a new one every step.)
+        let cons = solver.constraints.baseOrDummyMutable, jointsP = joints.baseOrDummyMutable
+        contacts.withUnsafeMutableBufferPointer { contactsB in
+            let contactList = ib.contactList.baseOrDummyMutable
+            let simsP = orDummy(simsB.baseAddress), statesP = orDummy(statesB.baseAddress)
+            let metasP = orDummy(metasB.baseAddress), contactsP = orDummy(contactsB.baseAddress)
+            let overflowP = batches.overflow.baseOrDummy
+            let bounce = bounceFlag
+            bounce.clear()
+            // 2. The overflow constraints (rare: a body in more than `colorCount` contacts of one
+            // island) as scalar constraints, then every batch straight from the world.
+            for k in 0..<overflowCount {
+                let contact = contactsP[Int(contactList[Int(overflowP[k])])]
+                ContactSolver.prepare(cons + k, contact: contact, data: dataP + Int(contact.slot),
+                                      sims: simsP, states: statesP, metas: metasP, soft: soft, staticSoft: staticSoft)
+                if contact.restitution > 0 { bounce.set() }
+            }
+            let source = WideContactSolver.source(contacts: contactsP, data: dataP, sims: simsP, states: statesP, metas: metasP,
+                                                  padBody: boundaryBody, contactCount: contactsB.count,
+                                                  dataCount: contactData.count, bodyCount: statesB.count)
+            batches.prepare(islands: &ib, source: source, workers: workers, counter: chunkCounter, bounce: bounce)
+            let jointList = ib.jointList.baseOrDummyMutable
+            for k in 0..<nj {
+                JointSolver.prepare(&jointsP[Int(jointList[k])], sims: simsP, metas: metasP, ctx: ctx)
+            }
+            if isProfiling { prepareEnd = StepProfile.now() }
+            // (The batches' buffers read in place: a local copy of `batches` retained each.)
+            let batchCount = ib.groupCount > 0 ? Int(batches.wideStart[ib.groupCount]) : 0
+            let views = SolverViews(
+                sims: simsP, states: statesP, bodyCount: statesB.count, metas: metasP, constraints: cons,
+                wide: batches.wide.baseOrDummyMutable, extra: batches.wideExtra.baseOrDummyMutable,
+                wideStart: batches.wideStart.baseOrDummyMutable, colorStart: batches.colorStart.baseOrDummyMutable,
+                overflowStart: batches.overflowStart.baseOrDummyMutable,
+                batchCount: batchCount, overflow: overflowP,
+                contactList: contactList, contacts: contactsP, data: dataP,
+                joints: jointsP,
+                bodies: ib.bodies.baseOrDummyMutable, bodyStart: ib.groupBodyStart.baseOrDummyMutable,
+                jointList: jointList, jointStart: ib.groupJointStart.baseOrDummyMutable, subSteps: n, h: h, invH: 1 / h,
+                maxBiasVelocity: settings.maxContactPushSpeed,
+                softness: WideContactSolver.LaneSoftness(soft: soft, staticSoft: staticSoft),
+                restitutionThreshold: settings.restitutionThreshold,
+                maxLinearSpeed: settings.maxLinearSpeed, jointContext: ctx, anyRestitution: bounce.isSet)
+            if workers == 1 {
+                for isl in 0..<ib.groupCount { views.solveIsland(isl) }
+                views.store(0..<(batchCount + overflowCount))
+            } else {
+                // One pipeline: the big islands' stages (each split into blocks), then the small
+                // islands claimed whole, then storing impulses.
+                let smallIslands = solver.smallIslands, bigIslands = solver.bigIslands
+                pipeline.stages.removeAllKeepingCapacity()
+                for k in 0..<bigIslands.count { views.appendStages(island: Int(bigIslands[k]), workers: workers, to: &pipeline.stages) }
+                if !smallIslands.isEmpty {
+                    // Islands claimed a few at a time (largest first): one claim per island made the
+                    // workers contend on the pipeline's counter.
+                    let perClaim = max(1, min(8, smallIslands.count / (workers * 32)))
+                    pipeline.stages.append(Stage(kind: SolverViews.StageKind.smallIslands.rawValue, pass: 0, island: -1,
+                                                 begin: 0, end: Int32(smallIslands.count), blockSize: Int32(perClaim)))
+                }
+                if batchCount + overflowCount > 0 {
+                    pipeline.stages.append(Stage(kind: SolverViews.StageKind.store.rawValue, pass: 0, island: -1,
+                                                 begin: 0, end: Int32(batchCount + overflowCount), blockSize: 256))
+                }
+                smallIslands.withUnsafeBufferPointer { small in
+                    let smallP = orDummy(small.baseAddress)
+                    pipeline.run(workers: workers, SolveStages(views: views, smallIslands: smallP))
+                }
+            }
+        }}}}
+    }
+
+    /// Splits this step's islands into those solved by all workers together (many colour
+    /// batches) and those solved whole by one worker (largest first, for balance). The split
+    /// changes only who does the work, never the arithmetic.
+    func scheduleIslands(workers: Int) {
+        // (Each only when needed: a call on an empty array still costs a release.)
+        if !solver.smallIslands.isEmpty { solver.smallIslands.removeAllKeepingCapacity() }
+        if !solver.bigIslands.isEmpty { solver.bigIslands.removeAllKeepingCapacity() }
+        guard workers > 1 else { return }
+        let ib = islands  // (only with several workers)
+        // Small islands, largest first (ties by index), so long islands do not end up last on
+        // one worker: a counting sort on the size (contacts + bodies) into reused buffers (the
+        // standard library's sort allocates its merge buffer on every call).
+        var maxSize = 0
+        for isl in 0..<ib.groupCount {
+            let contacts = Int(ib.groupContactStart[isl + 1] - ib.groupContactStart[isl])
+            if contacts >= 512 * workers { solver.bigIslands.append(Int32(isl)); continue }
+            maxSize = max(maxSize, contacts + Int(ib.groupBodyStart[isl + 1] - ib.groupBodyStart[isl]))
+        }
+        let smallCount = ib.groupCount - solver.bigIslands.count
+        guard smallCount > 0 else { return }
+        let countsBuffer = solver.sizeCounts, orderBuffer = solver.smallIslands
+        if countsBuffer.count < maxSize + 1 {
+            countsBuffer.append(contentsOf: repeatElement(0, count: maxSize + 1 - countsBuffer.count))
+        }
+        orderBuffer.append(contentsOf: repeatElement(0, count: smallCount))
+        countsBuffer.withUnsafeMutableBufferPointer { counts in
+        orderBuffer.withUnsafeMutableBufferPointer { order in
+            func size(_ isl: Int) -> Int {
+                Int(ib.groupContactStart[isl + 1] - ib.groupContactStart[isl] + ib.groupBodyStart[isl + 1] - ib.groupBodyStart[isl])
+            }
+            for k in 0...maxSize { counts[k] = 0 }
+            for isl in 0..<ib.groupCount where Int(ib.groupContactStart[isl + 1] - ib.groupContactStart[isl]) < 512 * workers {
+                counts[size(isl)] += 1
+            }
+            // First slot of each size, sizes in decreasing order.
+            var next: Int32 = 0
+            for k in stride(from: maxSize, through: 0, by: -1) { let c = counts[k]; counts[k] = next; next += c }
+            for isl in 0..<ib.groupCount where Int(ib.groupContactStart[isl + 1] - ib.groupContactStart[isl]) < 512 * workers {
+                let k = size(isl)
+                order[Int(counts[k])] = Int32(isl)
+                counts[k] += 1
+            }
+        }}
+    }
+
+}
+
+/// The solve's colouring pass: task `t` colours islands `chunk·t ..< chunk·(t + 1)`.
+struct IslandColoringTask: RangeTask, @unchecked Sendable {
+    let coloring: IslandColoring
+    let islands: Int
+    let chunk: Int
+
+    func run(_ r: Range<Int>, part: Int) {
+        for task in r {
+            for isl in (task * chunk)..<min(islands, (task + 1) * chunk) { coloring.color(island: isl) }
+        }
+    }
+}
+
+/// The solve's pipeline stages (big islands' colour batches, small islands, impulse stores).
+struct SolveStages: StageExecutor, @unchecked Sendable {
+    let views: SolverViews
+    let smallIslands: UnsafePointer<Int32>
+    func execute(_ stage: Stage, _ block: Int) {
+        views.execute(stage, block: block, smallIslands: smallIslands)
+    }
+}

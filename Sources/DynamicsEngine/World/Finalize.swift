@@ -1,0 +1,113 @@
+extension World {
+    /// Applies each solved body's position change, moves kinematic bodies, clears forces,
+    /// updates sleep timers and puts resting islands to sleep.
+    func finalizeBodies(dt: Float) {
+        let linTol = settings.sleepLinearThreshold, angTol = settings.sleepAngularThreshold
+        let nb = Int(bodySlots.count)
+        sims.withUnsafeMutableBufferPointer { simsB in
+        states.withUnsafeMutableBufferPointer { statesB in
+        metas.withUnsafeMutableBufferPointer { metasB in
+            let v = BodyFinalize(sims: orDummy(simsB.baseAddress), states: orDummy(statesB.baseAddress),
+                                 metas: orDummy(metasB.baseAddress), dt: dt, linTol: linTol, angTol: angTol,
+                                 kinematicSleepTime: settings.isSleepEnabled ? settings.timeToSleep : .infinity,
+                                 maxLinearSpeed: settings.maxLinearSpeed,
+                                 continuous: settings.isContinuousEnabled, fastCount: fastCounter)
+            fastCounter.reset()
+            // Each body is written only by the worker owning its slot range.
+            Parallel.forRanges(workers: stepWorkers, count: nb, minPerWorker: parallelMin(512), v)
+        }}}
+        guard settings.isSleepEnabled else { return }
+        // Islands whose every body rested long enough fall asleep together.
+        for isl in 0..<islands.count where islands.canSleep[isl] != 0 {
+            let b0 = Int(islands.bodyStart[isl]), b1 = Int(islands.bodyStart[isl + 1])
+            var minTime = Float.infinity
+            for k in b0..<b1 { minTime = min(minTime, metas[Int(islands.bodies[k])].sleepTime) }
+            if minTime >= settings.timeToSleep {
+                islands.bodies.withUnsafeBufferPointer { sleepIsland(UnsafeBufferPointer(rebasing: $0[b0..<b1])) }
+            }
+        }
+    }
+}
+
+/// The per-body part of `finalizeBodies` over raw pointers (bodies `r` of one worker).
+struct BodyFinalize: RangeTask, @unchecked Sendable {
+    var sims: UnsafeMutablePointer<BodySim>
+    var states: UnsafeMutablePointer<BodyState>
+    var metas: UnsafeMutablePointer<BodyMeta>
+    var dt: Float
+    var linTol: Float
+    var angTol: Float
+    /// Resting kinematic bodies sleep alone after this long (infinity: sleeping is off).
+    var kinematicSleepTime: Float
+    /// `WorldSettings.maxLinearSpeed`: also enforced after the solve, where joints and
+    /// contacts may have pushed a body past it (on the velocity and on the step's move), as
+    /// is `World.maxAngularSpeed`.
+    var maxLinearSpeed: Float
+    /// Whether fast bodies are flagged for the continuous step, and how many were.
+    var continuous: Bool
+    unowned(unsafe) var fastCount: FastCounter
+
+    func run(_ r: Range<Int>, part: Int) { finalize(r) }
+
+    func finalize(_ r: Range<Int>) {
+        for i in r where metas[i].alive && metas[i].type != .static && metas[i].awake {
+            var sim = sims[i]
+            var st = states[i]
+            if metas[i].type == .kinematic {
+                st.dp = dt * st.v
+                st.dq = Rot.identity.integrated(dt * st.w)
+            }
+            // No body moves farther in a step than the speed limit allows: the solve's
+            // sub-steps may run faster than the limit (contacts and joints act after the
+            // limit is applied), and a move of 10¹⁷ pt loses the body's placement to rounding.
+            let maxMove = maxLinearSpeed * dt
+            let moveSq = lengthSquared(st.dp)
+            if moveSq > maxMove * maxMove { st.dp *= maxMove / moveSq.squareRoot() }
+            let center = sim.center + st.dp
+            let qn = st.dq.mul(sim.xf.q).normalized
+            // The step's start stays in center0 for the continuous step.
+            sim.center0 = sim.center
+            if center.isFinite && qn.c.isFinite && qn.s.isFinite && st.v.isFinite && st.w.isFinite {
+                sim.center = center
+                sim.xf.q = qn
+                sim.xf.p = center - qn.rotate(sim.localCenter)
+            } else {
+                // Never let a NaN enter the world: keep the last good placement, stop the body.
+                st.v = .zero; st.w = 0
+            }
+            // The speed limit holds after the solve too (a stiff joint can exceed it).
+            let speedSq = lengthSquared(st.v)
+            if speedSq > maxLinearSpeed * maxLinearSpeed { st.v *= maxLinearSpeed / speedSq.squareRoot() }
+            // And so does `World.maxAngularSpeed`: a body of tiny inertia hit by a contact spun
+            // at 10²⁰ rad/s, and its rotation's integration lost all precision.
+            if abs(st.w) > World.maxAngularSpeed { st.w = st.w > 0 ? World.maxAngularSpeed : -World.maxAngularSpeed }
+            let fast = continuous && metas[i].type == .dynamic && lengthSquared(st.dp) > 0.25 * sim.coreRadius * sim.coreRadius
+            if fast { fastCount.add(1) }
+            metas[i].isFast = fast
+            sim.force = .zero
+            sim.torque = 0
+            st.dp = .zero
+            st.dq = .identity
+            if !metas[i].allowSleep || lengthSquared(st.v) > linTol * linTol || abs(st.w) > angTol {
+                metas[i].sleepTime = 0
+            } else {
+                metas[i].sleepTime += dt
+            }
+            // Kinematic bodies are in no island: they fall asleep on their own.
+            if metas[i].type == .kinematic && metas[i].sleepTime >= kinematicSleepTime {
+                metas[i].awake = false
+                metas[i].sleepNext = Int32(i)
+            }
+            sims[i] = sim
+            states[i] = st
+        }
+    }
+}
+
+extension Rot {
+    /// The rotation scaled back to unit length.
+    @inlinable var normalized: Rot {
+        let m = (c * c + s * s).squareRoot()
+        return m > 0 ? Rot(c: c / m, s: s / m) : .identity
+    }
+}
