@@ -1,9 +1,7 @@
 extension World {
     /// The tight bounding box of shape `s` placed by `xf`.
     func shapeAABB(_ s: Int, _ xf: Transform) -> AABB {
-        pool.vertices.withUnsafeBufferPointer { v in
-            shapes.withUnsafeBufferPointer { sh in PairContext.shapeAABB(sh[s], xf, v.baseAddress!) }
-        }
+        PairContext.shapeAABB(shapes[s], xf, pool.vertices.view)
     }
 
     /// Updates moving boxes, rebuilds the moving grid and writes the sorted pair keys to
@@ -51,23 +49,11 @@ extension World {
         let workers = stepWorkers
         let fatMargin = self.fatMargin
         boxEscaped.clear()
-        shapes.withUnsafeMutableBufferPointer { sh in
-        metas.withUnsafeMutableBufferPointer { me in
-        states.withUnsafeMutableBufferPointer { st in
-        sims.withUnsafeMutableBufferPointer { si in
-        pool.vertices.withUnsafeMutableBufferPointer { vb in
-        fatBoxes.withUnsafeMutableBufferPointer { fb in
-        aabbs.withUnsafeMutableBufferPointer { bx in
-        bp.enlarged.withUnsafeMutableBufferPointer { en in
-        bp.moving.withUnsafeMutableBufferPointer { mv in
-            let v = BoxUpdate(shapes: orDummy(UnsafePointer(sh.baseAddress)), metas: orDummy(UnsafePointer(me.baseAddress)),
-                              states: orDummy(UnsafePointer(st.baseAddress)), sims: orDummy(UnsafePointer(si.baseAddress)),
-                              verts: orDummy(UnsafePointer(vb.baseAddress)), boxes: orDummy(bx.baseAddress),
-                              fat: orDummy(fb.baseAddress), enlarged: orDummy(en.baseAddress), escaped: boxEscaped,
-                              moving: orDummy(UnsafePointer(mv.baseAddress)), half: half, maxMargin: maxMargin,
-                              fatMargin: fatMargin, dt: dt)
-            Parallel.forRanges(workers: workers, count: mv.count, minPerWorker: 1024, v)
-        }}}}}}}}}
+        let v = BoxUpdate(shapes: shapes.view, metas: metas.view, states: states.view, sims: sims.view,
+                          verts: pool.vertices.view, boxes: aabbs.mutableView, fat: fatBoxes.mutableView,
+                          enlarged: bp.enlarged.mutableView, escaped: boxEscaped, moving: bp.moving.view,
+                          half: half, maxMargin: maxMargin, fatMargin: fatMargin, dt: dt)
+        Parallel.forRanges(workers: workers, count: bp.moving.count, minPerWorker: 1024, v)
         let n = bp.moving.count
         // Nothing moved out of its fat box and nothing structural changed: last step's pairs
         // are still every pair, and the contacts stand as they are.
@@ -150,7 +136,7 @@ extension World {
         // Entry masks only when there is more than one collision group to tell apart (they
         // cost about 1 % of a step in a world of one group, where they pass everything).
         let liveGroups = Int(groupSlots.count) - groupSlots.freeSlots.count
-        let filter = liveGroups > 1 ? CollisionFilter(shapes: shapes.baseOrDummyMutable, metas: metas.baseOrDummyMutable) : nil
+        let filter = liveGroups > 1 ? CollisionFilter(shapes: shapes.baseOrDummyMutable, metas: metas.view) : nil
         fatBoxes.withUnsafeBufferPointer { bx in
             small.withUnsafeBufferPointer { ids in
                 bp.grid.build(ids: ids, boxes: bx.baseAddress!, cellSize: bp.cellSize, workers: workers, pipeline: pipeline,
@@ -178,7 +164,7 @@ extension World {
         moving.withUnsafeBufferPointer { mv in movingLarge.withUnsafeBufferPointer { ml in
         staticLarge.withUnsafeBufferPointer { sl in emitters.withUnsafeBufferPointer { em in
         bp.workerPairs.withUnsafeMutableBufferPointer { outs in
-            let ctx = PairContext(world: self, shapes: orDummy(sh.baseAddress), metas: orDummy(me.baseAddress),
+            let ctx = PairContext(world: self, shapes: orDummy(sh.baseAddress), metas: metas.view,
                                   boxes: orDummy(bx.baseAddress), isLarge: orDummy(large.baseAddress),
                                   enlarged: orDummy(en.baseAddress),
                                   staticGrid: GridView(staticGrid, orDummy(scs.baseAddress), orDummy(sen.baseAddress)),
@@ -282,18 +268,19 @@ struct PairEmission: RangeTask, @unchecked Sendable {
 
 /// Box update of moving shapes (each index of `moving` by one worker).
 struct BoxUpdate: RangeTask, @unchecked Sendable {
-    var shapes: UnsafePointer<ShapeRecord>
-    var metas: UnsafePointer<BodyMeta>
-    var states: UnsafePointer<BodyState>
-    var sims: UnsafePointer<BodySim>
-    var verts: UnsafePointer<Vec2>
-    var boxes: UnsafeMutablePointer<AABB>
-    var fat: UnsafeMutablePointer<AABB>
-    var enlarged: UnsafeMutablePointer<UInt8>
+    var shapes: View<ShapeRecord>
+    var metas: View<BodyMeta>
+    var states: View<BodyState>
+    var sims: View<BodySim>
+    /// The vertex pool (a shape's vertices lie at its `vertexStart`).
+    var verts: View<Vec2>
+    var boxes: MutableView<AABB>
+    var fat: MutableView<AABB>
+    var enlarged: MutableView<UInt8>
     // (World-owned flags and counters are held unowned in the per-step task structs: a
     // strong reference cost a retain and a release per copy.)
     unowned(unsafe) var escaped: WorkFlag
-    var moving: UnsafePointer<Int32>
+    var moving: View<Int32>
     var half: Float
     var maxMargin: Float
     var fatMargin: Float
@@ -352,7 +339,7 @@ struct GridView {
 struct PairContext: @unchecked Sendable {
     unowned(unsafe) let world: World
     let shapes: UnsafePointer<ShapeRecord>
-    let metas: UnsafePointer<BodyMeta>
+    let metas: View<BodyMeta>
     let boxes: UnsafePointer<AABB>
     let isLarge: UnsafePointer<UInt8>
     /// 1 for a shape whose fat box changed this step.
@@ -364,7 +351,7 @@ struct PairContext: @unchecked Sendable {
     let staticLarge: UnsafeBufferPointer<Int32>
 
     @inline(__always)
-    static func shapeAABB(_ rec: ShapeRecord, _ xf: Transform, _ verts: UnsafePointer<Vec2>) -> AABB {
+    static func shapeAABB(_ rec: ShapeRecord, _ xf: Transform, _ verts: View<Vec2>) -> AABB {
         if rec.kind == .circle {
             let c = xf.apply(rec.center)
             return AABB(lower: c - Vec2(rec.radius, rec.radius), upper: c + Vec2(rec.radius, rec.radius))

@@ -269,7 +269,7 @@ struct GridGeometry {
 /// them; every other pair still goes through `shouldCollide`.
 struct CollisionFilter: @unchecked Sendable {
     let shapes: UnsafePointer<ShapeRecord>
-    let metas: UnsafePointer<BodyMeta>
+    let metas: View<BodyMeta>
 
     @inline(__always)
     func mask(of shape: Int) -> UInt64 {

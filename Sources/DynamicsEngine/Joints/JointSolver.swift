@@ -9,7 +9,7 @@ enum JointSolver {
     }
 
     @inline(__always)
-    static func prepare(_ j: inout JointRecord, sims: UnsafePointer<BodySim>, metas: UnsafePointer<BodyMeta>, ctx: Context) {
+    static func prepare(_ j: inout JointRecord, sims: View<BodySim>, metas: View<BodyMeta>, ctx: Context) {
         let a = Int(j.bodyA), b = Int(j.bodyB)
         let sA = sims[a], sB = sims[b]
         j.invMassA = sA.invMass; j.invIA = sA.invInertia
@@ -60,7 +60,7 @@ enum JointSolver {
     }
 
     @inline(__always)
-    static func warmStart(_ j: inout JointRecord, _ states: UnsafeMutablePointer<BodyState>) {
+    static func warmStart(_ j: inout JointRecord, _ states: MutableView<BodyState>) {
         let a = Int(j.bodyA), b = Int(j.bodyB)
         var sA = states[a], sB = states[b]
         let rA = sA.dq.rotate(j.rA), rB = sB.dq.rotate(j.rB)
@@ -96,7 +96,7 @@ enum JointSolver {
     }
 
     @inline(__always)
-    static func solve(_ j: inout JointRecord, _ states: UnsafeMutablePointer<BodyState>, ctx: Context, useBias: Bool) {
+    static func solve(_ j: inout JointRecord, _ states: MutableView<BodyState>, ctx: Context, useBias: Bool) {
         let a = Int(j.bodyA), b = Int(j.bodyB)
         var sA = states[a], sB = states[b]
         switch j.def.type {

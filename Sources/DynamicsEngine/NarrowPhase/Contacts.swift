@@ -71,19 +71,14 @@ extension World {
         while mergeFresh.count < workers { mergeFresh.append([]) }
         // Read-only buffers opened mutably, in place (never shared: no copy): a read-only view of
         // a class property retained and released its array.
-        broadPhase.pairs.withUnsafeMutableBufferPointer { pairs in
-        contacts.withUnsafeMutableBufferPointer { old in
-        shapes.withUnsafeMutableBufferPointer { sh in
-        out.withUnsafeMutableBufferPointer { dst in
         mergeEnded.withUnsafeMutableBufferPointer { ended in
         mergeFresh.withUnsafeMutableBufferPointer { fresh in
-            let m = ContactMerge(pairs: UnsafeBufferPointer(pairs), old: UnsafeBufferPointer(old),
-                                 shapes: orDummy(UnsafePointer(sh.baseAddress)), out: orDummy(dst.baseAddress),
+            let m = ContactMerge(pairs: broadPhase.pairs.view, old: contacts.view, shapes: shapes.view, out: out.mutableView,
                                  ended: ChunkBuffers(orDummy(ended.baseAddress)),
                                  fresh: ChunkBuffers(orDummy(fresh.baseAddress)), parts: workers)
             // Worker w owns pairs `share(np, w, workers)` and old contacts of keys in the same range.
             Parallel.forRanges(workers: workers, count: workers, minPerWorker: 1, m)
-        }}}}}}
+        }}
         // Serially, in key order: end events and freed data slots of the contacts that are
         // gone, then slots for the new ones (last freed first).
         for w in 0..<workers {
@@ -109,7 +104,7 @@ extension World {
         contacts.swapStorage(with: contactsBack)
     }
 
-    static func makeContact(key: UInt64, shapes: UnsafePointer<ShapeRecord>) -> Contact {
+    static func makeContact(key: UInt64, shapes: View<ShapeRecord>) -> Contact {
         var s = Int32(truncatingIfNeeded: key >> 32)
         var t = Int32(truncatingIfNeeded: key & 0xFFFF_FFFF)
         let ks = shapes[Int(s)].kind.rawValue, kt = shapes[Int(t)].kind.rawValue
@@ -141,44 +136,31 @@ extension World {
         if contactLinks.count < contacts.count {
             contactLinks.append(contentsOf: repeatElement(SIMD2(-1, -1), count: contacts.count - contactLinks.count))
         }
-        let linksP = contactLinks.baseOrDummyMutable
-        let dataP = contactData.baseOrDummyMutable
-        // Every step: the buffers only read are opened mutably, in place (a read-only view of a
-        // class property retained and released its array; these arrays are never shared, so no
-        // copy is made).
-        pool.vertices.withUnsafeMutableBufferPointer { vb in
-        pool.normals.withUnsafeMutableBufferPointer { nb in
-        shapes.withUnsafeMutableBufferPointer { sh in
-        metas.withUnsafeMutableBufferPointer { me in
-        states.withUnsafeMutableBufferPointer { st in
-        sims.withUnsafeMutableBufferPointer { si in
-        contacts.withUnsafeMutableBufferPointer { cs in
-            var ctx = ctx0
-            ctx.vertices = UnsafePointer(vb.baseAddress!); ctx.normals = UnsafePointer(nb.baseAddress!)
-            ctx.shapes = UnsafePointer(sh.baseAddress!); ctx.metas = UnsafePointer(me.baseAddress!)
-            ctx.states = UnsafePointer(st.baseAddress!); ctx.sims = UnsafePointer(si.baseAddress!)
-            ctx.contacts = cs.baseAddress
-            ctx.data = dataP
-            ctx.links = linksP
-            ctx.linksChanged = linksChanged
-            linksChanged.clear()
-            let run = ctx
-            let chunks = (cs.count + contactChunk - 1) / contactChunk
-            // A chunk lists at most one entry per contact: reserve that once, so the lists do
-            // not grow (and allocate) step after step while a world fills up.
-            while contactChanges.count < chunks {
-                var list: [Int32] = []
-                list.reserveCapacity(contactChunk)
-                contactChanges.append(list)
-            }
-            contactChangeChunks = chunks
-            contactChanges.withUnsafeMutableBufferPointer { lists in
-                let out = ChunkBuffers(lists.baseAddress!)
-                // Chunk c writes only its contacts and its own list.
-                Parallel.forChunks(workers: workers, count: cs.count, chunkSize: contactChunk, counter: chunkCounter,
-                                   ContactUpdate(ctx: run, out: out))
-            }
-        }}}}}}}
+        var ctx = ctx0
+        ctx.vertices = pool.vertices.view; ctx.normals = pool.normals.view
+        ctx.shapes = shapes.view; ctx.metas = metas.view; ctx.states = states.view; ctx.sims = sims.view
+        ctx.contacts = contacts.mutableView
+        ctx.data = contactData.mutableView
+        ctx.links = contactLinks.mutableView
+        ctx.linksChanged = linksChanged
+        linksChanged.clear()
+        let run = ctx
+        let count = contacts.count
+        let chunks = (count + contactChunk - 1) / contactChunk
+        // A chunk lists at most one entry per contact: reserve that once, so the lists do
+        // not grow (and allocate) step after step while a world fills up.
+        while contactChanges.count < chunks {
+            var list: [Int32] = []
+            list.reserveCapacity(contactChunk)
+            contactChanges.append(list)
+        }
+        contactChangeChunks = chunks
+        contactChanges.withUnsafeMutableBufferPointer { lists in
+            let out = ChunkBuffers(lists.baseAddress!)
+            // Chunk c writes only its contacts and its own list.
+            Parallel.forChunks(workers: workers, count: count, chunkSize: contactChunk, counter: chunkCounter,
+                               ContactUpdate(ctx: run, out: out))
+        }
         if linksChanged.isSet { islandsDirty = true }
     }
 
@@ -276,16 +258,16 @@ struct NarrowPhaseContext: @unchecked Sendable {
     var speculative: Float
     var maxMargin: Float
     var dt: Float
-    var vertices = UnsafePointer<Vec2>(bitPattern: 16)!
-    var normals = UnsafePointer<Vec2>(bitPattern: 16)!
-    var shapes = UnsafePointer<ShapeRecord>(bitPattern: 16)!
-    var metas = UnsafePointer<BodyMeta>(bitPattern: 16)!
-    var states = UnsafePointer<BodyState>(bitPattern: 16)!
-    var sims = UnsafePointer<BodySim>(bitPattern: 16)!
-    var contacts: UnsafeMutablePointer<Contact>? = nil
-    var data = UnsafeMutablePointer<ContactData>(bitPattern: 16)!
+    var vertices = View<Vec2>(UnsafePointer(bitPattern: 16)!, 0)
+    var normals = View<Vec2>(UnsafePointer(bitPattern: 16)!, 0)
+    var shapes = View<ShapeRecord>(UnsafePointer(bitPattern: 16)!, 0)
+    var metas = View<BodyMeta>(UnsafePointer(bitPattern: 16)!, 0)
+    var states = View<BodyState>(UnsafePointer(bitPattern: 16)!, 0)
+    var sims = View<BodySim>(UnsafePointer(bitPattern: 16)!, 0)
+    var contacts = MutableView<Contact>(UnsafeMutablePointer(bitPattern: 16)!, 0)
+    var data = MutableView<ContactData>(UnsafeMutablePointer(bitPattern: 16)!, 0)
     /// Per contact: its two bodies when it has points (links islands), else (-1, -1).
-    var links = UnsafeMutablePointer<SIMD2<Int32>>(bitPattern: 16)!
+    var links = MutableView<SIMD2<Int32>>(UnsafeMutablePointer(bitPattern: 16)!, 0)
     /// Raised when a contact's link changed (the islands must be rebuilt).
     unowned(unsafe) var linksChanged: WorkFlag? = nil
 
@@ -343,15 +325,17 @@ struct NarrowPhaseContext: @unchecked Sendable {
     @inline(__always)
     func view(_ s: Int32) -> ShapeView {
         let r = shapes[Int(s)]
-        return ShapeView(kind: r.kind, count: Int(r.vertexCount), vertices: vertices + Int(r.vertexStart),
-                         normals: normals + Int(r.vertexStart), center: r.center, radius: r.radius, oneSided: r.oneSided)
+        let n = r.kind == .circle ? 0 : Int(r.vertexCount)
+        return ShapeView(kind: r.kind, count: Int(r.vertexCount), vertices: vertices.pointer(at: Int(r.vertexStart), count: n),
+                         normals: normals.pointer(at: Int(r.vertexStart), count: n), center: r.center, radius: r.radius,
+                         oneSided: r.oneSided)
     }
 
     /// Updates contacts `range` and lists in `changes` (cleared first) those that began or
     /// ended touching, or have points and a sleeping body (which an awake partner may wake).
     func update(_ range: Range<Int>, changes: inout [Int32]) {
         changes.removeAllKeepingCapacity()
-        guard let cs = contacts else { return }
+        let cs = contacts
         let me = metas, st = states, si = sims
         var linkChanged = false
         defer { if linkChanged { linksChanged?.set() } }
@@ -370,7 +354,7 @@ struct NarrowPhaseContext: @unchecked Sendable {
             }
             let wasTouching = cs[k].flags & Contact.touching != 0
             let simA = si[a], simB = si[b]
-            let d = data + Int(cs[k].slot)
+            let d = data.pointer(at: Int(cs[k].slot))
             var cached = Contact.cached
             if recycleDistance > 0 && recycle(&d.pointee, flags: cs[k].flags, simA, simB,
                                               staticA: me[a].type == .static, staticB: me[b].type == .static) {
@@ -428,10 +412,10 @@ struct ContactUpdate: RangeTask, @unchecked Sendable {
 /// One worker's part of `World.mergeContacts` (raw views; each part writes only its own
 /// slots of `out` and its own `ended` list).
 struct ContactMerge: RangeTask, @unchecked Sendable {
-    let pairs: UnsafeBufferPointer<UInt64>
-    let old: UnsafeBufferPointer<Contact>
-    let shapes: UnsafePointer<ShapeRecord>
-    let out: UnsafeMutablePointer<Contact>
+    let pairs: View<UInt64>
+    let old: View<Contact>
+    let shapes: View<ShapeRecord>
+    let out: MutableView<Contact>
     /// Per part: old contacts that are gone (pair vanished, or ended explicitly).
     let ended: ChunkBuffers<Int32>
     /// Per part: new contacts (indices into `out`), which need a data slot.

@@ -45,7 +45,7 @@ struct ColoredBatches {
     ///
     /// Grows the buffers of pass 1 and returns its view, valid until `layout`.
     /// (`ib` is inout only so that the world's builder is passed in place, not copied: it is only read.)
-    mutating func coloring(islands ib: inout IslandBuilder, contacts: UnsafePointer<Contact>, metas: UnsafePointer<BodyMeta>,
+    mutating func coloring(islands ib: inout IslandBuilder, contacts: UnsafePointer<Contact>, metas: View<BodyMeta>,
                            bodyCount: Int) -> IslandColoring {
         let n = ib.groupCount
         let total = n > 0 ? Int(ib.groupContactStart[n]) : 0
@@ -136,7 +136,7 @@ struct IslandColoring: @unchecked Sendable {
     let contactStart: UnsafePointer<Int32>
     let contactList: UnsafePointer<Int32>
     let contacts: UnsafePointer<Contact>
-    let metas: UnsafePointer<BodyMeta>
+    let metas: View<BodyMeta>
     let all: UInt32
 
     func color(island isl: Int) {

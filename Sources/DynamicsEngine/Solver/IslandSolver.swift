@@ -23,11 +23,11 @@ struct SolverScratch {
 /// The arithmetic and its order per body are the same as in the serial `solveIsland`, so the
 /// result does not depend on the number of workers.
 struct SolverViews: @unchecked Sendable {
-    var sims: UnsafeMutablePointer<BodySim>
-    var states: UnsafeMutablePointer<BodyState>
+    var sims: MutableView<BodySim>
+    var states: MutableView<BodyState>
     /// How many bodies `sims` and `states` hold (the C kernels check against it in debug builds).
     var bodyCount: Int
-    var metas: UnsafePointer<BodyMeta>
+    var metas: View<BodyMeta>
     var constraints: UnsafeMutablePointer<ContactConstraint>
     var wide: UnsafeMutablePointer<WideContact>
     var extra: UnsafeMutablePointer<WideExtra>
@@ -115,7 +115,7 @@ struct SolverViews: @unchecked Sendable {
     func batches(_ pass: Pass, _ r: Range<Int>) {
         guard !r.isEmpty else { return }
         assert(WideContactSolver.layoutMatches, "the engine's structures and the C kernels' differ in layout")
-        let p = UnsafeMutableRawPointer(wide + r.lowerBound), s = UnsafeMutableRawPointer(states)
+        let p = UnsafeMutableRawPointer(wide + r.lowerBound), s = UnsafeMutableRawPointer(states.base)
         switch pass {
         case .warmStart: dk_wide_warm_start(p, r.count, s, bodyCount)
         case .solve: dk_wide_solve(p, r.count, s, bodyCount, invH, maxBiasVelocity, softness.soft.kernel, softness.staticSoft.kernel)

@@ -52,7 +52,7 @@ struct ContactConstraint {
 enum ContactSolver {
     @inline(__always)
     static func prepare(_ cp: UnsafeMutablePointer<ContactConstraint>, contact: Contact, data: UnsafePointer<ContactData>,
-                        sims: UnsafePointer<BodySim>, states: UnsafePointer<BodyState>, metas: UnsafePointer<BodyMeta>,
+                        sims: View<BodySim>, states: View<BodyState>, metas: View<BodyMeta>,
                         soft: Softness, staticSoft: Softness) {
         // Fields written in place and the manifold read where it lies (a copy of either, 208
         // and 100 bytes, cost more than the arithmetic).

@@ -13,9 +13,9 @@ extension ContactSolver {
         /// `store`, so a read right after the previous constraint's write is forwarded from
         /// the store buffer instead of stalling.
         @inline(__always)
-        init(_ states: UnsafeMutablePointer<BodyState>, _ a: Int32, _ b: Int32) {
-            let va = UnsafeRawPointer(states + Int(a)).loadUnaligned(as: SIMD4<Float>.self)
-            let vb = UnsafeRawPointer(states + Int(b)).loadUnaligned(as: SIMD4<Float>.self)
+        init(_ states: MutableView<BodyState>, _ a: Int32, _ b: Int32) {
+            let va = UnsafeRawPointer(states.pointer(at: Int(a))).loadUnaligned(as: SIMD4<Float>.self)
+            let vb = UnsafeRawPointer(states.pointer(at: Int(b))).loadUnaligned(as: SIMD4<Float>.self)
             vAx = va.x; vAy = va.y; wA = va.z
             vBx = vb.x; vBy = vb.y; wB = vb.z
         }
@@ -38,9 +38,9 @@ extension ContactSolver {
         }
 
         @inline(__always)
-        func store(_ c: ContactConstraint, _ states: UnsafeMutablePointer<BodyState>) {
-            if c.writeA { UnsafeMutableRawPointer(states + Int(c.bodyA)).storeBytes(of: SIMD4(vAx, vAy, wA, 0), as: SIMD4<Float>.self) }
-            if c.writeB { UnsafeMutableRawPointer(states + Int(c.bodyB)).storeBytes(of: SIMD4(vBx, vBy, wB, 0), as: SIMD4<Float>.self) }
+        func store(_ c: ContactConstraint, _ states: MutableView<BodyState>) {
+            if c.writeA { UnsafeMutableRawPointer(states.pointer(at: Int(c.bodyA))).storeBytes(of: SIMD4(vAx, vAy, wA, 0), as: SIMD4<Float>.self) }
+            if c.writeB { UnsafeMutableRawPointer(states.pointer(at: Int(c.bodyB))).storeBytes(of: SIMD4(vBx, vBy, wB, 0), as: SIMD4<Float>.self) }
         }
     }
 
@@ -53,7 +53,7 @@ extension ContactSolver {
     }
 
     @inline(__always)
-    static func warmStart(_ c: inout ContactConstraint, _ states: UnsafeMutablePointer<BodyState>) {
+    static func warmStart(_ c: inout ContactConstraint, _ states: MutableView<BodyState>) {
         var vel = PairVelocity(states, c.bodyA, c.bodyB)
         let ms = Masses(c)
         let nx = c.normal.x, ny = c.normal.y
@@ -82,7 +82,7 @@ extension ContactSolver {
     /// One iteration: normal rows (block-solved for well-conditioned 2-point manifolds), then
     /// Coulomb friction per point.
     @inline(__always)
-    static func solve(_ c: inout ContactConstraint, _ states: UnsafeMutablePointer<BodyState>,
+    static func solve(_ c: inout ContactConstraint, _ states: MutableView<BodyState>,
                       invH: Float, maxBiasVelocity: Float, useBias: Bool) {
         var vel = PairVelocity(states, c.bodyA, c.bodyB)
         // Position deltas are written only between passes: wide reads are fine here.
@@ -153,7 +153,7 @@ extension ContactSolver {
     /// than the threshold and received an impulse. Two bouncing points are block-solved so a
     /// flat impact adds no spin.
     @inline(__always)
-    static func applyRestitution(_ c: inout ContactConstraint, _ states: UnsafeMutablePointer<BodyState>, threshold: Float) {
+    static func applyRestitution(_ c: inout ContactConstraint, _ states: MutableView<BodyState>, threshold: Float) {
         if c.restitution == 0 || c.pointCount == 0 { return }
         @inline(__always) func bounces(_ p: ConstraintPoint) -> Bool {
             p.relativeVelocity <= -threshold && p.maxNormalImpulse > 0

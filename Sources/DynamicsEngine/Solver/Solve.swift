@@ -31,7 +31,7 @@ extension World {
         if keptIslands {
             overflowCount = ib.groupCount > 0 ? Int(batches.overflowStart[ib.groupCount]) : 0
         } else {
-            let coloring = batches.coloring(islands: &ib, contacts: contacts.baseOrDummy, metas: metas.baseOrDummy,
+            let coloring = batches.coloring(islands: &ib, contacts: contacts.baseOrDummy, metas: metas.view,
                                             bodyCount: Int(bodySlots.count))
             let islandChunk = 8
             Parallel.forChunks(workers: workers, count: (ib.groupCount + islandChunk - 1) / islandChunk, chunkSize: 1,
@@ -44,15 +44,12 @@ extension World {
         }
         // Index arrays through local references: the buffers below are borrowed mutably.
         let dataP = contactData.baseOrDummyMutable
-        sims.withUnsafeMutableBufferPointer { simsB in
-        states.withUnsafeMutableBufferPointer { statesB in
-        metas.withUnsafeBufferPointer { metasB in
         // (Often empty: opening the shared empty array mutably made a new one every step.)
         let cons = solver.constraints.baseOrDummyMutable, jointsP = joints.baseOrDummyMutable
-        contacts.withUnsafeMutableBufferPointer { contactsB in
+        do {
             let contactList = ib.contactList.baseOrDummyMutable
-            let simsP = orDummy(simsB.baseAddress), statesP = orDummy(statesB.baseAddress)
-            let metasP = orDummy(metasB.baseAddress), contactsP = orDummy(contactsB.baseAddress)
+            let simsP = sims.mutableView, statesP = states.mutableView
+            let metasP = metas.view, contactsP = contacts.baseOrDummy
             let overflowP = batches.overflow.baseOrDummy
             let bounce = bounceFlag
             bounce.clear()
@@ -61,22 +58,22 @@ extension World {
             for k in 0..<overflowCount {
                 let contact = contactsP[Int(contactList[Int(overflowP[k])])]
                 ContactSolver.prepare(cons + k, contact: contact, data: dataP + Int(contact.slot),
-                                      sims: simsP, states: statesP, metas: metasP, soft: soft, staticSoft: staticSoft)
+                                      sims: simsP.readOnly, states: statesP.readOnly, metas: metasP, soft: soft, staticSoft: staticSoft)
                 if contact.restitution > 0 { bounce.set() }
             }
-            let source = WideContactSolver.source(contacts: contactsP, data: dataP, sims: simsP, states: statesP, metas: metasP,
-                                                  padBody: boundaryBody, contactCount: contactsB.count,
-                                                  dataCount: contactData.count, bodyCount: statesB.count)
+            let source = WideContactSolver.source(contacts: contactsP, data: dataP, sims: simsP.readOnly, states: statesP.readOnly,
+                                                  metas: metasP, padBody: boundaryBody, contactCount: contacts.count,
+                                                  dataCount: contactData.count, bodyCount: states.count)
             batches.prepare(islands: &ib, source: source, workers: workers, counter: chunkCounter, bounce: bounce)
             let jointList = ib.jointList.baseOrDummyMutable
             for k in 0..<nj {
-                JointSolver.prepare(&jointsP[Int(jointList[k])], sims: simsP, metas: metasP, ctx: ctx)
+                JointSolver.prepare(&jointsP[Int(jointList[k])], sims: simsP.readOnly, metas: metasP, ctx: ctx)
             }
             if isProfiling { prepareEnd = StepProfile.now() }
             // (The batches' buffers read in place: a local copy of `batches` retained each.)
             let batchCount = ib.groupCount > 0 ? Int(batches.wideStart[ib.groupCount]) : 0
             let views = SolverViews(
-                sims: simsP, states: statesP, bodyCount: statesB.count, metas: metasP, constraints: cons,
+                sims: simsP, states: statesP, bodyCount: states.count, metas: metasP, constraints: cons,
                 wide: batches.wide.baseOrDummyMutable, extra: batches.wideExtra.baseOrDummyMutable,
                 wideStart: batches.wideStart.baseOrDummyMutable, colorStart: batches.colorStart.baseOrDummyMutable,
                 overflowStart: batches.overflowStart.baseOrDummyMutable,
@@ -114,7 +111,7 @@ extension World {
                     pipeline.run(workers: workers, SolveStages(views: views, smallIslands: smallP))
                 }
             }
-        }}}}
+        }
     }
 
     /// Splits this step's islands into those solved by all workers together (many colour

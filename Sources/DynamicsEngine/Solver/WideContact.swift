@@ -83,7 +83,7 @@ extension WideContact {
     /// lane are solved together.
     @inline(__always)
     static func applyRestitution(_ w: UnsafeMutablePointer<WideContact>, _ x: UnsafePointer<WideExtra>, lane l: Int,
-                                 _ states: UnsafeMutablePointer<BodyState>, threshold: Float) {
+                                 _ states: MutableView<BodyState>, threshold: Float) {
         let e = x.pointee.restitution[l]
         if e == 0 { return }
         let rv1 = x.pointee.rv1[l], rv2 = x.pointee.rv2[l]
@@ -91,8 +91,8 @@ extension WideContact {
         let b1 = rv2 <= -threshold && w.pointee.mx2[l] > 0
         if !b0 && !b1 { return }
         let a = Int(w.pointee.bodyA[l]), b = Int(w.pointee.bodyB[l])
-        var va = UnsafeRawPointer(states + a).loadUnaligned(as: SIMD4<Float>.self)
-        var vb = UnsafeRawPointer(states + b).loadUnaligned(as: SIMD4<Float>.self)
+        var va = UnsafeRawPointer(states.pointer(at: a)).loadUnaligned(as: SIMD4<Float>.self)
+        var vb = UnsafeRawPointer(states.pointer(at: b)).loadUnaligned(as: SIMD4<Float>.self)
         let nx = w.pointee.nx[l], ny = w.pointee.ny[l]
         let mA = w.pointee.mA[l], iA = w.pointee.iA[l], mB = w.pointee.mB[l], iB = w.pointee.iB[l]
         let rn1A = w.pointee.rn1A[l], rn1B = w.pointee.rn1B[l], rn2A = w.pointee.rn2A[l], rn2B = w.pointee.rn2B[l]
@@ -139,7 +139,7 @@ extension WideContact {
                 apply(n - l2, rn2A, rn2B)
             }
         }
-        if w.pointee.writeA[l] { UnsafeMutableRawPointer(states + a).storeBytes(of: SIMD4(va.x, va.y, va.z, 0), as: SIMD4<Float>.self) }
-        if w.pointee.writeB[l] { UnsafeMutableRawPointer(states + b).storeBytes(of: SIMD4(vb.x, vb.y, vb.z, 0), as: SIMD4<Float>.self) }
+        if w.pointee.writeA[l] { UnsafeMutableRawPointer(states.pointer(at: a)).storeBytes(of: SIMD4(va.x, va.y, va.z, 0), as: SIMD4<Float>.self) }
+        if w.pointee.writeB[l] { UnsafeMutableRawPointer(states.pointer(at: b)).storeBytes(of: SIMD4(vb.x, vb.y, vb.z, 0), as: SIMD4<Float>.self) }
     }
 }

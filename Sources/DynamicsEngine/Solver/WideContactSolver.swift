@@ -94,13 +94,13 @@ enum WideContactSolver {
     /// What `dk_prepare_batch` reads: the world's contacts, contact data and bodies (valid
     /// while those buffers are; debug builds check every index against the counts), padding
     /// lanes naming `padBody`.
-    static func source(contacts: UnsafePointer<Contact>, data: UnsafePointer<ContactData>, sims: UnsafePointer<BodySim>,
-                       states: UnsafePointer<BodyState>, metas: UnsafePointer<BodyMeta>, padBody: Int32,
+    static func source(contacts: UnsafePointer<Contact>, data: UnsafePointer<ContactData>, sims: View<BodySim>,
+                       states: View<BodyState>, metas: View<BodyMeta>, padBody: Int32,
                        contactCount: Int, dataCount: Int, bodyCount: Int) -> DKPrepareSource {
         DKPrepareSource(
             contacts: UnsafeRawPointer(contacts), data: UnsafeRawPointer(data), dataStride: MemoryLayout<ContactData>.stride,
-            sims: UnsafeRawPointer(sims), states: UnsafeRawPointer(states),
-            metaType: UnsafeRawPointer(metas).advanced(by: metaTypeOffset).assumingMemoryBound(to: UInt8.self),
+            sims: UnsafeRawPointer(sims.base), states: UnsafeRawPointer(states.base),
+            metaType: UnsafeRawPointer(metas.base).advanced(by: metaTypeOffset).assumingMemoryBound(to: UInt8.self),
             metaStride: MemoryLayout<BodyMeta>.stride, dynamicType: BodyType.dynamic.rawValue, padBody: padBody,
             contactCount: contactCount, dataCount: dataCount, bodyCount: bodyCount)
     }

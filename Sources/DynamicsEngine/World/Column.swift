@@ -143,11 +143,78 @@ final class Column<Element>: RandomAccessCollection, MutableCollection {
         try body(UnsafeMutableBufferPointer(start: base, count: count))
     }
 
+    /// The elements as a view for a pass (valid until the column grows or is released).
+    @inline(__always) var view: View<Element> { View(UnsafePointer(base), count) }
+    @inline(__always) var mutableView: MutableView<Element> { MutableView(base, count) }
+
     /// The elements in place (valid until the column grows or is released).
     @inline(__always) var baseOrDummy: UnsafePointer<Element> { UnsafePointer(base) }
     @inline(__always) var baseOrDummyMutable: UnsafeMutablePointer<Element> { base }
     @inline(__always) var mutableBufferInPlace: UnsafeMutableBufferPointer<Element> {
         UnsafeMutableBufferPointer(start: base, count: count)
+    }
+}
+
+
+// MARK: - Views for the step's passes
+
+/// A pass's read-only view of `count` elements (a column's, usually): what the step hands its
+/// parallel tasks instead of a bare pointer. Element access checks bounds in debug builds
+/// (`assert`), and compiles to a plain load in release builds. Valid while the storage it
+/// views is neither grown nor released — the step grows nothing while its passes run.
+struct View<Element>: @unchecked Sendable {
+    let base: UnsafePointer<Element>
+    let count: Int
+
+    @inline(__always) init(_ base: UnsafePointer<Element>, _ count: Int) { self.base = base; self.count = count }
+
+    @inline(__always)
+    subscript(i: Int) -> Element {
+        unsafeAddress {
+            assert(i >= 0 && i < count, "View: index \(i) outside 0..<\(count)")
+            return base + i
+        }
+    }
+
+    @inline(__always) var indices: Range<Int> { 0..<count }
+
+    /// The address of elements `i ..< i + n` (checked in debug builds), for code that takes a
+    /// run of elements by pointer (a shape's vertices, a C kernel's batches).
+    @inline(__always)
+    func pointer(at i: Int, count n: Int = 1) -> UnsafePointer<Element> {
+        assert(i >= 0 && n >= 0 && i + n <= count, "View: elements \(i)..<\(i + n) outside 0..<\(count)")
+        return base + i
+    }
+}
+
+/// A pass's view of `count` elements it may write (see `View`). Copies of a view write the
+/// same elements: which task writes which element is the pass's business (each pass says).
+struct MutableView<Element>: @unchecked Sendable {
+    let base: UnsafeMutablePointer<Element>
+    let count: Int
+
+    @inline(__always) init(_ base: UnsafeMutablePointer<Element>, _ count: Int) { self.base = base; self.count = count }
+
+    @inline(__always)
+    subscript(i: Int) -> Element {
+        unsafeAddress {
+            assert(i >= 0 && i < count, "MutableView: index \(i) outside 0..<\(count)")
+            return UnsafePointer(base + i)
+        }
+        nonmutating unsafeMutableAddress {
+            assert(i >= 0 && i < count, "MutableView: index \(i) outside 0..<\(count)")
+            return base + i
+        }
+    }
+
+    @inline(__always) var indices: Range<Int> { 0..<count }
+    @inline(__always) var readOnly: View<Element> { View(UnsafePointer(base), count) }
+
+    /// The address of elements `i ..< i + n` (checked in debug builds; see `View`).
+    @inline(__always)
+    func pointer(at i: Int, count n: Int = 1) -> UnsafeMutablePointer<Element> {
+        assert(i >= 0 && n >= 0 && i + n <= count, "MutableView: elements \(i)..<\(i + n) outside 0..<\(count)")
+        return base + i
     }
 }
 

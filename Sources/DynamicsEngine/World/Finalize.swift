@@ -4,18 +4,14 @@ extension World {
     func finalizeBodies(dt: Float) {
         let linTol = settings.sleepLinearThreshold, angTol = settings.sleepAngularThreshold
         let nb = Int(bodySlots.count)
-        sims.withUnsafeMutableBufferPointer { simsB in
-        states.withUnsafeMutableBufferPointer { statesB in
-        metas.withUnsafeMutableBufferPointer { metasB in
-            let v = BodyFinalize(sims: orDummy(simsB.baseAddress), states: orDummy(statesB.baseAddress),
-                                 metas: orDummy(metasB.baseAddress), dt: dt, linTol: linTol, angTol: angTol,
-                                 kinematicSleepTime: settings.isSleepEnabled ? settings.timeToSleep : .infinity,
-                                 maxLinearSpeed: settings.maxLinearSpeed,
-                                 continuous: settings.isContinuousEnabled, fastCount: fastCounter)
-            fastCounter.reset()
-            // Each body is written only by the worker owning its slot range.
-            Parallel.forRanges(workers: stepWorkers, count: nb, minPerWorker: parallelMin(512), v)
-        }}}
+        let v = BodyFinalize(sims: sims.mutableView, states: states.mutableView, metas: metas.mutableView,
+                             dt: dt, linTol: linTol, angTol: angTol,
+                             kinematicSleepTime: settings.isSleepEnabled ? settings.timeToSleep : .infinity,
+                             maxLinearSpeed: settings.maxLinearSpeed,
+                             continuous: settings.isContinuousEnabled, fastCount: fastCounter)
+        fastCounter.reset()
+        // Each body is written only by the worker owning its slot range.
+        Parallel.forRanges(workers: stepWorkers, count: nb, minPerWorker: parallelMin(512), v)
         guard settings.isSleepEnabled else { return }
         // Islands whose every body rested long enough fall asleep together.
         for isl in 0..<islands.count where islands.canSleep[isl] != 0 {
@@ -29,11 +25,11 @@ extension World {
     }
 }
 
-/// The per-body part of `finalizeBodies` over raw pointers (bodies `r` of one worker).
+/// The per-body part of `finalizeBodies` (bodies `r` of one worker).
 struct BodyFinalize: RangeTask, @unchecked Sendable {
-    var sims: UnsafeMutablePointer<BodySim>
-    var states: UnsafeMutablePointer<BodyState>
-    var metas: UnsafeMutablePointer<BodyMeta>
+    var sims: MutableView<BodySim>
+    var states: MutableView<BodyState>
+    var metas: MutableView<BodyMeta>
     var dt: Float
     var linTol: Float
     var angTol: Float

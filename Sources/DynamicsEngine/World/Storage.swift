@@ -106,8 +106,8 @@ struct GroupRecord {
 
 /// A block allocator for polygon vertices: blocks of 4, 8, 16, 32 or 64 entries, reused.
 struct VertexPool {
-    var vertices: [Vec2] = []
-    var normals: [Vec2] = []
+    let vertices = Column<Vec2>()
+    let normals = Column<Vec2>()
     var free: [[Int32]] = Array(repeating: [], count: 5)
 
     static func sizeClass(_ n: Int) -> Int {

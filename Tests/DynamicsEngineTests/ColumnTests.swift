@@ -1,0 +1,54 @@
+import Testing
+@testable import DynamicsEngine
+
+/// The world's storage (`Column`) and the views its passes read through (`View`,
+/// `MutableView`): growth keeps the elements, and debug builds stop on an index outside.
+@Suite("Columns and views")
+struct ColumnTests {
+    @Test("a column grows, truncates, swaps and hands out views of what it holds")
+    func growAndView() {
+        let c = Column<Int32>()
+        #expect(c.isEmpty && c.capacity == 0)
+        for i in 0..<100 { c.append(Int32(i)) }
+        #expect(c.count == 100 && c.capacity >= 100 && c.elementsEqual((0..<100).map(Int32.init)))
+        c.grow(to: 103, with: -1)
+        #expect(c.count == 103 && c[102] == -1)
+        c.truncate(to: 10)
+        #expect(Array(c) == (0..<10).map(Int32.init))
+        c[3] += 40
+        let v = c.view, m = c.mutableView
+        #expect(v.count == 10 && v[3] == 43)
+        m[4] = 7
+        #expect(c[4] == 7 && m.readOnly[4] == 7)
+        let other = Column<Int32>([1, 2])
+        c.swapStorage(with: other)
+        #expect(Array(c) == [1, 2] && other.count == 10 && other[4] == 7)
+        #expect(c.popLast() == 2 && c.count == 1)
+        c.removeAll(keepingCapacity: false)
+        #expect(c.isEmpty && c.capacity == 0)
+    }
+
+#if DEBUG
+    @Test("debug builds stop with a message on an index outside a column or a view")
+    func boundsChecked() async {
+        let column = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let c = Column<Int32>([5])
+            _ = c[1]
+        }
+        let columnMessage = String(decoding: column?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(columnMessage.contains("Column: index 1 outside 0..<1"), "\(columnMessage)")
+        let view = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let c = Column<Int32>([5, 6])
+            c.mutableView[-1] = 0
+        }
+        let viewMessage = String(decoding: view?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(viewMessage.contains("MutableView: index -1 outside 0..<2"), "\(viewMessage)")
+        let run = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let c = Column<Int32>([5, 6])
+            _ = c.view.pointer(at: 1, count: 2)
+        }
+        let runMessage = String(decoding: run?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(runMessage.contains("View: elements 1..<3 outside 0..<2"), "\(runMessage)")
+    }
+#endif
+}
