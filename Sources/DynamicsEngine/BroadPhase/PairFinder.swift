@@ -177,10 +177,26 @@ extension World {
         if !incremental {
             // Emitters in slot order, each with its partners sorted: the keys are sorted.
             for c in 0..<chunks { bp.pairs.append(contentsOf: bp.workerPairs[c]) }
-            return
+        } else {
+            mergeFreshPairs(&bp, chunks: chunks)
         }
-        // The pairs of the enlarged shapes, sorted, merged with the standing pairs (last step's
-        // contacts with no enlarged shape).
+        // Every shape, or the enlarged ones, found the partners they had (a body in flight
+        // with no partner; a body jiggling out of its fat box keeps its neighbours): the
+        // contacts stand, and the merge is skipped.
+        if bp.pairs.count == contacts.count {
+            let same = bp.pairs.withUnsafeBufferPointer { keys in
+                contacts.withUnsafeBufferPointer { old in
+                    for k in 0..<keys.count where keys[k] != old[k].key || old[k].shapeA < 0 { return false }
+                    return true
+                }
+            }
+            if same { pairsChanged = false }
+        }
+    }
+
+    /// The incremental pass's pairs: the enlarged shapes' pairs, sorted, merged with the
+    /// standing pairs (last step's contacts with no enlarged shape).
+    private func mergeFreshPairs(_ bp: inout BroadPhase, chunks: Int) {
         bp.freshPairs.removeAllKeepingCapacity()
         for c in 0..<chunks { bp.freshPairs.append(contentsOf: bp.workerPairs[c]) }
         bp.freshPairs.withUnsafeMutableBufferPointer { sortKeys($0) }
@@ -197,17 +213,6 @@ extension World {
             }
             while i < fresh.count { bp.pairs.append(fresh[i]); i += 1 }
         }}}
-        // The enlarged shapes found the partners they had (a body jiggling out of its fat box
-        // keeps its neighbours): the contacts stand, and the merge is skipped.
-        if bp.pairs.count == contacts.count {
-            let same = bp.pairs.withUnsafeBufferPointer { keys in
-                contacts.withUnsafeBufferPointer { old in
-                    for k in 0..<keys.count where keys[k] != old[k].key || old[k].shapeA < 0 { return false }
-                    return true
-                }
-            }
-            if same { pairsChanged = false }
-        }
     }
 }
 
