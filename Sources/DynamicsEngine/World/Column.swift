@@ -162,11 +162,15 @@ final class Column<Element>: RandomAccessCollection, MutableCollection {
 /// parallel tasks instead of a bare pointer. Element access checks bounds in debug builds
 /// (`assert`), and compiles to a plain load in release builds. Valid while the storage it
 /// views is neither grown nor released — the step grows nothing while its passes run.
-struct View<Element>: @unchecked Sendable {
+struct View<Element>: RandomAccessCollection, @unchecked Sendable {
+    typealias Index = Int
+    typealias Indices = Range<Int>
     let base: UnsafePointer<Element>
     let count: Int
 
     @inline(__always) init(_ base: UnsafePointer<Element>, _ count: Int) { self.base = base; self.count = count }
+    @inline(__always) var startIndex: Int { 0 }
+    @inline(__always) var endIndex: Int { count }
 
     @inline(__always)
     subscript(i: Int) -> Element {
