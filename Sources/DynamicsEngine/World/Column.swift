@@ -189,6 +189,14 @@ struct View<Element>: RandomAccessCollection, @unchecked Sendable {
         assert(i >= 0 && n >= 0 && i + n <= count, "View: elements \(i)..<\(i + n) outside 0..<\(count)")
         return base + i
     }
+
+    /// Elements `r` as a view of their own (its index 0 is `r.lowerBound`; checked in debug
+    /// builds): an island's bodies, a shape's vertices, the first `n` of a longer column.
+    @inline(__always)
+    func subview(_ r: Range<Int>) -> View<Element> {
+        assert(r.lowerBound >= 0 && r.upperBound <= count, "View: elements \(r) outside 0..<\(count)")
+        return View(base + r.lowerBound, r.count)
+    }
 }
 
 /// A pass's view of `count` elements it may write (see `View`). Copies of a view write the
@@ -219,6 +227,13 @@ struct MutableView<Element>: @unchecked Sendable {
     func pointer(at i: Int, count n: Int = 1) -> UnsafeMutablePointer<Element> {
         assert(i >= 0 && n >= 0 && i + n <= count, "MutableView: elements \(i)..<\(i + n) outside 0..<\(count)")
         return base + i
+    }
+
+    /// Elements `r` as a view of their own (checked in debug builds; see `View.subview`).
+    @inline(__always)
+    func subview(_ r: Range<Int>) -> MutableView<Element> {
+        assert(r.lowerBound >= 0 && r.upperBound <= count, "MutableView: elements \(r) outside 0..<\(count)")
+        return MutableView(base + r.lowerBound, r.count)
     }
 }
 
