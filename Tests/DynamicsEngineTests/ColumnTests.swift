@@ -20,6 +20,10 @@ struct ColumnTests {
         #expect(v.count == 10 && v[3] == 43)
         m[4] = 7
         #expect(c[4] == 7 && m.readOnly[4] == 7)
+        let part = v.subview(2..<5), mpart = m.subview(4..<6)
+        #expect(part.count == 3 && part[0] == 2 && part[1] == 43 && Array(part) == [2, 43, 7])
+        mpart[1] = 9
+        #expect(c[5] == 9 && mpart.count == 2)
         let other = Column<Int32>([1, 2])
         c.swapStorage(with: other)
         #expect(Array(c) == [1, 2] && other.count == 10 && other[4] == 7)
@@ -29,7 +33,7 @@ struct ColumnTests {
     }
 
 #if DEBUG
-    @Test("debug builds stop with a message on an index outside a column or a view")
+    @Test("debug builds stop with a message on an index or a range outside a column or a view")
     func boundsChecked() async {
         let column = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let c = Column<Int32>([5])
@@ -49,6 +53,12 @@ struct ColumnTests {
         }
         let runMessage = String(decoding: run?.standardErrorContent ?? [], as: UTF8.self)
         #expect(runMessage.contains("View: elements 1..<3 outside 0..<2"), "\(runMessage)")
+        let part = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let c = Column<Int32>([5, 6, 7])
+            _ = c.view.subview(2..<4)
+        }
+        let partMessage = String(decoding: part?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(partMessage.contains("View: elements 2..<4 outside 0..<3"), "\(partMessage)")
     }
 #endif
 }

@@ -156,10 +156,11 @@ struct UniformGridBuildTests {
         let pipeline = StagePipeline()
         ids.withUnsafeBufferPointer { idp in
             boxes.withUnsafeBufferPointer { bx in
-                serial.build(ids: idp, boxes: bx.baseAddress!, cellSize: 2)
-                parallel.build(ids: idp, boxes: bx.baseAddress!, cellSize: 2, workers: workers, pipeline: pipeline, minParallel: 1)
+                let ids = View(idp.baseAddress!, idp.count), boxes = View(bx.baseAddress!, bx.count)
+                serial.build(ids: ids, boxes: boxes, cellSize: 2)
+                parallel.build(ids: ids, boxes: boxes, cellSize: 2, workers: workers, pipeline: pipeline, minParallel: 1)
                 // Build twice: the second build reuses (and must fully overwrite) the buffers.
-                parallel.build(ids: idp, boxes: bx.baseAddress!, cellSize: 2, workers: workers, pipeline: pipeline, minParallel: 1)
+                parallel.build(ids: ids, boxes: boxes, cellSize: 2, workers: workers, pipeline: pipeline, minParallel: 1)
             }
         }
         let cells = Int(serial.nx) * Int(serial.ny)

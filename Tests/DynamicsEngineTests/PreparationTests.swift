@@ -55,9 +55,8 @@ struct PreparationTests {
             w.states.withUnsafeBufferPointer { st in
             w.metas.withUnsafeBufferPointer { ms in
                 let c = cs.baseAddress!, d = ds.baseAddress!, s = ss.baseAddress!, v = st.baseAddress!, m = ms.baseAddress!
-                var source = WideContactSolver.source(contacts: c, data: d, sims: View(s, ss.count), states: View(v, st.count),
-                                                      metas: View(m, ms.count), padBody: w.boundaryBody,
-                                                      contactCount: cs.count, dataCount: ds.count, bodyCount: st.count)
+                var source = WideContactSolver.source(contacts: View(c, cs.count), data: View(d, ds.count), sims: View(s, ss.count),
+                                                      states: View(v, st.count), metas: View(m, ms.count), padBody: w.boundaryBody)
                 for first in stride(from: 0, to: solved.count, by: 4) {
                     let lanes = Array(solved[first..<min(first + 4, solved.count)])
                     var wide = WideContact(), extra = WideExtra()
@@ -72,7 +71,7 @@ struct PreparationTests {
                         }
                         let contact = c[Int(lanes[l])]
                         var k = ContactConstraint()
-                        ContactSolver.prepare(&k, contact: contact, data: d + Int(contact.slot), sims: View(s, ss.count), states: View(v, st.count), metas: View(m, ms.count),
+                        ContactSolver.prepare(&k, contact: contact, data: View(d, ds.count), sims: View(s, ss.count), states: View(v, st.count), metas: View(m, ms.count),
                                               soft: soft, staticSoft: staticSoft)
                         let problems = Self.compare(wide, extra, lane: l, with: k, slot: contact.slot)
                         #expect(problems.isEmpty, "contact \(lanes[l]) (\(baseline ? "baseline" : "AVX2 if present")): \(problems)")
@@ -107,12 +106,12 @@ struct PreparationTests {
             let sims = [BodySim(), BodySim()], states = [BodyState(), BodyState()], metas = [BodyMeta(), BodyMeta()]
             var wide = WideContact(), extra = WideExtra()
             var index: Int32 = 3
-            var source = WideContactSolver.source(contacts: contacts.withUnsafeBufferPointer { $0.baseAddress! },
-                                                  data: data.withUnsafeBufferPointer { $0.baseAddress! },
+            var source = WideContactSolver.source(contacts: View(contacts.withUnsafeBufferPointer { $0.baseAddress! }, 1),
+                                                  data: View(data.withUnsafeBufferPointer { $0.baseAddress! }, 1),
                                                   sims: View(sims.withUnsafeBufferPointer { $0.baseAddress! }, 2),
                                                   states: View(states.withUnsafeBufferPointer { $0.baseAddress! }, 2),
                                                   metas: View(metas.withUnsafeBufferPointer { $0.baseAddress! }, 2),
-                                                  padBody: 0, contactCount: 1, dataCount: 1, bodyCount: 2)
+                                                  padBody: 0)
             _ = dk_prepare_batch(&source, &index, 1, &wide, &extra)
         }
         let prepareMessage = String(decoding: prepare?.standardErrorContent ?? [], as: UTF8.self)

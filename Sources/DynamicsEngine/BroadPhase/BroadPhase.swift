@@ -74,12 +74,7 @@ extension World {
             let e = aabbs[Int(s)].upper - aabbs[Int(s)].lower
             if max(e.x, e.y) > largeShapeCells * cell { broadPhase.staticLarge.append(s) } else { broadPhase.staticSmall.append(s) }
         }
-        let small = broadPhase.staticSmall  // a reference (no copy): the grid is built from it
-        small.withUnsafeBufferPointer { ids in
-            fatBoxes.withUnsafeBufferPointer { bx in
-                broadPhase.staticGrid.build(ids: ids, boxes: bx.baseAddress!, cellSize: cell)
-            }
-        }
+        broadPhase.staticGrid.build(ids: broadPhase.staticSmall.view, boxes: fatBoxes.view, cellSize: cell)
         staticDirty = false
         broadPhaseDirty = true
     }

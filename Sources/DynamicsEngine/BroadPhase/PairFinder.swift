@@ -29,13 +29,10 @@ extension World {
             if bp.moving.count < shapeCount { bp.moving.append(contentsOf: repeatElement(0, count: shapeCount - bp.moving.count)) }
             if bp.enlarged.count < shapeCount { bp.enlarged.append(contentsOf: repeatElement(0, count: shapeCount - bp.enlarged.count)) }
             var count = 0
-            shapes.withUnsafeMutableBufferPointer { sh in
-            bp.moving.withUnsafeMutableBufferPointer { mv in
-            bp.enlarged.withUnsafeMutableBufferPointer { en in
-                for s in 0..<shapeCount {
-                    if sh[s].alive && !sh[s].isStatic { mv[count] = Int32(s); count += 1 } else { en[s] = 0 }
-                }
-            }}}
+            let sh = shapes.view, mv = bp.moving.mutableView, en = bp.enlarged.mutableView
+            for s in 0..<shapeCount {
+                if sh[s].alive && !sh[s].isStatic { mv[count] = Int32(s); count += 1 } else { en[s] = 0 }
+            }
             bp.moving.truncate(to: count)
         }
         assert(bp.moving.elementsEqual((0..<shapeCount).lazy.filter { self.shapes[$0].alive && !self.shapes[$0].isStatic }.map { Int32($0) }),
@@ -69,9 +66,8 @@ extension World {
         // The enlarged shapes, in slot order.
         bp.enlargedList.removeAllKeepingCapacity()
         if !dirty {
-            bp.enlarged.withUnsafeBufferPointer { en in
-                for s in bp.moving where en[Int(s)] != 0 { bp.enlargedList.append(s) }
-            }
+            let en = bp.enlarged.view, mv = bp.moving.view
+            for k in mv.indices where en[Int(mv[k])] != 0 { bp.enlargedList.append(mv[k]) }
         }
         // A few shapes moved out: only they look for partners (every pair they are in), and
         // the contacts of the others stand. Many moved, or the grid's large/small split no
@@ -82,11 +78,11 @@ extension World {
         if incremental {
             let largeLimit = largeShapeCells * bp.cellSize
             let allLarge = n <= Self.fewMovingShapes
-            fatBoxes.withUnsafeBufferPointer { bx in
-                for s in bp.enlargedList {
-                    let e = bx[Int(s)].upper - bx[Int(s)].lower
-                    if (allLarge || max(e.x, e.y) > largeLimit) != (shapeIsLarge[Int(s)] != 0) { incremental = false; break }
-                }
+            let bx = fatBoxes.view, large = shapeIsLarge.view, el = bp.enlargedList.view
+            for k in el.indices {
+                let s = Int(el[k])
+                let e = bx[s].upper - bx[s].lower
+                if (allLarge || max(e.x, e.y) > largeLimit) != (large[s] != 0) { incremental = false; break }
             }
         }
         broadPhaseDirty = false
@@ -95,13 +91,10 @@ extension World {
         } else {
             // Mean size (serial, in slot order: the cell size never depends on the worker count).
             var sizeSum: Float = 0
-            fatBoxes.withUnsafeBufferPointer { bx in
-                bp.moving.withUnsafeBufferPointer { mv in
-                    for s in mv {
-                        let e = bx[Int(s)].upper - bx[Int(s)].lower
-                        sizeSum += max(e.x, e.y)
-                    }
-                }
+            let bx = fatBoxes.view, mv = bp.moving.view
+            for k in mv.indices {
+                let e = bx[Int(mv[k])].upper - bx[Int(mv[k])].lower
+                sizeSum += max(e.x, e.y)
             }
             // Cell size ≈ 1.5 × the mean moving shape; shapes over 8 cells are "large".
             bp.cellSize = max(1, 1.5 * sizeSum / Float(n))
@@ -110,24 +103,20 @@ extension World {
             // A few moving shapes are all "large": they test each other box against box, and no
             // moving grid is built (a one-body world spent a third of its pair finding on it).
             let allLarge = n <= Self.fewMovingShapes
-            fatBoxes.withUnsafeBufferPointer { bx in
-            shapeIsLarge.withUnsafeMutableBufferPointer { large in
-                // Small shapes through a pointer (the list only grows); large ones are rare.
-                if bp.movingSmall.count < n { bp.movingSmall.append(contentsOf: repeatElement(0, count: n - bp.movingSmall.count)) }
-                var smallCount = 0
-                bp.moving.withUnsafeBufferPointer { mv in
-                bp.movingSmall.withUnsafeMutableBufferPointer { sm in
-                    for s in mv {
-                        let e = bx[Int(s)].upper - bx[Int(s)].lower
-                        if allLarge || max(e.x, e.y) > largeLimit {
-                            large[Int(s)] = 1; bp.movingLarge.append(s)
-                        } else {
-                            large[Int(s)] = 0; sm[smallCount] = s; smallCount += 1
-                        }
-                    }
-                }}
-                bp.movingSmall.truncate(to: smallCount)
-            }}
+            // Small shapes written through a view (the list only grows); large ones are rare.
+            bp.movingSmall.grow(to: n, with: 0)
+            var smallCount = 0
+            let large = shapeIsLarge.mutableView, sm = bp.movingSmall.mutableView
+            for k in mv.indices {
+                let s = mv[k]
+                let e = bx[Int(s)].upper - bx[Int(s)].lower
+                if allLarge || max(e.x, e.y) > largeLimit {
+                    large[Int(s)] = 1; bp.movingLarge.append(s)
+                } else {
+                    large[Int(s)] = 0; sm[smallCount] = s; smallCount += 1
+                }
+            }
+            bp.movingSmall.truncate(to: smallCount)
         }
         // The grid of the small moving shapes' fat boxes. (A local reference, not a copy:
         // reading bp.movingSmall while bp.grid is mutated would otherwise make the compiler
@@ -136,13 +125,9 @@ extension World {
         // Entry masks only when there is more than one collision group to tell apart (they
         // cost about 1 % of a step in a world of one group, where they pass everything).
         let liveGroups = Int(groupSlots.count) - groupSlots.freeSlots.count
-        let filter = liveGroups > 1 ? CollisionFilter(shapes: shapes.baseOrDummyMutable, metas: metas.view) : nil
-        fatBoxes.withUnsafeBufferPointer { bx in
-            small.withUnsafeBufferPointer { ids in
-                bp.grid.build(ids: ids, boxes: bx.baseAddress!, cellSize: bp.cellSize, workers: workers, pipeline: pipeline,
-                              minParallel: parallelMin(1024), filter: filter)
-            }
-        }
+        let filter = liveGroups > 1 ? CollisionFilter(shapes: shapes.view, metas: metas.view) : nil
+        bp.grid.build(ids: small.view, boxes: fatBoxes.view, cellSize: bp.cellSize, workers: workers, pipeline: pipeline,
+                      minParallel: parallelMin(1024), filter: filter)
         let tEmit = isProfiling ? StepProfile.now() : 0
         defer { if isProfiling { profile.pairEmission += StepProfile.now() - tEmit } }
         // Pairs: chunks of emitters claimed by the workers, each chunk into its own buffer.
@@ -153,27 +138,14 @@ extension World {
         while bp.workerPairs.count < chunks { bp.workerPairs.append([]) }
         let staticGrid = bp.staticGrid, grid = bp.grid
         let moving = bp.moving, movingLarge = bp.movingLarge, staticLarge = bp.staticLarge
-        shapes.withUnsafeBufferPointer { sh in
-        metas.withUnsafeBufferPointer { me in
-        fatBoxes.withUnsafeBufferPointer { bx in
-        shapeIsLarge.withUnsafeBufferPointer { large in
-        bp.enlarged.withUnsafeBufferPointer { en in
-        staticGrid.cellStart.withUnsafeBufferPointer { scs in staticGrid.entries.withUnsafeBufferPointer { sen in
-        grid.cellStart.withUnsafeBufferPointer { gcs in grid.entries.withUnsafeBufferPointer { gen in
-        grid.entryMasks.withUnsafeBufferPointer { gem in
-        moving.withUnsafeBufferPointer { mv in movingLarge.withUnsafeBufferPointer { ml in
-        staticLarge.withUnsafeBufferPointer { sl in emitters.withUnsafeBufferPointer { em in
+        let ctx = PairContext(world: self, shapes: shapes.view, metas: metas.view, boxes: fatBoxes.view,
+                              isLarge: shapeIsLarge.view, enlarged: bp.enlarged.view,
+                              staticGrid: GridView(staticGrid), grid: GridView(grid, masks: filter != nil),
+                              moving: moving.view, movingLarge: movingLarge.view, staticLarge: staticLarge.view)
         bp.workerPairs.withUnsafeMutableBufferPointer { outs in
-            let ctx = PairContext(world: self, shapes: orDummy(sh.baseAddress), metas: metas.view,
-                                  boxes: orDummy(bx.baseAddress), isLarge: orDummy(large.baseAddress),
-                                  enlarged: orDummy(en.baseAddress),
-                                  staticGrid: GridView(staticGrid, orDummy(scs.baseAddress), orDummy(sen.baseAddress)),
-                                  grid: GridView(grid, orDummy(gcs.baseAddress), orDummy(gen.baseAddress),
-                                                 masks: filter != nil ? orDummy(gem.baseAddress) : nil),
-                                  moving: mv, movingLarge: ml, staticLarge: sl)
-            let task = PairEmission(ctx: ctx, emitters: em, incremental: incremental, out: ChunkBuffers(outs.baseAddress!))
+            let task = PairEmission(ctx: ctx, emitters: emitters.view, incremental: incremental, out: ChunkBuffers(outs.baseAddress!))
             Parallel.forChunks(workers: workers, count: count, chunkSize: chunkSize, counter: chunkCounter, task)
-        }}}}}}}}}}}}}}}
+        }
         if !incremental {
             // Emitters in slot order, each with its partners sorted: the keys are sorted.
             for c in 0..<chunks { bp.pairs.append(contentsOf: bp.workerPairs[c]) }
@@ -184,12 +156,9 @@ extension World {
         // with no partner; a body jiggling out of its fat box keeps its neighbours): the
         // contacts stand, and the merge is skipped.
         if bp.pairs.count == contacts.count {
-            let same = bp.pairs.withUnsafeBufferPointer { keys in
-                contacts.withUnsafeBufferPointer { old in
-                    for k in 0..<keys.count where keys[k] != old[k].key || old[k].shapeA < 0 { return false }
-                    return true
-                }
-            }
+            let keys = bp.pairs.view, old = contacts.view
+            var same = true
+            for k in keys.indices where keys[k] != old[k].key || old[k].shapeA < 0 { same = false; break }
             if same { pairsChanged = false }
         }
     }
@@ -199,10 +168,9 @@ extension World {
     private func mergeFreshPairs(_ bp: inout BroadPhase, chunks: Int) {
         bp.freshPairs.removeAllKeepingCapacity()
         for c in 0..<chunks { bp.freshPairs.append(contentsOf: bp.workerPairs[c]) }
-        bp.freshPairs.withUnsafeMutableBufferPointer { sortKeys($0) }
-        bp.enlarged.withUnsafeBufferPointer { en in
-        contacts.withUnsafeBufferPointer { old in
-        bp.freshPairs.withUnsafeBufferPointer { fresh in
+        sortKeys(bp.freshPairs.mutableView)
+        do {
+            let en = bp.enlarged.view, old = contacts.view, fresh = bp.freshPairs.view
             var i = 0
             for c in old {
                 let k = c.key
@@ -212,18 +180,18 @@ extension World {
                 bp.pairs.append(k)
             }
             while i < fresh.count { bp.pairs.append(fresh[i]); i += 1 }
-        }}}
+        }
     }
 }
 
 /// Sorts pair keys in place without allocating (quicksort, median of three, insertion sort
 /// below 16 keys; the smaller side recursed, so the depth stays logarithmic).
-func sortKeys(_ a: UnsafeMutableBufferPointer<UInt64>) {
-    guard let base = a.baseAddress, a.count > 1 else { return }
-    sortKeys(base, 0, a.count - 1)
+func sortKeys(_ a: MutableView<UInt64>) {
+    guard a.count > 1 else { return }
+    sortKeys(a, 0, a.count - 1)
 }
 
-private func sortKeys(_ p: UnsafeMutablePointer<UInt64>, _ lo0: Int, _ hi0: Int) {
+private func sortKeys(_ p: MutableView<UInt64>, _ lo0: Int, _ hi0: Int) {
     var lo = lo0, hi = hi0
     while hi - lo >= 16 {
         let mid = lo + (hi - lo) / 2
@@ -248,7 +216,7 @@ private func sortKeys(_ p: UnsafeMutablePointer<UInt64>, _ lo0: Int, _ hi0: Int)
     }
 }
 
-private extension UnsafeMutablePointer where Pointee == UInt64 {
+private extension MutableView where Element == UInt64 {
     @inline(__always) func swapAt(_ i: Int, _ j: Int) { let t = self[i]; self[i] = self[j]; self[j] = t }
 }
 
@@ -256,7 +224,7 @@ private extension UnsafeMutablePointer where Pointee == UInt64 {
 struct PairEmission: RangeTask, @unchecked Sendable {
     let ctx: PairContext
     /// The shapes that look for partners: every moving shape, or only the enlarged ones.
-    let emitters: UnsafeBufferPointer<Int32>
+    let emitters: View<Int32>
     let incremental: Bool
     let out: ChunkBuffers<UInt64>
     func run(_ r: Range<Int>, part c: Int) {
@@ -329,13 +297,13 @@ struct BoxUpdate: RangeTask, @unchecked Sendable {
 /// A read-only view of a built grid.
 struct GridView {
     var geo: GridGeometry
-    var cellStart: UnsafePointer<Int32>
-    var entries: UnsafePointer<Int32>
+    var cellStart: View<Int32>
+    var entries: View<Int32>
     /// Each entry's filter mask (`UniformGrid.entryMasks`), for a grid built with a filter.
-    var masks: UnsafePointer<UInt64>?
-    init(_ g: UniformGrid, _ cs: UnsafePointer<Int32>, _ en: UnsafePointer<Int32>, masks: UnsafePointer<UInt64>? = nil) {
+    var masks: View<UInt64>?
+    init(_ g: UniformGrid, masks: Bool = false) {
         geo = GridGeometry(origin: g.origin, invCellSize: g.invCellSize, nx: g.nx, ny: g.ny)
-        cellStart = cs; entries = en; self.masks = masks
+        cellStart = g.cellStart.view; entries = g.entries.view; self.masks = masks ? g.entryMasks.view : nil
     }
 }
 
@@ -343,17 +311,17 @@ struct GridView {
 /// `World.findPairs`, where the arrays are neither resized nor written.
 struct PairContext: @unchecked Sendable {
     unowned(unsafe) let world: World
-    let shapes: UnsafePointer<ShapeRecord>
+    let shapes: View<ShapeRecord>
     let metas: View<BodyMeta>
-    let boxes: UnsafePointer<AABB>
-    let isLarge: UnsafePointer<UInt8>
+    let boxes: View<AABB>
+    let isLarge: View<UInt8>
     /// 1 for a shape whose fat box changed this step.
-    let enlarged: UnsafePointer<UInt8>
+    let enlarged: View<UInt8>
     let staticGrid: GridView
     let grid: GridView
-    let moving: UnsafeBufferPointer<Int32>
-    let movingLarge: UnsafeBufferPointer<Int32>
-    let staticLarge: UnsafeBufferPointer<Int32>
+    let moving: View<Int32>
+    let movingLarge: View<Int32>
+    let staticLarge: View<Int32>
 
     @inline(__always)
     static func shapeAABB(_ rec: ShapeRecord, _ xf: Transform, _ verts: View<Vec2>) -> AABB {

@@ -26,7 +26,7 @@ struct UniformGrid {
     /// With `workers` > 1, a `pipeline` and at least `minParallel` shapes, the grid is counted and filled in parallel
     /// (`buildParallel`); the cells list their shapes in the same order either way.
     /// With a `filter`, `entryMasks` gets each entry's mask.
-    mutating func build(ids: UnsafeBufferPointer<Int32>, boxes: UnsafePointer<AABB>, cellSize requested: Float,
+    mutating func build(ids: View<Int32>, boxes: View<AABB>, cellSize requested: Float,
                         workers: Int = 1, pipeline: StagePipeline? = nil, minParallel: Int = 2048,
                         filter: CollisionFilter? = nil) {
         let n = ids.count
@@ -129,7 +129,7 @@ extension UniformGrid {
     /// only its part inside the band counts) and sum them up locally; (2) serially, the first
     /// entry of each band; then, after `entries` has grown, (3) per band: write the entries
     /// (shapes in increasing order, as the serial build) and the final cell starts.
-    mutating func buildParallel(ids: UnsafeBufferPointer<Int32>, boxes: UnsafePointer<AABB>, cells: Int,
+    mutating func buildParallel(ids: View<Int32>, boxes: View<AABB>, cells: Int,
                                 workers: Int, pipeline: StagePipeline, filter: CollisionFilter?) {
         let n = ids.count
         let rowsPerBand = (Int(ny) + workers - 1) / workers
@@ -166,8 +166,8 @@ extension UniformGrid {
 /// Raw views of a grid under construction (see `UniformGrid.buildParallel`); each stage's
 /// blocks write disjoint parts (their shapes' ranges, or their band's cells and entries).
 struct GridBuildViews: StageExecutor, @unchecked Sendable {
-    var ids: UnsafeBufferPointer<Int32>
-    var boxes: UnsafePointer<AABB>
+    var ids: View<Int32>
+    var boxes: View<AABB>
     var geo: GridGeometry
     var cells: Int
     var bands: Int
@@ -268,7 +268,7 @@ struct GridGeometry {
 /// share no bit never collide (`PairContext.shouldCollide` says no), so a query may pass over
 /// them; every other pair still goes through `shouldCollide`.
 struct CollisionFilter: @unchecked Sendable {
-    let shapes: UnsafePointer<ShapeRecord>
+    let shapes: View<ShapeRecord>
     let metas: View<BodyMeta>
 
     @inline(__always)

@@ -34,6 +34,9 @@ struct ColoredBatches {
     /// written by the offsets pass so that preparation can be split by batch, not by island.
     let batchSource = Column<Int32>()
     let batchLanes = Column<UInt8>()
+    /// Per island: the counting sort's cursor of each colour (colorCount + 1 entries per
+    /// island; scratch of the colouring pass, each island its own row).
+    let colorCursor = Column<Int>()
 
     /// Colouring and preparation run in three passes: (1) islands are coloured and their
     /// constraints counting-sorted by colour (`coloring(…)` gives the view; each island is one
@@ -45,7 +48,7 @@ struct ColoredBatches {
     ///
     /// Grows the buffers of pass 1 and returns its view, valid until `layout`.
     /// (`ib` is inout only so that the world's builder is passed in place, not copied: it is only read.)
-    mutating func coloring(islands ib: inout IslandBuilder, contacts: UnsafePointer<Contact>, metas: View<BodyMeta>,
+    mutating func coloring(islands ib: inout IslandBuilder, contacts: View<Contact>, metas: View<BodyMeta>,
                            bodyCount: Int) -> IslandColoring {
         let n = ib.groupCount
         let total = n > 0 ? Int(ib.groupContactStart[n]) : 0
@@ -54,10 +57,11 @@ struct ColoredBatches {
         if colorOf.count < total { colorOf.append(contentsOf: repeatElement(0, count: total - colorOf.count)) }
         if order.count < total { order.append(contentsOf: repeatElement(0, count: total - order.count)) }
         if islandCounts.count < n * stride { islandCounts.append(contentsOf: repeatElement(0, count: n * stride - islandCounts.count)) }
-        return IslandColoring(bodyColors: bodyColors.baseOrDummyMutable, colorOf: colorOf.baseOrDummyMutable,
-                              order: order.baseOrDummyMutable, counts: islandCounts.baseOrDummyMutable,
-                              bodies: ib.bodies.baseOrDummyMutable, bodyStart: ib.groupBodyStart.baseOrDummyMutable,
-                              contactStart: ib.groupContactStart.baseOrDummyMutable, contactList: ib.contactList.baseOrDummyMutable,
+        colorCursor.grow(to: n * stride, with: 0)
+        return IslandColoring(bodyColors: bodyColors.mutableView, colorOf: colorOf.mutableView,
+                              order: order.mutableView, counts: islandCounts.mutableView, cursors: colorCursor.mutableView,
+                              bodies: ib.bodies.view, bodyStart: ib.groupBodyStart.view,
+                              contactStart: ib.groupContactStart.view, contactList: ib.contactList.view,
                               contacts: contacts, metas: metas, all: (1 << UInt32(Self.colorCount)) - 1)
     }
 
@@ -69,21 +73,21 @@ struct ColoredBatches {
         // Offsets, in island order; each batch's source range in `order`; the overflow lists
         // (short) are copied here. Every buffer is only ever grown (to bounds known up front: a
         // batch or an overflow entry holds at least one constraint) and written through
-        // pointers: this pass is serial.
+        // views: this pass is serial.
         let total = n > 0 ? Int(ib.groupContactStart[n]) : 0
         wideStart.grow(to: n + 1, with: 0); overflowStart.grow(to: n + 1, with: 0); colorStart.grow(to: n * stride + 1, with: 0)
         batchSource.grow(to: total, with: 0); batchLanes.grow(to: total, with: 0); overflow.grow(to: total, with: 0)
-        let contactStart = ib.groupContactStart.baseOrDummyMutable
-        let ws = wideStart.baseOrDummyMutable, os = overflowStart.baseOrDummyMutable
-        let cs = colorStart.baseOrDummyMutable, ic = islandCounts.baseOrDummyMutable
-        let src = batchSource.baseOrDummyMutable, lanes = batchLanes.baseOrDummyMutable
-        let ov = overflow.baseOrDummyMutable, ord = order.baseOrDummyMutable
+        let contactStart = ib.groupContactStart.view
+        let ws = wideStart.mutableView, os = overflowStart.mutableView
+        let cs = colorStart.mutableView, ic = islandCounts.view
+        let src = batchSource.mutableView, lanes = batchLanes.mutableView
+        let ov = overflow.mutableView, ord = order.view
         var w: Int32 = 0, o: Int32 = 0
         for isl in 0..<n {
             ws[isl] = w
             os[isl] = o
             var cursor = contactStart[isl]
-            let row = ic + isl * stride, crow = cs + isl * stride
+            let row = ic.subview(isl * stride ..< (isl + 1) * stride), crow = cs.subview(isl * stride ..< (isl + 1) * stride)
             for q in 0..<k {
                 crow[q] = w
                 let count = row[q]
@@ -115,33 +119,34 @@ struct ColoredBatches {
                           bounce: WorkFlag) {
         let n = ib.groupCount
         let w = n > 0 ? Int(wideStart[n]) : 0
-        let v = BatchPreparation(wide: wide.baseOrDummyMutable, extra: wideExtra.baseOrDummyMutable, order: order.baseOrDummy,
-                                 contactList: ib.contactList.baseOrDummy, source: batchSource.baseOrDummy,
-                                 lanes: batchLanes.baseOrDummy, prepare: source, bounce: bounce)
+        let v = BatchPreparation(wide: wide.mutableView, extra: wideExtra.mutableView, order: order.view,
+                                 contactList: ib.contactList.view, source: batchSource.view,
+                                 lanes: batchLanes.view, prepare: source, bounce: bounce)
         Parallel.forChunks(workers: workers, count: w, chunkSize: 64, counter: claim, v)
     }
 }
 
-/// Pass 1 of the colouring for one island, through raw pointers (shared read-only by the
-/// workers; each island writes only its own bodies' colour masks, its own constraint range of
-/// `colorOf` / `order` and its own row of `counts`). It reads only the contacts' bodies and
-/// the bodies' types.
+/// Pass 1 of the colouring for one island, through views (shared by the workers; each island
+/// writes only its own bodies' colour masks, its own constraint range of `colorOf` / `order`
+/// and its own rows of `counts` and `cursors`). It reads only the contacts' bodies and the
+/// bodies' types.
 struct IslandColoring: @unchecked Sendable {
-    let bodyColors: UnsafeMutablePointer<UInt32>
-    let colorOf: UnsafeMutablePointer<UInt8>
-    let order: UnsafeMutablePointer<Int32>
-    let counts: UnsafeMutablePointer<Int32>
-    let bodies: UnsafePointer<Int32>
-    let bodyStart: UnsafePointer<Int32>
-    let contactStart: UnsafePointer<Int32>
-    let contactList: UnsafePointer<Int32>
-    let contacts: UnsafePointer<Contact>
+    let bodyColors: MutableView<UInt32>
+    let colorOf: MutableView<UInt8>
+    let order: MutableView<Int32>
+    let counts: MutableView<Int32>
+    let cursors: MutableView<Int>
+    let bodies: View<Int32>
+    let bodyStart: View<Int32>
+    let contactStart: View<Int32>
+    let contactList: View<Int32>
+    let contacts: View<Contact>
     let metas: View<BodyMeta>
     let all: UInt32
 
     func color(island isl: Int) {
         let k = ColoredBatches.colorCount
-        let row = counts + isl * (k + 1)
+        let row = counts.subview(isl * (k + 1) ..< (isl + 1) * (k + 1))
         for q in 0...k { row[q] = 0 }
         for q in Int(bodyStart[isl])..<Int(bodyStart[isl + 1]) { bodyColors[Int(bodies[q])] = 0 }
         let c0 = Int(contactStart[isl]), c1 = Int(contactStart[isl + 1])
@@ -165,39 +170,39 @@ struct IslandColoring: @unchecked Sendable {
             row[color] += 1
         }
         // Counting sort by colour, stable in constraint order, into order[c0 ..< c1].
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: k + 1) { starts in
-            var at = c0
-            for q in 0...k { starts[q] = at; at += Int(row[q]) }
-            for i in c0..<c1 {
-                let q = Int(colorOf[i])
-                order[starts[q]] = Int32(i)
-                starts[q] += 1
-            }
+        let starts = cursors.subview(isl * (k + 1) ..< (isl + 1) * (k + 1))
+        var at = c0
+        for q in 0...k { starts[q] = at; at += Int(row[q]) }
+        for i in c0..<c1 {
+            let q = Int(colorOf[i])
+            order[starts[q]] = Int32(i)
+            starts[q] += 1
         }
     }
 }
 
 /// Pass 3 of the colouring: each batch is written only by the worker that prepares it.
 private struct BatchPreparation: RangeTask, @unchecked Sendable {
-    let wide: UnsafeMutablePointer<WideContact>
-    let extra: UnsafeMutablePointer<WideExtra>
-    let order: UnsafePointer<Int32>
-    let contactList: UnsafePointer<Int32>
-    let source: UnsafePointer<Int32>
-    let lanes: UnsafePointer<UInt8>
+    let wide: MutableView<WideContact>
+    let extra: MutableView<WideExtra>
+    let order: View<Int32>
+    let contactList: View<Int32>
+    let source: View<Int32>
+    let lanes: View<UInt8>
     let prepare: DKPrepareSource
     unowned(unsafe) let bounce: WorkFlag
 
     func run(_ batches: Range<Int>, part: Int) {
         var bounces: Int32 = 0
-        withUnsafePointer(to: prepare) { src in
-            for b in batches {
-                let first = Int(source[b]), count = Int(lanes[b])
-                var contacts = SIMD4<Int32>(repeating: 0)
-                for l in 0..<count { contacts[l] = contactList[Int(order[first + l])] }
-                bounces |= withUnsafePointer(to: &contacts) {
-                    dk_prepare_batch(src, UnsafeRawPointer($0).assumingMemoryBound(to: Int32.self), count, wide + b, extra + b)
-                }
+        var src = prepare
+        for b in batches {
+            let first = Int(source[b]), count = Int(lanes[b])
+            var contacts = SIMD4<Int32>(repeating: 0)
+            for l in 0..<count { contacts[l] = contactList[Int(order[first + l])] }
+            // (The four indices handed to C for the call: a local vector's address.)
+            bounces |= withUnsafePointer(to: &contacts) {
+                dk_prepare_batch(&src, UnsafeRawPointer($0).assumingMemoryBound(to: Int32.self), count,
+                                 wide.pointer(at: b), extra.pointer(at: b))
             }
         }
         if bounces != 0 { bounce.set() }

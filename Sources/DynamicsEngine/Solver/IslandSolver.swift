@@ -14,7 +14,7 @@ struct SolverScratch {
     let sizeCounts = Column<Int32>()
 }
 
-/// Raw views of the world's arrays for one step's solve. Valid only inside `World.solve`.
+/// Views of the world's arrays for one step's solve. Valid only inside `World.solve`.
 ///
 /// Concurrency: islands touch disjoint bodies, contacts and joints, so different islands may
 /// be solved on different threads. Inside one island, the parallel stages touch a body range
@@ -28,24 +28,24 @@ struct SolverViews: @unchecked Sendable {
     /// How many bodies `sims` and `states` hold (the C kernels check against it in debug builds).
     var bodyCount: Int
     var metas: View<BodyMeta>
-    var constraints: UnsafeMutablePointer<ContactConstraint>
-    var wide: UnsafeMutablePointer<WideContact>
-    var extra: UnsafeMutablePointer<WideExtra>
-    var wideStart: UnsafePointer<Int32>
-    var colorStart: UnsafePointer<Int32>
-    var overflowStart: UnsafePointer<Int32>
+    var constraints: MutableView<ContactConstraint>
+    var wide: MutableView<WideContact>
+    var extra: View<WideExtra>
+    var wideStart: View<Int32>
+    var colorStart: View<Int32>
+    var overflowStart: View<Int32>
     /// The step's batch count (store items past it are overflow constraints), the overflow
     /// constraints' positions in the contact list, and where impulses go.
     var batchCount: Int
-    var overflow: UnsafePointer<Int32>
-    var contactList: UnsafePointer<Int32>
-    var contacts: UnsafePointer<Contact>
-    var data: UnsafeMutablePointer<ContactData>
-    var joints: UnsafeMutablePointer<JointRecord>
-    var bodies: UnsafePointer<Int32>
-    var bodyStart: UnsafePointer<Int32>
-    var jointList: UnsafePointer<Int32>
-    var jointStart: UnsafePointer<Int32>
+    var overflow: View<Int32>
+    var contactList: View<Int32>
+    var contacts: View<Contact>
+    var data: MutableView<ContactData>
+    var joints: MutableView<JointRecord>
+    var bodies: View<Int32>
+    var bodyStart: View<Int32>
+    var jointList: View<Int32>
+    var jointStart: View<Int32>
     var subSteps: Int
     var h: Float
     var invH: Float
@@ -115,7 +115,10 @@ struct SolverViews: @unchecked Sendable {
     func batches(_ pass: Pass, _ r: Range<Int>) {
         guard !r.isEmpty else { return }
         assert(WideContactSolver.layoutMatches, "the engine's structures and the C kernels' differ in layout")
-        let p = UnsafeMutableRawPointer(wide + r.lowerBound), s = UnsafeMutableRawPointer(states.base)
+        // (The C kernels get the batches' and the states' addresses; they check every body
+        // index against `bodyCount` in debug builds.)
+        let p = UnsafeMutableRawPointer(wide.pointer(at: r.lowerBound, count: r.count))
+        let s = UnsafeMutableRawPointer(states.pointer(at: 0, count: bodyCount))
         switch pass {
         case .warmStart: dk_wide_warm_start(p, r.count, s, bodyCount)
         case .solve: dk_wide_solve(p, r.count, s, bodyCount, invH, maxBiasVelocity, softness.soft.kernel, softness.staticSoft.kernel)
@@ -128,7 +131,7 @@ struct SolverViews: @unchecked Sendable {
     /// block every lower one, so the loop stops at the first empty colour.)
     @inline(__always)
     func batches(_ pass: Pass, island isl: Int) {
-        let colors = colorStart + isl * (ColoredBatches.colorCount + 1)
+        let colors = colorStart.subview(isl * (ColoredBatches.colorCount + 1) ..< (isl + 1) * (ColoredBatches.colorCount + 1))
         var q = 0
         while q < ColoredBatches.colorCount && colors[q + 1] > colors[q] {
             batches(pass, Int(colors[q])..<Int(colors[q + 1]))
@@ -152,7 +155,7 @@ struct SolverViews: @unchecked Sendable {
     func restitution(island isl: Int) {
         for k in Int(wideStart[isl])..<Int(wideStart[isl + 1]) {
             for l in 0..<4 {
-                WideContact.applyRestitution(wide + k, extra + k, lane: l, states, threshold: restitutionThreshold)
+                WideContact.applyRestitution(&wide[k], extra[k], lane: l, states, threshold: restitutionThreshold)
             }
         }
         for k in Int(overflowStart[isl])..<Int(overflowStart[isl + 1]) {
@@ -167,7 +170,7 @@ struct SolverViews: @unchecked Sendable {
         for k in r {
             if k < batchCount {
                 let slots = extra[k].slot
-                for l in 0..<4 where slots[l] >= 0 { WideContact.store(wide + k, lane: l, into: &data[Int(slots[l])].manifold) }
+                for l in 0..<4 where slots[l] >= 0 { WideContact.store(wide[k], lane: l, into: &data[Int(slots[l])].manifold) }
             } else {
                 let o = k - batchCount
                 let slot = Int(contacts[Int(contactList[Int(overflow[o])])].slot)
@@ -185,7 +188,7 @@ struct SolverViews: @unchecked Sendable {
         let jointRange = Int(jointStart[isl])..<Int(jointStart[isl + 1])
         let overflowRange = Int(overflowStart[isl])..<Int(overflowStart[isl + 1])
         // (What the island has, looked up once: a lone body in flight has no constraint at all.)
-        let colors = colorStart + isl * (ColoredBatches.colorCount + 1)
+        let colors = colorStart.subview(isl * (ColoredBatches.colorCount + 1) ..< (isl + 1) * (ColoredBatches.colorCount + 1))
         let hasBatches = colors[1] > colors[0], hasJoints = !jointRange.isEmpty, hasOverflow = !overflowRange.isEmpty
         @inline(__always) func constraints(_ pass: Pass) {
             if hasJoints { joints(pass, jointRange) }
@@ -213,7 +216,7 @@ struct SolverViews: @unchecked Sendable {
     /// The blocks change who does the work, never the arithmetic.
     func appendStages(island isl: Int, workers: Int, to stages: inout [Stage]) {
         let k = ColoredBatches.colorCount
-        let colors = colorStart + isl * (k + 1)
+        let colors = colorStart.subview(isl * (k + 1) ..< (isl + 1) * (k + 1))
         let b0 = bodyStart[isl], b1 = bodyStart[isl + 1]
         let j0 = jointStart[isl], j1 = jointStart[isl + 1]
         let o0 = overflowStart[isl], o1 = overflowStart[isl + 1]
@@ -243,7 +246,7 @@ struct SolverViews: @unchecked Sendable {
 
     /// Runs one block of a stage.
     @inline(__always)
-    func execute(_ stage: Stage, block: Int, smallIslands: UnsafePointer<Int32>) {
+    func execute(_ stage: Stage, block: Int, smallIslands: View<Int32>) {
         let r = stage.items(block)
         let pass = Pass(rawValue: stage.pass) ?? .solve
         switch StageKind(rawValue: stage.kind)! {

@@ -44,34 +44,24 @@ extension World {
         let keep = !islandsDirty
         islandsDirty = false
         if keep {
-            assert(withIslandInputs { islandsMatchRebuilt($0, $1, $2, $3) },
+            assert(islandsMatchRebuilt(contactLinks.view.subview(0..<contacts.count), metas.view, joints.view, states.view),
                    "kept islands differ from rebuilt ones: a change did not raise islandsDirty")
             // (Which islands may sleep is only read when sleeping is on.)
-            if settings.isSleepEnabled { withIslandInputs { links, me, _, st in refreshSleepability(links, me, st, &islands) } }
+            if settings.isSleepEnabled {
+                refreshSleepability(contactLinks.view.subview(0..<contacts.count), metas.view, states.view, &islands)
+            }
             islandsReusedSteps += 1
             return true
         }
         // The builder in place (`islands` is exclusivity-unchecked and nothing below reads it
         // through `self`): no copy or move of its buffers.
-        withIslandInputs { buildIslands($0, $1, $2, $3, &islands) }
+        buildIslands(contactLinks.view.subview(0..<contacts.count), metas.view, joints.view, states.view, &islands)
         return false
     }
 
-    /// Calls `body` with what islands are built from: each contact's link, the bodies' metas,
-    /// the joints and the bodies' states. (Opened mutably, in place: a read-only view of a
-    /// class property retained and released its array, a cost a small world's step counts.)
-    private func withIslandInputs<R>(_ body: (UnsafeBufferPointer<SIMD2<Int32>>, UnsafeBufferPointer<BodyMeta>,
-                                              UnsafeBufferPointer<JointRecord>, UnsafeBufferPointer<BodyState>) -> R) -> R {
-        // (Only read by `body`; the joints are often none, and opening the shared empty array
-        // mutably made a new one every step.)
-        let links = UnsafeBufferPointer(start: contactLinks.baseOrDummyMutable, count: contacts.count)
-        return body(links, UnsafeBufferPointer(metas.mutableBufferInPlace), UnsafeBufferPointer(joints.mutableBufferInPlace),
-                    UnsafeBufferPointer(states.mutableBufferInPlace))
-    }
-
     /// Whether kept islands are what a rebuild would give (a debug check).
-    private func islandsMatchRebuilt(_ cs: UnsafeBufferPointer<SIMD2<Int32>>, _ me: UnsafeBufferPointer<BodyMeta>,
-                                     _ js: UnsafeBufferPointer<JointRecord>, _ st: UnsafeBufferPointer<BodyState>) -> Bool {
+    private func islandsMatchRebuilt(_ cs: View<SIMD2<Int32>>, _ me: View<BodyMeta>,
+                                     _ js: View<JointRecord>, _ st: View<BodyState>) -> Bool {
         var fresh = IslandBuilder()
         buildIslands(cs, me, js, st, &fresh)
         let a = islands, n = fresh.count, g = fresh.groupCount
@@ -88,13 +78,12 @@ extension World {
 
     /// Kept islands: which may sleep (none touched by a moving kinematic body), as a rebuild
     /// would say. Only read when sleeping is on.
-    private func refreshSleepability(_ cs: UnsafeBufferPointer<SIMD2<Int32>>, _ me: UnsafeBufferPointer<BodyMeta>,
-                                     _ st: UnsafeBufferPointer<BodyState>, _ ib: inout IslandBuilder) {
+    private func refreshSleepability(_ cs: View<SIMD2<Int32>>, _ me: View<BodyMeta>, _ st: View<BodyState>,
+                                     _ ib: inout IslandBuilder) {
         guard settings.isSleepEnabled else { return }
         let n = ib.count
-        ib.canSleep.withUnsafeMutableBufferPointer { canSleep in
-        ib.contactStart.withUnsafeMutableBufferPointer { contactStart in
-        ib.contactList.withUnsafeMutableBufferPointer { contactList in
+        do {
+            let canSleep = ib.canSleep.mutableView, contactStart = ib.contactStart.view, contactList = ib.contactList.view
             @inline(__always) func movingKinematic(_ i: Int) -> Bool {
                 me[i].type == .kinematic && (st[i].v != .zero || st[i].w != 0)
             }
@@ -105,21 +94,20 @@ extension World {
                     if movingKinematic(Int(link.x)) || movingKinematic(Int(link.y)) { canSleep[isl] = 0; break }
                 }
             }
-        }}}
+        }
     }
 
     /// `buildIslands` over buffer views (no class property access per body or contact).
     /// `cs` holds each contact's bodies when it has points, else (-1, -1) (`contactLinks`).
-    private func buildIslands(_ cs: UnsafeBufferPointer<SIMD2<Int32>>, _ me: UnsafeBufferPointer<BodyMeta>,
-                              _ js: UnsafeBufferPointer<JointRecord>, _ st: UnsafeBufferPointer<BodyState>,
-                              _ ib: inout IslandBuilder) {
+    private func buildIslands(_ cs: View<SIMD2<Int32>>, _ me: View<BodyMeta>, _ js: View<JointRecord>,
+                              _ st: View<BodyState>, _ ib: inout IslandBuilder) {
         let nb = Int(bodySlots.count)
         let nj = Int(jointSlots.count)
         ib.parent.grow(to: nb, with: 0); ib.islandOf.grow(to: nb, with: 0)
         // 1. Union–find over awake dynamic bodies (the lower slot becomes the root).
         var count = 0
-        ib.parent.withUnsafeMutableBufferPointer { parent in
-        ib.islandOf.withUnsafeMutableBufferPointer { islandOf in
+        do {
+            let parent = ib.parent.mutableView, islandOf = ib.islandOf.mutableView
             @inline(__always) func solverBody(_ i: Int) -> Bool { me[i].type == .dynamic && me[i].awake && me[i].alive }
             @inline(__always) func find(_ x: Int) -> Int {
                 var r = x
@@ -147,19 +135,17 @@ extension World {
                 let r = find(i)
                 if r == i { islandOf[i] = Int32(count); count += 1 } else { islandOf[i] = islandOf[r] }
             }
-        }}
+        }
         ib.count = count
         let n = count
         ib.bodyStart.grow(to: n + 1, with: 0); ib.contactStart.grow(to: n + 1, with: 0); ib.jointStart.grow(to: n + 1, with: 0)
         if ib.canSleep.count < n { ib.canSleep.append(contentsOf: repeatElement(1, count: n - ib.canSleep.count)) }
-        // 3. Counting sort of bodies, contacts and joints by island. (Buffers only read are
-        // opened mutably too: on the inout builder that costs a uniqueness check, where a
-        // read-only view retained and released the array.)
+        // 3. Counting sort of bodies, contacts and joints by island.
         var nBodies = 0, nContacts = 0, nJoints = 0
-        ib.islandOf.withUnsafeMutableBufferPointer { islandOf in
-        ib.bodyStart.withUnsafeMutableBufferPointer { bodyStart in
-        ib.contactStart.withUnsafeMutableBufferPointer { contactStart in
-        ib.jointStart.withUnsafeMutableBufferPointer { jointStart in
+        do {
+            let islandOf = ib.islandOf.view
+            let bodyStart = ib.bodyStart.mutableView, contactStart = ib.contactStart.mutableView
+            let jointStart = ib.jointStart.mutableView
             for k in 0...n { bodyStart[k] = 0; contactStart[k] = 0; jointStart[k] = 0 }
             for i in 0..<nb where islandOf[i] >= 0 { bodyStart[Int(islandOf[i]) + 1] += 1; nBodies += 1 }
             for k in 0..<cs.count where cs[k].x >= 0 {
@@ -177,20 +163,16 @@ extension World {
                 contactStart[k + 1] += contactStart[k]
                 jointStart[k + 1] += jointStart[k]
             }
-        }}}}
+        }
         ib.bodies.grow(to: nBodies, with: 0); ib.contactList.grow(to: nContacts, with: 0); ib.jointList.grow(to: nJoints, with: 0)
         // Fill with cursors.
         let cur = solver.cursor
         cur.grow(to: n, with: 0)
-        ib.islandOf.withUnsafeMutableBufferPointer { islandOf in
-        ib.bodyStart.withUnsafeMutableBufferPointer { bodyStart in
-        ib.contactStart.withUnsafeMutableBufferPointer { contactStart in
-        ib.jointStart.withUnsafeMutableBufferPointer { jointStart in
-        ib.bodies.withUnsafeMutableBufferPointer { bodies in
-        ib.contactList.withUnsafeMutableBufferPointer { contactList in
-        ib.jointList.withUnsafeMutableBufferPointer { jointList in
-        ib.canSleep.withUnsafeMutableBufferPointer { canSleep in
-        cur.withUnsafeMutableBufferPointer { cur in
+        do {
+            let islandOf = ib.islandOf.view, bodyStart = ib.bodyStart.view, contactStart = ib.contactStart.view
+            let jointStart = ib.jointStart.view
+            let bodies = ib.bodies.mutableView, contactList = ib.contactList.mutableView, jointList = ib.jointList.mutableView
+            let canSleep = ib.canSleep.mutableView, cur = cur.mutableView
             @inline(__always) func movingKinematic(_ i: Int) -> Bool {
                 me[i].type == .kinematic && (st[i].v != .zero || st[i].w != 0)
             }
@@ -215,16 +197,13 @@ extension World {
                 if isl < 0 { continue }
                 jointList[Int(cur[isl])] = Int32(j); cur[isl] += 1
             }
-        }}}}}}}}}
+        }
         // 4. Solve groups of consecutive islands.
         ib.groupBodyStart.grow(to: n + 1, with: 0); ib.groupContactStart.grow(to: n + 1, with: 0); ib.groupJointStart.grow(to: n + 1, with: 0)
         var groups = 0
-        ib.bodyStart.withUnsafeMutableBufferPointer { bodyStart in
-        ib.contactStart.withUnsafeMutableBufferPointer { contactStart in
-        ib.jointStart.withUnsafeMutableBufferPointer { jointStart in
-        ib.groupBodyStart.withUnsafeMutableBufferPointer { gb in
-        ib.groupContactStart.withUnsafeMutableBufferPointer { gc in
-        ib.groupJointStart.withUnsafeMutableBufferPointer { gj in
+        do {
+            let bodyStart = ib.bodyStart.view, contactStart = ib.contactStart.view, jointStart = ib.jointStart.view
+            let gb = ib.groupBodyStart.mutableView, gc = ib.groupContactStart.mutableView, gj = ib.groupJointStart.mutableView
             let limit = IslandBuilder.groupLimit
             for k in 0..<n {
                 // A new group when island k would take the open one past the limit.
@@ -234,7 +213,7 @@ extension World {
                 }
             }
             gb[groups] = bodyStart[n]; gc[groups] = contactStart[n]; gj[groups] = jointStart[n]
-        }}}}}}
+        }
         ib.groupCount = groups
     }
 }

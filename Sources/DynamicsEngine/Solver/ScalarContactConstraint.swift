@@ -51,60 +51,56 @@ struct ContactConstraint {
 /// in the inner loops, no allocation.
 enum ContactSolver {
     @inline(__always)
-    static func prepare(_ cp: UnsafeMutablePointer<ContactConstraint>, contact: Contact, data: UnsafePointer<ContactData>,
+    static func prepare(_ cp: inout ContactConstraint, contact: Contact, data: View<ContactData>,
                         sims: View<BodySim>, states: View<BodyState>, metas: View<BodyMeta>,
                         soft: Softness, staticSoft: Softness) {
         // Fields written in place and the manifold read where it lies (a copy of either, 208
         // and 100 bytes, cost more than the arithmetic).
-        let a = Int(contact.bodyA), b = Int(contact.bodyB)
+        let a = Int(contact.bodyA), b = Int(contact.bodyB), slot = Int(contact.slot)
         let invMassA = sims[a].invMass, invIA = sims[a].invInertia
         let invMassB = sims[b].invMass, invIB = sims[b].invInertia
         let centerA = sims[a].center, centerB = sims[b].center
         let writeA = metas[a].type == .dynamic, writeB = metas[b].type == .dynamic
-        cp.pointee.bodyA = contact.bodyA
-        cp.pointee.bodyB = contact.bodyB
-        cp.pointee.writeA = writeA
-        cp.pointee.writeB = writeB
-        cp.pointee.invMassA = invMassA; cp.pointee.invIA = invIA
-        cp.pointee.invMassB = invMassB; cp.pointee.invIB = invIB
-        cp.pointee.softness = (writeA && writeB) ? soft : staticSoft
-        let n = data.pointee.manifold.normal
-        let count = data.pointee.manifold.pointCount
-        cp.pointee.normal = n
-        cp.pointee.friction = contact.friction
-        cp.pointee.restitution = contact.restitution
-        cp.pointee.pointCount = Int32(count)
+        cp.bodyA = contact.bodyA
+        cp.bodyB = contact.bodyB
+        cp.writeA = writeA
+        cp.writeB = writeB
+        cp.invMassA = invMassA; cp.invIA = invIA
+        cp.invMassB = invMassB; cp.invIB = invIB
+        cp.softness = (writeA && writeB) ? soft : staticSoft
+        let n = data[slot].manifold.normal
+        let count = data[slot].manifold.pointCount
+        cp.normal = n
+        cp.friction = contact.friction
+        cp.restitution = contact.restitution
+        cp.pointCount = Int32(count)
         let t = rightPerp(n)
         let vA = states[a].v, wA = states[a].w, vB = states[b].v, wB = states[b].w
         @inline(__always)
-        func point(_ m: ManifoldPoint, _ out: UnsafeMutablePointer<ConstraintPoint>) {
+        func point(_ m: ManifoldPoint, _ out: inout ConstraintPoint) {
             let rA = m.point - centerA
             let rB = m.point - centerB
-            out.pointee.normalImpulse = m.normalImpulse
-            out.pointee.tangentImpulse = m.tangentImpulse
-            out.pointee.maxNormalImpulse = 0
-            out.pointee.anchorA = rA
-            out.pointee.anchorB = rB
-            out.pointee.adjustedSeparation = m.separation - dot(rB - rA, n)
+            out.normalImpulse = m.normalImpulse
+            out.tangentImpulse = m.tangentImpulse
+            out.maxNormalImpulse = 0
+            out.anchorA = rA
+            out.anchorB = rB
+            out.adjustedSeparation = m.separation - dot(rB - rA, n)
             let rnA = cross(rA, n), rnB = cross(rB, n)
             let kN = invMassA + invMassB + invIA * rnA * rnA + invIB * rnB * rnB
-            out.pointee.normalMass = kN > 0 ? 1 / kN : 0
+            out.normalMass = kN > 0 ? 1 / kN : 0
             let rtA = cross(rA, t), rtB = cross(rB, t)
             let kT = invMassA + invMassB + invIA * rtA * rtA + invIB * rtB * rtB
-            out.pointee.tangentMass = kT > 0 ? 1 / kT : 0
+            out.tangentMass = kT > 0 ? 1 / kT : 0
             let dv = vB + cross(wB, rB) - vA - cross(wA, rA)
-            out.pointee.relativeVelocity = dot(n, dv)
+            out.relativeVelocity = dot(n, dv)
         }
-        withUnsafeMutablePointer(to: &cp.pointee.p0) { p0 in
-            if count > 0 { point(data.pointee.manifold.p0, p0) }
-        }
-        withUnsafeMutablePointer(to: &cp.pointee.p1) { p1 in
-            if count > 1 { point(data.pointee.manifold.p1, p1) }
-        }
-        cp.pointee.useBlock = false
-        cp.pointee.k11 = 1; cp.pointee.k12 = 0; cp.pointee.k22 = 1
+        if count > 0 { point(data[slot].manifold.p0, &cp.p0) }
+        if count > 1 { point(data[slot].manifold.p1, &cp.p1) }
+        cp.useBlock = false
+        cp.k11 = 1; cp.k12 = 0; cp.k22 = 1
         if count == 2 {
-            let p0 = cp.pointee.p0, p1 = cp.pointee.p1
+            let p0 = cp.p0, p1 = cp.p1
             let rn1A = cross(p0.anchorA, n), rn1B = cross(p0.anchorB, n)
             let rn2A = cross(p1.anchorA, n), rn2B = cross(p1.anchorB, n)
             let mAB = invMassA + invMassB
@@ -112,14 +108,14 @@ enum ContactSolver {
             let k22 = mAB + invIA * rn2A * rn2A + invIB * rn2B * rn2B
             let k12 = mAB + invIA * rn1A * rn2A + invIB * rn1B * rn2B
             // K12 is also how point 1's impulse changes point 2's normal velocity.
-            cp.pointee.k12 = k12
+            cp.k12 = k12
             let det = k11 * k22 - k12 * k12
             // Block-solve only when K is well conditioned (the points are not redundant).
             if k11 * k11 < 1000 * det {
-                cp.pointee.useBlock = true
-                cp.pointee.k11 = k11; cp.pointee.k22 = k22
+                cp.useBlock = true
+                cp.k11 = k11; cp.k22 = k22
                 let inv = 1 / det
-                cp.pointee.invK = SIMD4(inv * k22, -inv * k12, -inv * k12, inv * k11)
+                cp.invK = SIMD4(inv * k22, -inv * k12, -inv * k12, inv * k11)
             }
         }
     }

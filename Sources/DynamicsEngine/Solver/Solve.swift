@@ -31,7 +31,7 @@ extension World {
         if keptIslands {
             overflowCount = ib.groupCount > 0 ? Int(batches.overflowStart[ib.groupCount]) : 0
         } else {
-            let coloring = batches.coloring(islands: &ib, contacts: contacts.baseOrDummy, metas: metas.view,
+            let coloring = batches.coloring(islands: &ib, contacts: contacts.view, metas: metas.view,
                                             bodyCount: Int(bodySlots.count))
             let islandChunk = 8
             Parallel.forChunks(workers: workers, count: (ib.groupCount + islandChunk - 1) / islandChunk, chunkSize: 1,
@@ -42,30 +42,27 @@ extension World {
         if solver.constraints.count < overflowCount {
             solver.constraints.append(contentsOf: repeatElement(ContactConstraint(), count: overflowCount - solver.constraints.count))
         }
-        // Index arrays through local references: the buffers below are borrowed mutably.
-        let dataP = contactData.baseOrDummyMutable
-        // (Often empty: opening the shared empty array mutably made a new one every step.)
-        let cons = solver.constraints.baseOrDummyMutable, jointsP = joints.baseOrDummyMutable
+        let dataP = contactData.mutableView
+        let cons = solver.constraints.mutableView, jointsP = joints.mutableView
         do {
-            let contactList = ib.contactList.baseOrDummyMutable
+            let contactList = ib.contactList.view
             let simsP = sims.mutableView, statesP = states.mutableView
-            let metasP = metas.view, contactsP = contacts.baseOrDummy
-            let overflowP = batches.overflow.baseOrDummy
+            let metasP = metas.view, contactsP = contacts.view
+            let overflowP = batches.overflow.view
             let bounce = bounceFlag
             bounce.clear()
             // 2. The overflow constraints (rare: a body in more than `colorCount` contacts of one
             // island) as scalar constraints, then every batch straight from the world.
             for k in 0..<overflowCount {
                 let contact = contactsP[Int(contactList[Int(overflowP[k])])]
-                ContactSolver.prepare(cons + k, contact: contact, data: dataP + Int(contact.slot),
+                ContactSolver.prepare(&cons[k], contact: contact, data: dataP.readOnly,
                                       sims: simsP.readOnly, states: statesP.readOnly, metas: metasP, soft: soft, staticSoft: staticSoft)
                 if contact.restitution > 0 { bounce.set() }
             }
-            let source = WideContactSolver.source(contacts: contactsP, data: dataP, sims: simsP.readOnly, states: statesP.readOnly,
-                                                  metas: metasP, padBody: boundaryBody, contactCount: contacts.count,
-                                                  dataCount: contactData.count, bodyCount: states.count)
+            let source = WideContactSolver.source(contacts: contactsP, data: dataP.readOnly, sims: simsP.readOnly,
+                                                  states: statesP.readOnly, metas: metasP, padBody: boundaryBody)
             batches.prepare(islands: &ib, source: source, workers: workers, counter: chunkCounter, bounce: bounce)
-            let jointList = ib.jointList.baseOrDummyMutable
+            let jointList = ib.jointList.view
             for k in 0..<nj {
                 JointSolver.prepare(&jointsP[Int(jointList[k])], sims: simsP.readOnly, metas: metasP, ctx: ctx)
             }
@@ -74,14 +71,14 @@ extension World {
             let batchCount = ib.groupCount > 0 ? Int(batches.wideStart[ib.groupCount]) : 0
             let views = SolverViews(
                 sims: simsP, states: statesP, bodyCount: states.count, metas: metasP, constraints: cons,
-                wide: batches.wide.baseOrDummyMutable, extra: batches.wideExtra.baseOrDummyMutable,
-                wideStart: batches.wideStart.baseOrDummyMutable, colorStart: batches.colorStart.baseOrDummyMutable,
-                overflowStart: batches.overflowStart.baseOrDummyMutable,
+                wide: batches.wide.mutableView, extra: batches.wideExtra.view,
+                wideStart: batches.wideStart.view, colorStart: batches.colorStart.view,
+                overflowStart: batches.overflowStart.view,
                 batchCount: batchCount, overflow: overflowP,
                 contactList: contactList, contacts: contactsP, data: dataP,
                 joints: jointsP,
-                bodies: ib.bodies.baseOrDummyMutable, bodyStart: ib.groupBodyStart.baseOrDummyMutable,
-                jointList: jointList, jointStart: ib.groupJointStart.baseOrDummyMutable, subSteps: n, h: h, invH: 1 / h,
+                bodies: ib.bodies.view, bodyStart: ib.groupBodyStart.view,
+                jointList: jointList, jointStart: ib.groupJointStart.view, subSteps: n, h: h, invH: 1 / h,
                 maxBiasVelocity: settings.maxContactPushSpeed,
                 softness: WideContactSolver.LaneSoftness(soft: soft, staticSoft: staticSoft),
                 restitutionThreshold: settings.restitutionThreshold,
@@ -106,10 +103,7 @@ extension World {
                     pipeline.stages.append(Stage(kind: SolverViews.StageKind.store.rawValue, pass: 0, island: -1,
                                                  begin: 0, end: Int32(batchCount + overflowCount), blockSize: 256))
                 }
-                smallIslands.withUnsafeBufferPointer { small in
-                    let smallP = orDummy(small.baseAddress)
-                    pipeline.run(workers: workers, SolveStages(views: views, smallIslands: smallP))
-                }
+                pipeline.run(workers: workers, SolveStages(views: views, smallIslands: smallIslands.view))
             }
         }
     }
@@ -139,8 +133,8 @@ extension World {
             countsBuffer.append(contentsOf: repeatElement(0, count: maxSize + 1 - countsBuffer.count))
         }
         orderBuffer.append(contentsOf: repeatElement(0, count: smallCount))
-        countsBuffer.withUnsafeMutableBufferPointer { counts in
-        orderBuffer.withUnsafeMutableBufferPointer { order in
+        do {
+            let counts = countsBuffer.mutableView, order = orderBuffer.mutableView
             func size(_ isl: Int) -> Int {
                 Int(ib.groupContactStart[isl + 1] - ib.groupContactStart[isl] + ib.groupBodyStart[isl + 1] - ib.groupBodyStart[isl])
             }
@@ -156,7 +150,7 @@ extension World {
                 order[Int(counts[k])] = Int32(isl)
                 counts[k] += 1
             }
-        }}
+        }
     }
 
 }
@@ -177,7 +171,7 @@ struct IslandColoringTask: RangeTask, @unchecked Sendable {
 /// The solve's pipeline stages (big islands' colour batches, small islands, impulse stores).
 struct SolveStages: StageExecutor, @unchecked Sendable {
     let views: SolverViews
-    let smallIslands: UnsafePointer<Int32>
+    let smallIslands: View<Int32>
     func execute(_ stage: Stage, _ block: Int) {
         views.execute(stage, block: block, smallIslands: smallIslands)
     }

@@ -64,16 +64,16 @@ struct WideExtra {
 extension WideContact {
     /// Writes lane `l`'s impulses to its contact's manifold for the next step's warm start.
     @inline(__always)
-    static func store(_ w: UnsafePointer<WideContact>, lane l: Int, into manifold: inout Manifold) {
+    static func store(_ w: borrowing WideContact, lane l: Int, into manifold: inout Manifold) {
         if manifold.pointCount > 0 {
-            manifold.p0.normalImpulse = w.pointee.ln1[l]
-            manifold.p0.tangentImpulse = w.pointee.lt1[l]
-            manifold.p0.maxNormalImpulse = w.pointee.mx1[l]
+            manifold.p0.normalImpulse = w.ln1[l]
+            manifold.p0.tangentImpulse = w.lt1[l]
+            manifold.p0.maxNormalImpulse = w.mx1[l]
         }
         if manifold.pointCount > 1 {
-            manifold.p1.normalImpulse = w.pointee.ln2[l]
-            manifold.p1.tangentImpulse = w.pointee.lt2[l]
-            manifold.p1.maxNormalImpulse = w.pointee.mx2[l]
+            manifold.p1.normalImpulse = w.ln2[l]
+            manifold.p1.tangentImpulse = w.lt2[l]
+            manifold.p1.maxNormalImpulse = w.mx2[l]
         }
     }
 
@@ -82,20 +82,20 @@ extension WideContact {
     /// impulse get −restitution × that approach speed back; two bouncing points of a block
     /// lane are solved together.
     @inline(__always)
-    static func applyRestitution(_ w: UnsafeMutablePointer<WideContact>, _ x: UnsafePointer<WideExtra>, lane l: Int,
+    static func applyRestitution(_ w: inout WideContact, _ x: borrowing WideExtra, lane l: Int,
                                  _ states: MutableView<BodyState>, threshold: Float) {
-        let e = x.pointee.restitution[l]
+        let e = x.restitution[l]
         if e == 0 { return }
-        let rv1 = x.pointee.rv1[l], rv2 = x.pointee.rv2[l]
-        let b0 = rv1 <= -threshold && w.pointee.mx1[l] > 0
-        let b1 = rv2 <= -threshold && w.pointee.mx2[l] > 0
+        let rv1 = x.rv1[l], rv2 = x.rv2[l]
+        let b0 = rv1 <= -threshold && w.mx1[l] > 0
+        let b1 = rv2 <= -threshold && w.mx2[l] > 0
         if !b0 && !b1 { return }
-        let a = Int(w.pointee.bodyA[l]), b = Int(w.pointee.bodyB[l])
+        let a = Int(w.bodyA[l]), b = Int(w.bodyB[l])
         var va = UnsafeRawPointer(states.pointer(at: a)).loadUnaligned(as: SIMD4<Float>.self)
         var vb = UnsafeRawPointer(states.pointer(at: b)).loadUnaligned(as: SIMD4<Float>.self)
-        let nx = w.pointee.nx[l], ny = w.pointee.ny[l]
-        let mA = w.pointee.mA[l], iA = w.pointee.iA[l], mB = w.pointee.mB[l], iB = w.pointee.iB[l]
-        let rn1A = w.pointee.rn1A[l], rn1B = w.pointee.rn1B[l], rn2A = w.pointee.rn2A[l], rn2B = w.pointee.rn2B[l]
+        let nx = w.nx[l], ny = w.ny[l]
+        let mA = w.mA[l], iA = w.iA[l], mB = w.mB[l], iB = w.iB[l]
+        let rn1A = w.rn1A[l], rn1B = w.rn1B[l], rn2A = w.rn2A[l], rn2B = w.rn2B[l]
         @inline(__always) func normalVelocity(_ rnA: Float, _ rnB: Float) -> Float {
             (vb.x - va.x) * nx + (vb.y - va.y) * ny + vb.z * rnB - va.z * rnA
         }
@@ -103,11 +103,11 @@ extension WideContact {
             va.x -= mA * d * nx; va.y -= mA * d * ny; va.z -= iA * d * rnA
             vb.x += mB * d * nx; vb.y += mB * d * ny; vb.z += iB * d * rnB
         }
-        let l1 = w.pointee.ln1[l], l2 = w.pointee.ln2[l]
-        if w.pointee.i11[l] > 0 && b0 && b1 {
+        let l1 = w.ln1[l], l2 = w.ln2[l]
+        if w.i11[l] > 0 && b0 && b1 {
             // The block lane's 2×2 LCP, as `ContactSolver.blockLCP`.
-            let k11 = w.pointee.k11[l], k12 = w.pointee.k12[l], k22 = w.pointee.k22[l]
-            let i11 = w.pointee.i11[l], i12 = w.pointee.i12[l], i22 = w.pointee.i22[l]
+            let k11 = w.k11[l], k12 = w.k12[l], k22 = w.k22[l]
+            let i11 = w.i11[l], i12 = w.i12[l], i22 = w.i22[l]
             let c1 = normalVelocity(rn1A, rn1B) + e * rv1, c2 = normalVelocity(rn2A, rn2B) + e * rv2
             var x1: Float = 0, x2: Float = 0
             let f1 = -(i11 * c1 + i12 * c2), f2 = -(i12 * c1 + i22 * c2)
@@ -123,23 +123,23 @@ extension WideContact {
                 }
             }
             let d1 = x1 - l1, d2 = x2 - l2
-            w.pointee.ln1[l] = x1; w.pointee.ln2[l] = x2
-            w.pointee.mx1[l] = max(w.pointee.mx1[l], d1); w.pointee.mx2[l] = max(w.pointee.mx2[l], d2)
+            w.ln1[l] = x1; w.ln2[l] = x2
+            w.mx1[l] = max(w.mx1[l], d1); w.mx2[l] = max(w.mx2[l], d2)
             apply(d1, rn1A, rn1B)
             apply(d2, rn2A, rn2B)
         } else {
             if b0 {
-                let n = max(l1 - w.pointee.nm1[l] * (normalVelocity(rn1A, rn1B) + e * rv1), 0)
-                w.pointee.ln1[l] = n; w.pointee.mx1[l] = max(w.pointee.mx1[l], n - l1)
+                let n = max(l1 - w.nm1[l] * (normalVelocity(rn1A, rn1B) + e * rv1), 0)
+                w.ln1[l] = n; w.mx1[l] = max(w.mx1[l], n - l1)
                 apply(n - l1, rn1A, rn1B)
             }
             if b1 {
-                let n = max(l2 - w.pointee.nm2[l] * (normalVelocity(rn2A, rn2B) + e * rv2), 0)
-                w.pointee.ln2[l] = n; w.pointee.mx2[l] = max(w.pointee.mx2[l], n - l2)
+                let n = max(l2 - w.nm2[l] * (normalVelocity(rn2A, rn2B) + e * rv2), 0)
+                w.ln2[l] = n; w.mx2[l] = max(w.mx2[l], n - l2)
                 apply(n - l2, rn2A, rn2B)
             }
         }
-        if w.pointee.writeA[l] { UnsafeMutableRawPointer(states.pointer(at: a)).storeBytes(of: SIMD4(va.x, va.y, va.z, 0), as: SIMD4<Float>.self) }
-        if w.pointee.writeB[l] { UnsafeMutableRawPointer(states.pointer(at: b)).storeBytes(of: SIMD4(vb.x, vb.y, vb.z, 0), as: SIMD4<Float>.self) }
+        if w.writeA[l] { UnsafeMutableRawPointer(states.pointer(at: a)).storeBytes(of: SIMD4(va.x, va.y, va.z, 0), as: SIMD4<Float>.self) }
+        if w.writeB[l] { UnsafeMutableRawPointer(states.pointer(at: b)).storeBytes(of: SIMD4(vb.x, vb.y, vb.z, 0), as: SIMD4<Float>.self) }
     }
 }

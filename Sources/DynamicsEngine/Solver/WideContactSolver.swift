@@ -94,15 +94,16 @@ enum WideContactSolver {
     /// What `dk_prepare_batch` reads: the world's contacts, contact data and bodies (valid
     /// while those buffers are; debug builds check every index against the counts), padding
     /// lanes naming `padBody`.
-    static func source(contacts: UnsafePointer<Contact>, data: UnsafePointer<ContactData>, sims: View<BodySim>,
-                       states: View<BodyState>, metas: View<BodyMeta>, padBody: Int32,
-                       contactCount: Int, dataCount: Int, bodyCount: Int) -> DKPrepareSource {
+    /// (The views' addresses are handed to C here, with their counts.)
+    static func source(contacts: View<Contact>, data: View<ContactData>, sims: View<BodySim>,
+                       states: View<BodyState>, metas: View<BodyMeta>, padBody: Int32) -> DKPrepareSource {
         DKPrepareSource(
-            contacts: UnsafeRawPointer(contacts), data: UnsafeRawPointer(data), dataStride: MemoryLayout<ContactData>.stride,
+            contacts: UnsafeRawPointer(contacts.base), data: UnsafeRawPointer(data.base),
+            dataStride: MemoryLayout<ContactData>.stride,
             sims: UnsafeRawPointer(sims.base), states: UnsafeRawPointer(states.base),
             metaType: UnsafeRawPointer(metas.base).advanced(by: metaTypeOffset).assumingMemoryBound(to: UInt8.self),
             metaStride: MemoryLayout<BodyMeta>.stride, dynamicType: BodyType.dynamic.rawValue, padBody: padBody,
-            contactCount: contactCount, dataCount: dataCount, bodyCount: bodyCount)
+            contactCount: contacts.count, dataCount: data.count, bodyCount: states.count)
     }
 
     /// Where a `BodyMeta`'s type byte lies (`dk_prepare_batch` reads it to tell which bodies

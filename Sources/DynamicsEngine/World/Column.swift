@@ -162,11 +162,15 @@ final class Column<Element>: RandomAccessCollection, MutableCollection {
 /// parallel tasks instead of a bare pointer. Element access checks bounds in debug builds
 /// (`assert`), and compiles to a plain load in release builds. Valid while the storage it
 /// views is neither grown nor released — the step grows nothing while its passes run.
-struct View<Element>: @unchecked Sendable {
+struct View<Element>: RandomAccessCollection, @unchecked Sendable {
+    typealias Index = Int
+    typealias Indices = Range<Int>
     let base: UnsafePointer<Element>
     let count: Int
 
     @inline(__always) init(_ base: UnsafePointer<Element>, _ count: Int) { self.base = base; self.count = count }
+    @inline(__always) var startIndex: Int { 0 }
+    @inline(__always) var endIndex: Int { count }
 
     @inline(__always)
     subscript(i: Int) -> Element {
@@ -184,6 +188,14 @@ struct View<Element>: @unchecked Sendable {
     func pointer(at i: Int, count n: Int = 1) -> UnsafePointer<Element> {
         assert(i >= 0 && n >= 0 && i + n <= count, "View: elements \(i)..<\(i + n) outside 0..<\(count)")
         return base + i
+    }
+
+    /// Elements `r` as a view of their own (its index 0 is `r.lowerBound`; checked in debug
+    /// builds): an island's bodies, a shape's vertices, the first `n` of a longer column.
+    @inline(__always)
+    func subview(_ r: Range<Int>) -> View<Element> {
+        assert(r.lowerBound >= 0 && r.upperBound <= count, "View: elements \(r) outside 0..<\(count)")
+        return View(base + r.lowerBound, r.count)
     }
 }
 
@@ -215,6 +227,13 @@ struct MutableView<Element>: @unchecked Sendable {
     func pointer(at i: Int, count n: Int = 1) -> UnsafeMutablePointer<Element> {
         assert(i >= 0 && n >= 0 && i + n <= count, "MutableView: elements \(i)..<\(i + n) outside 0..<\(count)")
         return base + i
+    }
+
+    /// Elements `r` as a view of their own (checked in debug builds; see `View.subview`).
+    @inline(__always)
+    func subview(_ r: Range<Int>) -> MutableView<Element> {
+        assert(r.lowerBound >= 0 && r.upperBound <= count, "MutableView: elements \(r) outside 0..<\(count)")
+        return MutableView(base + r.lowerBound, r.count)
     }
 }
 
