@@ -92,12 +92,20 @@ public final class DynamicAnimator {
     /// rotation behind that angle.
     struct LiveItem {
         let item: any DynamicItem
+        /// The item when it is a `DynamicView`, written without a retain and a release per
+        /// tick (a view has weak references, so each costs a side-table update: together
+        /// about a tenth of a one-item animator's tick). `item` keeps it alive.
+        let view: Unmanaged<DynamicView>?
+        let body: BodyHandle
         var angle: CGFloat = .nan
         var rotation = Rot(c: .nan, s: .nan)
+        init(item: any DynamicItem, body: BodyHandle) {
+            self.item = item
+            self.body = body
+            view = (item as? DynamicView).map { Unmanaged.passUnretained($0) }
+        }
     }
     @exclusivity(unchecked) private var live: [LiveItem] = []
-    @exclusivity(unchecked) private var liveBodies: [BodyHandle] = []
-    @exclusivity(unchecked) private var liveTransforms: [Transform] = []
     @exclusivity(unchecked) private var liveDirty = true
 
     /// The clock that steps this animator along with the view animations on it.
@@ -493,21 +501,22 @@ public final class DynamicAnimator {
     private func writeBack() {
         if liveDirty {
             live.removeAll(keepingCapacity: true)
-            liveBodies.removeAll(keepingCapacity: true)
-            for case let r? in recordList {
-                live.append(LiveItem(item: r.item))
-                liveBodies.append(r.body)
-            }
+            for case let r? in recordList { live.append(LiveItem(item: r.item, body: r.body)) }
             liveDirty = false
         }
-        world.transforms(of: liveBodies, into: &liveTransforms)
-        // (One buffer of items opened in place: four parallel arrays cost a uniqueness check
-        // each per tick, a sizeable part of a one-item animator's tick.)
-        liveTransforms.withUnsafeBufferPointer { xfs in
+        // (One buffer of items opened in place, each with its body: parallel arrays cost a
+        // uniqueness check or a retain each per tick, a sizeable part of a one-item animator's
+        // tick.)
+        let world = self.world
         live.withUnsafeMutableBufferPointer { live in
             for k in 0..<live.count {
-                let xf = xfs[k]
-                live[k].item.center = CGPoint(x: CGFloat(xf.p.x), y: CGFloat(xf.p.y))
+                let xf = world.transform(live[k].body)
+                let center = CGPoint(x: CGFloat(xf.p.x), y: CGFloat(xf.p.y))
+                if let view = live[k].view {
+                    view._withUnsafeGuaranteedRef { $0.center = center }
+                } else {
+                    live[k].item.center = center
+                }
                 // The angle (an atan2) only when the body's rotation changed since the last write.
                 if xf.q == live[k].rotation { continue }
                 live[k].rotation = xf.q
@@ -522,7 +531,7 @@ public final class DynamicAnimator {
                     live[k].angle = a
                 }
             }
-        }}
+        }
     }
 
     /// Finds, for every collision behavior with a delegate, the pairs that touch after this
