@@ -190,9 +190,11 @@ struct SolverViews: @unchecked Sendable {
         // (What the island has, looked up once: a lone body in flight has no constraint at all.)
         let colors = colorStart.subview(isl * (ColoredBatches.colorCount + 1) ..< (isl + 1) * (ColoredBatches.colorCount + 1))
         let hasBatches = colors[1] > colors[0], hasJoints = !jointRange.isEmpty, hasOverflow = !overflowRange.isEmpty
+        // One colour of batches (a small island's usual case): its range, found once.
+        let single = hasBatches && colors[2] == colors[1] ? Int(colors[0])..<Int(colors[1]) : 0..<0
         @inline(__always) func constraints(_ pass: Pass) {
             if hasJoints { joints(pass, jointRange) }
-            if hasBatches { batches(pass, island: isl) }
+            if !single.isEmpty { batches(pass, single) } else if hasBatches { batches(pass, island: isl) }
             if hasOverflow { overflowConstraints(pass, overflowRange) }
         }
         for _ in 0..<subSteps {
