@@ -155,7 +155,7 @@ struct SolverViews: @unchecked Sendable {
     func restitution(island isl: Int) {
         for k in Int(wideStart[isl])..<Int(wideStart[isl + 1]) {
             for l in 0..<4 {
-                WideContact.applyRestitution(&wide[k], extra[k], lane: l, states, threshold: restitutionThreshold)
+                WideContact.applyRestitution(&wide[k], extra, k, lane: l, states, threshold: restitutionThreshold)
             }
         }
         for k in Int(overflowStart[isl])..<Int(overflowStart[isl + 1]) {
@@ -170,7 +170,7 @@ struct SolverViews: @unchecked Sendable {
         for k in r {
             if k < batchCount {
                 let slots = extra[k].slot
-                for l in 0..<4 where slots[l] >= 0 { WideContact.store(wide[k], lane: l, into: &data[Int(slots[l])].manifold) }
+                for l in 0..<4 where slots[l] >= 0 { WideContact.store(wide.readOnly, k, lane: l, into: &data[Int(slots[l])].manifold) }
             } else {
                 let o = k - batchCount
                 let slot = Int(contacts[Int(contactList[Int(overflow[o])])].slot)
