@@ -169,6 +169,8 @@ struct View<Element>: RandomAccessCollection, @unchecked Sendable {
     let count: Int
 
     @inline(__always) init(_ base: UnsafePointer<Element>, _ count: Int) { self.base = base; self.count = count }
+    /// A view of nothing (its address is never dereferenced).
+    @inline(__always) init() { self.init(UnsafePointer(bitPattern: 64)!, 0) }
     @inline(__always) var startIndex: Int { 0 }
     @inline(__always) var endIndex: Int { count }
 
@@ -206,6 +208,8 @@ struct MutableView<Element>: @unchecked Sendable {
     let count: Int
 
     @inline(__always) init(_ base: UnsafeMutablePointer<Element>, _ count: Int) { self.base = base; self.count = count }
+    /// A view of nothing (its address is never dereferenced).
+    @inline(__always) init() { self.init(UnsafeMutablePointer(bitPattern: 64)!, 0) }
 
     @inline(__always)
     subscript(i: Int) -> Element {
@@ -264,6 +268,24 @@ extension Array {
     /// `baseOrDummyMutable` with the count: the elements in place, under the same rule.
     @inline(__always) var mutableBufferInPlace: UnsafeMutableBufferPointer<Element> {
         mutating get { UnsafeMutableBufferPointer(start: baseOrDummyMutable, count: count) }
+    }
+}
+
+/// A local pair of values as a two-element view for the length of `body` (a segment's two
+/// normals posing as a polygon's).
+@inline(__always)
+func withView<T, R>(of pair: (T, T), _ body: (View<T>) throws -> R) rethrows -> R {
+    try withUnsafePointer(to: pair) { p in
+        try p.withMemoryRebound(to: T.self, capacity: 2) { try body(View($0, 2)) }
+    }
+}
+
+extension Array {
+    /// The array's elements as a view for the length of `body` (the hand-off from an array a
+    /// pass builds, such as a chunk's output list, to code that indexes it through a view).
+    @inline(__always)
+    mutating func withMutableView<R>(_ body: (MutableView<Element>) throws -> R) rethrows -> R {
+        try withUnsafeMutableBufferPointer { try body(MutableView(orDummy($0.baseAddress), $0.count)) }
     }
 }
 
