@@ -214,7 +214,7 @@ struct SolverViews: @unchecked Sendable {
     /// batches or 256 bodies a block): every block claim and every stage's end is a
     /// synchronisation, and smaller blocks (32 batches) measured 7–10 % slower on 2 workers.
     /// The blocks change who does the work, never the arithmetic.
-    func appendStages(island isl: Int, workers: Int, to stages: inout [Stage]) {
+    func appendStages(island isl: Int, workers: Int, to stages: Column<Stage>) {
         let k = ColoredBatches.colorCount
         let colors = colorStart.subview(isl * (k + 1) ..< (isl + 1) * (k + 1))
         let b0 = bodyStart[isl], b1 = bodyStart[isl + 1]

@@ -91,8 +91,7 @@ extension WideContact {
         let b1 = rv2 <= -threshold && w.mx2[l] > 0
         if !b0 && !b1 { return }
         let a = Int(w.bodyA[l]), b = Int(w.bodyB[l])
-        var va = UnsafeRawPointer(states.pointer(at: a)).loadUnaligned(as: SIMD4<Float>.self)
-        var vb = UnsafeRawPointer(states.pointer(at: b)).loadUnaligned(as: SIMD4<Float>.self)
+        var va = states.velocityLanes(a), vb = states.velocityLanes(b)
         let nx = w.nx[l], ny = w.ny[l]
         let mA = w.mA[l], iA = w.iA[l], mB = w.mB[l], iB = w.iB[l]
         let rn1A = w.rn1A[l], rn1B = w.rn1B[l], rn2A = w.rn2A[l], rn2B = w.rn2B[l]
@@ -139,7 +138,7 @@ extension WideContact {
                 apply(n - l2, rn2A, rn2B)
             }
         }
-        if w.writeA[l] { UnsafeMutableRawPointer(states.pointer(at: a)).storeBytes(of: SIMD4(va.x, va.y, va.z, 0), as: SIMD4<Float>.self) }
-        if w.writeB[l] { UnsafeMutableRawPointer(states.pointer(at: b)).storeBytes(of: SIMD4(vb.x, vb.y, vb.z, 0), as: SIMD4<Float>.self) }
+        if w.writeA[l] { states.setVelocityLanes(a, SIMD4(va.x, va.y, va.z, 0)) }
+        if w.writeB[l] { states.setVelocityLanes(b, SIMD4(vb.x, vb.y, vb.z, 0)) }
     }
 }
