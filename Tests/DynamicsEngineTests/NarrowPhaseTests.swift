@@ -38,7 +38,7 @@ private struct NPShape {
         vertices.withUnsafeBufferPointer { vp in
             normals.withUnsafeBufferPointer { np in
                 body(ShapeView(kind: kind, count: kind == .circle ? 0 : vertices.count,
-                               vertices: vp.baseAddress!, normals: np.baseAddress!,
+                               vertices: View(vp.baseAddress!, vp.count), normals: View(np.baseAddress!, np.count),
                                center: center, radius: radius))
             }
         }

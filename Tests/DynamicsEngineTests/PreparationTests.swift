@@ -49,14 +49,9 @@ struct PreparationTests {
         for baseline in [false, true] {
             WideContactSolver.forceBaseline(baseline)
             defer { WideContactSolver.forceBaseline(false) }
-            w.contacts.withUnsafeBufferPointer { cs in
-            w.contactData.withUnsafeBufferPointer { ds in
-            w.sims.withUnsafeBufferPointer { ss in
-            w.states.withUnsafeBufferPointer { st in
-            w.metas.withUnsafeBufferPointer { ms in
-                let c = cs.baseAddress!, d = ds.baseAddress!, s = ss.baseAddress!, v = st.baseAddress!, m = ms.baseAddress!
-                var source = WideContactSolver.source(contacts: View(c, cs.count), data: View(d, ds.count), sims: View(s, ss.count),
-                                                      states: View(v, st.count), metas: View(m, ms.count), padBody: w.boundaryBody)
+            do {
+                let c = w.contacts.view, d = w.contactData.view, s = w.sims.view, v = w.states.view, m = w.metas.view
+                var source = WideContactSolver.source(contacts: c, data: d, sims: s, states: v, metas: m, padBody: w.boundaryBody)
                 for first in stride(from: 0, to: solved.count, by: 4) {
                     let lanes = Array(solved[first..<min(first + 4, solved.count)])
                     var wide = WideContact(), extra = WideExtra()
@@ -71,7 +66,7 @@ struct PreparationTests {
                         }
                         let contact = c[Int(lanes[l])]
                         var k = ContactConstraint()
-                        ContactSolver.prepare(&k, contact: contact, data: View(d, ds.count), sims: View(s, ss.count), states: View(v, st.count), metas: View(m, ms.count),
+                        ContactSolver.prepare(&k, contact: contact, data: d, sims: s, states: v, metas: m,
                                               soft: soft, staticSoft: staticSoft)
                         let problems = Self.compare(wide, extra, lane: l, with: k, slot: contact.slot)
                         #expect(problems.isEmpty, "contact \(lanes[l]) (\(baseline ? "baseline" : "AVX2 if present")): \(problems)")
@@ -79,7 +74,7 @@ struct PreparationTests {
                         if k.useBlock { block += 1 }
                     }
                 }
-            }}}}}
+            }
         }
         // The heap must exercise every kind of lane.
         #expect(twoPoint > 20 && onePoint > 20 && block > 10 && padding > 0,

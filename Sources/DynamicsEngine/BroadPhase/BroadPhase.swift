@@ -39,7 +39,7 @@ struct BroadPhase {
     /// The enlarged shapes' pairs, before they join the standing ones.
     let freshPairs = Column<UInt64>()
     /// Each chunk's own pair output (concatenated in chunk order, which keeps the keys sorted).
-    var workerPairs: [[UInt64]] = []
+    let workerPairs = Column<[UInt64]>()
     /// Typical cell size of the last build.
     var cellSize: Float = 0
     /// Moving shapes at the last build.
@@ -64,7 +64,8 @@ extension World {
             broadPhase.staticSizes.append(max(e.x, e.y))
         }
         // Cell size: twice the mean size of the smaller half of the static shapes.
-        broadPhase.staticSizes.withUnsafeMutableBufferPointer { var b = $0; b.sort() }
+        var sizes = broadPhase.staticSizes  // (a reference: sorted in place)
+        sizes.sort()
         let half = broadPhase.staticSizes.prefix(max(1, broadPhase.staticSizes.count / 2))
         let cell = half.isEmpty ? 100 : max(1, half.reduce(0, +) / Float(half.count) * 2)
         broadPhase.staticSmall.removeAllKeepingCapacity()

@@ -142,10 +142,9 @@ extension World {
                               isLarge: shapeIsLarge.view, enlarged: bp.enlarged.view,
                               staticGrid: GridView(staticGrid), grid: GridView(grid, masks: filter != nil),
                               moving: moving.view, movingLarge: movingLarge.view, staticLarge: staticLarge.view)
-        bp.workerPairs.withUnsafeMutableBufferPointer { outs in
-            let task = PairEmission(ctx: ctx, emitters: emitters.view, incremental: incremental, out: ChunkBuffers(outs.baseAddress!))
-            Parallel.forChunks(workers: workers, count: count, chunkSize: chunkSize, counter: chunkCounter, task)
-        }
+        let task = PairEmission(ctx: ctx, emitters: emitters.view, incremental: incremental,
+                                out: ChunkBuffers(bp.workerPairs.mutableView))
+        Parallel.forChunks(workers: workers, count: count, chunkSize: chunkSize, counter: chunkCounter, task)
         if !incremental {
             // Emitters in slot order, each with its partners sorted: the keys are sorted.
             for c in 0..<chunks { bp.pairs.append(contentsOf: bp.workerPairs[c]) }
@@ -397,8 +396,8 @@ struct PairContext: @unchecked Sendable {
         // Sort this emitter's partners (few: insertion sort) in place.
         let m = out.count - start
         guard m > 1 else { return }
-        out.withUnsafeMutableBufferPointer { all in
-            let sc = all.baseAddress! + start
+        out.withMutableView { all in
+            let sc = all.subview(start ..< start + m)
             for i in 1..<m {
                 let v = sc[i]
                 var j = i - 1

@@ -61,63 +61,59 @@ struct UniformGrid {
         let nxI = Int(nx)
         var total = 0
         let geo = GridGeometry(origin: origin, invCellSize: invCellSize, nx: nx, ny: ny)
-        ranges.withUnsafeMutableBufferPointer { rg in
-            cellStart.withUnsafeMutableBufferPointer { cs in
-                for c in 0...cells { cs[c] = 0 }
-                for k in 0..<n {
-                    let r = geo.cellRange(boxes[Int(ids[k])])
-                    rg[k] = r
-                    for y in r.y...r.w {
-                        let row = Int(y) * nxI
-                        for x in r.x...r.z { cs[row + Int(x) + 1] &+= 1 }
-                    }
+        do {
+            let rg = ranges.mutableView, cs = cellStart.mutableView
+            for c in 0...cells { cs[c] = 0 }
+            for k in 0..<n {
+                let r = geo.cellRange(boxes[Int(ids[k])])
+                rg[k] = r
+                for y in r.y...r.w {
+                    let row = Int(y) * nxI
+                    for x in r.x...r.z { cs[row + Int(x) + 1] &+= 1 }
                 }
-                for c in 0..<cells { cs[c + 1] &+= cs[c] }
-                total = Int(cs[cells])
             }
+            for c in 0..<cells { cs[c + 1] &+= cs[c] }
+            total = Int(cs[cells])
         }
         if entries.count < total { entries.append(contentsOf: repeatElement(0, count: total - entries.count)) }
         if filter != nil && entryMasks.count < total { entryMasks.append(contentsOf: repeatElement(0, count: total - entryMasks.count)) }
-        let masks = filter != nil ? entryMasks.baseOrDummyMutable : nil
-        ranges.withUnsafeBufferPointer { rg in
-            cellStart.withUnsafeMutableBufferPointer { cs in
-                entries.withUnsafeMutableBufferPointer { en in
-                    // Fill using cs[c] as the write cursor, then shift back. (Two loops: the
-                    // optional mask in the one loop cost a grid of one group 7 %.)
-                    if let filter, let masks {
-                        for k in 0..<n {
-                            let r = rg[k]
-                            let id = ids[k]
-                            let mask = filter.mask(of: Int(id))
-                            for y in r.y...r.w {
-                                let row = Int(y) * nxI
-                                for x in r.x...r.z {
-                                    let c = row + Int(x)
-                                    en[Int(cs[c])] = id
-                                    masks[Int(cs[c])] = mask
-                                    cs[c] &+= 1
-                                }
-                            }
-                        }
-                    } else {
-                        for k in 0..<n {
-                            let r = rg[k]
-                            let id = ids[k]
-                            for y in r.y...r.w {
-                                let row = Int(y) * nxI
-                                for x in r.x...r.z {
-                                    let c = row + Int(x)
-                                    en[Int(cs[c])] = id
-                                    cs[c] &+= 1
-                                }
-                            }
+        let masks = filter != nil ? entryMasks.mutableView : nil
+        do {
+            let rg = ranges.view, cs = cellStart.mutableView, en = entries.mutableView
+            // Fill using cs[c] as the write cursor, then shift back. (Two loops: the
+            // optional mask in the one loop cost a grid of one group 7 %.)
+            if let filter, let masks {
+                for k in 0..<n {
+                    let r = rg[k]
+                    let id = ids[k]
+                    let mask = filter.mask(of: Int(id))
+                    for y in r.y...r.w {
+                        let row = Int(y) * nxI
+                        for x in r.x...r.z {
+                            let c = row + Int(x)
+                            en[Int(cs[c])] = id
+                            masks[Int(cs[c])] = mask
+                            cs[c] &+= 1
                         }
                     }
-                    var c = cells
-                    while c > 0 { cs[c] = cs[c - 1]; c -= 1 }
-                    cs[0] = 0
+                }
+            } else {
+                for k in 0..<n {
+                    let r = rg[k]
+                    let id = ids[k]
+                    for y in r.y...r.w {
+                        let row = Int(y) * nxI
+                        for x in r.x...r.z {
+                            let c = row + Int(x)
+                            en[Int(cs[c])] = id
+                            cs[c] &+= 1
+                        }
+                    }
                 }
             }
+            var c = cells
+            while c > 0 { cs[c] = cs[c - 1]; c -= 1 }
+            cs[0] = 0
         }
     }
 }
@@ -140,8 +136,8 @@ extension UniformGrid {
         if cellStart.count < cells + 1 { cellStart.append(contentsOf: repeatElement(0, count: cells + 1 - cellStart.count)) }
         let geo = GridGeometry(origin: origin, invCellSize: invCellSize, nx: nx, ny: ny)
         var v = GridBuildViews(ids: ids, boxes: boxes, geo: geo, cells: cells, bands: bands,
-                               ranges: ranges.baseOrDummyMutable, cellStart: cellStart.baseOrDummyMutable,
-                               totals: bandTotals.baseOrDummyMutable, entries: nil, filter: filter, entryMasks: nil)
+                               ranges: ranges.mutableView, cellStart: cellStart.mutableView,
+                               totals: bandTotals.mutableView, entries: nil, filter: filter, entryMasks: nil)
         let counter = v
         pipeline.stages.removeAllKeepingCapacity()
         pipeline.stages.append(Stage(kind: 0, pass: 0, island: -1, begin: 0, end: Int32(n), blockSize: Int32(shapeBlock)))
@@ -150,10 +146,10 @@ extension UniformGrid {
         pipeline.run(workers: workers, counter)
         let total = Int(bandTotals[bands])
         if entries.count < total { entries.append(contentsOf: repeatElement(0, count: total - entries.count)) }
-        v.entries = entries.baseOrDummyMutable
+        v.entries = entries.mutableView
         if filter != nil {
             if entryMasks.count < total { entryMasks.append(contentsOf: repeatElement(0, count: total - entryMasks.count)) }
-            v.entryMasks = entryMasks.baseOrDummyMutable
+            v.entryMasks = entryMasks.mutableView
         }
         let filler = v
         pipeline.stages.removeAllKeepingCapacity()
@@ -163,7 +159,7 @@ extension UniformGrid {
     }
 }
 
-/// Raw views of a grid under construction (see `UniformGrid.buildParallel`); each stage's
+/// Views of a grid under construction (see `UniformGrid.buildParallel`); each stage's
 /// blocks write disjoint parts (their shapes' ranges, or their band's cells and entries).
 struct GridBuildViews: StageExecutor, @unchecked Sendable {
     var ids: View<Int32>
@@ -171,12 +167,12 @@ struct GridBuildViews: StageExecutor, @unchecked Sendable {
     var geo: GridGeometry
     var cells: Int
     var bands: Int
-    var ranges: UnsafeMutablePointer<SIMD4<Int32>>
-    var cellStart: UnsafeMutablePointer<Int32>
-    var totals: UnsafeMutablePointer<Int32>
-    var entries: UnsafeMutablePointer<Int32>?
+    var ranges: MutableView<SIMD4<Int32>>
+    var cellStart: MutableView<Int32>
+    var totals: MutableView<Int32>
+    var entries: MutableView<Int32>?
     var filter: CollisionFilter?
-    var entryMasks: UnsafeMutablePointer<UInt64>?
+    var entryMasks: MutableView<UInt64>?
 
     func execute(_ stage: Stage, _ block: Int) {
         let r = stage.items(block)
@@ -207,8 +203,10 @@ struct GridBuildViews: StageExecutor, @unchecked Sendable {
         default:  // fill the band's entries, then make its cell starts global
             let y0 = Int32(r.lowerBound), y1 = Int32(r.upperBound - 1)
             let c0 = r.lowerBound * nxI, c1 = r.upperBound * nxI
-            let en = entries! + Int(totals[block])
-            let em = entryMasks.map { $0 + Int(totals[block]) }
+            // (The band's entries: `totals[block] ..< totals[block + 1]`.)
+            let band = Int(totals[block]) ..< Int(totals[block + 1])
+            let en = entries!.subview(band)
+            let em = entryMasks.map { $0.subview(band) }
             for k in 0..<ids.count {
                 let g = ranges[k]
                 let ya = max(g.y, y0), yb = min(g.w, y1)

@@ -156,12 +156,13 @@ enum MassComputer {
     }
 
     /// Mass of a convex polygon (vertices counter-clockwise).
-    static func polygon(_ v: [Vec2], density: Float) -> MassData {
-        v.withUnsafeBufferPointer { polygon($0, density: density) }
-    }
+    static func polygon(_ v: [Vec2], density: Float) -> MassData { polygonMass(v, density: density) }
 
     /// Mass of a convex polygon (vertices counter-clockwise), read in place.
-    static func polygon(_ v: UnsafeBufferPointer<Vec2>, density: Float) -> MassData {
+    static func polygon(_ v: View<Vec2>, density: Float) -> MassData { polygonMass(v, density: density) }
+
+    private static func polygonMass<C: RandomAccessCollection>(_ v: C, density: Float) -> MassData
+    where C.Element == Vec2, C.Index == Int {
         let o = v[0]
         var area: Float = 0, cen = Vec2.zero, inertia: Float = 0
         let inv3: Float = 1.0 / 3.0

@@ -23,32 +23,27 @@ extension Collide {
     static func segmentPolygon(_ a: ShapeView, _ xfA: Transform, _ b: ShapeView, _ xfB: Transform,
                                speculative: Float) -> Manifold {
         let n = normalize(rightPerp(a.vertices[1] - a.vertices[0]))
-        let normals = (n, -n)
-        return withUnsafePointer(to: normals) { tuple in
-            tuple.withMemoryRebound(to: Vec2.self, capacity: 2) { nA in
-                polygonCore(2, a.vertices, nA, a.radius, b, xfA, xfB, speculative)
-            }
-        }
+        return withView(of: (n, -n)) { nA in polygonCore(2, a.vertices, nA, a.radius, b, xfA, xfB, speculative) }
     }
 
     /// The two polygons of a polygon pair, all that the contact stage needs (no allocation).
     private struct PolygonPair {
         var countA: Int
-        var vA: UnsafePointer<Vec2>
-        var nA: UnsafePointer<Vec2>
+        var vA: View<Vec2>
+        var nA: View<Vec2>
         var rA: Float
         var countB: Int
-        var vB: UnsafePointer<Vec2>
-        var nB: UnsafePointer<Vec2>
+        var vB: View<Vec2>
+        var nB: View<Vec2>
         var rB: Float
         /// B's frame expressed in A's frame.
         var xf: Transform
     }
 
-    /// The SAT + clipping core. Polygon A is given by its raw arrays (so a segment can pose as a
+    /// The SAT + clipping core. Polygon A is given by its vertices and normals (so a segment can pose as a
     /// two-vertex polygon); B is a polygon view. Everything is computed in A's frame.
-    private static func polygonCore(_ countA: Int, _ vA: UnsafePointer<Vec2>,
-                                    _ nA: UnsafePointer<Vec2>, _ rA: Float, _ b: ShapeView,
+    private static func polygonCore(_ countA: Int, _ vA: View<Vec2>,
+                                    _ nA: View<Vec2>, _ rA: Float, _ b: ShapeView,
                                     _ xfA: Transform, _ xfB: Transform,
                                     _ speculative: Float) -> Manifold {
         let pair = PolygonPair(countA: countA, vA: vA, nA: nA, rA: rA,

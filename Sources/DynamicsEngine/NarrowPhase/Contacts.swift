@@ -69,16 +69,11 @@ extension World {
         let workers = np >= parallelMin(2048) ? stepWorkers : 1
         while mergeEnded.count < workers { mergeEnded.append([]) }
         while mergeFresh.count < workers { mergeFresh.append([]) }
-        // Read-only buffers opened mutably, in place (never shared: no copy): a read-only view of
-        // a class property retained and released its array.
-        mergeEnded.withUnsafeMutableBufferPointer { ended in
-        mergeFresh.withUnsafeMutableBufferPointer { fresh in
-            let m = ContactMerge(pairs: broadPhase.pairs.view, old: contacts.view, shapes: shapes.view, out: out.mutableView,
-                                 ended: ChunkBuffers(orDummy(ended.baseAddress)),
-                                 fresh: ChunkBuffers(orDummy(fresh.baseAddress)), parts: workers)
-            // Worker w owns pairs `share(np, w, workers)` and old contacts of keys in the same range.
-            Parallel.forRanges(workers: workers, count: workers, minPerWorker: 1, m)
-        }}
+        let m = ContactMerge(pairs: broadPhase.pairs.view, old: contacts.view, shapes: shapes.view, out: out.mutableView,
+                             ended: ChunkBuffers(mergeEnded.mutableView), fresh: ChunkBuffers(mergeFresh.mutableView),
+                             parts: workers)
+        // Worker w owns pairs `share(np, w, workers)` and old contacts of keys in the same range.
+        Parallel.forRanges(workers: workers, count: workers, minPerWorker: 1, m)
         // Serially, in key order: end events and freed data slots of the contacts that are
         // gone, then slots for the new ones (last freed first).
         for w in 0..<workers {
@@ -119,10 +114,11 @@ extension World {
     }
 
     @inline(__always)
-    func shapeView(_ s: Int, _ v: UnsafePointer<Vec2>, _ n: UnsafePointer<Vec2>) -> ShapeView {
+    func shapeView(_ s: Int, _ v: View<Vec2>, _ n: View<Vec2>) -> ShapeView {
         let r = shapes[s]
-        return ShapeView(kind: r.kind, count: Int(r.vertexCount), vertices: v + Int(r.vertexStart),
-                         normals: n + Int(r.vertexStart), center: r.center, radius: r.radius, oneSided: r.oneSided)
+        let st = Int(r.vertexStart), m = r.kind == .circle ? 0 : Int(r.vertexCount)
+        return ShapeView(kind: r.kind, count: Int(r.vertexCount), vertices: v.subview(st ..< st + m),
+                         normals: n.subview(st ..< st + m), center: r.center, radius: r.radius, oneSided: r.oneSided)
     }
 
     /// Runs the narrow phase on every contact with an awake body, carrying impulses over by
@@ -155,12 +151,9 @@ extension World {
             contactChanges.append(list)
         }
         contactChangeChunks = chunks
-        contactChanges.withUnsafeMutableBufferPointer { lists in
-            let out = ChunkBuffers(lists.baseAddress!)
-            // Chunk c writes only its contacts and its own list.
-            Parallel.forChunks(workers: workers, count: count, chunkSize: contactChunk, counter: chunkCounter,
-                               ContactUpdate(ctx: run, out: out))
-        }
+        // Chunk c writes only its contacts and its own list.
+        Parallel.forChunks(workers: workers, count: count, chunkSize: contactChunk, counter: chunkCounter,
+                           ContactUpdate(ctx: run, out: ChunkBuffers(contactChanges.mutableView)))
         if linksChanged.isSet { islandsDirty = true }
     }
 
@@ -258,16 +251,16 @@ struct NarrowPhaseContext: @unchecked Sendable {
     var speculative: Float
     var maxMargin: Float
     var dt: Float
-    var vertices = View<Vec2>(UnsafePointer(bitPattern: 16)!, 0)
-    var normals = View<Vec2>(UnsafePointer(bitPattern: 16)!, 0)
-    var shapes = View<ShapeRecord>(UnsafePointer(bitPattern: 16)!, 0)
-    var metas = View<BodyMeta>(UnsafePointer(bitPattern: 16)!, 0)
-    var states = View<BodyState>(UnsafePointer(bitPattern: 16)!, 0)
-    var sims = View<BodySim>(UnsafePointer(bitPattern: 16)!, 0)
-    var contacts = MutableView<Contact>(UnsafeMutablePointer(bitPattern: 16)!, 0)
-    var data = MutableView<ContactData>(UnsafeMutablePointer(bitPattern: 16)!, 0)
+    var vertices = View<Vec2>()
+    var normals = View<Vec2>()
+    var shapes = View<ShapeRecord>()
+    var metas = View<BodyMeta>()
+    var states = View<BodyState>()
+    var sims = View<BodySim>()
+    var contacts = MutableView<Contact>()
+    var data = MutableView<ContactData>()
     /// Per contact: its two bodies when it has points (links islands), else (-1, -1).
-    var links = MutableView<SIMD2<Int32>>(UnsafeMutablePointer(bitPattern: 16)!, 0)
+    var links = MutableView<SIMD2<Int32>>()
     /// Raised when a contact's link changed (the islands must be rebuilt).
     unowned(unsafe) var linksChanged: WorkFlag? = nil
 
@@ -326,8 +319,9 @@ struct NarrowPhaseContext: @unchecked Sendable {
     func view(_ s: Int32) -> ShapeView {
         let r = shapes[Int(s)]
         let n = r.kind == .circle ? 0 : Int(r.vertexCount)
-        return ShapeView(kind: r.kind, count: Int(r.vertexCount), vertices: vertices.pointer(at: Int(r.vertexStart), count: n),
-                         normals: normals.pointer(at: Int(r.vertexStart), count: n), center: r.center, radius: r.radius,
+        let st = Int(r.vertexStart)
+        return ShapeView(kind: r.kind, count: Int(r.vertexCount), vertices: vertices.subview(st ..< st + n),
+                         normals: normals.subview(st ..< st + n), center: r.center, radius: r.radius,
                          oneSided: r.oneSided)
     }
 

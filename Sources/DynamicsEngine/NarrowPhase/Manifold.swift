@@ -15,8 +15,8 @@ public enum ShapeKind: UInt8, Sendable {
 struct ShapeView {
     var kind: ShapeKind
     var count: Int
-    var vertices: UnsafePointer<Vec2>
-    var normals: UnsafePointer<Vec2>
+    var vertices: View<Vec2>
+    var normals: View<Vec2>
     var center: Vec2
     var radius: Float
     /// A one-sided boundary segment: `normals[0]` is the only direction it pushes.

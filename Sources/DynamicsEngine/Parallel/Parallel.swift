@@ -92,8 +92,8 @@ struct ClaimChunks<T: RangeTask>: PoolTask {
 /// One output buffer per chunk of a pass (chunk c, run by one worker, touches only buffer c);
 /// the caller combines them in chunk order.
 struct ChunkBuffers<T>: @unchecked Sendable {
-    let buffers: UnsafeMutablePointer<[T]>
-    init(_ buffers: UnsafeMutablePointer<[T]>) { self.buffers = buffers }
+    let buffers: MutableView<[T]>
+    init(_ buffers: MutableView<[T]>) { self.buffers = buffers }
 
     /// Runs `body` on chunk `c`'s buffer moved into a local and moves it back: appending
     /// through the shared array of buffers would write its (shared) cache line on every

@@ -42,7 +42,7 @@ protocol StageExecutor {
 /// depend on the number of threads.
 final class StagePipeline: @unchecked Sendable {
     private let state = Atomic<UInt64>(0)
-    var stages: [Stage] = []
+    let stages = Column<Stage>()
 
     private static let fieldBits: UInt64 = 24
     private static let fieldMask: UInt64 = (1 << 24) - 1
@@ -61,20 +61,18 @@ final class StagePipeline: @unchecked Sendable {
             return
         }
         state.store(0, ordering: .releasing)
-        stages.withUnsafeBufferPointer { list in
-            Parallel.run(workers: workers, PipelinePass(pipeline: self, list: list, executor: executor))
-        }
+        Parallel.run(workers: workers, PipelinePass(pipeline: self, list: stages.view, executor: executor))
     }
 
     /// Every thread of the pass works through the stages.
     private struct PipelinePass<E: StageExecutor>: PoolTask {
         let pipeline: StagePipeline
-        let list: UnsafeBufferPointer<Stage>
+        let list: View<Stage>
         let executor: E
         func perform(_ index: Int) { pipeline.work(list, executor) }
     }
 
-    private func work<E: StageExecutor>(_ list: UnsafeBufferPointer<Stage>, _ executor: E) {
+    private func work<E: StageExecutor>(_ list: View<Stage>, _ executor: E) {
         let count = list.count
         var spins = 0
         while true {

@@ -199,10 +199,8 @@ private struct BatchPreparation: RangeTask, @unchecked Sendable {
             let first = Int(source[b]), count = Int(lanes[b])
             var contacts = SIMD4<Int32>(repeating: 0)
             for l in 0..<count { contacts[l] = contactList[Int(order[first + l])] }
-            // (The four indices handed to C for the call: a local vector's address.)
-            bounces |= withUnsafePointer(to: &contacts) {
-                dk_prepare_batch(&src, UnsafeRawPointer($0).assumingMemoryBound(to: Int32.self), count,
-                                 wide.pointer(at: b), extra.pointer(at: b))
+            bounces |= withLanes(of: contacts) {
+                dk_prepare_batch(&src, $0, count, wide.pointer(at: b), extra.pointer(at: b))
             }
         }
         if bounces != 0 { bounce.set() }

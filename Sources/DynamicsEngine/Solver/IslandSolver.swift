@@ -155,7 +155,7 @@ struct SolverViews: @unchecked Sendable {
     func restitution(island isl: Int) {
         for k in Int(wideStart[isl])..<Int(wideStart[isl + 1]) {
             for l in 0..<4 {
-                WideContact.applyRestitution(&wide[k], extra[k], lane: l, states, threshold: restitutionThreshold)
+                WideContact.applyRestitution(&wide[k], extra, k, lane: l, states, threshold: restitutionThreshold)
             }
         }
         for k in Int(overflowStart[isl])..<Int(overflowStart[isl + 1]) {
@@ -170,7 +170,7 @@ struct SolverViews: @unchecked Sendable {
         for k in r {
             if k < batchCount {
                 let slots = extra[k].slot
-                for l in 0..<4 where slots[l] >= 0 { WideContact.store(wide[k], lane: l, into: &data[Int(slots[l])].manifold) }
+                for l in 0..<4 where slots[l] >= 0 { WideContact.store(wide.readOnly, k, lane: l, into: &data[Int(slots[l])].manifold) }
             } else {
                 let o = k - batchCount
                 let slot = Int(contacts[Int(contactList[Int(overflow[o])])].slot)
@@ -216,7 +216,7 @@ struct SolverViews: @unchecked Sendable {
     /// batches or 256 bodies a block): every block claim and every stage's end is a
     /// synchronisation, and smaller blocks (32 batches) measured 7–10 % slower on 2 workers.
     /// The blocks change who does the work, never the arithmetic.
-    func appendStages(island isl: Int, workers: Int, to stages: inout [Stage]) {
+    func appendStages(island isl: Int, workers: Int, to stages: Column<Stage>) {
         let k = ColoredBatches.colorCount
         let colors = colorStart.subview(isl * (k + 1) ..< (isl + 1) * (k + 1))
         let b0 = bodyStart[isl], b1 = bodyStart[isl + 1]

@@ -14,8 +14,7 @@ extension ContactSolver {
         /// the store buffer instead of stalling.
         @inline(__always)
         init(_ states: MutableView<BodyState>, _ a: Int32, _ b: Int32) {
-            let va = UnsafeRawPointer(states.pointer(at: Int(a))).loadUnaligned(as: SIMD4<Float>.self)
-            let vb = UnsafeRawPointer(states.pointer(at: Int(b))).loadUnaligned(as: SIMD4<Float>.self)
+            let va = states.velocityLanes(Int(a)), vb = states.velocityLanes(Int(b))
             vAx = va.x; vAy = va.y; wA = va.z
             vBx = vb.x; vBy = vb.y; wB = vb.z
         }
@@ -39,8 +38,8 @@ extension ContactSolver {
 
         @inline(__always)
         func store(_ c: ContactConstraint, _ states: MutableView<BodyState>) {
-            if c.writeA { UnsafeMutableRawPointer(states.pointer(at: Int(c.bodyA))).storeBytes(of: SIMD4(vAx, vAy, wA, 0), as: SIMD4<Float>.self) }
-            if c.writeB { UnsafeMutableRawPointer(states.pointer(at: Int(c.bodyB))).storeBytes(of: SIMD4(vBx, vBy, wB, 0), as: SIMD4<Float>.self) }
+            if c.writeA { states.setVelocityLanes(Int(c.bodyA), SIMD4(vAx, vAy, wA, 0)) }
+            if c.writeB { states.setVelocityLanes(Int(c.bodyB), SIMD4(vBx, vBy, wB, 0)) }
         }
     }
 

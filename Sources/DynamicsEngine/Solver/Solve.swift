@@ -91,7 +91,7 @@ extension World {
                 // islands claimed whole, then storing impulses.
                 let smallIslands = solver.smallIslands, bigIslands = solver.bigIslands
                 pipeline.stages.removeAllKeepingCapacity()
-                for k in 0..<bigIslands.count { views.appendStages(island: Int(bigIslands[k]), workers: workers, to: &pipeline.stages) }
+                for k in 0..<bigIslands.count { views.appendStages(island: Int(bigIslands[k]), workers: workers, to: pipeline.stages) }
                 if !smallIslands.isEmpty {
                     // Islands claimed a few at a time (largest first): one claim per island made the
                     // workers contend on the pipeline's counter.

@@ -64,16 +64,16 @@ struct WideExtra {
 extension WideContact {
     /// Writes lane `l`'s impulses to its contact's manifold for the next step's warm start.
     @inline(__always)
-    static func store(_ w: borrowing WideContact, lane l: Int, into manifold: inout Manifold) {
+    static func store(_ wide: View<WideContact>, _ k: Int, lane l: Int, into manifold: inout Manifold) {
         if manifold.pointCount > 0 {
-            manifold.p0.normalImpulse = w.ln1[l]
-            manifold.p0.tangentImpulse = w.lt1[l]
-            manifold.p0.maxNormalImpulse = w.mx1[l]
+            manifold.p0.normalImpulse = wide[k].ln1[l]
+            manifold.p0.tangentImpulse = wide[k].lt1[l]
+            manifold.p0.maxNormalImpulse = wide[k].mx1[l]
         }
         if manifold.pointCount > 1 {
-            manifold.p1.normalImpulse = w.ln2[l]
-            manifold.p1.tangentImpulse = w.lt2[l]
-            manifold.p1.maxNormalImpulse = w.mx2[l]
+            manifold.p1.normalImpulse = wide[k].ln2[l]
+            manifold.p1.tangentImpulse = wide[k].lt2[l]
+            manifold.p1.maxNormalImpulse = wide[k].mx2[l]
         }
     }
 
@@ -82,17 +82,16 @@ extension WideContact {
     /// impulse get −restitution × that approach speed back; two bouncing points of a block
     /// lane are solved together.
     @inline(__always)
-    static func applyRestitution(_ w: inout WideContact, _ x: borrowing WideExtra, lane l: Int,
+    static func applyRestitution(_ w: inout WideContact, _ extra: View<WideExtra>, _ k: Int, lane l: Int,
                                  _ states: MutableView<BodyState>, threshold: Float) {
-        let e = x.restitution[l]
+        let e = extra[k].restitution[l]
         if e == 0 { return }
-        let rv1 = x.rv1[l], rv2 = x.rv2[l]
+        let rv1 = extra[k].rv1[l], rv2 = extra[k].rv2[l]
         let b0 = rv1 <= -threshold && w.mx1[l] > 0
         let b1 = rv2 <= -threshold && w.mx2[l] > 0
         if !b0 && !b1 { return }
         let a = Int(w.bodyA[l]), b = Int(w.bodyB[l])
-        var va = UnsafeRawPointer(states.pointer(at: a)).loadUnaligned(as: SIMD4<Float>.self)
-        var vb = UnsafeRawPointer(states.pointer(at: b)).loadUnaligned(as: SIMD4<Float>.self)
+        var va = states.velocityLanes(a), vb = states.velocityLanes(b)
         let nx = w.nx[l], ny = w.ny[l]
         let mA = w.mA[l], iA = w.iA[l], mB = w.mB[l], iB = w.iB[l]
         let rn1A = w.rn1A[l], rn1B = w.rn1B[l], rn2A = w.rn2A[l], rn2B = w.rn2B[l]
@@ -139,7 +138,7 @@ extension WideContact {
                 apply(n - l2, rn2A, rn2B)
             }
         }
-        if w.writeA[l] { UnsafeMutableRawPointer(states.pointer(at: a)).storeBytes(of: SIMD4(va.x, va.y, va.z, 0), as: SIMD4<Float>.self) }
-        if w.writeB[l] { UnsafeMutableRawPointer(states.pointer(at: b)).storeBytes(of: SIMD4(vb.x, vb.y, vb.z, 0), as: SIMD4<Float>.self) }
+        if w.writeA[l] { states.setVelocityLanes(a, SIMD4(va.x, va.y, va.z, 0)) }
+        if w.writeB[l] { states.setVelocityLanes(b, SIMD4(vb.x, vb.y, vb.z, 0)) }
     }
 }

@@ -46,7 +46,7 @@ enum WideContactSolver {
         return MemoryLayout<W>.size == MemoryLayout<D>.size && MemoryLayout<W>.stride == MemoryLayout<D>.stride
             && pairs.allSatisfy { $0.0 != nil && $0.0 == $0.1 }
             && preparationLayoutMatches
-            && MemoryLayout<BodyState>.stride == 32 && MemoryLayout<BodyState>.offset(of: \BodyState.dp) == 16
+            && BodyState.lanesLayoutHolds && MemoryLayout<BodyState>.offset(of: \BodyState.dp) == 16
             && MemoryLayout<BodyState>.offset(of: \BodyState.dq) == 24
     }()
 

@@ -150,9 +150,7 @@ extension World {
                 case .polygon:
                     // Straight from the vertex pool: no array per shape (setMaterial calls this).
                     let st = Int(rec.vertexStart), n = Int(rec.vertexCount)
-                    md = pool.vertices.withUnsafeBufferPointer {
-                        MassComputer.polygon(UnsafeBufferPointer(rebasing: $0[st..<(st + n)]), density: d)
-                    }
+                    md = MassComputer.polygon(pool.vertices.view.subview(st..<(st + n)), density: d)
                 case .segment: return
                 }
                 mass += md.mass

@@ -34,10 +34,9 @@ extension World {
 
     /// True when at least one body is awake (the animator's "keep running" signal).
     public var hasAwakeBodies: Bool {
-        metas.withUnsafeBufferPointer { me in
-            for i in 0..<Int(bodySlots.count) where me[i].alive && me[i].type != .static && me[i].awake { return true }
-            return false
-        }
+        let me = metas.view
+        for i in 0..<Int(bodySlots.count) where me[i].alive && me[i].type != .static && me[i].awake { return true }
+        return false
     }
 
     /// Number of awake non-static bodies.

@@ -1,3 +1,29 @@
+// The engine's audited raw memory. Every element the engine's passes reach through a pointer
+// is reached through the types and functions of this file, whose accessors check bounds in
+// debug builds (`assert`; `swift test` runs with them on) and compile to plain loads and
+// stores in release builds:
+//
+// - `Column<Element>`: the world's growable buffers (the only owner of raw storage);
+// - `View<Element>` / `MutableView<Element>`: a pass's view of a column's elements (or of a
+//   part of them, `subview`), `View()` for a view of nothing;
+// - hand-offs to C (module DynamicsSolverKernels): `View.base` / `MutableView.base`, read
+//   for that purpose only in `WideContactSolver.source` (with the views' counts, which the
+//   C code checks in debug builds), and `pointer(at:count:)`, checked, for the batches and
+//   states the kernels take (`SolverViews.batches`, `BatchPreparation`); `withLanes(of:)`
+//   hands the kernels a batch's four contact indices held in a local vector;
+// - `withView(of:)`: a local pair of values as a two-element view (a segment's normals);
+// - `Array.withMutableView`: an array a pass builds (a chunk's output list) as a view;
+// - layout-checked raw access: `MutableView<BodyState>.velocityLanes` / `setVelocityLanes`
+//   read and write a body's (v, w) as one 16-byte vector; `BodyState.lanesLayoutHolds`
+//   (asserted there in debug builds) and `WideContactSolver.layoutMatches` (asserted before
+//   the kernels run, and tested) check the layouts the engine and the C kernels share.
+//
+// Outside this file, raw pointers remain only in the parallel infrastructure's bookkeeping,
+// where there are no elements to check: `WorkerPool` hands its threads the address of the
+// caller's task value (type-erased as an `UnsafeRawPointer`, valid while `run` waits for
+// them), and `PoolTask.invoke` turns it back into the task. (`ChunkBuffers` and
+// `StagePipeline` hold views.)
+
 /// Growable storage for the world's records (bodies, shapes, joints, contacts): one buffer,
 /// owned by one `World` and never shared, so it is never copied on write.
 ///
@@ -8,9 +34,9 @@
 ///
 /// Audited raw storage: `base` is valid for `count` initialised elements (a never-dereferenced
 /// dummy while nothing is allocated), and moves only when the column grows. Element access
-/// checks bounds in debug builds (`assert`) and not in release builds; views taken with
-/// `withUnsafe…BufferPointer`, `baseOrDummy…` or `mutableBufferInPlace` are valid until the
-/// next append, growth or release — the step does neither while it holds them.
+/// checks bounds in debug builds (`assert`) and not in release builds; views (`view`,
+/// `mutableView`) are valid until the next append, growth or release — the step does neither
+/// while it holds them.
 ///
 /// It is a class (reference semantics): copying a structure that holds a column shares the
 /// column; assigning one column to another property aliases them. Use `swapStorage(with:)`
@@ -133,26 +159,9 @@ final class Column<Element>: RandomAccessCollection, MutableCollection {
 
     // MARK: Views
 
-    @inline(__always)
-    func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
-        try body(UnsafeBufferPointer(start: UnsafePointer(base), count: count))
-    }
-
-    @inline(__always)
-    func withUnsafeMutableBufferPointer<R>(_ body: (UnsafeMutableBufferPointer<Element>) throws -> R) rethrows -> R {
-        try body(UnsafeMutableBufferPointer(start: base, count: count))
-    }
-
     /// The elements as a view for a pass (valid until the column grows or is released).
     @inline(__always) var view: View<Element> { View(UnsafePointer(base), count) }
     @inline(__always) var mutableView: MutableView<Element> { MutableView(base, count) }
-
-    /// The elements in place (valid until the column grows or is released).
-    @inline(__always) var baseOrDummy: UnsafePointer<Element> { UnsafePointer(base) }
-    @inline(__always) var baseOrDummyMutable: UnsafeMutablePointer<Element> { base }
-    @inline(__always) var mutableBufferInPlace: UnsafeMutableBufferPointer<Element> {
-        UnsafeMutableBufferPointer(start: base, count: count)
-    }
 }
 
 
@@ -165,10 +174,14 @@ final class Column<Element>: RandomAccessCollection, MutableCollection {
 struct View<Element>: RandomAccessCollection, @unchecked Sendable {
     typealias Index = Int
     typealias Indices = Range<Int>
+    /// The first element's address: read only to hand the elements to C (see the top of this
+    /// file); Swift code indexes the view.
     let base: UnsafePointer<Element>
     let count: Int
 
     @inline(__always) init(_ base: UnsafePointer<Element>, _ count: Int) { self.base = base; self.count = count }
+    /// A view of nothing (its address is never dereferenced).
+    @inline(__always) init() { self.init(UnsafePointer(bitPattern: 64)!, 0) }
     @inline(__always) var startIndex: Int { 0 }
     @inline(__always) var endIndex: Int { count }
 
@@ -202,10 +215,13 @@ struct View<Element>: RandomAccessCollection, @unchecked Sendable {
 /// A pass's view of `count` elements it may write (see `View`). Copies of a view write the
 /// same elements: which task writes which element is the pass's business (each pass says).
 struct MutableView<Element>: @unchecked Sendable {
+    /// The first element's address: read only to hand the elements to C (see `View.base`).
     let base: UnsafeMutablePointer<Element>
     let count: Int
 
     @inline(__always) init(_ base: UnsafeMutablePointer<Element>, _ count: Int) { self.base = base; self.count = count }
+    /// A view of nothing (its address is never dereferenced).
+    @inline(__always) init() { self.init(UnsafeMutablePointer(bitPattern: 64)!, 0) }
 
     @inline(__always)
     subscript(i: Int) -> Element {
@@ -237,33 +253,35 @@ struct MutableView<Element>: @unchecked Sendable {
     }
 }
 
-// MARK: - Raw views of arrays still stored as arrays
+// MARK: - Hand-offs
 
 /// A base address, or a never-dereferenced dummy when the buffer is empty.
-@inline(__always) func orDummy<T>(_ p: UnsafeMutablePointer<T>?) -> UnsafeMutablePointer<T> {
+@inline(__always) private func orDummy<T>(_ p: UnsafeMutablePointer<T>?) -> UnsafeMutablePointer<T> {
     p ?? UnsafeMutablePointer(bitPattern: 64)!
 }
-@inline(__always) func orDummy<T>(_ p: UnsafePointer<T>?) -> UnsafePointer<T> {
-    p ?? UnsafePointer(bitPattern: 64)!
+
+/// The four lanes of a local vector as a pointer for the length of `body`: a batch's contact
+/// indices handed to `dk_prepare_batch`.
+@inline(__always)
+func withLanes<R>(of v: SIMD4<Int32>, _ body: (UnsafePointer<Int32>) throws -> R) rethrows -> R {
+    try withUnsafePointer(to: v) { p in try p.withMemoryRebound(to: Int32.self, capacity: 4) { try body($0) } }
+}
+
+/// A local pair of values as a two-element view for the length of `body` (a segment's two
+/// normals posing as a polygon's).
+@inline(__always)
+func withView<T, R>(of pair: (T, T), _ body: (View<T>) throws -> R) rethrows -> R {
+    try withUnsafePointer(to: pair) { p in
+        try p.withMemoryRebound(to: T.self, capacity: 2) { try body(View($0, 2)) }
+    }
 }
 
 extension Array {
-    /// The array's element storage, valid while the array is neither mutated nor released
-    /// (the solve keeps local references for its duration), or a never-dereferenced dummy.
-    @inline(__always) var baseOrDummy: UnsafePointer<Element> {
-        withUnsafeBufferPointer { $0.baseAddress } ?? UnsafePointer(bitPattern: 64)!
-    }
-    @inline(__always) var baseOrDummyMutable: UnsafeMutablePointer<Element> {
-        mutating get {
-            // No storage (the shared empty array): nothing to make unique — asking for a mutable
-            // buffer would replace it with a new empty one on every call.
-            if capacity == 0 { return UnsafeMutablePointer(bitPattern: 64)! }
-            return withUnsafeMutableBufferPointer { $0.baseAddress } ?? UnsafeMutablePointer(bitPattern: 64)!
-        }
-    }
-    /// `baseOrDummyMutable` with the count: the elements in place, under the same rule.
-    @inline(__always) var mutableBufferInPlace: UnsafeMutableBufferPointer<Element> {
-        mutating get { UnsafeMutableBufferPointer(start: baseOrDummyMutable, count: count) }
+    /// The array's elements as a view for the length of `body` (the hand-off from an array a
+    /// pass builds, such as a chunk's output list, to code that indexes it through a view).
+    @inline(__always)
+    mutating func withMutableView<R>(_ body: (MutableView<Element>) throws -> R) rethrows -> R {
+        try withUnsafeMutableBufferPointer { try body(MutableView(orDummy($0.baseAddress), $0.count)) }
     }
 }
 
@@ -277,5 +295,32 @@ extension Array {
     /// Drops the elements from `n` on (nothing when there are `n` or fewer).
     @inline(__always) mutating func truncate(to n: Int) {
         if count > n { removeLast(count - n) }
+    }
+}
+
+// MARK: - Layout-checked raw access
+
+extension BodyState {
+    /// Whether a body's (v.x, v.y, w) are the first three floats of its 32 bytes, which
+    /// `velocityLanes` reads as one vector (and the C kernels too).
+    static let lanesLayoutHolds: Bool =
+        MemoryLayout<BodyState>.stride == 32 && MemoryLayout<BodyState>.offset(of: \BodyState.v) == 0
+        && MemoryLayout<BodyState>.offset(of: \BodyState.w) == 8 && MemoryLayout<BodyState>.offset(of: \BodyState.pad) == 12
+}
+
+extension MutableView where Element == BodyState {
+    /// Body `i`'s (v.x, v.y, w, pad) as one 16-byte load — the width of `setVelocityLanes`, so a
+    /// read right after the previous constraint's write is forwarded from the store buffer.
+    @inline(__always)
+    func velocityLanes(_ i: Int) -> SIMD4<Float> {
+        assert(BodyState.lanesLayoutHolds, "BodyState: v and w are not the first 12 of 32 bytes")
+        return UnsafeRawPointer(pointer(at: i)).loadUnaligned(as: SIMD4<Float>.self)
+    }
+
+    /// Writes body `i`'s (v.x, v.y, w, pad) as one 16-byte store.
+    @inline(__always)
+    func setVelocityLanes(_ i: Int, _ lanes: SIMD4<Float>) {
+        assert(BodyState.lanesLayoutHolds, "BodyState: v and w are not the first 12 of 32 bytes")
+        UnsafeMutableRawPointer(pointer(at: i)).storeBytes(of: lanes, as: SIMD4<Float>.self)
     }
 }

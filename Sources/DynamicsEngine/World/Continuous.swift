@@ -110,11 +110,9 @@ extension World {
     /// against every static shape already.
     func keepCoresOutOfTouchedStatics() {
         // Runs every step: the scan reads the contacts in place (a contact is 160 bytes).
-        // (Opened mutably, in place, only to be read: a read-only view of a class property
-        // retained and released its array every step.)
-        contacts.withUnsafeMutableBufferPointer { cs in
-        shapes.withUnsafeMutableBufferPointer { sh in
-        metas.withUnsafeMutableBufferPointer { me in
+        // (Nothing below grows the columns: the views stay valid.)
+        do {
+            let cs = contacts.view, sh = shapes.view, me = metas.view
             for k in 0..<cs.count {
                 let sa = Int(cs[k].shapeA)
                 guard sa >= 0, cs[k].flags & Contact.hasPoints != 0 else { continue }
@@ -127,7 +125,7 @@ extension World {
                       sims[b].center != sims[b].center0 else { continue }
                 constrainInnerCore(body: b, shape: s)
             }
-        }}}
+        }
     }
 
     /// Sweeps body `i`'s inner core from the step's start to its current centre against static

@@ -19,7 +19,7 @@ extension World {
             var minTime = Float.infinity
             for k in b0..<b1 { minTime = min(minTime, metas[Int(islands.bodies[k])].sleepTime) }
             if minTime >= settings.timeToSleep {
-                islands.bodies.withUnsafeBufferPointer { sleepIsland(UnsafeBufferPointer(rebasing: $0[b0..<b1])) }
+                sleepIsland(islands.bodies.view.subview(b0..<b1))
             }
         }
     }

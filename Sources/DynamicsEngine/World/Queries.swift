@@ -20,19 +20,13 @@ extension World {
     /// - Precondition: every handle is a live body of this world.
     public func transforms(of handles: [BodyHandle], into out: inout [Transform]) {
         if out.count != handles.count { out = Array(repeating: .identity, count: handles.count) }
-        // (The world's buffers opened mutably, in place, only to be read: a read-only view of a
-        // class property retained and released its array on every call.)
-        handles.withUnsafeBufferPointer { hs in
-        metas.withUnsafeMutableBufferPointer { me in
-        sims.withUnsafeMutableBufferPointer { si in
-        out.withUnsafeMutableBufferPointer { o in
-            for k in 0..<hs.count {
-                let i = Int(hs[k].index)
-                precondition(i >= 0 && i < me.count && me[i].alive && me[i].generation == hs[k].generation,
-                             "transforms(of:into:): \(hs[k]) is not a live body of this world")
-                o[k] = si[i].xf
-            }
-        }}}}
+        let me = metas.view, si = sims.view
+        for k in handles.indices {
+            let h = handles[k], i = Int(h.index)
+            precondition(i >= 0 && i < me.count && me[i].alive && me[i].generation == h.generation,
+                         "transforms(of:into:): \(h) is not a live body of this world")
+            out[k] = si[i].xf
+        }
     }
 
     /// Bodies (not boundaries) whose bounding box overlaps `box`, in slot order. Static
@@ -57,21 +51,17 @@ extension World {
         let end = origin + translation
         let rayBox = AABB(lower: pointwiseMin(origin, end), upper: pointwiseMax(origin, end))
         var best: RayHit? = nil
-        pool.vertices.withUnsafeBufferPointer { vb in
-            pool.normals.withUnsafeBufferPointer { nb in
-                guard let v = vb.baseAddress, let n = nb.baseAddress else { return }
-                for s in 0..<Int(shapeSlots.count) where shapes[s].alive {
-                    let b = Int(shapes[s].body)
-                    let xf = sims[b].xf
-                    guard shapeAABB(s, xf).overlaps(rayBox) else { continue }
-                    guard let hit = RayCaster.cast(shapeView(s, v, n), xf, origin: origin, translation: translation) else { continue }
-                    if best == nil || hit.fraction < best!.fraction {
-                        let isBoundary = shapes[s].isBoundary
-                        best = RayHit(body: isBoundary ? nil : handle(ofBody: b),
-                                      boundary: isBoundary ? BoundaryHandle(shape: Int32(s), generation: shapes[s].generation) : nil,
-                                      point: hit.point, normal: hit.normal, fraction: hit.fraction)
-                    }
-                }
+        let v = pool.vertices.view, n = pool.normals.view
+        for s in 0..<Int(shapeSlots.count) where shapes[s].alive {
+            let b = Int(shapes[s].body)
+            let xf = sims[b].xf
+            guard shapeAABB(s, xf).overlaps(rayBox) else { continue }
+            guard let hit = RayCaster.cast(shapeView(s, v, n), xf, origin: origin, translation: translation) else { continue }
+            if best == nil || hit.fraction < best!.fraction {
+                let isBoundary = shapes[s].isBoundary
+                best = RayHit(body: isBoundary ? nil : handle(ofBody: b),
+                              boundary: isBoundary ? BoundaryHandle(shape: Int32(s), generation: shapes[s].generation) : nil,
+                              point: hit.point, normal: hit.normal, fraction: hit.fraction)
             }
         }
         return best

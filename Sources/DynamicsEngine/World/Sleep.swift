@@ -18,7 +18,7 @@ extension World {
     }
 
     /// Puts bodies `list` to sleep as one island (linked in a ring).
-    func sleepIsland(_ list: UnsafeBufferPointer<Int32>) {
+    func sleepIsland(_ list: View<Int32>) {
         guard let first = list.first else { return }
         islandsDirty = true
         var prev = Int(first)

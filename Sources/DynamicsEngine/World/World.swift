@@ -93,7 +93,7 @@ public final class World {
     let contactsBack = Column<Contact>()
     /// Per narrow-phase chunk of `contactChunk` contacts: the contacts that changed this step
     /// (see `NarrowPhaseContext.update`); the first `contactChangeChunks` lists are current.
-    @exclusivity(unchecked) var contactChanges: [[Int32]] = []
+    let contactChanges = Column<[Int32]>()
     @exclusivity(unchecked) var contactChangeChunks = 0
     /// Per contact of this step: its bodies when it has points, else (-1, -1) — the compact
     /// input of the island passes (written by the narrow phase).
@@ -101,8 +101,8 @@ public final class World {
     let contactChunk = 512
     /// Per merge worker: old contacts that are gone this step (indices, in order), and new
     /// contacts (indices into the merged array).
-    @exclusivity(unchecked) var mergeEnded: [[Int32]] = []
-    @exclusivity(unchecked) var mergeFresh: [[Int32]] = []
+    let mergeEnded = Column<[Int32]>()
+    let mergeFresh = Column<[Int32]>()
     /// The contacts' manifolds, in slots that stay put while a contact lives (`Contact.slot`),
     /// and the free slots (reused last freed first).
     let contactData = Column<ContactData>()
