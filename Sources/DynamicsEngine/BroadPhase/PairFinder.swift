@@ -22,7 +22,7 @@ extension World {
         let maxMargin = half + 2 * settings.maxLinearSpeed * dt
         let shapeCount = Int(shapeSlots.count)
         pairsChanged = false
-        // The moving shapes in slot order, written through pointers (the lists only grow).
+        // The moving shapes in slot order, written through views (the lists only grow).
         // Only a structural change (a shape added or removed, a body type changed: each raises
         // `broadPhaseDirty`) changes the list.
         if broadPhaseDirty {

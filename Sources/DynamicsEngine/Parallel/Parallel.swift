@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// A parallel pass's work on one range of items: a worker's share (`forRanges`) or a claimed
-/// chunk (`forChunks`). Passes are small structs of raw pointers rather than closures: a
+/// chunk (`forChunks`). Passes are small structs of views rather than closures: a
 /// struct is handed to the helper threads by address, where a closure shared with another
 /// thread would need its context on the heap — one allocation per pass.
 protocol RangeTask {

@@ -47,8 +47,8 @@ struct ContactConstraint {
 
 /// Contact solving over a list of constraints, following the soft-step scheme: per sub-step
 /// warm start → solve with bias → integrate positions → relax without bias; restitution and
-/// impulse storage once per step. All functions take raw buffers: no ARC, no bounds checks
-/// in the inner loops, no allocation.
+/// impulse storage once per step. All functions take views: no ARC, no bounds checks in the
+/// inner loops of release builds (debug builds check every index), no allocation.
 enum ContactSolver {
     @inline(__always)
     static func prepare(_ cp: inout ContactConstraint, contact: Contact, data: View<ContactData>,

@@ -18,8 +18,9 @@
 //   (asserted there in debug builds) and `WideContactSolver.layoutMatches` (asserted before
 //   the kernels run, and tested) check the layouts the engine and the C kernels share.
 //
-// Outside this file, raw pointers remain only in the parallel infrastructure's bookkeeping,
-// where there are no elements to check: `WorkerPool` hands its threads the address of the
+// Outside this file, raw pointers remain only at the C hand-offs above (`WideContactSolver.source`,
+// `SolverViews.batches`) and in the parallel infrastructure's bookkeeping, where there are no
+// elements to check: `WorkerPool` hands its threads the address of the
 // caller's task value (type-erased as an `UnsafeRawPointer`, valid while `run` waits for
 // them), and `PoolTask.invoke` turns it back into the task. (`ChunkBuffers` and
 // `StagePipeline` hold views.)
