@@ -13,11 +13,11 @@ extension World {
         let n = settings.subSteps
         let h = dt / Float(n)
         let contactHertz = min(settings.contactHertz, 0.25 * Float(n) / dt)
-        let soft = Softness(hertz: contactHertz, dampingRatio: settings.contactDampingRatio, h: h)
-        let staticSoft = Softness(hertz: 2 * contactHertz, dampingRatio: settings.contactDampingRatio, h: h)
-        let jointSoft = Softness(hertz: settings.jointHertz, dampingRatio: settings.jointDampingRatio, h: h)
+        let (soft, staticSoft) = contactSoftness.softness(hertz: contactHertz, dampingRatio: settings.contactDampingRatio, h: h)
         // The solver works on solve groups of islands (see `IslandBuilder.groupCount`).
         let nj = ib.groupCount > 0 ? Int(ib.groupJointStart[ib.groupCount]) : 0
+        // (Read only by the joints' passes: a world without joints does not compute it.)
+        let jointSoft = nj > 0 ? Softness(hertz: settings.jointHertz, dampingRatio: settings.jointDampingRatio, h: h) : .rigid
         let ctx = JointSolver.Context(h: h, invH: 1 / h, jointSoftness: jointSoft)
         let workers = stepWorkers
         scheduleIslands(workers: workers)

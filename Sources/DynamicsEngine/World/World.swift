@@ -67,6 +67,8 @@ public final class World {
     @exclusivity(unchecked) var islandsReusedSteps = 0
     /// 1 when a moving shape is in the broad phase's large list.
     let shapeIsLarge = Column<UInt8>()
+    /// The contact softness of the last solve and what it was computed from.
+    @exclusivity(unchecked) var contactSoftness = ContactSoftnessCache()
     @exclusivity(unchecked) var pool = VertexPool()
     /// The body that owns every boundary segment.
     @exclusivity(unchecked) var boundaryBody: Int32 = -1
