@@ -248,6 +248,10 @@ public final class DynamicAnimator {
     /// an action, and whether anything is left to animate. Rebuilt on first use after a
     /// behavior joined or left or an action was set or cleared.
     @exclusivity(unchecked) private var forceBehaviors: [DynamicBehavior] = []
+    /// `forceBehaviors` unretained, for the tick (`flat` holds them; they leave only between
+    /// ticks): a retain and a release of the list and of each behavior per tick were a
+    /// noticeable part of a one-item animator's tick.
+    @exclusivity(unchecked) private var forceRefs: [Unmanaged<DynamicBehavior>] = []
     @exclusivity(unchecked) private var actionBehaviors: [DynamicBehavior] = []
     /// The collision behaviors whose contacts a tick reports (`wantsContactScans`).
     @exclusivity(unchecked) private var scannedCollisions: [CollisionBehavior] = []
@@ -258,11 +262,12 @@ public final class DynamicAnimator {
 
     private func rebuildTickLists() {
         forceBehaviors.removeAll(keepingCapacity: true)
+        forceRefs.removeAll(keepingCapacity: true)
         actionBehaviors.removeAll(keepingCapacity: true)
         scannedCollisions.removeAll(keepingCapacity: true)
         for c in collisionBehaviors where c.wantsContactScans { scannedCollisions.append(c) }
         for b in flat {
-            if b.appliesForces { forceBehaviors.append(b) }
+            if b.appliesForces { forceBehaviors.append(b); forceRefs.append(Unmanaged.passUnretained(b)) }
             if b.action != nil { actionBehaviors.append(b) }
         }
         // Nothing to animate: no behavior, or only plain behaviors with no child and no action.
@@ -480,7 +485,9 @@ public final class DynamicAnimator {
         if !isRunning && pending.isEmpty && canIdleWhilePaused && !world.hasAwakeBodies { return }
         inTick = true
         if tickListsDirty { rebuildTickLists() }
-        for b in forceBehaviors { b.applyForces(self, dt: dt) }
+        forceRefs.withUnsafeBufferPointer { refs in
+            for b in refs { b._withUnsafeGuaranteedRef { $0.applyForces(self, dt: dt) } }
+        }
         world.step(dt: Float(dt))
         writeBack()
         reportContacts()

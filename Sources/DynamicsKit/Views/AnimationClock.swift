@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The headless display link: one clock drives every dynamic animator and every view
 /// animation registered on it, in a fixed order, so a run is deterministic.
 ///
@@ -23,6 +25,9 @@ public final class AnimationClock: @unchecked Sendable {
     private let lock = NSLock()
     @exclusivity(unchecked) private var animators: [WeakAnimator] = []
     @exclusivity(unchecked) private var runs: [ViewAnimationRun] = []
+    /// `runs.count`, written under the lock: a frame with no view animation reads it instead
+    /// of taking the lock (a run committed on another thread meanwhile starts next frame).
+    private let runCount = Atomic<Int>(0)
     @exclusivity(unchecked) private var events: [(ViewAnimationRun, ViewAnimationRun.Event)] = []
     @exclusivity(unchecked) private var firing: [(ViewAnimationRun, ViewAnimationRun.Event)] = []
     @exclusivity(unchecked) private var animatorScratch: [DynamicAnimator] = []
@@ -90,6 +95,7 @@ public final class AnimationClock: @unchecked Sendable {
             animatorScratch.removeAll(keepingCapacity: true)
         }
 
+        guard runCount.load(ordering: .acquiring) > 0 else { return }
         lock.lock()
         if !runs.isEmpty { runScratch.append(contentsOf: runs) }
         lock.unlock()
@@ -98,6 +104,7 @@ public final class AnimationClock: @unchecked Sendable {
         for r in runScratch { r.advance(by: seconds, events: &events) }
         lock.lock()
         runs.removeAll { $0.ended }
+        runCount.store(runs.count, ordering: .releasing)
         lock.unlock()
         runScratch.removeAll(keepingCapacity: true)
         guard !events.isEmpty else { return }
@@ -159,5 +166,6 @@ public final class AnimationClock: @unchecked Sendable {
     func add(_ run: ViewAnimationRun) {
         lock.lock(); defer { lock.unlock() }
         runs.append(run)
+        runCount.store(runs.count, ordering: .releasing)
     }
 }
