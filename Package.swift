@@ -10,7 +10,12 @@ let package = Package(
         .library(name: "DynamicsScenes", targets: ["DynamicsScenes"]),
         .library(name: "DynamicsComponents", targets: ["DynamicsComponents"]),
         .library(name: "DynamicsRender", targets: ["DynamicsRender"]),
-        .executable(name: "dynamics-bench", targets: ["dynamics-bench"]),
+        // No product for dynamics-bench (nor for BenchSupport, DynamicsFuzzing or the benchmark
+        // suite): a package that depends on this one resolves only the packages its products
+        // need, so a program using the libraries above fetches neither swift-argument-parser
+        // nor package-benchmark. In this package `swift run dynamics-bench` and
+        // `swift build --product dynamics-bench` still work: SwiftPM makes a product of every
+        // executable target of the root package.
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -25,12 +30,17 @@ let package = Package(
         // The contact solver's colour-batch passes in C: eight lanes with AVX2 where the
         // processor has it (chosen at load time), the same results bit for bit either way.
         .target(name: "DynamicsSolverKernels"),
-        .target(name: "DynamicsScenes", dependencies: ["DynamicsEngine", "DynamicsComponents"]),
+        // The benchmark scenes, and their pictures (ScenePictures.swift: a scene's world or its
+        // driver's views, drawn by DynamicsRender).
+        .target(name: "DynamicsScenes", dependencies: ["DynamicsEngine", "DynamicsKit", "DynamicsComponents", "DynamicsRender"]),
+        .testTarget(name: "DynamicsScenesTests",
+                    dependencies: ["DynamicsScenes", "DynamicsEngine", "DynamicsKit", "DynamicsComponents", "BenchSupport"]),
         .target(name: "DynamicsKit", dependencies: ["DynamicsEngine"]),
-        .testTarget(name: "DynamicsKitTests", dependencies: ["DynamicsKit"]),
+        .testTarget(name: "DynamicsKitTests", dependencies: ["DynamicsKit", "DynamicsEngine"]),
         .target(name: "DynamicsComponents", dependencies: ["DynamicsKit"]),
-        .testTarget(name: "DynamicsComponentsTests", dependencies: ["DynamicsComponents"]),
-        .target(name: "DynamicsRender", dependencies: ["DynamicsEngine", "DynamicsKit", "DynamicsComponents", "DynamicsScenes"]),
+        .testTarget(name: "DynamicsComponentsTests", dependencies: ["DynamicsComponents", "DynamicsKit"]),
+        // Pictures of engine worlds and of DynamicsKit views and animators.
+        .target(name: "DynamicsRender", dependencies: ["DynamicsEngine", "DynamicsKit"]),
         .testTarget(name: "DynamicsRenderTests", dependencies: ["DynamicsRender", "DynamicsKit", "DynamicsScenes", "DynamicsEngine"]),
         .executableTarget(
             name: "dynamics-bench",
@@ -40,7 +50,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "DynamicsEngineTests", dependencies: ["DynamicsEngine", "DynamicsScenes", "DynamicsComponents", "DynamicsSolverKernels", "BenchSupport"]),
+        .testTarget(name: "DynamicsEngineTests", dependencies: ["DynamicsEngine", "DynamicsScenes", "DynamicsSolverKernels"]),
         .target(name: "BenchSupport"),
         // The randomized "app life" API fuzzer (`dynamics-bench fuzz-api`, `scripts/fuzz-api`) and the
         // engine fuzzer (`dynamics-bench fuzz`, `scripts/fuzz`).

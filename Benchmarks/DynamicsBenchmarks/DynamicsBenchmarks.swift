@@ -26,6 +26,7 @@ import Benchmark
 import DynamicsEngine
 import DynamicsKit
 import DynamicsScenes
+import Foundation
 
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,6 @@
+import DynamicsKit
+import Foundation
+
 /// A drop-in alert moved only by dynamic behaviors (the custom alert view of the classic UIKit
 /// Dynamics tutorial, headless).
 ///

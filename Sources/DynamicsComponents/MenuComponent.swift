@@ -1,4 +1,5 @@
-@_exported import DynamicsKit
+import DynamicsKit
+import Foundation
 
 /// The side a menu slides in from.
 public enum MenuDirection: Sendable, Equatable {

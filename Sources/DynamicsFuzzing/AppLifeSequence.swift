@@ -1,4 +1,5 @@
 import DynamicsKit
+import Foundation
 
 /// One item of a sequence: a `DynamicView` (or, rarely, a `DynamicItemGroup` of two views)
 /// that belongs to one animator for the whole sequence.

@@ -1,4 +1,5 @@
 import DynamicsKit
+import Foundation
 
 /// The collision delegate of one fuzzed `CollisionBehavior`: it keeps, per item pair and per
 /// (item, boundary identifier), whether the pair is touching, and reports a violation for a

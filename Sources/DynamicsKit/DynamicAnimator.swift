@@ -1,4 +1,5 @@
 import DynamicsEngine
+import Foundation
 
 /// Which animator owns each live item (an item may be in one animator at a time). Touched only
 /// when items join or leave an animator, never per step; an NSLock guards it.

@@ -1,4 +1,5 @@
 import DynamicsEngine
+import Foundation
 
 /// The shape an item collides with (UIKit's `UIDynamicItemCollisionBoundsType`).
 public enum DynamicItemCollisionBoundsType: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import DynamicsEngine
+import Foundation
 
 /// Several items that move as one rigid body (UIKit's `UIDynamicItemGroup`). Its bounds enclose
 /// its members and its centre is the bounds' centre. Use the group, not its members, in

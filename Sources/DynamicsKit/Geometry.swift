@@ -1,4 +1,4 @@
-@_exported import Foundation
+import Foundation
 
 #if !canImport(CoreGraphics)
 /// A two-dimensional vector (CoreGraphics' `CGVector`, which Foundation on Linux lacks).

@@ -1,4 +1,5 @@
 import DynamicsEngine
+import Foundation
 
 /// The physical properties of an item's body, with UIKit's real defaults. A
 /// `DynamicItemBehavior` overrides only the properties it set explicitly; when two behaviors

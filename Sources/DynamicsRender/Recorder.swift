@@ -1,9 +1,8 @@
 import DynamicsEngine
 import DynamicsKit
-import DynamicsScenes
 import Foundation
 
-/// Captures frames of a scene, a view tree or an animator into a `Recording`.
+/// Captures frames of a physics world, a view tree or an animator into a `Recording`.
 ///
 /// Make one recorder per run, call `capture()` whenever a frame should be kept (e.g. after every
 /// k-th step), then read `recording`. A capture reads positions, rotations, opacity (and, for
@@ -12,8 +11,8 @@ import Foundation
 /// half as often, so memory and file size stay bounded however long the run.
 ///
 /// What is tracked:
-/// - a scene: every non-static body (bodies created later join when first seen); static bodies
-///   and boundaries are drawn as they are at each capture (y-up scenes are flipped so up is up);
+/// - a world: every non-static body (bodies created later join when first seen); static bodies
+///   and boundaries are drawn as they are at each capture (y-up worlds are flipped so up is up);
 /// - a view: the view's tree (the view fills the picture; subviews added later join, removed
 ///   ones disappear). A view's size, text, font and image are taken when it is first seen;
 ///   centre, transform, alpha, hidden and background colour are read at every capture, from
@@ -30,20 +29,27 @@ public final class Recorder {
     private var keepEvery = 1
 
     private enum Source {
-        case scene(SceneCapture)
+        case world(WorldCapture, dt: Double)
         case views(ViewCapture)
     }
 
-    /// Records a scene instance. Time is `stepsTaken × dt`.
-    public init(scene: SceneInstance, options: RenderOptions = RenderOptions()) {
-        let flip = scene.frame.yUp
+    /// Records a physics world. Time is `world.stepCount × dt`.
+    ///
+    /// - Parameters:
+    ///   - yUp: true when the world's y axis points up (the picture is flipped so that up is up).
+    ///   - bodySize: the typical size of a moving body (pt), which `SceneRegion.auto` uses to
+    ///     fit the picture.
+    ///   - dt: the time step the world is stepped with (s).
+    ///   - title: the title line unless `options.title` is set.
+    public init(world: World, yUp: Bool = false, bodySize: Double, dt: Double = 1.0 / 60.0, title: String = "",
+                options: RenderOptions = RenderOptions()) {
         var region = options.region
-        if case .world(let r) = region, flip {
+        if case .world(let r) = region, yUp {
             region = .world(CGRect(x: r.minX, y: -r.maxY, width: r.width, height: r.height))
         }
-        recording = Recording(layout: .fit(region: region, bodySize: Double(scene.frame.bodySize)), options: options,
-                              title: options.title ?? "\(scene.name) \(scene.size)", hasViewData: false)
-        source = .scene(SceneCapture(scene: scene, flip: flip))
+        recording = Recording(layout: .fit(region: region, bodySize: bodySize), options: options,
+                              title: options.title ?? title, hasViewData: false)
+        source = .world(WorldCapture(world: world, flip: yUp), dt: dt)
     }
 
     /// Records a view tree: the picture is the view's own bounds (its position, rotation and
@@ -73,8 +79,8 @@ public final class Recorder {
         defer { calls += 1 }
         if !force && calls % keepEvery != 0 { return }
         switch source {
-        case .scene(let c):
-            let t = time ?? Double(c.scene.stepsTaken) * Double(c.scene.dt)
+        case .world(let c, let dt):
+            let t = time ?? Double(c.world.stepCount) * dt
             if force, let last = recording.times.last, last == t { return }
             c.capture(into: &recording, time: t)
         case .views(let c):
@@ -89,11 +95,11 @@ public final class Recorder {
     }
 }
 
-// MARK: - Scenes
+// MARK: - Worlds
 
-/// Reads a scene's world into tracks (moving bodies) and overlays (static bodies, boundaries).
-final class SceneCapture {
-    let scene: SceneInstance
+/// Reads a world into tracks (moving bodies) and overlays (static bodies, boundaries).
+final class WorldCapture {
+    let world: World
     let flip: Bool
     private var handles: [BodyHandle] = []
     private var known = Set<BodyHandle>()
@@ -104,14 +110,12 @@ final class SceneCapture {
     private var lastOverlay = Recording.Overlay()
     private var statics: [BodyHandle] = []
 
-    init(scene: SceneInstance, flip: Bool) {
-        self.scene = scene
+    init(world: World, flip: Bool) {
+        self.world = world
         self.flip = flip
     }
 
-    private var world: World { scene.world }
-
-    /// World point → stored coordinates (y negated for y-up scenes).
+    /// World point → stored coordinates (y negated for y-up worlds).
     @inline(__always) private func map(_ p: Vec2) -> CGPoint {
         CGPoint(x: Double(p.x), y: Double(flip ? -p.y : p.y))
     }
@@ -142,7 +146,7 @@ final class SceneCapture {
             }
             rec.tracks[t].values.append(contentsOf: [x, y, deg, alpha])
         }
-        var caption = "step \(scene.stepsTaken) · t = \(SVGFormat.fixed(time)) s · \(visible) bodies"
+        var caption = "step \(world.stepCount) · t = \(SVGFormat.fixed(time)) s · \(visible) bodies"
         if asleep > 0 { caption += " (\(asleep) asleep)" }
         rec.appendFrame(time: time, caption: caption, overlay: overlay)
     }
@@ -169,7 +173,7 @@ final class SceneCapture {
         }
     }
 
-    /// A body's shapes in its own frame (y flipped for y-up scenes), and its reach.
+    /// A body's shapes in its own frame (y flipped for y-up worlds), and its reach.
     private func localMarkup(_ shapes: [Geometry]) -> (String, Double) {
         var s = ""
         var reach = 0.0

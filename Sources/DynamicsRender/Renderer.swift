@@ -1,29 +1,31 @@
 import DynamicsEngine
 import DynamicsKit
-import DynamicsScenes
 import Foundation
 
-/// Pictures of scenes, view trees and animators: an SVG of one moment, or a recording of a run
-/// (see `Recording` for its animated SVG and HTML player).
+/// Pictures of physics worlds, view trees and animators: an SVG of one moment, or a recording
+/// of a run (see `Recording` for its animated SVG and HTML player).
 ///
 /// ```swift
-/// let scene = try SceneCatalog.scene(named: "pyramid").build(size: 20, seed: 0)
-/// scene.run(steps: 600)
-/// try Renderer.svg(of: scene).write(toFile: "pyramid.svg", atomically: true, encoding: .utf8)
+/// let world = World(gravity: Vec2(0, -980))
+/// // … bodies …
+/// try Renderer.svg(of: world, yUp: true, bodySize: 20)
+///     .write(toFile: "world.svg", atomically: true, encoding: .utf8)
 ///
-/// let run = Renderer.record(scene: otherScene, steps: 300, every: 2)
-/// try run.html().write(toFile: "pile.html", atomically: true, encoding: .utf8)
+/// let run = Renderer.record(world: world, yUp: true, bodySize: 20, steps: 300, every: 2)
+/// try run.html().write(toFile: "world.html", atomically: true, encoding: .utf8)
 /// ```
+///
+/// (`DynamicsScenes` adds the same for its benchmark scenes: `Renderer.svg(of: scene)`,
+/// `Renderer.record(scene:steps:every:)`.)
 public enum Renderer {
-    /// The scene's world now: static bodies grey, moving bodies coloured (sleeping ones dimmer),
-    /// boundaries as red lines, y-up scenes flipped so up is up, fitted to the picture (see
-    /// `SceneRegion`). A title line names the scene, step, time and sleeping bodies.
-    /// Handles 10 000+ bodies: each distinct body outline is written once and reused.
-    ///
-    /// Scenes made of animators (`SceneInstance.driver`) are drawn through their `picture`:
-    /// a component's screen or an animator's items.
-    public static func svg(of scene: SceneInstance, options: RenderOptions = RenderOptions()) -> String {
-        let r = recorder(for: scene, options: options)
+    /// The world now: static bodies grey, moving bodies coloured (sleeping ones dimmer),
+    /// boundaries as red lines, y-up worlds flipped so up is up, fitted to the picture (see
+    /// `SceneRegion`; `bodySize` is a typical moving body's size in points). A title line names
+    /// the step, time and sleeping bodies. Handles 10 000+ bodies: each distinct body outline is
+    /// written once and reused.
+    public static func svg(of world: World, yUp: Bool = false, bodySize: Double, dt: Double = 1.0 / 60.0,
+                           title: String = "", options: RenderOptions = RenderOptions()) -> String {
+        let r = Recorder(world: world, yUp: yUp, bodySize: bodySize, dt: dt, title: title, options: options)
         r.capture()
         return r.recording.svg()
     }
@@ -53,24 +55,33 @@ public enum Renderer {
         return r.recording.svg()
     }
 
-    /// Steps `scene` `steps` times, keeping a frame before the first step, after every
+    /// Steps `world` `steps` times by `dt`, keeping a frame before the first step, after every
     /// `every`-th step and after the last (so `steps / every + 1` frames, fewer past
     /// `RenderOptions.maxFrames`).
-    public static func record(scene: SceneInstance, steps: Int, every: Int = 1,
+    public static func record(world: World, yUp: Bool = false, bodySize: Double, dt: Double = 1.0 / 60.0,
+                              title: String = "", steps: Int, every: Int = 1,
                               options: RenderOptions = RenderOptions()) -> Recording {
-        precondition(steps >= 0 && every >= 1, "Renderer.record(scene:steps:every:): steps must be ≥ 0 and every ≥ 1")
-        let r = recorder(for: scene, options: options)
+        let r = Recorder(world: world, yUp: yUp, bodySize: bodySize, dt: dt, title: title, options: options)
+        return record(r, steps: steps, every: every) { world.step(dt: Float(dt)) }
+    }
+
+    /// Calls `step` `steps` times, letting `recorder` keep a frame before the first step, after
+    /// every `every`-th step and after the last (so `steps / every + 1` frames, fewer past
+    /// `RenderOptions.maxFrames`): a recording of whatever `step` advances.
+    public static func record(_ recorder: Recorder, steps: Int, every: Int = 1, step: () -> Void) -> Recording {
+        precondition(steps >= 0 && every >= 1, "Renderer.record: steps must be ≥ 0 and every ≥ 1")
         // Choose the stride up front so that no frames have to be dropped later.
-        let stride = max(every, Int((Double(steps) / Double(max(options.maxFrames - 2, 1))).rounded(.up)))
-        r.capture(force: true)
+        let maxFrames = recorder.recording.options.maxFrames
+        let stride = max(every, Int((Double(steps) / Double(max(maxFrames - 2, 1))).rounded(.up)))
+        recorder.capture(force: true)
         if steps > 0 {
             for i in 1...steps {
-                scene.step()
-                if i % stride == 0 { r.capture(force: true) }
+                step()
+                if i % stride == 0 { recorder.capture(force: true) }
             }
         }
-        r.capture(force: true)
-        return r.recording
+        recorder.capture(force: true)
+        return recorder.recording
     }
 
     /// Advances `clock` for `duration` seconds in frames of `frameDuration`, keeping a frame
@@ -90,17 +101,6 @@ public enum Renderer {
         let r = Recorder(animator: animator, options: options)
         advance(animator.clock, duration: duration, frameDuration: frameDuration, recorder: r)
         return r.recording
-    }
-
-    /// A recorder of the scene's world, or of its driver's picture.
-    private static func recorder(for scene: SceneInstance, options: RenderOptions) -> Recorder {
-        var o = options
-        if o.title == nil { o.title = "\(scene.name) \(scene.size)" }
-        switch scene.driver?.picture {
-        case .view(let v, let clock)?: return Recorder(view: v, clock: clock, options: o)
-        case .animator(let a)?: return Recorder(animator: a, options: o)
-        case nil: return Recorder(scene: scene, options: options)
-        }
     }
 
     private static func advance(_ clock: AnimationClock, duration: Double, frameDuration: Double, recorder r: Recorder) {

@@ -1,6 +1,7 @@
-import Testing
-import DynamicsKit
 import DynamicsFuzzing
+import DynamicsKit
+import Foundation
+import Testing
 #if canImport(Glibc)
 import Glibc
 #endif

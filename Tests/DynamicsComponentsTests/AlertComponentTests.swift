@@ -1,5 +1,7 @@
-import Testing
 import DynamicsComponents
+import DynamicsKit
+import Foundation
+import Testing
 
 /// The drop-in alert on its own clock. Target 375 × 667 pt.
 @Suite("AlertComponent")

@@ -1,5 +1,7 @@
-import Testing
 import DynamicsComponents
+import DynamicsKit
+import Foundation
+import Testing
 
 /// Records an animator's pause and resume calls.
 private final class PauseLog: DynamicAnimatorDelegate {

@@ -1,5 +1,7 @@
-import Testing
 import DynamicsComponents
+import DynamicsKit
+import Foundation
+import Testing
 
 /// The slide-in menu on its own clock (tests run in parallel; `.main` is never advanced here).
 /// Target 375 × 667 pt, menu 150 pt wide.

@@ -1,5 +1,6 @@
-import Testing
 import DynamicsKit
+import Foundation
+import Testing
 
 /// Programmer errors in the API stop with a clear message (checked in child processes); data
 /// can be checked first with `DynamicAnimator.validate(_:)`, which throws.

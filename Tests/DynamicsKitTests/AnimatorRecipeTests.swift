@@ -1,5 +1,6 @@
-import Testing
 import DynamicsKit
+import Foundation
+import Testing
 
 /// The recipes of the classic UIKit Dynamics chapter, checked against the physics they should
 /// show. Reference bounds 320 × 480 pt, y down; gravity magnitude 1 = 1000 pt/s².

@@ -1,6 +1,7 @@
-import Testing
-import DynamicsKit
 import DynamicsEngine
+import DynamicsKit
+import Foundation
+import Testing
 
 /// Counts a collision delegate's calls per pair, and fails on a second `began` without an
 /// `ended` between them or an `ended` without a `began`.

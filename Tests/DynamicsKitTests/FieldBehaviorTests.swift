@@ -1,5 +1,6 @@
-import Testing
 import DynamicsKit
+import Foundation
+import Testing
 
 /// Each field kind pulls the way the spec says; only the field's own items inside its region
 /// feel it.

@@ -1,5 +1,6 @@
-import Testing
 import DynamicsKit
+import Foundation
+import Testing
 
 @Suite("DynamicsKit item groups")
 struct ItemGroupTests {

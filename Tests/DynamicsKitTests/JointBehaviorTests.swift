@@ -1,5 +1,6 @@
-import Testing
 import DynamicsKit
+import Foundation
+import Testing
 
 /// Attachment and snap behaviors against the physics they should show.
 @Suite("DynamicsKit attachments and snap")

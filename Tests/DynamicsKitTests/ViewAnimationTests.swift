@@ -1,5 +1,6 @@
-import Testing
 import DynamicsKit
+import Foundation
+import Testing
 
 /// UIView-style property animations on a headless clock. Every test uses its own clock
 /// (tests run in parallel; `.main` is never advanced here).

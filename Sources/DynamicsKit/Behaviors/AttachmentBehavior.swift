@@ -1,4 +1,5 @@
 import DynamicsEngine
+import Foundation
 
 /// Connects an item to an anchor point or to another item (UIKit's `UIAttachmentBehavior`):
 /// a rigid rod (`frequency` 0) or a spring of `frequency` Hz and damping ratio `damping`.

@@ -1,4 +1,5 @@
 import DynamicsEngine
+import Foundation
 import Synchronization
 
 /// Told when items of a collision behavior touch each other or its boundaries. All optional.

@@ -1,4 +1,5 @@
 import DynamicsEngine
+import Foundation
 
 /// Physical properties and velocities of its items (UIKit's `UIDynamicItemBehavior`).
 ///

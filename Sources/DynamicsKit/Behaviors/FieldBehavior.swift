@@ -1,4 +1,5 @@
 import DynamicsEngine
+import Foundation
 
 /// Where a field acts, relative to the field's `position` (UIKit's `UIRegion`).
 public indirect enum Region: Sendable {

@@ -1,4 +1,5 @@
 import DynamicsEngine
+import Foundation
 
 /// Accelerates its items (UIKit's `UIGravityBehavior`). Magnitude 1.0 = 1000 pt/s²; the default
 /// direction (0, 1) points down the screen.

@@ -1,4 +1,5 @@
 import DynamicsEngine
+import Foundation
 
 /// Pushes its items (UIKit's `UIPushBehavior`). Magnitude 1.0 is a force that accelerates a
 /// 100 × 100 pt item of density 1 (mass 1) at 100 pt/s²; an instantaneous push of magnitude 1

@@ -1,4 +1,5 @@
 import DynamicsEngine
+import Foundation
 
 /// Pulls one item to a point and its rotation to 0 (UIKit's `UISnapBehavior`), with a 4 Hz
 /// spring on position and on angle; `damping` (0 … 1, default 0.5) is the springs' damping

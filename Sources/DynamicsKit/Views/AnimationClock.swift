@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// The headless display link: one clock drives every dynamic animator and every view

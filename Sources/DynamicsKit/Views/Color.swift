@@ -1,3 +1,5 @@
+import Foundation
+
 /// An RGBA colour (UIKit's `UIColor`, reduced to what a headless view needs). Components are
 /// 0 … 1 in sRGB.
 public struct Color: Sendable, Equatable, Hashable, CustomStringConvertible {

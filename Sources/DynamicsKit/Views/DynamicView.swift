@@ -1,3 +1,5 @@
+import Foundation
+
 /// A ready-made headless "view" (UIKit's `UIView`, without drawing or touches): a dynamic item
 /// with a frame, alpha, background colour, optional text or image name, and subviews.
 ///

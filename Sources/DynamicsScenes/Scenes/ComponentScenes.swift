@@ -1,5 +1,7 @@
 import DynamicsComponents
 import DynamicsEngine
+import DynamicsKit
+import Foundation
 
 /// Runs `body(i)` for every `i` in `0..<count` on up to `workers` threads: the engine's worker
 /// pool. With one worker it is a plain loop. (Setup only: it allocates once per call.)
