@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "BenchSupport"),
         // The randomized "app life" API fuzzer (`dynamics-bench fuzz-api`, `scripts/fuzz-api`) and the
         // engine fuzzer (`dynamics-bench fuzz`, `scripts/fuzz`).
-        .target(name: "DynamicsFuzzing", dependencies: ["DynamicsEngine", "DynamicsKit", "DynamicsComponents"]),
+        .target(name: "DynamicsFuzzing", dependencies: ["DynamicsEngine", "DynamicsKit"]),
         .testTarget(name: "AppLifeTests", dependencies: ["DynamicsFuzzing", "DynamicsKit", "DynamicsEngine"]),
         .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
         // jemalloc's options for dynamics-bench (no thread caches: every allocation is counted).

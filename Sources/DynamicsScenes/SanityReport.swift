@@ -23,6 +23,12 @@ public struct SanityReport: Sendable, Equatable, Codable {
     public var bodies: Int
     /// Static bodies (ground, walls).
     public var staticBodies: Int
+    /// Largest speed of a dynamic body (pt/s); nil for scenes made of animators.
+    public var maxSpeed: Double?
+    /// Mean speed of the dynamic bodies (pt/s); nil for scenes made of animators.
+    public var meanSpeed: Double?
+    /// Bodies awake (`World.awakeBodyCount`); nil for scenes made of animators.
+    public var awakeBodies: Int?
     /// Scene-specific pass/fail checks, e.g. `"standing"` for the pyramid.
     public var checks: [String: Bool]
     /// Scene-specific measurements, e.g. `"top_drift"` for the pyramid (pt).
@@ -30,11 +36,13 @@ public struct SanityReport: Sendable, Equatable, Codable {
 
     public init(escaped: Int, kineticEnergy: Double, averageHeight: Double, maxHeight: Double,
                 initialMaxHeight: Double, touchingContacts: Int, contacts: Int, bodies: Int,
-                staticBodies: Int, checks: [String: Bool] = [:], metrics: [String: Double] = [:]) {
+                staticBodies: Int, maxSpeed: Double? = nil, meanSpeed: Double? = nil, awakeBodies: Int? = nil,
+                checks: [String: Bool] = [:], metrics: [String: Double] = [:]) {
         self.escaped = escaped; self.kineticEnergy = kineticEnergy
         self.averageHeight = averageHeight; self.maxHeight = maxHeight
         self.initialMaxHeight = initialMaxHeight; self.touchingContacts = touchingContacts
         self.contacts = contacts; self.bodies = bodies; self.staticBodies = staticBodies
+        self.maxSpeed = maxSpeed; self.meanSpeed = meanSpeed; self.awakeBodies = awakeBodies
         self.checks = checks; self.metrics = metrics
     }
 

@@ -169,11 +169,19 @@ public final class SceneInstance {
                 touchingContacts: d.touchingContactCount, contacts: d.contactCount,
                 bodies: d.bodyCount, staticBodies: 0)
         } else {
+            var sum = 0.0, top = 0.0
+            for b in dynamicBodies {
+                let v = world.linearVelocity(b)
+                let s = Double((v.x * v.x + v.y * v.y).squareRoot())
+                sum += s; top = max(top, s)
+            }
             report = SanityReport(
                 escaped: h.escaped, kineticEnergy: world.kineticEnergy, averageHeight: h.average,
                 maxHeight: h.max, initialMaxHeight: initialMaxHeight,
                 touchingContacts: world.touchingContactCount, contacts: world.contactCount,
-                bodies: dynamicBodies.count, staticBodies: staticBodyCount)
+                bodies: dynamicBodies.count, staticBodies: staticBodyCount,
+                maxSpeed: top, meanSpeed: dynamicBodies.isEmpty ? 0 : sum / Double(dynamicBodies.count),
+                awakeBodies: world.awakeBodyCount)
         }
         judge?(self, &report)
         return report

@@ -17,13 +17,13 @@ struct RunOptions {
 /// Builds, warms up and times a scene `repeats` times (a fresh build each time, so every
 /// repeat measures the same work), and reads jemalloc's counters around the timed steps.
 enum BenchRunner {
-    /// - Parameter inspect: called with each repeat's scene right after its timed steps (outside
-    ///   the timed window), e.g. to read velocities for `peers`.
+    /// - Parameter inspect: called with each repeat's scene and its sanity report right after
+    ///   its timed steps (outside the timed window), e.g. for the speeds `peers` reports.
     /// - Parameter configure: called with each repeat's scene right after it is built (outside
     ///   the timed window), e.g. to turn sleeping on for `peers --sleep`.
     static func run(_ scene: any BenchmarkScene, _ o: RunOptions, allocator: String,
                     progress: ProgressBar, configure: ((SceneInstance) -> Void)? = nil,
-                    inspect: ((SceneInstance) -> Void)? = nil) throws -> BenchRecord {
+                    inspect: ((SceneInstance, SanityReport) -> Void)? = nil) throws -> BenchRecord {
         let clock = ContinuousClock()
         guard let threadAllocated = Jemalloc.threadCounter("thread.allocatedp") else {
             throw EnvironmentError("jemalloc: thread.allocatedp is unavailable")
@@ -76,8 +76,8 @@ enum BenchRunner {
                 heapBytes = Int(Int64(bitPattern: after.allocated &- heapBefore))
                 contactsPerStep = Double(touching) / Double(o.steps)
 
-                inspect?(instance)
                 let report = instance.sanity()
+                inspect?(instance, report)
                 for f in report.failures where !failures.contains(f) { failures.append(f) }
                 lastReport = report
                 // Component scenes: after the judged run, one more toggle cycle (120 steps, every

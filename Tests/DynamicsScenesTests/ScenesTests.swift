@@ -30,6 +30,20 @@ struct ScenesTests {
         #expect(abs(s.initialMaxHeight - 210) < 1e-3)
     }
 
+    @Test("the sanity report carries the speeds and awake bodies peers compares")
+    func sanitySpeeds() throws {
+        let s = try #require(SceneCatalog.named("pile")).build(size: 100, seed: 0)
+        s.run(steps: 20)
+        let r = s.sanity()
+        var top: Float = 0
+        for b in s.dynamicBodies { let v = s.world.linearVelocity(b); top = max(top, (v.x * v.x + v.y * v.y).squareRoot()) }
+        let maxSpeed = try #require(r.maxSpeed), meanSpeed = try #require(r.meanSpeed)
+        #expect(abs(maxSpeed - Double(top)) <= 1e-3 * Double(top))
+        #expect(meanSpeed > 0 && meanSpeed <= maxSpeed)
+        #expect(r.awakeBodies == s.world.awakeBodyCount)
+        #expect(r.kineticEnergy == s.world.kineticEnergy)
+    }
+
     @Test("pile 100 × 120 steps: nothing escapes, it settles, energy decreases")
     func pileSettles() throws {
         let s = try #require(SceneCatalog.named("pile")).build(size: 100, seed: 0)
