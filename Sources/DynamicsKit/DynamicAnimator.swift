@@ -48,7 +48,7 @@ extension DynamicAnimatorDelegate {
 public final class DynamicAnimator {
     /// The coordinate space's rectangle (the stand-in for UIKit's reference view).
     public var referenceBounds: CGRect {
-        didSet { for b in flat { (b as? CollisionBehavior)?.referenceBoundsChanged() } ; resume() }
+        didSet { for b in flat { b.referenceBoundsChanged() } ; resume() }
     }
     public weak var delegate: DynamicAnimatorDelegate?
     /// The fixed sub-step (s).
@@ -122,6 +122,7 @@ public final class DynamicAnimator {
         self.referenceBounds = referenceBounds
         world = World(gravity: .zero)
         world.workerCount = 1
+        compiled = CompiledState(world: world)
         self.clock = clock
         clock.register(self)
     }
@@ -191,7 +192,8 @@ public final class DynamicAnimator {
         for b in list {
             b.willMove(to: self)
             b.dynamicAnimator = self
-            for item in b.dynamicItems { retain(item) }
+            b.bodies.removeAll()
+            for item in b.dynamicItems { b.bodies.append(retain(item)) }
         }
         rebuildFlat()
         for b in list { b.attach(to: self) }
@@ -207,6 +209,7 @@ public final class DynamicAnimator {
             b.detach(from: self)
             b.willMove(to: nil)
             for item in b.dynamicItems { release(item) }
+            b.bodies.removeAll()
             b.dynamicAnimator = nil
         }
         rebuildFlat()
@@ -229,7 +232,10 @@ public final class DynamicAnimator {
     /// An item list of a behavior in this animator changed: only those items gain or lose
     /// bodies and memberships; every other body keeps its motion.
     func itemsChanged(_ behavior: DynamicBehavior, added: [any DynamicItem], removed: [any DynamicItem]) {
-        for item in added { retain(item) }
+        for item in added { behavior.bodies.append(retain(item)) }
+        for item in removed {
+            if let h = body(for: item) { behavior.bodies.remove(h) }
+        }
         behavior.itemsDidChange(added: added, removed: removed, animator: self)
         for item in removed { release(item) }
         itemPropertiesChanged()
@@ -239,46 +245,35 @@ public final class DynamicAnimator {
     private func rebuildFlat() {
         flat.removeAll(keepingCapacity: true)
         for b in topLevel { b.flattened(into: &flat) }
-        collisionBehaviors.removeAll(keepingCapacity: true)
-        for b in flat { if let c = b as? CollisionBehavior { collisionBehaviors.append(c) } }
         tickListsChanged()
     }
 
-    /// What a tick visits, kept with `flat` (a tick looked at every behavior twice, and at the
-    /// top level once more for the pause check): the behaviors that apply forces, those with
-    /// an action, and whether anything is left to animate. Rebuilt on first use after a
-    /// behavior joined or left or an action was set or cleared.
-    @exclusivity(unchecked) private var forceBehaviors: [DynamicBehavior] = []
-    /// `forceBehaviors` unretained, for the tick (`flat` holds them; they leave only between
-    /// ticks): a retain and a release of the list and of each behavior per tick were a
-    /// noticeable part of a one-item animator's tick.
-    @exclusivity(unchecked) private var forceRefs: [Unmanaged<DynamicBehavior>] = []
-    @exclusivity(unchecked) private var actionBehaviors: [DynamicBehavior] = []
-    /// The collision behaviors whose contacts a tick reports (`wantsContactScans`).
-    @exclusivity(unchecked) private var scannedCollisions: [CollisionBehavior] = []
+    /// What the behaviors compile to (`DynamicBehavior.contribute(to:)`): per-body gravity and
+    /// properties, and what a tick visits (a tick looked at every behavior twice, and at the
+    /// top level once more for the pause check). Recompiled by `itemPropertiesChanged`, and
+    /// on first use after a behavior joined or left, an action was set or cleared or a
+    /// collision delegate changed.
+    @exclusivity(unchecked) private var compiled: CompiledState
+    /// Whether anything is left to animate (kept with `compiled`).
     @exclusivity(unchecked) private var cachedHasWork = false
     @exclusivity(unchecked) private var tickListsDirty = true
 
     func tickListsChanged() { tickListsDirty = true }
 
-    private func rebuildTickLists() {
-        forceBehaviors.removeAll(keepingCapacity: true)
-        forceRefs.removeAll(keepingCapacity: true)
-        actionBehaviors.removeAll(keepingCapacity: true)
-        scannedCollisions.removeAll(keepingCapacity: true)
-        for c in collisionBehaviors where c.wantsContactScans { scannedCollisions.append(c) }
+    /// Rebuilds `compiled` from every behavior, in hierarchy order. Inside a tick (an action
+    /// or a callback changed something) the per-tick lists the tick is walking stay as they
+    /// are, and are rebuilt on first use after it.
+    private func compile() {
+        let lists = !inTick
+        compiled.reset(slots: recordList.count, tickLists: lists)
         for b in flat {
-            if b.appliesForces { forceBehaviors.append(b); forceRefs.append(Unmanaged.passUnretained(b)) }
-            if b.action != nil { actionBehaviors.append(b) }
+            b.contribute(to: &compiled)
+            if b.action != nil { compiled.runActionEachTick(b) }
         }
         // Nothing to animate: no behavior, or only plain behaviors with no child and no action.
-        cachedHasWork = !topLevel.isEmpty
-            && !topLevel.allSatisfy({ $0.childBehaviors.isEmpty && $0.action == nil && type(of: $0) == DynamicBehavior.self })
-        tickListsDirty = false
+        cachedHasWork = !topLevel.isEmpty && !topLevel.allSatisfy({ $0.isInert })
+        if lists { tickListsDirty = false }
     }
-
-    /// The collision behaviors of `flat`, kept with it (the tick reads it without allocating).
-    @exclusivity(unchecked) private var collisionBehaviors: [CollisionBehavior] = []
 
     // MARK: Items and bodies
 
@@ -308,9 +303,11 @@ public final class DynamicAnimator {
         records[ObjectIdentifier(item)].flatMap { recordList[$0]?.body }
     }
 
-    private func retain(_ item: any DynamicItem) {
+    /// Counts one more holder of `item` (creating its body for the first) and returns its body.
+    @discardableResult
+    private func retain(_ item: any DynamicItem) -> BodyHandle {
         let key = ObjectIdentifier(item)
-        if let r = records[key] { recordList[r]!.references += 1; return }
+        if let r = records[key] { recordList[r]!.references += 1; return recordList[r]!.body }
         do { try Self.validate(item) } catch { preconditionFailure("addBehavior: \(error)") }
         precondition(ItemOwners.shared.claim(key, for: self),
                      "addBehavior: an item can be in one animator at a time; remove its behaviors from the other animator first")
@@ -348,6 +345,7 @@ public final class DynamicAnimator {
                                       appliedProperties: .defaults, appliedGravity: .zero)
         records[key] = slot
         liveDirty = true
+        return handle
     }
 
     @exclusivity(unchecked) private var singleShape: [ShapeDef] = []
@@ -403,27 +401,15 @@ public final class DynamicAnimator {
         if deferringProperties { return }
         // Per record slot (no dictionaries: a toggle calls this several times and must not
         // allocate): gravity summed in hierarchy order, properties with later behaviors winning.
-        let n = recordList.count
-        slotGravity.removeAll(keepingCapacity: true)
-        slotGravity.append(contentsOf: repeatElement(.zero, count: n))
-        slotProperties.removeAll(keepingCapacity: true)
-        slotProperties.append(contentsOf: repeatElement(.defaults, count: n))
-        for b in flat {
-            if let g = b as? GravityBehavior {
-                let v = g.accelerationVector
-                for item in g.items { if let k = records[ObjectIdentifier(item)] { slotGravity[k] += v } }
-            } else if let ib = b as? DynamicItemBehavior {
-                for item in ib.items { if let k = records[ObjectIdentifier(item)] { ib.overrides.apply(to: &slotProperties[k]) } }
-            }
-        }
-        for k in 0..<n {
+        compile()
+        for k in 0..<recordList.count {
             guard let r = recordList[k] else { continue }
-            let g = slotGravity[k]
+            let g = compiled.gravity[k]
             if r.appliedGravity != g {
                 world.setGravity(r.body, g)
                 recordList[k]!.appliedGravity = g
             }
-            let p = slotProperties[k]
+            let p = compiled.properties[k]
             if r.appliedProperties != p {
                 p.apply(to: world, body: r.body)
                 recordList[k]!.appliedProperties = p
@@ -431,10 +417,6 @@ public final class DynamicAnimator {
         }
         resume()
     }
-
-    /// Scratch of `itemPropertiesChanged`, one entry per record slot.
-    @exclusivity(unchecked) private var slotGravity: [Vec2] = []
-    @exclusivity(unchecked) private var slotProperties: [ItemProperties] = []
 
     // MARK: Clock
 
@@ -476,24 +458,24 @@ public final class DynamicAnimator {
     /// tick (fields, continuous pushes, action closures). Like UIKit's, a paused animator then
     /// does no work until a change resumes it.
     private var canIdleWhilePaused: Bool {
-        if tickListsDirty { rebuildTickLists() }
-        if !actionBehaviors.isEmpty { return false }
-        for b in forceBehaviors where b.actsOnItsOwn { return false }
+        if tickListsDirty { compile() }
+        if !compiled.actionBehaviors.isEmpty { return false }
+        for b in compiled.forceBehaviors where b.actsEveryTick { return false }
         return true
     }
 
     private func tick(_ dt: TimeInterval) {
         if !isRunning && pending.isEmpty && canIdleWhilePaused && !world.hasAwakeBodies { return }
+        if tickListsDirty { compile() }
         inTick = true
-        if tickListsDirty { rebuildTickLists() }
-        forceRefs.withUnsafeBufferPointer { refs in
+        compiled.forceRefs.withUnsafeBufferPointer { refs in
             for b in refs { b._withUnsafeGuaranteedRef { $0.applyForces(self, dt: dt) } }
         }
         world.step(dt: Float(dt))
         writeBack()
         reportContacts()
         deliverContactCalls()
-        for b in actionBehaviors { b.action?() }
+        for b in compiled.actionBehaviors { b.action?() }
         inTick = false
         if !pending.isEmpty {
             let changes = pending
@@ -548,10 +530,10 @@ public final class DynamicAnimator {
     /// behavior changed since; no engine event is looked up by handle, so bodies and boundaries
     /// that left the world never are.
     private func reportContacts() {
-        guard !scannedCollisions.isEmpty else { return }
+        guard !compiled.scannedCollisions.isEmpty else { return }
         let events = world.hasContactEvents
         if !scanning.isEmpty { scanning.removeAll(keepingCapacity: true) }
-        for c in scannedCollisions where c.wantsScan(afterEvents: events) { scanning.append(c) }
+        for c in compiled.scannedCollisions where c.wantsScan(afterEvents: events) { scanning.append(c) }
         guard !scanning.isEmpty else { return }
         for c in scanning { c.beginScan() }
         world.forEachTouchingContact { e in
@@ -637,7 +619,7 @@ public final class DynamicAnimator {
     }
 
     private var hasWork: Bool {
-        if tickListsDirty { rebuildTickLists() }
+        if tickListsDirty { compile() }
         return cachedHasWork
     }
 

@@ -62,13 +62,23 @@ open class DynamicBehavior {
 
     /// The items this behavior acts on.
     var dynamicItems: [any DynamicItem] { [] }
-    /// True when the behavior acts on its items every tick by itself (fields, an active
-    /// continuous push): a paused animator holding it keeps ticking.
-    var actsOnItsOwn: Bool { false }
-    /// True for the behavior types whose `applyForces` does something (pushes, fields): the
-    /// animator calls only theirs each tick.
-    var appliesForces: Bool { false }
-    /// Applies this behavior's forces and impulses before a world step.
+    /// The bodies of `dynamicItems`, in the same order, while the behavior is in an animator
+    /// (empty otherwise). The animator fills it when the behavior joins and keeps it in step
+    /// as items join or leave the behavior (an item's body lives as long as some behavior of
+    /// the animator holds the item), so compiling and ticking look no body up by item.
+    @exclusivity(unchecked) final var bodies = BodyList()
+    /// Adds what this behavior does to its animator's compiled state: gravity or properties
+    /// for its `bodies`, forces applied every tick, contact reports. The animator calls it for
+    /// every behavior of its hierarchy (parent before children, in insertion order) whenever
+    /// it recompiles: a behavior joined or left, an item list, a compiled property or an
+    /// action changed. The base contributes nothing (the animator itself registers actions).
+    func contribute(to state: inout CompiledState) {}
+    /// True while the behavior acts on its items every tick by itself (fields, an active
+    /// continuous push): a paused animator holding it keeps ticking. Read for the behaviors
+    /// that registered with `CompiledState.applyForcesEachTick(_:)`.
+    var actsEveryTick: Bool { false }
+    /// Applies this behavior's forces and impulses before a world step (for the behaviors that
+    /// registered with `CompiledState.applyForcesEachTick(_:)`).
     func applyForces(_ animator: DynamicAnimator, dt: Double) {}
     /// Called when the behavior joins an animator (after its items have bodies).
     func attach(to animator: DynamicAnimator) {}
@@ -77,6 +87,11 @@ open class DynamicBehavior {
     /// Called while the behavior is in an animator and its item list changed: `added` items
     /// already have bodies, `removed` ones still have theirs.
     func itemsDidChange(added: [any DynamicItem], removed: [any DynamicItem], animator: DynamicAnimator) {}
+    /// Called when the animator's `referenceBounds` changed.
+    func referenceBoundsChanged() {}
+    /// True for a plain `DynamicBehavior` with no child and no action: it gives an animator
+    /// nothing to do.
+    final var isInert: Bool { childBehaviors.isEmpty && action == nil && type(of: self) == DynamicBehavior.self }
 }
 
 /// The base of behaviors that act on a list of items (gravity, collision, push, item

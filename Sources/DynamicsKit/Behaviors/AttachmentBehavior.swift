@@ -162,12 +162,14 @@ open class AttachmentBehavior: DynamicBehavior {
 
     override var dynamicItems: [any DynamicItem] { items }
 
+    /// The joint for the current settings; nil until the items have bodies (`bodies` holds
+    /// them, in the order of `items`, while the behavior is in an animator).
     private func definition(_ animator: DynamicAnimator) -> JointDef? {
-        guard let b = animator.body(for: items[0]) else { return nil }
+        guard bodies.count == items.count else { return nil }
+        let b = bodies[0]
         if case .distance = kind {} else if case .limit = kind {} else {
             // Pin, fixed and sliding: a shared anchor point, fixed in each item's frame.
-            let a = items.count > 1 ? animator.body(for: items[1]) : nil
-            if items.count > 1 && a == nil { return nil }
+            let a = items.count > 1 ? bodies[1] : nil
             var def: JointDef
             switch kind {
             case .pin:
@@ -200,8 +202,7 @@ open class AttachmentBehavior: DynamicBehavior {
             def = JointDef(type: pin ? .revolute : .distance, bodyA: nil, bodyB: b)
             def.localAnchorA = anchorPoint.vec
         } else {
-            guard let a = animator.body(for: items[1]) else { return nil }
-            def = JointDef(type: .distance, bodyA: a, bodyB: b)
+            def = JointDef(type: .distance, bodyA: bodies[1], bodyB: b)
             def.localAnchorA = Vec2(Float(offsets.1.horizontal), Float(offsets.1.vertical))
         }
         def.localAnchorB = localB

@@ -180,7 +180,7 @@ open class CollisionBehavior: ItemListBehavior {
     override func attach(to animator: DynamicAnimator) {
         let g = animator.world.createCollisionGroup(mode: engineMode)
         group = g
-        for item in items { if let h = animator.body(for: item) { animator.world.addBody(h, to: g) } }
+        for h in bodies { animator.world.addBody(h, to: g) }
         if translatesReferenceBoundsIntoBoundary { addLoop() }
         for k in named.indices { addSegments(of: k) }
         needsScan = true
@@ -202,7 +202,9 @@ open class CollisionBehavior: ItemListBehavior {
         if !removed.isEmpty { pruneContacts(animator) }
     }
 
-    func referenceBoundsChanged() { if translatesReferenceBoundsIntoBoundary { rebuildLoop() } }
+    override func referenceBoundsChanged() { if translatesReferenceBoundsIntoBoundary { rebuildLoop() } }
+
+    override func contribute(to state: inout CompiledState) { if wantsContactScans { state.reportContacts(of: self) } }
 
     private func engineID(_ code: UInt32) -> UInt64 { UInt64(serial) << 32 | UInt64(code) }
 

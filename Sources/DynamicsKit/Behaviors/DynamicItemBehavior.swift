@@ -96,6 +96,8 @@ open class DynamicItemBehavior: ItemListBehavior {
         return CGFloat(animator.world.angularVelocity(h))
     }
 
+    override func contribute(to state: inout CompiledState) { state.override(overrides, for: bodies) }
+
     override func attach(to animator: DynamicAnimator) {
         let linear = pendingLinear, angular = pendingAngular
         pendingLinear = []; pendingAngular = []

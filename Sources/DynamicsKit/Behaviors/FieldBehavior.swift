@@ -135,14 +135,15 @@ open class FieldBehavior: ItemListBehavior {
         return turbulent ? CGVector(dx: n1 * abs(n2), dy: n2 * abs(n1)) : CGVector(dx: n1, dy: n2)
     }
 
-    override var actsOnItsOwn: Bool { true }
-    override var appliesForces: Bool { true }
+    override func contribute(to state: inout CompiledState) { state.applyForcesEachTick(self) }
+    override var actsEveryTick: Bool { true }
 
     override func applyForces(_ animator: DynamicAnimator, dt: Double) {
         time += dt
         let world = animator.world
-        for item in items {
-            guard let h = animator.body(for: item), world.type(h) == .dynamic else { continue }
+        // (A custom field's closure may take items out of the field: their bodies may be gone.)
+        for h in bodies {
+            guard world.isValid(h), world.type(h) == .dynamic else { continue }
             let c = world.worldCenter(h)
             let p = CGPoint(x: CGFloat(c.x), y: CGFloat(c.y))
             let rel = CGPoint(x: p.x - position.x, y: p.y - position.y)

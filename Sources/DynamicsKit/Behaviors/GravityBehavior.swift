@@ -46,4 +46,6 @@ open class GravityBehavior: ItemListBehavior {
 
     /// The acceleration in pt/s².
     var accelerationVector: Vec2 { Vec2(Float(gravityDirection.dx * 1000), Float(gravityDirection.dy * 1000)) }
+
+    override func contribute(to state: inout CompiledState) { state.addGravity(accelerationVector, to: bodies) }
 }

@@ -60,15 +60,15 @@ open class PushBehavior: ItemListBehavior {
         offsets[ObjectIdentifier(item)] = offset
     }
 
-    override var actsOnItsOwn: Bool { mode == .continuous && active }
-    override var appliesForces: Bool { true }
+    override func contribute(to state: inout CompiledState) { state.applyForcesEachTick(self) }
+    override var actsEveryTick: Bool { mode == .continuous && active }
 
     override func applyForces(_ animator: DynamicAnimator, dt: Double) {
         guard active, pushDirection != .zero else { return }
         let f = Vec2(Float(pushDirection.dx * 100), Float(pushDirection.dy * 100))
-        for item in items {
-            guard let h = animator.body(for: item) else { continue }
-            let o = targetOffsetFromCenter(for: item)
+        // `bodies` are the bodies of `items`, in the same order.
+        for (k, h) in bodies.enumerated() {
+            let o = offsets.isEmpty ? .zero : targetOffsetFromCenter(for: items[k])
             let point = o == .zero ? nil : animator.world.worldCenter(h) + Vec2(Float(o.horizontal), Float(o.vertical))
             switch mode {
             case .continuous: animator.world.applyForce(h, f, at: point)

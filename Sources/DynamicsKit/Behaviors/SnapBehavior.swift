@@ -35,7 +35,7 @@ open class SnapBehavior: DynamicBehavior {
     override var dynamicItems: [any DynamicItem] { [item] }
 
     override func attach(to animator: DynamicAnimator) {
-        guard let h = animator.body(for: item) else { return }
+        guard let h = bodies.first else { return }
         var def = JointDef(type: .target, bodyA: nil, bodyB: h)
         def.localAnchorB = .zero
         def.target = snapPoint.vec

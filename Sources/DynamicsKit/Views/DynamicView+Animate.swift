@@ -1,0 +1,112 @@
+import Foundation
+extension DynamicView {
+    /// Animates the changes `animations` makes to views (UIKit's
+    /// `UIView.animate(withDuration:delay:options:animations:completion:)`), on `clock`.
+    ///
+    /// The changed properties take their final (model) values at once; the views' `presentation`
+    /// moves from the old to the new values over `duration` seconds after `delay` (showing the
+    /// old values during the delay), along the curve in `options`. The animation starts at the
+    /// clock's next `advance(by:)`. `completion` runs on the clock after the end with `true`, or
+    /// with `false` when every property it animated was taken over by another animation or
+    /// set directly, or when `removeAllAnimations()` ended it. A duration of 0 applies the
+    /// changes and completes at the next advance.
+    public static func animate(withDuration duration: TimeInterval, delay: TimeInterval = 0,
+                               options: AnimationOptions = [], clock: AnimationClock = .main,
+                               animations: @escaping () -> Void,
+                               completion: ((Bool) -> Void)? = nil) {
+        precondition(duration.isFinite && duration >= 0, "animate(withDuration:): the duration must be finite and not negative (got \(duration))")
+        precondition(delay.isFinite && delay >= 0, "animate(withDuration:): the delay must be finite and not negative (got \(delay))")
+        let t = AnimationTransaction(id: nil, context: nil, clock: clock)
+        t.duration = duration
+        t.delay = delay
+        t.curve = options.curve
+        t.beginsFromCurrentState = options.contains(.beginFromCurrentState)
+        t.autoreverses = options.contains(.autoreverse)
+        t.repeatCount = options.contains(.repeat) ? .infinity : 0
+        t.completion = completion
+        ViewAnimationCapture.push(t)
+        animations()
+        ViewAnimationCapture.pop(t)
+        t.commit()
+    }
+
+    /// Makes changes without animating them, even inside an animation block; running
+    /// animations of the changed properties end (interrupted).
+    public static func performWithoutAnimation(_ actions: () -> Void) {
+        let t = AnimationTransaction(id: nil, context: nil, clock: .main)
+        t.disabled = true
+        ViewAnimationCapture.push(t)
+        actions()
+        ViewAnimationCapture.pop(t)
+    }
+
+    /// Opens a begin/commit animation block (UIKit's `beginAnimations(_:context:)`): view
+    /// changes made on this thread until `commitAnimations()` are animated together, with the
+    /// settings the `setAnimation…` calls give (defaults: 0.2 s, no delay, ease-in-out, once,
+    /// the main clock). Blocks nest; each commit closes the innermost.
+    public static func beginAnimations(_ animationID: String?, context: UnsafeMutableRawPointer?) {
+        ViewAnimationCapture.push(AnimationTransaction(id: animationID, context: context, clock: .main, isBeginCommit: true))
+    }
+
+    /// Closes the innermost begin/commit block and starts its animation at the clock's next
+    /// advance. Without an open block it does nothing.
+    public static func commitAnimations() {
+        guard let t = ViewAnimationCapture.openBeginCommit else { return }
+        ViewAnimationCapture.pop(t)
+        t.commit()
+    }
+
+    /// The duration of the open begin/commit block (s; ignored outside one, as in UIKit).
+    public static func setAnimationDuration(_ duration: TimeInterval) {
+        precondition(duration.isFinite && duration >= 0, "setAnimationDuration: the duration must be finite and not negative (got \(duration))")
+        ViewAnimationCapture.openBeginCommit?.duration = duration
+    }
+
+    /// The delay before the open block's animation starts (s).
+    public static func setAnimationDelay(_ delay: TimeInterval) {
+        precondition(delay.isFinite && delay >= 0, "setAnimationDelay: the delay must be finite and not negative (got \(delay))")
+        ViewAnimationCapture.openBeginCommit?.delay = delay
+    }
+
+    public static func setAnimationCurve(_ curve: AnimationCurve) {
+        ViewAnimationCapture.openBeginCommit?.curve = curve
+    }
+
+    /// How many times the animation runs (fractions allowed; 0 = once; `.infinity` = forever).
+    public static func setAnimationRepeatCount(_ repeatCount: Float) {
+        precondition(!repeatCount.isNaN && repeatCount >= 0, "setAnimationRepeatCount: the count must not be negative or NaN (got \(repeatCount))")
+        ViewAnimationCapture.openBeginCommit?.repeatCount = Double(repeatCount)
+    }
+
+    /// Each repetition runs forward then backward.
+    public static func setAnimationRepeatAutoreverses(_ repeatAutoreverses: Bool) {
+        ViewAnimationCapture.openBeginCommit?.autoreverses = repeatAutoreverses
+    }
+
+    /// See `AnimationOptions.beginFromCurrentState`.
+    public static func setAnimationBeginsFromCurrentState(_ fromCurrentState: Bool) {
+        ViewAnimationCapture.openBeginCommit?.beginsFromCurrentState = fromCurrentState
+    }
+
+    /// The delegate told of the open block's start and stop (held weakly).
+    public static func setAnimationDelegate(_ delegate: ViewAnimationDelegate?) {
+        ViewAnimationCapture.openBeginCommit?.delegate = delegate
+    }
+
+    /// A closure called when the open block's animation starts (the stand-in for UIKit's
+    /// will-start selector): animation id and context.
+    public static func setAnimationWillStart(_ handler: ((String?, UnsafeMutableRawPointer?) -> Void)?) {
+        ViewAnimationCapture.openBeginCommit?.willStart = handler
+    }
+
+    /// A closure called when the open block's animation stops (UIKit's did-stop selector):
+    /// animation id, whether it finished (false = interrupted), context.
+    public static func setAnimationDidStop(_ handler: ((String?, Bool, UnsafeMutableRawPointer?) -> Void)?) {
+        ViewAnimationCapture.openBeginCommit?.didStop = handler
+    }
+
+    /// The clock the open begin/commit block's animation runs on (default `.main`).
+    public static func setAnimationClock(_ clock: AnimationClock) {
+        ViewAnimationCapture.openBeginCommit?.clock = clock
+    }
+}

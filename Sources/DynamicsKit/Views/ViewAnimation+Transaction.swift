@@ -1,0 +1,58 @@
+import Foundation
+/// An animation block being filled: the settings and the changes captured on its thread.
+final class AnimationTransaction {
+    let id: String?
+    let context: UnsafeMutableRawPointer?
+    let isBeginCommit: Bool
+    var clock: AnimationClock
+    var duration: TimeInterval
+    var delay: TimeInterval = 0
+    var curve: AnimationCurve = .easeInOut
+    var repeatCount: Double = 0
+    var autoreverses = false
+    var beginsFromCurrentState = false
+    /// `performWithoutAnimation`: changes are applied, not animated.
+    var disabled = false
+    weak var delegate: ViewAnimationDelegate?
+    var willStart: ((String?, UnsafeMutableRawPointer?) -> Void)?
+    var didStop: ((String?, Bool, UnsafeMutableRawPointer?) -> Void)?
+    var completion: ((Bool) -> Void)?
+
+    struct Change {
+        let view: DynamicView
+        let property: AnimatableProperty
+        let modelFrom: AnimatableValue
+        let presentedFrom: AnimatableValue
+        var to: AnimatableValue
+    }
+    private(set) var changes: [Change] = []
+
+    init(id: String?, context: UnsafeMutableRawPointer?, clock: AnimationClock, isBeginCommit: Bool = false) {
+        self.id = id; self.context = context; self.clock = clock; self.isBeginCommit = isBeginCommit
+        duration = isBeginCommit ? 0.2 : 0
+    }
+
+    func record(view: DynamicView, property: AnimatableProperty, modelFrom: AnimatableValue,
+                presentedFrom: AnimatableValue, to: AnimatableValue) {
+        if disabled { view.removeTracks(for: property); return }
+        if let i = changes.firstIndex(where: { $0.view === view && $0.property == property }) {
+            changes[i].to = to
+        } else {
+            changes.append(Change(view: view, property: property, modelFrom: modelFrom, presentedFrom: presentedFrom, to: to))
+        }
+    }
+
+    /// Installs the captured changes as tracks of a new run on the clock.
+    func commit() {
+        let run = ViewAnimationRun(self)
+        for c in changes {
+            let from = beginsFromCurrentState ? c.presentedFrom : c.modelFrom
+            if from == c.to { continue }              // nothing to animate (a running animation goes on)
+            c.view.removeTracks(for: c.property)      // the older animation of this property ends
+            c.view.animationTracks.append(AnimationTrack(property: c.property, from: from, to: c.to, run: run))
+            run.trackAdded(c.view)
+        }
+        changes.removeAll()
+        clock.add(run)
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+/// A committed view animation, advanced by its clock.
+final class ViewAnimationRun {
+    let id: String?
+    let context: UnsafeMutableRawPointer?
+    let duration: TimeInterval
+    let delay: TimeInterval
+    let curve: AnimationCurve
+    let repeatCount: Double
+    let autoreverses: Bool
+    weak var delegate: ViewAnimationDelegate?
+    let willStart: ((String?, UnsafeMutableRawPointer?) -> Void)?
+    let didStop: ((String?, Bool, UnsafeMutableRawPointer?) -> Void)?
+    let completion: ((Bool) -> Void)?
+    let hadDelegateCallbacks: Bool
+
+    private(set) var elapsed: TimeInterval = 0
+    private(set) var started = false
+    private(set) var ended = false
+    private var interrupted = false
+    private var liveTracks = 0
+    private var hadTracks = false
+    private var views: [DynamicView] = []
+    /// The eased fraction the tracks present (0 during the delay); nil once ended.
+    private(set) var presentedFraction: Double? = 0
+
+    init(_ t: AnimationTransaction) {
+        id = t.id; context = t.context; duration = t.duration; delay = t.delay; curve = t.curve
+        repeatCount = t.repeatCount; autoreverses = t.autoreverses; delegate = t.delegate
+        willStart = t.willStart; didStop = t.didStop; completion = t.completion
+        hadDelegateCallbacks = t.delegate != nil || t.willStart != nil || t.didStop != nil
+    }
+
+    func trackAdded(_ view: DynamicView) {
+        liveTracks += 1
+        hadTracks = true
+        if !views.contains(where: { $0 === view }) { views.append(view) }
+    }
+
+    /// One of the run's tracks was taken away (another animation or a direct set).
+    func trackRemoved(interrupted: Bool) {
+        liveTracks -= 1
+        if interrupted { self.interrupted = true }
+    }
+
+    /// Length of the whole animation after the delay (∞ when repeating forever).
+    var activeDuration: TimeInterval {
+        let cycle = duration * (autoreverses ? 2 : 1)
+        if repeatCount == .infinity { return cycle > 0 ? .infinity : 0 }
+        return cycle * (repeatCount > 0 ? repeatCount : 1)
+    }
+
+    enum Event { case willStart, didStop(Bool) }
+
+    /// Advances by `dt` and reports what happened (the clock calls the callbacks afterwards).
+    func advance(by dt: TimeInterval, events: inout [(ViewAnimationRun, Event)]) {
+        guard !ended else { return }
+        if hadTracks && liveTracks == 0 {
+            // Every property was taken over: the animation stops, unfinished.
+            end(finished: false, events: &events)
+            return
+        }
+        elapsed += dt
+        let active = elapsed - delay
+        if !started && active >= -1e-12 {
+            started = true
+            events.append((self, .willStart))
+        }
+        guard started else { presentedFraction = 0; return }
+        let total = activeDuration
+        if active >= total - 1e-12 {
+            end(finished: !interrupted, events: &events)
+            return
+        }
+        let cycle = duration * (autoreverses ? 2 : 1)
+        var local = active - (active / cycle).rounded(.down) * cycle
+        if autoreverses && local > duration { local = cycle - local }
+        presentedFraction = curve.value(at: duration > 0 ? local / duration : 1)
+    }
+
+    private func end(finished: Bool, events: inout [(ViewAnimationRun, Event)]) {
+        ended = true
+        presentedFraction = nil
+        for v in views { v.removeTracks(of: self) }
+        views.removeAll()
+        events.append((self, .didStop(finished)))
+    }
+
+    /// Ends the run now (interrupted), e.g. when its clock is torn down.
+    func cancel(events: inout [(ViewAnimationRun, Event)]) {
+        guard !ended else { return }
+        end(finished: false, events: &events)
+    }
+
+    func fire(_ event: Event) {
+        switch event {
+        case .willStart:
+            delegate?.animationWillStart(id, context: context)
+            willStart?(id, context)
+        case .didStop(let finished):
+            delegate?.animationDidStop(id, finished: finished, context: context)
+            didStop?(id, finished, context)
+            completion?(finished)
+        }
+    }
+}
