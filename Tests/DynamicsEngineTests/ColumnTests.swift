@@ -33,6 +33,20 @@ struct ColumnTests {
     }
 
 #if DEBUG
+    @Test("the standard library's algorithms work on a column in place (sort() copied it into a new array before)")
+    func inPlaceAlgorithms() {
+        let c = Column<Float>([3, -1, 2, 8, 0])
+        var sorted = c  // a reference: sorted in place
+        sorted.sort()
+        #expect(Array(c) == [-1, 0, 2, 3, 8])
+        // In place: the storage seen through the standard library is the column's own.
+        let same = c.withContiguousMutableStorageIfAvailable { $0.baseAddress == c.mutableView.pointer(at: 0, count: 5) }
+        #expect(same == true)
+        #expect(c.withContiguousStorageIfAvailable { $0.reduce(0, +) } == 12)
+        let empty = Column<Float>()
+        #expect(empty.withContiguousMutableStorageIfAvailable { $0.count } == 0)
+    }
+
     @Test("debug builds stop with a message on an index or a range outside a column or a view")
     func boundsChecked() async {
         let column = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

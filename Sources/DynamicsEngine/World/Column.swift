@@ -70,6 +70,18 @@ final class Column<Element>: RandomAccessCollection, MutableCollection {
     @inline(__always) var endIndex: Int { count }
     @inline(__always) var isEmpty: Bool { count == 0 }
 
+    /// The elements in place, for the standard library's algorithms (`sort()`, `reduce`, …):
+    /// without these, `sort()` on a column copied it into a new array first (an allocation in
+    /// every static-grid rebuild).
+    func withContiguousMutableStorageIfAvailable<R>(_ body: (inout UnsafeMutableBufferPointer<Element>) throws -> R) rethrows -> R? {
+        var buffer = UnsafeMutableBufferPointer(start: count > 0 ? base : nil, count: count)
+        return try body(&buffer)
+    }
+
+    func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R? {
+        try body(UnsafeBufferPointer(start: count > 0 ? base : nil, count: count))
+    }
+
     @inline(__always)
     subscript(i: Int) -> Element {
         unsafeAddress {
