@@ -459,3 +459,7 @@ struct ContactMerge: RangeTask, @unchecked Sendable {
         }}
     }
 }
+
+// Compared field by field when a small world looks for exact rest (`Rest.swift`).
+extension Contact: Equatable {}
+extension ContactData: Equatable {}

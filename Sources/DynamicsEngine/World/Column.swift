@@ -129,6 +129,14 @@ final class Column<Element>: RandomAccessCollection, MutableCollection {
         for e in s { append(e) }
     }
 
+    /// Makes this column a copy of `other` (its buffer kept when large enough).
+    func assign(from other: Column<Element>) {
+        truncate(to: 0)
+        reserveCapacity(other.count)
+        if other.count > 0 { base.initialize(from: other.base, count: other.count) }
+        count = other.count
+    }
+
     /// Grows to `m` elements with copies of `value` (nothing when there are `m` or more).
     @inline(__always)
     func grow(to m: Int, with value: Element) {

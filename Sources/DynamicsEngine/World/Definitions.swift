@@ -120,7 +120,7 @@ public struct BodyDef: Sendable {
 }
 
 /// Global solver settings. Lengths are in points (100 pt = 1 m).
-public struct WorldSettings: Sendable {
+public struct WorldSettings: Sendable, Equatable {
     /// Sub-steps per `step(dt:)`.
     public var subSteps: Int = 4
     /// Contact stiffness in Hz (capped at a quarter of the sub-step rate).

@@ -12,6 +12,13 @@ extension World {
         fastCounter.reset()
         // Each body is written only by the worker owning its slot range.
         Parallel.forRanges(workers: stepWorkers, count: nb, minPerWorker: parallelMin(512), v)
+        sleepRestingIslands()
+    }
+
+    /// Puts to sleep the islands whose every body rested long enough (the end of
+    /// `finalizeBodies`, and of a step at rest).
+    @inline(__always)
+    func sleepRestingIslands() {
         guard settings.isSleepEnabled else { return }
         // Islands whose every body rested long enough fall asleep together.
         for isl in 0..<islands.count where islands.canSleep[isl] != 0 {
@@ -84,18 +91,27 @@ struct BodyFinalize: RangeTask, @unchecked Sendable {
             sim.torque = 0
             st.dp = .zero
             st.dq = .identity
-            if !metas[i].allowSleep || lengthSquared(st.v) > linTol * linTol || abs(st.w) > angTol {
-                metas[i].sleepTime = 0
-            } else {
-                metas[i].sleepTime += dt
-            }
-            // Kinematic bodies are in no island: they fall asleep on their own.
-            if metas[i].type == .kinematic && metas[i].sleepTime >= kinematicSleepTime {
-                metas[i].awake = false
-                metas[i].sleepNext = Int32(i)
-            }
+            Self.advanceSleepTimer(&metas[i], body: i, v: st.v, w: st.w, dt: dt, linTol: linTol, angTol: angTol,
+                                   kinematicSleepTime: kinematicSleepTime)
             sims[i] = sim
             states[i] = st
+        }
+    }
+
+    /// A body's sleep timer after a step that left it moving at (`v`, `w`): reset when it moves
+    /// or may not sleep, else advanced by `dt`; a kinematic body that rested long enough falls
+    /// asleep on its own (it is in no island). Shared by `finalize` and the step at rest.
+    @inline(__always)
+    static func advanceSleepTimer(_ meta: inout BodyMeta, body i: Int, v: Vec2, w: Float, dt: Float, linTol: Float,
+                                  angTol: Float, kinematicSleepTime: Float) {
+        if !meta.allowSleep || lengthSquared(v) > linTol * linTol || abs(w) > angTol {
+            meta.sleepTime = 0
+        } else {
+            meta.sleepTime += dt
+        }
+        if meta.type == .kinematic && meta.sleepTime >= kinematicSleepTime {
+            meta.awake = false
+            meta.sleepNext = Int32(i)
         }
     }
 }

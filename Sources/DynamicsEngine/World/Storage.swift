@@ -151,3 +151,8 @@ struct SlotAllocator {
 
     mutating func release(_ slot: Int32) { freeSlots.append(slot) }
 }
+
+// Compared field by field when a small world looks for exact rest (`Rest.swift`).
+extension BodySim: Equatable {}
+extension BodyState: Equatable {}
+extension BodyMeta: Equatable {}

@@ -69,6 +69,13 @@ public final class World {
     let shapeIsLarge = Column<UInt8>()
     /// The contact softness of the last solve and what it was computed from.
     @exclusivity(unchecked) var contactSoftness = ContactSoftnessCache()
+    /// What the last step of a small world ended in, to recognise exact rest (`Rest.swift`).
+    let rest = RestSnapshot()
+    /// Steps taken at rest (release builds; for tests and profiles).
+    @exclusivity(unchecked) var restSteps = 0
+    /// Lets a debug build take steps at rest too (tests compare such a world with one that
+    /// takes every step in full).
+    @exclusivity(unchecked) var takesRestStepsInDebug = false
     @exclusivity(unchecked) var pool = VertexPool()
     /// The body that owns every boundary segment.
     @exclusivity(unchecked) var boundaryBody: Int32 = -1

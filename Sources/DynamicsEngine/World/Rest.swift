@@ -1,0 +1,147 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A small world at an exact rest point: a step that took the world from one state to the
+/// same state, bit for bit, will do so again while nothing changes it — the step is a
+/// function of that state, the step length, the settings and gravity. A resting menu or
+/// alert spends about a sixth of its awake ticks there (its body pressed against a line,
+/// the solve reproducing its own output) before it falls asleep.
+///
+/// After a step of a small world (at most `restBodyLimit` bodies, no joints) that left every
+/// awake body standing still (zero velocities), the world keeps a copy of what the next step
+/// reads: the bodies' placements, velocities and records,
+/// the contacts with their manifolds and warm-start impulses, the fat boxes. When a step
+/// ends where the copy says the step before ended, and the next step starts from the same
+/// state (compared again, so any call that changed the world between steps is seen), with
+/// the same step length, settings and gravity, the next step only advances what a step at
+/// rest still changes — the sleep timers, the islands falling asleep, the step and hit
+/// counts — and the world is exactly where the full step would have left it.
+///
+/// Debug builds never skip: they run the full step and assert that it ended exactly where
+/// the copy said, so the whole test suite checks that the copy holds everything a step reads.
+/// Sleep timers are not part of the state compared (they advance every step at rest); a body
+/// record is compared without its timer.
+final class RestSnapshot {
+    let sims = Column<BodySim>()
+    let states = Column<BodyState>()
+    let metas = Column<BodyMeta>()
+    let contacts = Column<Contact>()
+    let data = Column<ContactData>()
+    let fatBoxes = Column<AABB>()
+    /// The columns hold the state the last step ended in (taken only when every awake body
+    /// stood still).
+    @exclusivity(unchecked) var full = false
+    /// ... and the step before ended in the same state.
+    @exclusivity(unchecked) var atRest = false
+    @exclusivity(unchecked) var dt: Float = 0
+    @exclusivity(unchecked) var settings = WorldSettings()
+    @exclusivity(unchecked) var gravity = Vec2.zero
+    /// Continuous-step hits of the last step (a step at rest makes the same ones).
+    @exclusivity(unchecked) var hits = 0
+}
+
+extension World {
+    /// Worlds of at most this many bodies (and no joints) look for exact rest.
+    static let restBodyLimit = 8
+
+    /// Whether this step can be a step at rest (see `RestSnapshot`).
+    @inline(__always)
+    func canStepAtRest(dt: Float) -> Bool {
+        rest.atRest && restStateHolds(dt: dt)
+    }
+
+    private func restStateHolds(dt: Float) -> Bool {
+        guard restEligible, dt == rest.dt, gravity == rest.gravity, settings == rest.settings else { return false }
+        return restSnapshotMatches(bitwise: true)
+    }
+
+    /// Small, no joints, nothing structural pending (a structural change always takes a full step).
+    private var restEligible: Bool {
+        bodyCount <= Self.restBodyLimit && jointCount == 0 && !broadPhaseDirty && !staticDirty && !islandsDirty
+            && pendingEndEvents.isEmpty
+    }
+
+    /// A step at rest: what a full step would change from an exact rest point — the sleep
+    /// timers (as `BodyFinalize` advances them), the islands that fall asleep, the hit count.
+    func stepAtRest(dt: Float) {
+        let linTol = settings.sleepLinearThreshold, angTol = settings.sleepAngularThreshold
+        let kinematicSleepTime = settings.isSleepEnabled ? settings.timeToSleep : .infinity
+        let me = metas.mutableView, st = states.view
+        for i in 0..<Int(bodySlots.count) where me[i].alive && me[i].type != .static && me[i].awake {
+            BodyFinalize.advanceSleepTimer(&me[i], body: i, v: st[i].v, w: st[i].w, dt: dt, linTol: linTol, angTol: angTol,
+                                           kinematicSleepTime: kinematicSleepTime)
+        }
+        sleepRestingIslands()
+        continuousHits += rest.hits
+        restSteps += 1
+        // Whatever fell asleep changed the state: the next step compares afresh.
+        if islandsDirty { rest.atRest = false; rest.full = false }
+    }
+
+    /// After a full step: whether it ended where the last one did, and the copy for the next.
+    /// (Cheap while anything moves: only a world whose awake bodies all stand still — zero
+    /// velocities — is compared and copied.)
+    func recordRest(dt: Float, hits: Int) {
+        guard bodyCount <= Self.restBodyLimit && jointCount == 0 && standsStill else {
+            rest.full = false; rest.atRest = false
+            return
+        }
+        let same = rest.full && dt == rest.dt && gravity == rest.gravity && settings == rest.settings
+            && hits == rest.hits && restSnapshotMatches(bitwise: true)
+        rest.atRest = same
+        if !same {
+            rest.states.assign(from: states); rest.sims.assign(from: sims); rest.metas.assign(from: metas)
+            rest.contacts.assign(from: contacts); rest.data.assign(from: contactData); rest.fatBoxes.assign(from: fatBoxes)
+            rest.full = true
+            rest.dt = dt; rest.gravity = gravity; rest.settings = settings; rest.hits = hits
+        }
+    }
+
+    /// Every awake body has zero velocity.
+    private var standsStill: Bool {
+        let st = states.view, me = metas.view
+        for i in 0..<st.count where me[i].awake && me[i].alive && me[i].type != .static {
+            if st[i].v != .zero || st[i].w != 0 { return false }
+        }
+        return true
+    }
+
+    /// Whether the world holds the copied state: byte for byte (`bitwise`, the test a skip
+    /// relies on: equal bytes are equal values; padding that differs only costs a skip), or
+    /// value for value (the debug check after a full step, where rewritten padding may differ).
+    /// Body records are compared without their sleep timers.
+    func restSnapshotMatches(bitwise: Bool) -> Bool {
+        guard rest.full else { return false }
+        func same<T: Equatable>(_ a: Column<T>, _ b: Column<T>) -> Bool {
+            bitwise ? Self.sameBytes(a, b) : a.elementsEqual(b)
+        }
+        guard same(states, rest.states), same(sims, rest.sims), same(contacts, rest.contacts),
+              same(contactData, rest.data), same(fatBoxes, rest.fatBoxes), metas.count == rest.metas.count else { return false }
+        let m = metas.view, r = rest.metas.view
+        if bitwise {
+            // The records' bytes before and after the sleep timer.
+            let timer = MemoryLayout<BodyMeta>.offset(of: \BodyMeta.sleepTime)!, after = timer + MemoryLayout<Float>.size
+            let stride = MemoryLayout<BodyMeta>.stride
+            for i in 0..<m.count {
+                let a = UnsafeRawPointer(m.pointer(at: i)), b = UnsafeRawPointer(r.pointer(at: i))
+                if memcmp(a, b, timer) != 0 || memcmp(a + after, b + after, stride - after) != 0 { return false }
+            }
+            return true
+        }
+        for i in 0..<m.count {
+            var a = m[i], b = r[i]
+            a.sleepTime = 0; b.sleepTime = 0
+            if a != b { return false }
+        }
+        return true
+    }
+
+    private static func sameBytes<T>(_ a: Column<T>, _ b: Column<T>) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.count == 0 || memcmp(a.view.pointer(at: 0, count: a.count), b.view.pointer(at: 0, count: b.count),
+                                      a.count * MemoryLayout<T>.stride) == 0
+    }
+}
