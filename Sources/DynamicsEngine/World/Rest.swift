@@ -84,11 +84,16 @@ extension World {
     /// After a full step: whether it ended where the last one did, and the copy for the next.
     /// (Cheap while anything moves: only a world whose awake bodies all stand still — zero
     /// velocities — is compared and copied.)
+    @inline(__always)
     func recordRest(dt: Float, hits: Int) {
-        guard bodyCount <= Self.restBodyLimit && jointCount == 0 && standsStill else {
+        if bodyCount <= Self.restBodyLimit && jointCount == 0 && standsStill {
+            recordStillState(dt: dt, hits: hits)
+        } else if rest.full {
             rest.full = false; rest.atRest = false
-            return
         }
+    }
+
+    private func recordStillState(dt: Float, hits: Int) {
         let same = rest.full && dt == rest.dt && gravity == rest.gravity && settings == rest.settings
             && hits == rest.hits && restSnapshotMatches(bitwise: true)
         rest.atRest = same
@@ -101,6 +106,7 @@ extension World {
     }
 
     /// Every awake body has zero velocity.
+    @inline(__always)
     private var standsStill: Bool {
         let st = states.view, me = metas.view
         for i in 0..<st.count where me[i].awake && me[i].alive && me[i].type != .static {
