@@ -9,6 +9,13 @@ public enum SceneCatalog {
         MenusScene(),
         AlertsScene(),
         DashboardScene(),
+        // Box2D v3.1.1's benchmark app (benchmark/main.c).
+        PyramidScene.large,
+        ManyPyramidsScene(),
+        JointGridScene(),
+        SmashScene(),
+        SpinnerScene(),
+        TumblerScene(),
     ]
 
     /// The names of all scenes, in catalog order.

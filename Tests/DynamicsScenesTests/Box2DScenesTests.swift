@@ -1,0 +1,120 @@
+import Testing
+import DynamicsEngine
+import DynamicsScenes
+
+/// The scenes of Box2D v3.1.1's benchmark app, built small: the layout Box2D's
+/// source gives (in points, 100 pt = 1 m, y up), a few steps, and a sanity check that fails when
+/// the scene comes apart.
+@Suite("Box2D's benchmark scenes")
+struct Box2DScenesTests {
+    static func build(_ name: String, _ size: Int) throws -> SceneInstance {
+        try SceneCatalog.scene(named: name).build(size: size, seed: 0)
+    }
+
+    @Test("large_pyramid is the pyramid under Box2D's name and step count")
+    func largePyramid() throws {
+        let large = try Self.build("large_pyramid", 4), plain = try Self.build("pyramid", 4)
+        #expect(large.name == "large_pyramid" && large.stepsDefault == 500)
+        #expect(large.dynamicBodies.map { large.world.position($0) } == plain.dynamicBodies.map { plain.world.position($0) })
+        #expect(large.world.settings.isSleepEnabled == false)
+        #expect(try SceneCatalog.scene(named: "large_pyramid").defaultSize == 100)
+    }
+
+    @Test("many_pyramids 2: 4 pyramids of 55 boxes on 2 ground rows; they stand")
+    func manyPyramids() throws {
+        let s = try Self.build("many_pyramids", 2)
+        #expect(s.dynamicBodies.count == 4 * 55)
+        #expect(s.staticBodyCount == 1 && s.world.bodyCount == 221)
+        #expect(s.world.settings.isSleepEnabled == false)
+        // Ground width 2 × 0.5 × 2 × 11 = 22 m: pyramid (0, 0) starts at x = −11 + 1 m.
+        expectClose(s.world.position(s.dynamicBodies[0]), Vec2(-1000, 50))
+        // The top of pyramid (row 1, column 1): x = −11 + 11 + 1 + 4.5 m, y = 11 + 9.5 m.
+        expectClose(s.world.position(s.dynamicBodies[219]), Vec2(550, 2050))
+        s.run(steps: 30)
+        let report = s.sanity()
+        #expect(report.passed, "\(report.failures)")
+        #expect(report.touchingContacts >= 4 * 55)
+        // A top box knocked off fails `standing`.
+        s.world.setTransform(s.dynamicBodies[54], position: Vec2(-500, 20), angle: 0)
+        #expect(s.sanity().checks["standing"] == false)
+        #expect(s.sanity().metrics["fallen_pyramids"] == 1)
+    }
+
+    @Test("joint_grid 10: 100 circles, 7 static, 180 pins, no contacts; it stays joined")
+    func jointGrid() throws {
+        let s = try Self.build("joint_grid", 10)
+        #expect(s.dynamicBodies.count == 93 && s.staticBodyCount == 7)
+        #expect(s.world.jointCount == 2 * 10 * 9)
+        #expect(s.world.settings.isSleepEnabled == false)
+        // Circle (0, 0), the top row's first, is not one of the static ones (k = 2 … 8).
+        let corner = s.dynamicBodies[0]
+        expectClose(s.world.position(corner), .zero)
+        s.run(steps: 30)
+        #expect(s.world.touchingContactCount == 0)
+        let report = s.sanity()
+        #expect(report.passed, "\(report.failures)")
+        #expect(report.checks["attached"] == true)
+        // A square lattice of pins is nearly rigid: the sides held by 7 pinned circles sag a little.
+        let sag = s.world.position(corner).y
+        #expect(sag < -0.25 && sag > -50, "\(sag)")
+        // Pulling a circle out of the sheet fails `attached`.
+        s.world.setTransform(s.dynamicBodies[50], position: Vec2(5000, 0), angle: 0)
+        #expect(s.sanity().checks["attached"] == false)
+    }
+
+    @Test("smash 6: the projectile and a sleeping 6 × 4 block; momentum is kept and the block slows it")
+    func smash() throws {
+        let s = try Self.build("smash", 6)
+        #expect(s.dynamicBodies.count == 1 + 6 * 4)
+        #expect(s.world.gravity == .zero)
+        let hammer = s.dynamicBodies[0]
+        #expect(abs(s.world.mass(hammer) - 8 * 64) < 1e-2)
+        #expect(s.world.linearVelocity(hammer) == Vec2(4000, 0))
+        #expect(s.dynamicBodies.dropFirst().allSatisfy { !s.world.isAwake($0) })
+        expectClose(s.world.position(s.dynamicBodies[1]), Vec2(3000, -80))
+        s.run(steps: 90)
+        let report = s.sanity()
+        #expect(report.passed, "\(report.failures) \(report.metrics)")
+        #expect(report.checks["smashed"] == true && report.checks["momentum"] == true)
+        #expect(s.dynamicBodies.dropFirst().contains { s.world.isAwake($0) })
+        // A body given momentum from nowhere fails `momentum`.
+        s.world.setLinearVelocity(s.dynamicBodies[1], Vec2(0, 1e6))
+        #expect(s.sanity().checks["momentum"] == false)
+    }
+
+    @Test("tumbler 5: the drum turns at 25°/s and keeps its 25 boxes")
+    func tumbler() throws {
+        let s = try Self.build("tumbler", 5)
+        #expect(s.dynamicBodies.count == 1 + 25 && s.world.jointCount == 1)
+        let drum = s.dynamicBodies[0]
+        // Walls of density 50: 4 × 20 m² = 80 m² → 4 000 kg.
+        #expect(abs(s.world.mass(drum) - 4000) < 1)
+        expectClose(s.world.position(s.dynamicBodies[1]), Vec2(-100, 900))
+        s.run(steps: 60)
+        #expect(abs(s.world.angle(drum) - 25 * Float.pi / 180) < 0.05)
+        let report = s.sanity()
+        #expect(report.passed, "\(report.failures)")
+        #expect(report.metrics["outside_drum"] == 0)
+        s.world.setTransform(s.dynamicBodies[3], position: Vec2(0, 2500), angle: 0)
+        #expect(s.sanity().checks["contained"] == false)
+    }
+
+    @Test("spinner 30: a 360-segment container, the motor bar and 30 bodies that stay inside")
+    func spinner() throws {
+        let s = try Self.build("spinner", 30)
+        #expect(s.dynamicBodies.count == 31 && s.world.jointCount == 1)
+        #expect(s.world.boundaries.count == 360)
+        // The rounded shapes are polygons: capsule, circle, square in turn.
+        let kinds = s.dynamicBodies[1...3].map { s.world.shapes(of: $0)[0] }
+        if case .polygon(let capsule) = kinds[0] { #expect(capsule.count >= 6) } else { Issue.record("not a capsule polygon") }
+        #expect(kinds[1] == .circle(radius: 35))
+        expectClose(s.world.position(s.dynamicBodies[1]), Vec2(-2300, 200))
+        s.run(steps: 30)
+        // 0.5 s at 5 rad/s.
+        #expect(abs(s.world.angle(s.dynamicBodies[0]) - 2.5) < 0.1)
+        let report = s.sanity()
+        #expect(report.passed, "\(report.failures)")
+        s.world.setTransform(s.dynamicBodies[5], position: Vec2(0, -1000), angle: 0)
+        #expect(s.sanity().checks["contained"] == false)
+    }
+}
