@@ -2,7 +2,7 @@ import Testing
 import DynamicsEngine
 import DynamicsScenes
 
-/// The scenes of Box2D v3.1.1's benchmark app, built small: the layout Box2D's
+/// The scenes of Box2D v3.1.1's benchmark app and our `chains`, built small: the layout Box2D's
 /// source gives (in points, 100 pt = 1 m, y up), a few steps, and a sanity check that fails when
 /// the scene comes apart.
 @Suite("Box2D's benchmark scenes")
@@ -116,5 +116,24 @@ struct Box2DScenesTests {
         #expect(report.passed, "\(report.failures)")
         s.world.setTransform(s.dynamicBodies[5], position: Vec2(0, -1000), angle: 0)
         #expect(s.sanity().checks["contained"] == false)
+    }
+
+    @Test("chains 3: 150 links and 150 pins that swing and hold together")
+    func chains() throws {
+        let s = try Self.build("chains", 3)
+        #expect(s.dynamicBodies.count == 150 && s.world.jointCount == 150)
+        #expect(s.world.settings.isSleepEnabled == false)
+        // Chain 0 hangs from (−1, 14) m, slanted 30° towards +x; its first link's centre is 0.125 m down it.
+        expectClose(s.world.position(s.dynamicBodies[0]), Vec2(-100 + 12.5 * 0.5, 1400 - 12.5 * 0.8660254), tolerance: 0.01)
+        #expect(abs(s.world.angle(s.dynamicBodies[0]) + 60 * Float.pi / 180) < 1e-4)
+        let start = s.dynamicBodies.map { s.world.position($0) }
+        s.run(steps: 60)
+        let report = s.sanity()
+        #expect(report.passed, "\(report.failures) \(report.metrics)")
+        #expect(report.checks["attached"] == true)
+        // They swing: the free ends have moved by metres.
+        #expect(separation(s.world.position(s.dynamicBodies[49]), start[49]) > 100)
+        s.world.setTransform(s.dynamicBodies[70], position: Vec2(0, 100), angle: 0)
+        #expect(s.sanity().checks["attached"] == false)
     }
 }

@@ -165,7 +165,8 @@ struct ScenesTests {
     @Test("the catalog knows its scenes and rejects unknown names")
     func catalog() throws {
         #expect(SceneCatalog.names == ["pile", "pyramid", "mix", "islands", "menus", "alerts", "dashboard",
-                                       "large_pyramid", "many_pyramids", "joint_grid", "smash", "spinner", "tumbler"])
+                                       "large_pyramid", "many_pyramids", "joint_grid", "smash", "spinner", "tumbler",
+                                       "chains"])
         #expect(Set(SceneCatalog.names).count == SceneCatalog.all.count)
         #expect(SceneCatalog.named("PILE")?.name == "pile")
         #expect(SceneCatalog.named("nope") == nil)
@@ -198,7 +199,7 @@ struct ScenesTests {
 
     @Test("building with a zero, negative or huge size throws",
           arguments: ["pile", "pyramid", "mix", "islands", "large_pyramid", "many_pyramids", "joint_grid", "smash",
-                      "spinner", "tumbler"])
+                      "spinner", "tumbler", "chains"])
     func invalidSizes(name: String) throws {
         let scene = try #require(SceneCatalog.named(name))
         for size in [-1, 0, Int.min, scene.maximumSize + 1] {
