@@ -1,13 +1,5 @@
 import DynamicsEngine
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// `chains`: ours, a companion to Box2D's benchmarks: N long chains, each of 50 links joined by
 /// revolute (pin) joints, hanging from fixed points and released from a slant, so they swing,
 /// whip and knock into their neighbours. Measures long joint chains (the slow case for an
@@ -54,10 +46,10 @@ public struct ChainsScene: BenchmarkScene {
         let end = SceneUnits.pt(Self.pitch / 2, 0)  // a link's joint points: ±end in its own frame
         for c in 0..<n {
             let top = SceneUnits.pt(Float(c) - Float(n - 1) / 2, Self.anchorHeight)
-            // The chain points along `dir`, `slant` from straight down towards +x.
-            let slant = (c % 2 == 0 ? 30 : 60) * Float.pi / 180
-            let dir = Vec2(sinf(slant), -cosf(slant))
-            let angle = atan2f(dir.y, dir.x)  // each link's x axis along the chain
+            // The chain points along `dir`, slanted from straight down by 30° or 60° towards +x;
+            // each link's x axis along it.
+            let angle = ((c % 2 == 0 ? 30 : 60) - 90) * Float.pi / 180
+            let dir = Rot(angle: angle).rotate(Vec2(1, 0))
             var previous: BodyHandle?
             for k in 0..<Self.links {
                 let center = top + dir * SceneUnits.pt(Self.pitch * (Float(k) + 0.5))

@@ -1,13 +1,5 @@
 import DynamicsEngine
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// `spinner`: Box2D v3.1.1's benchmark of that name (`CreateSpinner`): a long bar turned fast by
 /// a motor inside a round container, stirring a crowd of capsules, circles and squares.
 ///
@@ -50,7 +42,7 @@ public struct SpinnerScene: BenchmarkScene {
         let slippery = Material(density: 1, friction: 0.1, restitution: 0)
         let loop = (0..<360).map { i -> Vec2 in
             let a = -2 * Float.pi * Float(i) / 360
-            return Self.center + Vec2(cosf(a), sinf(a)) * Self.radius
+            return Self.center + Rot(angle: a).rotate(Vec2(Self.radius, 0))
         }
         try world.addBoundaryPath(loop, closed: true, group: .default, material: slippery, keepsBodiesInside: true)
 

@@ -1,13 +1,5 @@
 import DynamicsEngine
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// `tumbler`: Box2D v3.1.1's benchmark of that name (`CreateTumbler`): a hollow square drum
 /// turned by a motor, tumbling a grid of small boxes inside it.
 ///
@@ -72,18 +64,15 @@ public struct TumblerScene: BenchmarkScene {
             name: name, size: g, seed: seed, world: world, dynamicBodies: bodies,
             staticBodyCount: 0, frame: frame, stepsDefault: stepsDefault
         ) { scene, report in
-            let w = scene.world, angle = w.angle(drum), c = w.position(drum)
-            let cosA = cosf(angle), sinA = sinf(angle)
+            let w = scene.world, frame = w.transform(drum)
             let limit = Self.inner + Self.box
             var outside = 0
             for b in bodies.dropFirst() {
-                let d = w.position(b) - c
-                // The box's centre in the drum's frame.
-                let local = Vec2(cosA * d.x + sinA * d.y, -sinA * d.x + cosA * d.y)
+                let local = frame.invApply(w.position(b))  // the box's centre in the drum's frame
                 if !(abs(local.x) <= limit && abs(local.y) <= limit) { outside += 1 }
             }
             report.metrics["outside_drum"] = Double(outside)
-            report.metrics["drum_angle"] = Double(angle)
+            report.metrics["drum_angle"] = Double(w.angle(drum))
             report.checks["contained"] = outside == 0
         }
     }

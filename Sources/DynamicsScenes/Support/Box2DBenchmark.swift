@@ -1,13 +1,5 @@
 import DynamicsEngine
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// What the scenes of Box2D v3.1.1's benchmark app (`benchmark/main.c`, `shared/benchmarks.c` of
 /// erincatto/box2d) share: Box2D's defaults and a few shapes our engine does not have.
 ///
@@ -34,7 +26,7 @@ enum Box2DBenchmark {
         for (k, c) in corners.enumerated() {
             for s in 0..<arcPoints {
                 let a = (Float(k) + Float(s) / Float(arcPoints - 1)) * Float.pi / 2
-                let p = c + Vec2(cosf(a), sinf(a)) * radius
+                let p = c + Rot(angle: a).rotate(Vec2(radius, 0))
                 // Corners that coincide (a capsule's) would repeat a point.
                 if let last = points.last, separation(last, p) < 1e-3 { continue }
                 points.append(p)
