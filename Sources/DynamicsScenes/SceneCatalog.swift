@@ -13,6 +13,7 @@ public enum SceneCatalog {
         PyramidScene.large,
         ManyPyramidsScene(),
         JointGridScene(),
+        RainScene(),
         SmashScene(),
         SpinnerScene(),
         TumblerScene(),

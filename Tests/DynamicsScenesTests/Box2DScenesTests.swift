@@ -62,6 +62,28 @@ struct Box2DScenesTests {
         #expect(s.sanity().checks["attached"] == false)
     }
 
+    @Test("rain 2: a column of 25 ragdolls every 8 steps, the oldest replaced once both are full")
+    func rain() throws {
+        let s = try Self.build("rain", 2)
+        #expect(s.dynamicBodies.isEmpty && s.staticBodyCount == 1 && s.world.bodyCount == 1)
+        s.step()  // before step 0: column 0 of each of the 5 rows
+        #expect(s.dynamicBodies.count == 25 * 11 && s.world.jointCount == 25 * 10)
+        // Its first ragdoll's hip: x = −6.25 + 6.25 × 0.5 m, 0.95 m above y = 40 m.
+        expectClose(s.world.position(s.dynamicBodies[0]), Vec2(-312.5, 4095), tolerance: 2)
+        let first = s.dynamicBodies[0]
+        s.run(steps: 8)  // step 8 adds column 1
+        #expect(s.dynamicBodies.count == 50 * 11)
+        s.run(steps: 8)  // step 16 replaces column 0
+        #expect(s.dynamicBodies.count == 50 * 11 && s.world.bodyCount == 1 + 50 * 11 && s.world.jointCount == 50 * 10)
+        #expect(!s.world.isValid(first) && !s.dynamicBodies.contains(first))
+        let report = s.sanity()
+        #expect(report.passed, "\(report.failures) \(report.metrics)")
+        #expect(report.metrics["ragdolls"] == 50)
+        // A body under the lowest floor, between its ends, fails `floors_hold`.
+        s.world.setTransform(s.dynamicBodies[3], position: Vec2(0, -300), angle: 0)
+        #expect(s.sanity().checks["floors_hold"] == false)
+    }
+
     @Test("smash 6: the projectile and a sleeping 6 × 4 block; momentum is kept and the block slows it")
     func smash() throws {
         let s = try Self.build("smash", 6)

@@ -18,10 +18,11 @@ enum Box2DBenchmark {
     /// A convex polygon (points, counter-clockwise) for Box2D's rounded box
     /// (`b2MakeRoundedBox`): the box of half extents `halfWidth` × `halfHeight` grown by
     /// `radius`, each rounded corner approximated by `arcPoints` points. With `halfHeight` 0
-    /// it is Box2D's capsule along x of half length `halfWidth`.
-    static func roundedBox(halfWidth: Float, halfHeight: Float, radius: Float, arcPoints: Int = 4) -> Geometry {
+    /// it is Box2D's capsule along x of half length `halfWidth`, with `halfWidth` 0 one along y.
+    static func roundedBox(halfWidth: Float, halfHeight: Float, radius: Float, center: Vec2 = .zero,
+                           arcPoints: Int = 4) -> Geometry {
         let corners = [Vec2(halfWidth, halfHeight), Vec2(-halfWidth, halfHeight),
-                       Vec2(-halfWidth, -halfHeight), Vec2(halfWidth, -halfHeight)]
+                       Vec2(-halfWidth, -halfHeight), Vec2(halfWidth, -halfHeight)].map { $0 + center }
         var points: [Vec2] = []
         for (k, c) in corners.enumerated() {
             for s in 0..<arcPoints {
