@@ -9,7 +9,7 @@ import DynamicsEngine
 /// radius 0.4 at (k, −i), density 1; static when i = 0 and N/2 − 3 ≤ k ≤ N/2 + 3. A joint joins
 /// (k, i − 1) to (k, i) at local anchors (0, −0.5) / (0, 0.5), and (k − 1, i) to (k, i) at
 /// (0.5, 0) / (−0.5, 0): 2 N (N − 1) joints. Sleeping off, 500 steps. N = 100 (10 000 circles,
-/// 19 800 joints) is Box2D's release size, 20 its debug size.
+/// 19 800 joints) is Box2D's release size, 10 its debug size.
 ///
 /// Checks: `attached` — every joint's anchors within 0.25 m of each other.
 /// Metrics: `joint_gap` (largest anchor distance, pt).
@@ -18,7 +18,7 @@ public struct JointGridScene: BenchmarkScene {
     public var name: String { "joint_grid" }
     public var summary: String { "Box2D's joint_grid: N × N circles pinned to their neighbours, hung from the top, 500 steps" }
     public var sizeMeaning: String { "circles per row and per column (N; N² circles, 2N(N−1) joints)" }
-    public var defaultSizes: [Int] { [20, 100] }
+    public var defaultSizes: [Int] { [10, 100] }
     public var defaultSize: Int { 100 }
     public var stepsDefault: Int { 500 }
     /// 1 000 × 1 000 circles.

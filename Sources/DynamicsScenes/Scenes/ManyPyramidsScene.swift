@@ -5,7 +5,7 @@ import DynamicsEngine
 ///
 /// In metres, y up, as Box2D builds it: ground segments at y = 11 r (r = 0 … N − 1) from
 /// x = −5.5 N to 5.5 N (Box2D's ground width is 2 × 0.5 × N × 11); pyramid (r, c) has its
-/// base row's first box at x = −5.5 N + 11 c + 1 and rests on y = 11 r. Sleeping off, 200 steps.
+/// base row's first box at x = −5.5 N + 11 c + 0.5 and rests on y = 11 r. Sleeping off, 200 steps.
 /// At N = 20: 400 pyramids, 22 000 boxes (Box2D's release size; 5 is its debug size).
 ///
 /// Checks: `standing` — every pyramid's top box is within 0.1 m of where it started.
@@ -42,7 +42,7 @@ public struct ManyPyramidsScene: BenchmarkScene {
         bodies.reserveCapacity(n * n * Self.base * (Self.base + 1) / 2)
         for r in 0..<n {
             for c in 0..<n {
-                let centers = PyramidScene.boxCenters(base: Self.base, firstX: -halfWidth + Self.pitch * Float(c) + 1,
+                let centers = PyramidScene.boxCenters(base: Self.base, firstX: -halfWidth + Self.pitch * Float(c) + 0.5,
                                                       baseY: Self.pitch * Float(r))
                 for p in centers {
                     bodies.append(try world.addBox(.dynamic, center: p * SceneUnits.pointsPerMetre, halfWidth: half, halfHeight: half))

@@ -8,10 +8,10 @@ import DynamicsEngine
 /// chain; here a one-sided boundary loop that keeps bodies inside), friction 0.1; the bar, a
 /// dynamic body at (0, 12) that never sleeps, Box2D's rounded box of half size (0.4, 20) and
 /// radius 0.2, friction 0, pinned to the world at its centre by a revolute motor at 5 rad/s
-/// with unlimited torque; N bodies in rows from (−23, 2), 0.5 m apart, 92 to a row, cycling
+/// of at most 40 000 N·m; N bodies in rows from (−24, 2), 1 m apart, 49 to a row, cycling
 /// capsule (half length 0.25, radius 0.25), circle (radius 0.35), square (half size 0.35),
-/// density 0.25, friction 0.1, restitution 0.1. Sleeping on, 500 steps. N = 6 076 is Box2D's
-/// release size, 499 its debug size.
+/// density 0.25, friction 0.1, restitution 0.1. Sleeping on, 1 400 steps. N = 3 038 is Box2D's
+/// release size (62 rows, the top one at y = 63 m, just inside), 499 its debug size.
 ///
 /// Differences: the engine has no rounded shapes, so the bar and the capsules are convex
 /// polygons with 4 points per rounded corner (`Box2DBenchmark.roundedBox`). Box2D's bar does
@@ -24,13 +24,13 @@ import DynamicsEngine
 public struct SpinnerScene: BenchmarkScene {
     public init() {}
     public var name: String { "spinner" }
-    public var summary: String { "Box2D's spinner: a motor-driven bar stirring N capsules, circles and squares in a round container, 500 steps" }
+    public var summary: String { "Box2D's spinner: a motor-driven bar stirring N capsules, circles and squares in a round container, 1 400 steps" }
     public var sizeMeaning: String { "bodies stirred (N)" }
-    public var defaultSizes: [Int] { [499, 6_076] }
-    public var defaultSize: Int { 6_076 }
-    public var stepsDefault: Int { 500 }
-    /// About what fills the container (its area is 5 000 m²; each body takes 0.25 m²).
-    public var maximumSize: Int { 12_000 }
+    public var defaultSizes: [Int] { [499, 3_038] }
+    public var defaultSize: Int { 3_038 }
+    public var stepsDefault: Int { 1_400 }
+    /// More would start above the container.
+    public var maximumSize: Int { 3_038 }
 
     static let center = SceneUnits.pt(0, 32)
     static let radius = SceneUnits.pt(40)
@@ -56,7 +56,8 @@ public struct SpinnerScene: BenchmarkScene {
         motor.localAnchorA = barDef.position
         motor.enableMotor = true
         motor.motorSpeed = 5
-        motor.maxMotorTorque = .greatestFiniteMagnitude
+        // 40 000 N·m: mass is in kg and lengths in points, so torques are 10⁴ times larger.
+        motor.maxMotorTorque = 40_000 * SceneUnits.pointsPerMetre * SceneUnits.pointsPerMetre
         world.createJoint(motor)
 
         let material = Material(density: 0.25, friction: 0.1, restitution: 0.1)
@@ -67,13 +68,13 @@ public struct SpinnerScene: BenchmarkScene {
         ].map { ShapeDef($0, material: material) }
         var bodies = [bar]
         bodies.reserveCapacity(1 + n)
-        var x: Float = -23, y: Float = 2
+        var x: Float = -24, y: Float = 2
         for i in 0..<n {
             var def = BodyDef(type: .dynamic, position: SceneUnits.pt(x, y))
             def.groups = [.default, stirred]
             bodies.append(try world.createBody(def, shapes: [shapes[i % 3]]))
-            x += 0.5
-            if x >= 23 { x = -23; y += 0.5 }
+            x += 1
+            if x > 24 { x = -24; y += 1 }
         }
         let margin = SceneUnits.pt(1)
         let frame = SceneFrame(groundLevel: Self.center.y - Self.radius, yUp: true, bodySize: SceneUnits.pt(0.7),
