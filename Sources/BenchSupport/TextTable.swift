@@ -83,4 +83,13 @@ public enum ResultRendering {
         }
         return TextTable.csv(header: csvHeader, rows: rows)
     }
+
+    /// Box2D's benchmark CSV (the `<benchmark>.csv` its `benchmark` app writes): a `threads,ms`
+    /// header, then one `threads,ms` row per result, `ms` the smallest total over the repeats
+    /// of the timed steps after the first (`box2dMilliseconds`), printed like C's `%g`.
+    /// Results without that figure are left out.
+    public static func box2dCSV(_ results: [BenchRecord]) -> String {
+        let rows = results.compactMap { r in r.box2dMilliseconds.map { "\(r.threads),\(String(format: "%g", $0))" } }
+        return (["threads,ms"] + rows).joined(separator: "\n")
+    }
 }

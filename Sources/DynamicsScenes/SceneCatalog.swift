@@ -9,6 +9,15 @@ public enum SceneCatalog {
         MenusScene(),
         AlertsScene(),
         DashboardScene(),
+        // Box2D v3.1.1's benchmark app (benchmark/main.c), then our `chains`.
+        PyramidScene.large,
+        ManyPyramidsScene(),
+        JointGridScene(),
+        RainScene(),
+        SmashScene(),
+        SpinnerScene(),
+        TumblerScene(),
+        ChainsScene(),
     ]
 
     /// The names of all scenes, in catalog order.

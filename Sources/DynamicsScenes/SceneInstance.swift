@@ -97,8 +97,9 @@ public final class SceneInstance {
     private var driverWorkers = 1
     /// Touching contacts now (summed over the driver's worlds for animator scenes).
     public var touchingContactCount: Int { driver?.touchingContactCount ?? world.touchingContactCount }
-    /// The scene's dynamic bodies, in creation order.
-    public let dynamicBodies: [BodyHandle]
+    /// The scene's dynamic bodies, in creation order (a scene with a `beforeStep` hook may
+    /// change them from step to step).
+    public private(set) var dynamicBodies: [BodyHandle]
     /// Number of static bodies (ground, walls).
     public let staticBodyCount: Int
     /// Ground, up direction, body size and escape region.
@@ -116,14 +117,22 @@ public final class SceneInstance {
     public typealias Judge = (SceneInstance, inout SanityReport) -> Void
     private let judge: Judge?
 
+    /// A scene's own work before each world step, like the `StepFcn` of Box2D's benchmark app
+    /// (`rain` adds and removes ragdolls): called with the world and the number of steps taken
+    /// so far, inside the timed step. It returns the scene's dynamic bodies when it changed
+    /// them, nil otherwise.
+    public typealias BeforeStep = (World, Int) -> [BodyHandle]?
+    private let beforeStep: BeforeStep?
+
     /// Creates an instance. Scenes call this at the end of `build`; the initial heights are
     /// measured here, so create every body first.
     public init(name: String, size: Int, seed: UInt64, world: World, dynamicBodies: [BodyHandle],
                 staticBodyCount: Int, frame: SceneFrame, stepsDefault: Int = 600,
-                dt: Float = 1.0 / 60.0, judge: Judge? = nil) {
+                dt: Float = 1.0 / 60.0, judge: Judge? = nil, beforeStep: BeforeStep? = nil) {
         self.name = name; self.size = size; self.seed = seed; self.world = world; self.driver = nil
         self.dynamicBodies = dynamicBodies; self.staticBodyCount = staticBodyCount
         self.frame = frame; self.stepsDefault = stepsDefault; self.dt = dt; self.judge = judge
+        self.beforeStep = beforeStep
         self.initialMaxHeight = measureHeights().max
     }
 
@@ -133,12 +142,13 @@ public final class SceneInstance {
         self.name = name; self.size = size; self.seed = seed; self.world = World(gravity: .zero); self.driver = driver
         self.dynamicBodies = []; self.staticBodyCount = 0
         self.frame = frame; self.stepsDefault = stepsDefault; self.dt = dt; self.judge = judge
+        self.beforeStep = nil
         self.initialMaxHeight = measureHeights().max
     }
 
     /// Advances the scene by one step of `dt` (1/60 s).
     public func step() {
-        if let d = driver { d.step(dt: dt, workers: driverWorkers) } else { world.step(dt: dt) }
+        if let d = driver { d.step(dt: dt, workers: driverWorkers) } else { stepWorld() }
         stepsTaken += 1
     }
 
@@ -149,8 +159,14 @@ public final class SceneInstance {
 
     /// The rest of a step after `makeToggles()`.
     public func advance() {
-        if let d = driver { d.advance(dt: dt, workers: driverWorkers) } else { world.step(dt: dt) }
+        if let d = driver { d.advance(dt: dt, workers: driverWorkers) } else { stepWorld() }
         stepsTaken += 1
+    }
+
+    /// The scene's `beforeStep` work, then one world step.
+    private func stepWorld() {
+        if let beforeStep, let bodies = beforeStep(world, stepsTaken) { dynamicBodies = bodies }
+        world.step(dt: dt)
     }
 
     /// Takes `steps` steps.

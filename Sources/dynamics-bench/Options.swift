@@ -6,6 +6,8 @@ import Foundation
 /// How results are printed on standard output.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case table, json, csv
+    /// Box2D's benchmark CSV: `threads,ms` rows (see `ResultRendering.box2dCSV`).
+    case box2dCSV = "box2d-csv"
 }
 
 /// Options shared by `run` and `suite`: how to measure.
@@ -23,8 +25,14 @@ struct MeasureOptions: ParsableArguments {
     var repeats: Int = 3
 
     @Option(name: .long, parsing: .unconditional,
-            help: "Untimed steps before each timed loop; allocations are counted after them.")
-    var warmup: Int = 100
+            help: "Untimed steps before each timed loop; allocations are counted after them. (default: 100; 0 with --format box2d-csv, as Box2D's benchmark app)")
+    var warmup: Int?
+
+    /// The warm-up steps: `--warmup`, else none for Box2D's CSV (its app has no warm-up; it
+    /// leaves the first timed step out instead) and 100 otherwise.
+    func warmupSteps(for format: OutputFormat) -> Int {
+        warmup ?? (format == .box2dCSV ? 0 : 100)
+    }
 
     @Option(name: .long, parsing: .unconditional, help: "Seed for scenes that use randomness.")
     var seed: UInt64 = 0
@@ -42,7 +50,7 @@ struct MeasureOptions: ParsableArguments {
     func check() throws {
         if let steps { try requirePositive(steps, "--steps") }
         try requirePositive(repeats, "--repeat")
-        guard warmup >= 0 else { throw BenchUsageError("--warmup must not be negative (got \(warmup))") }
+        if let warmup, warmup < 0 { throw BenchUsageError("--warmup must not be negative (got \(warmup))") }
         _ = try parsedShard()
     }
 
@@ -91,7 +99,7 @@ enum SweepRunner {
             for (i, c) in configs.enumerated() {
                 let scene = try SceneCatalog.scene(named: c.scene)
                 let o = RunOptions(size: c.items, steps: steps(scene), threads: c.threads, seed: measure.seed,
-                                   warmup: measure.warmup, repeats: measure.interleave ? 1 : measure.repeats,
+                                   warmup: measure.warmupSteps(for: output.format), repeats: measure.interleave ? 1 : measure.repeats,
                                    continuous: !measure.noContinuous)
                 var label = configs.count > 1 ? "\(c) [\(i + 1)/\(configs.count)]" : c.description
                 if rounds > 1 { label += " round \(round + 1)/\(rounds)" }
@@ -116,6 +124,7 @@ enum SweepRunner {
             switch output.format {
             case .table: print(ResultRendering.table(results))
             case .csv: print(ResultRendering.csv(results))
+            case .box2dCSV: print(ResultRendering.box2dCSV(results))
             case .json: break
             }
         }

@@ -186,6 +186,23 @@ struct BenchCLITests {
         #expect(first["scene"] as? String == "pile")
     }
 
+    @Test func box2dCSVHasAThreadsMsRowPerResult() throws {
+        var one = Self.record("many_pyramids", items: 20, threads: 1, median: 10)
+        one.box2dMilliseconds = 1234.5678
+        var two = Self.record("many_pyramids", items: 20, threads: 2, median: 20)
+        two.box2dMilliseconds = 700
+        let noFigure = Self.record("many_pyramids", items: 20, threads: 3, median: 30)
+        // Box2D prints `%d,%g`: six significant digits, no trailing zeros.
+        #expect(ResultRendering.box2dCSV([one, two, noFigure]) == "threads,ms\n1,1234.57\n2,700")
+        #expect(ResultRendering.box2dCSV([]) == "threads,ms")
+        // The figure survives the result file, and interleaved parts keep the smallest.
+        let reread = try ResultFile.parse(try Self.file([one]).encoded())
+        #expect(reread.results[0].box2dMilliseconds == 1234.5678)
+        var slower = one
+        slower.box2dMilliseconds = 2000
+        #expect(BenchRecord.combining([slower, one, slower]).box2dMilliseconds == 1234.5678)
+    }
+
     @Test func oldJSONLinesOutputStillLoads() throws {
         let lines = """
             {"scene":"pile","items":1000,"bodies":1000,"steps":300,"threads":1,"steps_per_second":950.5,"escaped":0,"passed":true}

@@ -195,6 +195,20 @@ struct SoakRuleTests {
         return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
     }
 
+    @Test func runPrintsBox2DCSV() throws {
+        let r = try Self.bench(["run", "many_pyramids", "--items", "1", "--steps", "3", "--repeat", "2",
+                                "--threads", "1,2", "--format", "box2d-csv", "--quiet"])
+        #expect(r.status == 0, "\(r.err)")
+        let lines = r.out.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines.first == "threads,ms")
+        for (k, line) in lines.dropFirst().enumerated() {
+            let fields = line.split(separator: ",")
+            #expect(fields.count == 2 && fields[0] == "\(k + 1)", "\(line)")
+            #expect((Double(fields.last ?? "") ?? -1) >= 0, "\(line)")
+        }
+    }
+
     @Test func soakRejectsBadInputWithExitTwo() throws {
         let cases: [([String], String)] = [
             (["soak", "--items", "0"], "--items must be a positive integer (got 0)"),

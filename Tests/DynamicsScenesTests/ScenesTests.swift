@@ -164,15 +164,21 @@ struct ScenesTests {
 
     @Test("the catalog knows its scenes and rejects unknown names")
     func catalog() throws {
-        #expect(SceneCatalog.names == ["pile", "pyramid", "mix", "islands", "menus", "alerts", "dashboard"])
+        #expect(SceneCatalog.names == ["pile", "pyramid", "mix", "islands", "menus", "alerts", "dashboard",
+                                       "large_pyramid", "many_pyramids", "joint_grid", "rain", "smash", "spinner",
+                                       "tumbler", "chains"])
         #expect(Set(SceneCatalog.names).count == SceneCatalog.all.count)
         #expect(SceneCatalog.named("PILE")?.name == "pile")
         #expect(SceneCatalog.named("nope") == nil)
         #expect(SceneCatalog.named("") == nil)
         #expect(throws: SceneError.unknownScene("nope")) { try SceneCatalog.scene(named: "nope") }
+        // Box2D's scenes take the step counts of its benchmark app (benchmark/main.c).
+        let box2dSteps = ["large_pyramid": 500, "many_pyramids": 200, "joint_grid": 500, "rain": 1_000,
+                          "smash": 300, "spinner": 1_400, "tumbler": 750]
         for scene in SceneCatalog.all {
             #expect(scene.defaultSizes.contains(scene.defaultSize))
-            #expect(scene.stepsDefault == 600)
+            #expect(scene.defaultSizes == scene.defaultSizes.sorted())
+            #expect(scene.stepsDefault == box2dSteps[scene.name] ?? 600, "\(scene.name)")
             #expect(!scene.summary.isEmpty && !scene.sizeMeaning.isEmpty)
         }
     }
@@ -191,7 +197,9 @@ struct ScenesTests {
         #expect(report.kineticEnergy < 50, "still moving: \(report.kineticEnergy)")
     }
 
-    @Test("building with a zero, negative or huge size throws", arguments: ["pile", "pyramid", "mix", "islands"])
+    @Test("building with a zero, negative or huge size throws",
+          arguments: ["pile", "pyramid", "mix", "islands", "large_pyramid", "many_pyramids", "joint_grid", "rain",
+                      "smash", "spinner", "tumbler", "chains"])
     func invalidSizes(name: String) throws {
         let scene = try #require(SceneCatalog.named(name))
         for size in [-1, 0, Int.min, scene.maximumSize + 1] {
@@ -202,12 +210,12 @@ struct ScenesTests {
     }
 }
 
-private func expectClose(_ a: Vec2, _ b: Vec2, tolerance: Float = 1e-3,
+func expectClose(_ a: Vec2, _ b: Vec2, tolerance: Float = 1e-3,
                          sourceLocation: SourceLocation = #_sourceLocation) {
     #expect(separation(a, b) <= tolerance, "\(a) is not \(b)", sourceLocation: sourceLocation)
 }
 
-private func separation(_ a: Vec2, _ b: Vec2) -> Float {
+func separation(_ a: Vec2, _ b: Vec2) -> Float {
     let d = a - b
     return (d * d).sum().squareRoot()
 }

@@ -4,21 +4,56 @@ import DynamicsEngine
 /// on a 200 m ground (scenes.md, "pyramid"). Boxes touch exactly at the start. Measures stacking
 /// stability: it must still stand at the end.
 ///
+/// `large_pyramid` is the same scene as Box2D v3.1.1's benchmark of that name
+/// (`CreateLargePyramid`: base 100, the same ground box and box positions, sleeping off,
+/// 500 steps): `PyramidScene.large`.
+///
 /// Checks: `standing` — the maximum height is within 1% of its start.
 /// Metrics: `top_drift` (horizontal drift of the top box, pt), `top_drop` (how far the top box
 /// sank, pt).
 public struct PyramidScene: BenchmarkScene {
-    public init() {}
-    public var name: String { "pyramid" }
-    public var summary: String { "a pyramid of 1 m boxes, B on the base row, that must keep standing" }
-    public var sizeMeaning: String { "boxes on the base row (B; B(B+1)/2 boxes)" }
-    public var defaultSizes: [Int] { [20, 50, 100] }
+    public let name: String
+    public let summary: String
+    public let defaultSizes: [Int]
+    public let stepsDefault: Int
     public var defaultSize: Int { 100 }
+    public var sizeMeaning: String { "boxes on the base row (B; B(B+1)/2 boxes)" }
     /// 2 000 on the base = 2 001 000 boxes.
     public var maximumSize: Int { 2_000 }
 
+    /// `pyramid` (scenes.md).
+    public init() {
+        self.init(name: "pyramid", summary: "a pyramid of 1 m boxes, B on the base row, that must keep standing",
+                  defaultSizes: [20, 50, 100], stepsDefault: 600)
+    }
+
+    private init(name: String, summary: String, defaultSizes: [Int], stepsDefault: Int) {
+        self.name = name; self.summary = summary; self.defaultSizes = defaultSizes; self.stepsDefault = stepsDefault
+    }
+
+    /// `large_pyramid`: Box2D's benchmark of that name, the same pyramid at base 100 for 500 steps
+    /// (20 is Box2D's debug size).
+    public static let large = PyramidScene(
+        name: "large_pyramid", summary: "Box2D's large_pyramid: the pyramid at base 100 (5 050 boxes), 500 steps",
+        defaultSizes: [20, 100], stepsDefault: 500)
+
     /// Allowed change of the maximum height for `standing`, as a fraction of its start.
     public static let standingTolerance = 0.01
+
+    /// Centres (metres, y up) of a pyramid of 1 m boxes with `base` boxes on its base row, in
+    /// creation order (row by row from the base, left to right; the last is the top box): the
+    /// base row's first box at x = `firstX`, the base resting on y = `baseY`. Box2D's pyramids
+    /// (`CreateLargePyramid`, `CreateSmallPyramid`) are laid out the same way.
+    static func boxCenters(base: Int, firstX: Float, baseY: Float) -> [Vec2] {
+        var centers: [Vec2] = []
+        centers.reserveCapacity(base * (base + 1) / 2)
+        for i in 0..<base {
+            for j in i..<base {
+                centers.append(Vec2(firstX + 0.5 * Float(i) + Float(j - i), baseY + Float(i) + 0.5))
+            }
+        }
+        return centers
+    }
 
     /// Builds the pyramid. Deterministic: `seed` is ignored.
     public func build(size: Int, seed: UInt64) throws -> SceneInstance {
@@ -29,15 +64,8 @@ public struct PyramidScene: BenchmarkScene {
         try world.addBox(.static, center: SceneUnits.pt(0, -1),
                          halfWidth: SceneUnits.pt(100), halfHeight: SceneUnits.pt(1))
         let half = SceneUnits.pt(0.5)
-        var bodies: [BodyHandle] = []
-        bodies.reserveCapacity(base * (base + 1) / 2)
-        for i in 0..<base {
-            for j in i..<base {
-                let x = Float(i + 1) * 0.5 + Float(j - i) - 0.5 * Float(base)
-                let y = Float(i) + 0.5
-                bodies.append(try world.addBox(.dynamic, center: SceneUnits.pt(x, y),
-                                               halfWidth: half, halfHeight: half))
-            }
+        let bodies = try Self.boxCenters(base: base, firstX: 0.5 - 0.5 * Float(base), baseY: 0).map {
+            try world.addBox(.dynamic, center: $0 * SceneUnits.pointsPerMetre, halfWidth: half, halfHeight: half)
         }
         // The last box created is the single box of the top row.
         let top = bodies[bodies.count - 1]

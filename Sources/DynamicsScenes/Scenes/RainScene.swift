@@ -1,0 +1,139 @@
+import DynamicsEngine
+
+/// `rain`: Box2D v3.1.1's benchmark of that name (`CreateRain`, `StepRain`): ragdolls
+/// (`Ragdoll`, Box2D's `CreateHuman`) rain in groups onto five floors of small boxes; once every
+/// column has had its groups, the oldest column's ragdolls are destroyed and dropped again.
+///
+/// In metres, y up, as Box2D builds it: floor r (r = 0 … 4) is a row of 12.5 C + 1 boxes of
+/// half size 0.25 at y = 45 r, x = −3.125 C + 0.5 k (one static body); every 8 steps, before
+/// the step, each of the 5 rows gets a group in the next column c (C columns; after the last,
+/// the oldest column's groups are destroyed first, round robin): 5 ragdolls, 0.5 m apart,
+/// standing on x = −3.125 C + 6.25 (c + 0.5), y = 40 + 45 r, joint friction 0.05 N·m. Within a
+/// column the n-th ragdolls of all groups never collide with each other (Box2D's negative
+/// group index −(n + 1)), nor does a ragdoll with itself; here that is one collision group per
+/// pair of n (10 groups), the floors in all of them. Sleeping on, 1 000 steps. C = 40 (up to
+/// 1 000 ragdolls, 11 000 bodies) is Box2D's release size (its floors are 500 boxes + 1: the
+/// same), 10 the small size here (Box2D's debug size has 3 rows and groups of 2).
+///
+/// Differences: see `Ragdoll` (no joint springs; polygons for capsules).
+///
+/// Ragdolls that slide off the end of a floor fall past the floors below for good, as in
+/// Box2D; they do not count as escaped (the scene's region reaches 2 km down). Falling through
+/// a floor does.
+///
+/// Checks: `attached` — every joint's anchors within 0.25 m of each other (a ragdoll landing at
+/// 28 m/s stretches its joints by up to about 0.15 m); `floors_hold` — no body under the lowest
+/// floor, between its ends.
+/// Metrics: `joint_gap` (pt), `ragdolls` (alive now), `through_floor`.
+public struct RainScene: BenchmarkScene {
+    public init() {}
+    public var name: String { "rain" }
+    public var summary: String { "Box2D's rain: ragdolls dropped in groups onto 5 floors, the oldest replaced, 1 000 steps" }
+    public var sizeMeaning: String { "columns of ragdoll groups (C; 5 rows × C groups of 5 ragdolls of 11 bodies)" }
+    public var defaultSizes: [Int] { [10, 40] }
+    public var defaultSize: Int { 40 }
+    public var stepsDefault: Int { 1_000 }
+    /// 400 columns: up to 10 000 ragdolls.
+    public var maximumSize: Int { 400 }
+
+    static let rows = 5
+    static let groupSize = 5
+    static let floorPitch: Float = 45
+    /// Box2D's release `delay` mask (0x7): a column every 8 steps.
+    static let delayMask = 7
+    static let jointFriction: Float = 0.05
+    /// Largest anchor distance (m) for `attached`.
+    static let gapTolerance: Float = 0.25
+
+    /// Builds the floors; the ragdolls come in `beforeStep`. Deterministic: `seed` is ignored.
+    public func build(size columns: Int, seed: UInt64) throws -> SceneInstance {
+        try validate(size: columns)
+        let world = Box2DBenchmark.world(sleep: true)
+        let m = SceneUnits.pointsPerMetre
+        // One group per pair of ragdoll numbers within a group: two ragdolls collide unless
+        // they have the same number.
+        var pairGroups: [[CollisionGroupID]] = Array(repeating: [], count: Self.groupSize)
+        var all: [CollisionGroupID] = []
+        for a in 0..<Self.groupSize {
+            for b in (a + 1)..<Self.groupSize {
+                let g = world.createCollisionGroup(mode: .items)
+                pairGroups[a].append(g); pairGroups[b].append(g); all.append(g)
+            }
+        }
+        let gridCount = 25 * columns / 2
+        let span = 0.5 * Float(gridCount)
+        var floors: [ShapeDef] = []
+        floors.reserveCapacity(Self.rows * (gridCount + 1))
+        for r in 0..<Self.rows {
+            for k in 0...gridCount {
+                let center = Vec2(-0.5 * span + 0.5 * Float(k), Self.floorPitch * Float(r)) * m
+                floors.append(ShapeDef(.box(halfWidth: 0.25 * m, halfHeight: 0.25 * m, center: center), material: SceneUnits.material))
+            }
+        }
+        var ground = BodyDef(type: .static, position: .zero)
+        ground.groups = all
+        try world.createBody(ground, shapes: floors)
+
+        let rain = Rain(columns: columns)
+        let groupDistance = span / Float(columns)
+        func dropGroup(row: Int, column: Int) throws {
+            var p = Vec2(-0.5 * span + groupDistance * (Float(column) + 0.5), 40 + Self.floorPitch * Float(row)) * m
+            for n in 0..<Self.groupSize {
+                rain.ragdolls[(row * columns + column) * Self.groupSize + n] =
+                    try Ragdoll(in: world, at: p, jointFriction: Self.jointFriction, groups: pairGroups[n])
+                p.x += 0.5 * m
+            }
+        }
+        let beforeStep: SceneInstance.BeforeStep = { world, step in
+            guard step & Self.delayMask == 0 else { return nil }
+            let column: Int
+            if rain.filledColumns < columns {
+                column = rain.filledColumns
+                rain.filledColumns += 1
+            } else {
+                column = rain.nextColumn
+                rain.nextColumn = (rain.nextColumn + 1) % columns
+            }
+            for row in 0..<Self.rows {
+                for n in 0..<Self.groupSize {
+                    rain.ragdolls[(row * columns + column) * Self.groupSize + n]?.destroy(in: world)
+                }
+                // The engine throws only for invalid shapes, and these are fixed.
+                try! dropGroup(row: row, column: column)
+            }
+            return rain.ragdolls.flatMap { $0?.bodies ?? [] }
+        }
+        // What falls off a floor's end falls for good: 1 000 steps from the top floor end 1.2 km
+        // below the lowest; at most 40 m/s sideways (the landing speed) it ends within 700 m.
+        let depth: Float = 2_000 * m, reach = (0.5 * span + 1_000) * m
+        let frame = SceneFrame(groundLevel: -depth, yUp: true, bodySize: 0.3 * m,
+                               boundsMin: Vec2(-reach, -depth),
+                               boundsMax: Vec2(reach, (40 + Self.floorPitch * Float(Self.rows - 1) + 10) * m))
+        let floorEnd = (0.5 * span + 0.25) * m
+        return SceneInstance(
+            name: name, size: columns, seed: seed, world: world, dynamicBodies: [],
+            staticBodyCount: 1, frame: frame, stepsDefault: stepsDefault,
+            judge: { scene, report in
+                let alive = rain.ragdolls.compactMap { $0 }
+                Box2DBenchmark.judgeAttachment(scene.world, alive.flatMap(\.joints), tolerance: Self.gapTolerance * m, into: &report)
+                report.metrics["ragdolls"] = Double(alive.count)
+                var through = 0
+                for b in scene.dynamicBodies {
+                    let p = scene.world.position(b)
+                    if abs(p.x) <= floorEnd && p.y < -0.25 * m { through += 1 }
+                }
+                report.metrics["through_floor"] = Double(through)
+                report.checks["floors_hold"] = through == 0
+            },
+            beforeStep: beforeStep)
+    }
+}
+
+/// What `rain` keeps between steps: the ragdoll in each slot (row, column, number) and where
+/// the next group goes.
+private final class Rain {
+    var ragdolls: [Ragdoll?]
+    var filledColumns = 0
+    var nextColumn = 0
+    init(columns: Int) { ragdolls = Array(repeating: nil, count: RainScene.rows * columns * RainScene.groupSize) }
+}

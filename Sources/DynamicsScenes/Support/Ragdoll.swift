@@ -1,0 +1,99 @@
+import DynamicsEngine
+
+/// The ragdoll of Box2D's shared samples code (`CreateHuman` in `shared/human.c`, v3.1.1), which
+/// its `rain` benchmark drops by the thousand: 11 bones (hip, torso, head, two legs and two
+/// arms of two bones each) pinned by revolute joints with angle limits and joint friction.
+///
+/// In metres, y up, relative to the point between the feet, at scale 1, as Box2D builds it:
+/// each bone a vertical capsule, friction 0.2, density 1; each joint at a pivot given in the
+/// world, its friction torque `frictionScale × jointFriction` (a motor of speed 0), its limits
+/// in units of π. Differences: capsules and the rounded foot are convex polygons (the foot
+/// without its 0.015 m rounding); the engine's revolute joint has no angular spring, so Box2D's
+/// (5 Hz, damping 0.5 in `rain`) is left out; a foot collides like the rest of its leg (Box2D's
+/// feet touch only the ground).
+struct Ragdoll {
+    var bodies: [BodyHandle]
+    var joints: [JointHandle]
+
+    /// One bone: its parent (index in `bones`), centre height, capsule (segment from `low` to
+    /// `high` along y, radius), the joint to its parent (pivot height, limits in π, friction
+    /// scale, reference angle in π), linear damping and whether it carries a foot.
+    struct Bone {
+        var parent: Int
+        var y: Float
+        var low: Float, high: Float, radius: Float
+        var pivot: Float = 0, lower: Float = 0, upper: Float = 0, frictionScale: Float = 1, reference: Float = 0
+        var damping: Float = 0
+        var foot = false
+    }
+
+    /// Box2D's bones in its creation order.
+    static let bones: [Bone] = {
+        let hip = Bone(parent: -1, y: 0.95, low: -0.02, high: 0.02, radius: 0.095)
+        let torso = Bone(parent: 0, y: 1.2, low: -0.135, high: 0.135, radius: 0.09,
+                         pivot: 1.0, lower: -0.25, upper: 0, frictionScale: 0.5)
+        let head = Bone(parent: 1, y: 1.475, low: -0.038, high: 0.039, radius: 0.075,
+                        pivot: 1.4, lower: -0.3, upper: 0.1, frictionScale: 0.25, damping: 0.1)
+        func upperLeg() -> Bone {
+            Bone(parent: 0, y: 0.775, low: -0.125, high: 0.125, radius: 0.06, pivot: 0.9, lower: -0.05, upper: 0.4)
+        }
+        func lowerLeg(_ parent: Int) -> Bone {
+            Bone(parent: parent, y: 0.475, low: -0.155, high: 0.125, radius: 0.045,
+                 pivot: 0.625, lower: -0.5, upper: -0.02, frictionScale: 0.5, foot: true)
+        }
+        func upperArm() -> Bone {
+            Bone(parent: 1, y: 1.225, low: -0.125, high: 0.125, radius: 0.035,
+                 pivot: 1.35, lower: -0.1, upper: 0.8, frictionScale: 0.5)
+        }
+        func lowerArm(_ parent: Int) -> Bone {
+            Bone(parent: parent, y: 0.975, low: -0.125, high: 0.125, radius: 0.03,
+                 pivot: 1.1, lower: -0.2, upper: 0.3, frictionScale: 0.1, reference: 0.25, damping: 0.1)
+        }
+        return [hip, torso, head, upperLeg(), lowerLeg(3), upperLeg(), lowerLeg(5), upperArm(), lowerArm(7), upperArm(), lowerArm(9)]
+    }()
+
+    /// The foot under a lower leg (m, in the leg's frame): Box2D's hull, counter-clockwise.
+    static let foot = [Vec2(-0.03, -0.185), Vec2(0.11, -0.185), Vec2(0.11, -0.16), Vec2(-0.03, -0.14)]
+
+    /// Creates a ragdoll standing on `position` (pt). `jointFriction` is Box2D's friction torque
+    /// in N·m; the bodies join `groups`.
+    init(in world: World, at position: Vec2, jointFriction: Float, groups: [CollisionGroupID]) throws {
+        let m = SceneUnits.pointsPerMetre
+        let skin = Material(density: 1, friction: 0.2, restitution: 0)
+        let sole = Material(density: 1, friction: 0.05, restitution: 0)
+        bodies = []
+        joints = []
+        bodies.reserveCapacity(Self.bones.count)
+        joints.reserveCapacity(Self.bones.count - 1)
+        for bone in Self.bones {
+            var def = BodyDef(type: .dynamic, position: position + Vec2(0, bone.y * m))
+            def.linearDamping = bone.damping
+            def.groups = groups
+            let half = (bone.high - bone.low) / 2
+            var shapes = [ShapeDef(Box2DBenchmark.roundedBox(halfWidth: 0, halfHeight: half * m, radius: bone.radius * m,
+                                                             center: Vec2(0, (bone.low + half) * m)), material: skin)]
+            if bone.foot { shapes.append(ShapeDef(.polygon(Self.foot.map { $0 * m }), material: sole)) }
+            let body = try world.createBody(def, shapes: shapes)
+            if bone.parent >= 0 {
+                let parent = bodies[bone.parent], pivot = position + Vec2(0, bone.pivot * m)
+                var joint = JointDef(type: .revolute, bodyA: parent, bodyB: body)
+                joint.localAnchorA = pivot - world.position(parent)
+                joint.localAnchorB = pivot - def.position
+                joint.referenceAngle = bone.reference * Float.pi
+                joint.enableLimit = true
+                joint.lower = bone.lower * Float.pi
+                joint.upper = bone.upper * Float.pi
+                joint.enableMotor = true
+                joint.maxMotorTorque = bone.frictionScale * jointFriction * m * m
+                joints.append(world.createJoint(joint))
+            }
+            bodies.append(body)
+        }
+    }
+
+    /// Destroys the ragdoll's joints and bodies.
+    func destroy(in world: World) {
+        for j in joints { world.destroyJoint(j) }
+        for b in bodies { world.destroyBody(b) }
+    }
+}

@@ -1,0 +1,164 @@
+import Testing
+import DynamicsEngine
+import DynamicsScenes
+
+/// The scenes of Box2D v3.1.1's benchmark app and our `chains`, built small: the layout Box2D's
+/// source gives (in points, 100 pt = 1 m, y up), a few steps, and a sanity check that fails when
+/// the scene comes apart.
+@Suite("Box2D's benchmark scenes")
+struct Box2DScenesTests {
+    static func build(_ name: String, _ size: Int) throws -> SceneInstance {
+        try SceneCatalog.scene(named: name).build(size: size, seed: 0)
+    }
+
+    @Test("large_pyramid is the pyramid under Box2D's name and step count")
+    func largePyramid() throws {
+        let large = try Self.build("large_pyramid", 4), plain = try Self.build("pyramid", 4)
+        #expect(large.name == "large_pyramid" && large.stepsDefault == 500)
+        #expect(large.dynamicBodies.map { large.world.position($0) } == plain.dynamicBodies.map { plain.world.position($0) })
+        #expect(large.world.settings.isSleepEnabled == false)
+        #expect(try SceneCatalog.scene(named: "large_pyramid").defaultSize == 100)
+    }
+
+    @Test("many_pyramids 2: 4 pyramids of 55 boxes on 2 ground rows; they stand")
+    func manyPyramids() throws {
+        let s = try Self.build("many_pyramids", 2)
+        #expect(s.dynamicBodies.count == 4 * 55)
+        #expect(s.staticBodyCount == 1 && s.world.bodyCount == 221)
+        #expect(s.world.settings.isSleepEnabled == false)
+        // Ground width 2 × 0.5 × 2 × 11 = 22 m: pyramid (0, 0) starts at x = −11 + 0.5 m.
+        expectClose(s.world.position(s.dynamicBodies[0]), Vec2(-1050, 50))
+        // The top of pyramid (row 1, column 1): x = −11 + 11 + 0.5 + 4.5 m, y = 11 + 9.5 m.
+        expectClose(s.world.position(s.dynamicBodies[219]), Vec2(500, 2050))
+        s.run(steps: 30)
+        let report = s.sanity()
+        #expect(report.passed, "\(report.failures)")
+        #expect(report.touchingContacts >= 4 * 55)
+        // A top box knocked off fails `standing`.
+        s.world.setTransform(s.dynamicBodies[54], position: Vec2(-500, 20), angle: 0)
+        #expect(s.sanity().checks["standing"] == false)
+        #expect(s.sanity().metrics["fallen_pyramids"] == 1)
+    }
+
+    @Test("joint_grid 10 (Box2D's debug size): 100 circles, 7 static, 180 pins, no contacts; it stays joined")
+    func jointGrid() throws {
+        let s = try Self.build("joint_grid", 10)
+        #expect(s.dynamicBodies.count == 93 && s.staticBodyCount == 7)
+        #expect(s.world.jointCount == 2 * 10 * 9)
+        #expect(s.world.settings.isSleepEnabled == false)
+        // Circle (0, 0), the top row's first, is not one of the static ones (k = 2 … 8).
+        let corner = s.dynamicBodies[0]
+        expectClose(s.world.position(corner), .zero)
+        s.run(steps: 30)
+        #expect(s.world.touchingContactCount == 0)
+        let report = s.sanity()
+        #expect(report.passed, "\(report.failures)")
+        #expect(report.checks["attached"] == true)
+        // A square lattice of pins is nearly rigid: the sides held by 7 pinned circles sag a little.
+        let sag = s.world.position(corner).y
+        #expect(sag < -0.25 && sag > -50, "\(sag)")
+        // Pulling a circle out of the sheet fails `attached`.
+        s.world.setTransform(s.dynamicBodies[50], position: Vec2(5000, 0), angle: 0)
+        #expect(s.sanity().checks["attached"] == false)
+    }
+
+    @Test("rain 2: a column of 25 ragdolls every 8 steps, the oldest replaced once both are full")
+    func rain() throws {
+        let s = try Self.build("rain", 2)
+        #expect(s.dynamicBodies.isEmpty && s.staticBodyCount == 1 && s.world.bodyCount == 1)
+        s.step()  // before step 0: column 0 of each of the 5 rows
+        #expect(s.dynamicBodies.count == 25 * 11 && s.world.jointCount == 25 * 10)
+        // Its first ragdoll's hip: x = −6.25 + 6.25 × 0.5 m, 0.95 m above y = 40 m.
+        expectClose(s.world.position(s.dynamicBodies[0]), Vec2(-312.5, 4095), tolerance: 2)
+        let first = s.dynamicBodies[0]
+        s.run(steps: 8)  // step 8 adds column 1
+        #expect(s.dynamicBodies.count == 50 * 11)
+        s.run(steps: 8)  // step 16 replaces column 0
+        #expect(s.dynamicBodies.count == 50 * 11 && s.world.bodyCount == 1 + 50 * 11 && s.world.jointCount == 50 * 10)
+        #expect(!s.world.isValid(first) && !s.dynamicBodies.contains(first))
+        let report = s.sanity()
+        #expect(report.passed, "\(report.failures) \(report.metrics)")
+        #expect(report.metrics["ragdolls"] == 50)
+        // A body under the lowest floor, between its ends, fails `floors_hold`.
+        s.world.setTransform(s.dynamicBodies[3], position: Vec2(0, -300), angle: 0)
+        #expect(s.sanity().checks["floors_hold"] == false)
+    }
+
+    @Test("smash 6: the projectile and a sleeping 6 × 4 block; momentum is kept and the block slows it")
+    func smash() throws {
+        let s = try Self.build("smash", 6)
+        #expect(s.dynamicBodies.count == 1 + 6 * 4)
+        #expect(s.world.gravity == .zero)
+        let hammer = s.dynamicBodies[0]
+        #expect(abs(s.world.mass(hammer) - 8 * 64) < 1e-2)
+        #expect(s.world.linearVelocity(hammer) == Vec2(4000, 0))
+        #expect(s.dynamicBodies.dropFirst().allSatisfy { !s.world.isAwake($0) })
+        expectClose(s.world.position(s.dynamicBodies[1]), Vec2(3000, -80))
+        s.run(steps: 90)
+        let report = s.sanity()
+        #expect(report.passed, "\(report.failures) \(report.metrics)")
+        #expect(report.checks["smashed"] == true && report.checks["momentum"] == true)
+        #expect(s.dynamicBodies.dropFirst().contains { s.world.isAwake($0) })
+        // A body given momentum from nowhere fails `momentum`.
+        s.world.setLinearVelocity(s.dynamicBodies[1], Vec2(0, 1e6))
+        #expect(s.sanity().checks["momentum"] == false)
+    }
+
+    @Test("tumbler 5: the drum turns at 25°/s and keeps its 25 boxes")
+    func tumbler() throws {
+        let s = try Self.build("tumbler", 5)
+        #expect(s.dynamicBodies.count == 1 + 25 && s.world.jointCount == 1)
+        let drum = s.dynamicBodies[0]
+        // Walls of density 50: 4 × 20 m² = 80 m² → 4 000 kg.
+        #expect(abs(s.world.mass(drum) - 4000) < 1)
+        expectClose(s.world.position(s.dynamicBodies[1]), Vec2(-100, 900))
+        s.run(steps: 60)
+        #expect(abs(s.world.angle(drum) - 25 * Float.pi / 180) < 0.05)
+        let report = s.sanity()
+        #expect(report.passed, "\(report.failures)")
+        #expect(report.metrics["outside_drum"] == 0)
+        s.world.setTransform(s.dynamicBodies[3], position: Vec2(0, 2500), angle: 0)
+        #expect(s.sanity().checks["contained"] == false)
+    }
+
+    @Test("spinner 60: a 360-segment container, the motor bar and 60 bodies that stay inside")
+    func spinner() throws {
+        let s = try Self.build("spinner", 60)
+        #expect(s.dynamicBodies.count == 61 && s.world.jointCount == 1)
+        #expect(s.world.boundaries.count == 360)
+        // The rounded shapes are polygons: capsule, circle, square in turn.
+        let kinds = s.dynamicBodies[1...3].map { s.world.shapes(of: $0)[0] }
+        if case .polygon(let capsule) = kinds[0] { #expect(capsule.count >= 6) } else { Issue.record("not a capsule polygon") }
+        #expect(kinds[1] == .circle(radius: 35))
+        expectClose(s.world.position(s.dynamicBodies[1]), Vec2(-2400, 200))
+        expectClose(s.world.position(s.dynamicBodies[50]), Vec2(-2400, 300))  // the 50th body starts row 2
+        s.run(steps: 30)
+        // The motor (40 000 N·m) spins the bar up towards 5 rad/s: at most 2.5 rad in 0.5 s.
+        let bar = s.dynamicBodies[0], angle = s.world.angle(bar), speed = s.world.angularVelocity(bar)
+        #expect(angle > 0.3 && angle < 2.55, "\(angle)")
+        #expect(speed > 1 && speed < 5.05, "\(speed)")
+        let report = s.sanity()
+        #expect(report.passed, "\(report.failures)")
+        s.world.setTransform(s.dynamicBodies[5], position: Vec2(0, -1000), angle: 0)
+        #expect(s.sanity().checks["contained"] == false)
+    }
+
+    @Test("chains 3: 150 links and 150 pins that swing and hold together")
+    func chains() throws {
+        let s = try Self.build("chains", 3)
+        #expect(s.dynamicBodies.count == 150 && s.world.jointCount == 150)
+        #expect(s.world.settings.isSleepEnabled == false)
+        // Chain 0 hangs from (−1, 14) m, slanted 30° towards +x; its first link's centre is 0.125 m down it.
+        expectClose(s.world.position(s.dynamicBodies[0]), Vec2(-100 + 12.5 * 0.5, 1400 - 12.5 * 0.8660254), tolerance: 0.01)
+        #expect(abs(s.world.angle(s.dynamicBodies[0]) + 60 * Float.pi / 180) < 1e-4)
+        let start = s.dynamicBodies.map { s.world.position($0) }
+        s.run(steps: 60)
+        let report = s.sanity()
+        #expect(report.passed, "\(report.failures) \(report.metrics)")
+        #expect(report.checks["attached"] == true)
+        // They swing: the free ends have moved by metres.
+        #expect(separation(s.world.position(s.dynamicBodies[49]), start[49]) > 100)
+        s.world.setTransform(s.dynamicBodies[70], position: Vec2(0, 100), angle: 0)
+        #expect(s.sanity().checks["attached"] == false)
+    }
+}
