@@ -3,7 +3,7 @@ import DynamicsEngine
 /// A named, deterministic benchmark scene.
 ///
 /// Every scene is defined once here and used by the `dynamics-bench` CLI, the benchmark suite
-/// and the tests, so all of them measure the same work (see `shared/spec/scenes.md`).
+/// and the tests, so all of them measure the same work (README: "The benchmark CLI").
 ///
 /// To add a scene: write one file with a type conforming to `BenchmarkScene` (usually under
 /// `Scenes/`) and list it in `SceneCatalog.all`.

@@ -2,7 +2,7 @@ import Testing
 import DynamicsEngine
 import DynamicsScenes
 
-/// Small, faithful versions of the benchmark scenes (shared/spec/scenes.md). Each check reads
+/// Small, faithful versions of the benchmark scenes (each scene's doc comment says what it builds). Each check reads
 /// the world directly where it can, so a wrong engine or a wrong scene fails here.
 @Suite("Benchmark scenes")
 struct ScenesTests {
