@@ -6,24 +6,24 @@ import Darwin
 
 /// A small world at an exact rest point: a step that took the world from one state to the
 /// same state, bit for bit, will do so again while nothing changes it — the step is a
-/// function of that state, the step length, the settings and gravity. A resting menu or
-/// alert spends about a sixth of its awake ticks there (its body pressed against a line,
-/// the solve reproducing its own output) before it falls asleep.
+/// function of that state, the step length, the settings and gravity. A resting menu spends
+/// about an eighth of its awake ticks there (its body pressed against a line, the solve
+/// reproducing its own output) before it falls asleep.
 ///
 /// After a step of a small world (at most `restBodyLimit` bodies, no joints) that left every
 /// awake body standing still (zero velocities), the world keeps a copy of what the next step
-/// reads: the bodies' placements, velocities and records,
-/// the contacts with their manifolds and warm-start impulses, the fat boxes. When a step
-/// ends where the copy says the step before ended, and the next step starts from the same
-/// state (compared again, so any call that changed the world between steps is seen), with
-/// the same step length, settings and gravity, the next step only advances what a step at
-/// rest still changes — the sleep timers, the islands falling asleep, the step and hit
-/// counts — and the world is exactly where the full step would have left it.
+/// reads: the bodies' placements, velocities and records, the contacts with their manifolds
+/// and warm-start impulses, the fat boxes. When a step ends where the copy says the step
+/// before ended, and the next step starts from the same state (compared again, so any call
+/// that changed the world between steps is seen), with the same step length, settings and
+/// gravity, the next step only advances what a step at rest still changes — the sleep timers,
+/// the islands falling asleep, the step and hit counts — and the world is exactly where the
+/// full step would have left it.
 ///
-/// Debug builds never skip: they run the full step and assert that it ended exactly where
-/// the copy said, so the whole test suite checks that the copy holds everything a step reads.
-/// Sleep timers are not part of the state compared (they advance every step at rest); a body
-/// record is compared without its timer.
+/// Debug builds take the full step instead (unless a test sets `takesRestStepsInDebug`) and
+/// assert that it ended exactly where the copy said, so the whole test suite checks that the
+/// copy holds everything a step reads. Sleep timers are not part of the state compared (they
+/// advance every step at rest); a body record is compared without its timer.
 final class RestSnapshot {
     let sims = Column<BodySim>()
     let states = Column<BodyState>()
