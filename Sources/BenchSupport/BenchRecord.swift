@@ -50,6 +50,14 @@ public struct BenchRecord: Codable, Sendable, Equatable {
     /// of a run out of its timing ("can be expensive and skew benchmark").
     public var box2dMilliseconds: Double?
 
+    /// Timed steps per second of CPU time of the whole process (all threads) over the timed
+    /// steps, median over the repeats. Unlike `stepsPerSecond` it does not count time the
+    /// process waited for a CPU, so it varies less on a shared machine (what `ab` compares).
+    public var cpuStepsPerSecond: Double?
+    /// Set only by the hidden calibration option `--calibration-slowdown`: the fraction by
+    /// which the run's steps/s were lowered on purpose (busy-waiting after each step).
+    public var calibrationSlowdown: Double?
+
     // Memory (jemalloc statistics).
     /// The allocator the figures come from, e.g. "jemalloc 5.3.0-0-g54eaed1d…".
     public var allocator: String?
@@ -107,7 +115,7 @@ public struct BenchRecord: Codable, Sendable, Equatable {
         case stepsPerSecondMedian = "steps_per_second_median", stepsPerSecondMin = "steps_per_second_min"
         case stepsPerSecondMax = "steps_per_second_max", stepsPerSecondRuns = "steps_per_second_runs"
         case contactsPerStep = "contacts_per_step", box2dMilliseconds = "box2d_ms"
-        case allocator
+        case allocator, calibrationSlowdown = "calibration_slowdown", cpuStepsPerSecond = "cpu_steps_per_second"
         case heapBytes = "heap_bytes", heapBytesPerBody = "heap_bytes_per_body"
         case residentPeakBytes = "resident_peak_bytes", maxRssBytes = "max_rss_bytes"
         case threadAllocBytesPerStep = "thread_alloc_bytes_per_step"
@@ -187,6 +195,8 @@ extension BenchRecord {
         r.repeats = runs.count
         r.msPerStep = med.isFinite && med > 0 ? 1000 / med : 0
         r.stepSeconds = BenchSupport.median(parts.compactMap(\.stepSeconds))
+        let cpu = parts.compactMap(\.cpuStepsPerSecond)
+        r.cpuStepsPerSecond = cpu.isEmpty ? nil : BenchSupport.median(cpu)
         r.buildSeconds = BenchSupport.median(parts.compactMap(\.buildSeconds))
         r.box2dMilliseconds = parts.compactMap(\.box2dMilliseconds).min()
         r.threadAllocBytesPerStep = parts.compactMap(\.threadAllocBytesPerStep).max()

@@ -12,6 +12,9 @@ struct RunOptions {
     var repeats: Int
     /// `WorldSettings.isContinuousEnabled` for the scene's world (`--no-continuous`).
     var continuous = true
+    /// Calibration only (`--calibration-slowdown`): the fraction by which every timed step's
+    /// steps/s is lowered by busy-waiting; 0 in every normal run.
+    var calibrationSlowdown = 0.0
 }
 
 /// Builds, warms up and times a scene `repeats` times (a fresh build each time, so every
@@ -28,7 +31,7 @@ enum BenchRunner {
         guard let threadAllocated = Jemalloc.threadCounter("thread.allocatedp") else {
             throw EnvironmentError("jemalloc: thread.allocatedp is unavailable")
         }
-        var rates: [Double] = [], builds: [Double] = [], stepSeconds: [Double] = []
+        var rates: [Double] = [], cpuRates: [Double] = [], builds: [Double] = [], stepSeconds: [Double] = []
         var box2dMilliseconds: Double?
         var threadBytesPerStep = 0.0, processAllocsPerStep = 0.0, processDelta = Int.min
         var residentPeak: UInt64 = 0, heapBytes = 0
@@ -57,6 +60,7 @@ enum BenchRunner {
                 var touching = 0
                 let before = Jemalloc.snapshot()
                 let threadBefore = threadAllocated.pointee
+                let cpuBefore = processCPUSeconds()
                 for k in 0..<o.steps {
                     let t0 = clock.now
                     instance.step()
@@ -66,8 +70,19 @@ enum BenchRunner {
                     touching += instance.touchingContactCount
                     progress.advance()
                 }
+                if o.calibrationSlowdown > 0 {
+                    // Calibration only: busy work at the end of the timed window, as much CPU
+                    // time as the steps took × s / (1 − s), so steps per CPU second drop by s;
+                    // its wall time counts too, so wall steps/s drop by about s.
+                    let t0 = clock.now
+                    let until = cpuBefore + (processCPUSeconds() - cpuBefore) / (1 - o.calibrationSlowdown)
+                    while processCPUSeconds() < until {}
+                    elapsed += clock.now - t0
+                }
+                let cpuAfter = processCPUSeconds()
                 let threadAfter = threadAllocated.pointee
                 let after = Jemalloc.snapshot()
+                cpuRates.append(cpuAfter > cpuBefore ? Double(o.steps) / (cpuAfter - cpuBefore) : .infinity)
 
                 let seconds = elapsed.seconds
                 stepSeconds.append(seconds)
@@ -130,6 +145,8 @@ enum BenchRunner {
         r.contactsPerStep = contactsPerStep
         r.box2dMilliseconds = box2dMilliseconds
         r.allocator = allocator
+        if o.calibrationSlowdown > 0 { r.calibrationSlowdown = o.calibrationSlowdown }
+        r.cpuStepsPerSecond = median(cpuRates)
         r.heapBytes = heapBytes
         r.heapBytesPerBody = report.bodies > 0 ? Double(heapBytes) / Double(report.bodies) : nil
         r.residentPeakBytes = Int(residentPeak)
@@ -142,6 +159,13 @@ enum BenchRunner {
         r.togglesPerStep = togglesPerStep
         return r
     }
+}
+
+/// CPU time of the whole process so far (all threads: CLOCK_PROCESS_CPUTIME_ID), in seconds.
+func processCPUSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
 }
 
 extension Duration {

@@ -7,9 +7,10 @@ import Foundation
 /// memory, allocations and a sanity check; compares and merges result files. With no
 /// arguments it runs the default suite (`suite`).
 ///
-/// Exit codes: 0 success, 1 a run failed its sanity check or `compare` found a regression,
-/// 2 a usage error (unknown scene, bad count or shard, unreadable or malformed file),
-/// 3 the environment cannot measure (jemalloc is not the allocator).
+/// Exit codes: 0 success, 1 a run failed its sanity check or `compare` / `ab` found a regression,
+/// 2 a usage error (unknown scene, bad count or shard, unreadable or malformed file; for `ab`
+/// also a missing executable or a run that failed), 3 the environment cannot measure (jemalloc
+/// is not the allocator) or `ab` is inconclusive.
 @main
 struct DynamicsBench: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,10 +32,11 @@ struct DynamicsBench: ParsableCommand {
             (allocs_per_toggle) and, in parentheses, those of the rest of each step \
             (allocs_per_step_between_toggles: clocks, animators, worlds, view animations).
 
-            Exit status: 0 ok, 1 a run failed its sanity check or compare found a regression, \
-            2 usage error, 3 jemalloc is not the allocator (nothing can be measured).
+            Exit status: 0 ok, 1 a run failed its sanity check or compare / ab found a regression, \
+            2 usage error (for ab also a missing executable or a failed run), 3 jemalloc is not \
+            the allocator (nothing can be measured) or ab is inconclusive.
             """,
-        subcommands: [Suite.self, Run.self, List.self, Compare.self, Merge.self, Render.self, Peers.self, FuzzAPI.self, Fuzz.self, Soak.self],
+        subcommands: [Suite.self, Run.self, List.self, Compare.self, AB.self, Merge.self, Render.self, Peers.self, FuzzAPI.self, Fuzz.self, Soak.self],
         defaultSubcommand: Suite.self
     )
 

@@ -46,11 +46,21 @@ struct MeasureOptions: ParsableArguments {
     @Flag(name: .long, help: "Turn the continuous step off (WorldSettings.isContinuousEnabled = false), to measure what it costs.")
     var noContinuous = false
 
+    /// Calibration only (`scripts/calibrate-gate`): after every timed step, busy-waits until the
+    /// step has taken 1 / (1 − P/100) times its own measured duration, so the reported steps/s
+    /// are P % lower than they would have been. Hidden from help; never used by normal runs.
+    @Option(name: .long, parsing: .unconditional,
+            help: ArgumentHelp("Calibration only: make every timed step P % slower (steps/s) by busy-waiting.", visibility: .hidden))
+    var calibrationSlowdown: Double?
+
     /// Checks the counts; every problem is a usage error (exit 2).
     func check() throws {
         if let steps { try requirePositive(steps, "--steps") }
         try requirePositive(repeats, "--repeat")
         if let warmup, warmup < 0 { throw BenchUsageError("--warmup must not be negative (got \(warmup))") }
+        if let c = calibrationSlowdown, !(c >= 0 && c < 100) {
+            throw BenchUsageError("--calibration-slowdown must be a percentage in 0 ..< 100 (got \(c))")
+        }
         _ = try parsedShard()
     }
 
@@ -100,7 +110,8 @@ enum SweepRunner {
                 let scene = try SceneCatalog.scene(named: c.scene)
                 let o = RunOptions(size: c.items, steps: steps(scene), threads: c.threads, seed: measure.seed,
                                    warmup: measure.warmupSteps(for: output.format), repeats: measure.interleave ? 1 : measure.repeats,
-                                   continuous: !measure.noContinuous)
+                                   continuous: !measure.noContinuous,
+                                   calibrationSlowdown: (measure.calibrationSlowdown ?? 0) / 100)
                 var label = configs.count > 1 ? "\(c) [\(i + 1)/\(configs.count)]" : c.description
                 if rounds > 1 { label += " round \(round + 1)/\(rounds)" }
                 let bar = ProgressBar(label: label, total: o.repeats * (o.warmup + o.steps), enabled: draw)
