@@ -46,8 +46,9 @@ public enum ABVerdict: String, Sendable, Codable, Equatable {
     case slowerNotSignificant = "slower-not-significant"
     /// Slower by more than the threshold and significantly (p < 0.01): fails (exit 1).
     case regressed
-    /// Not a regression, but the 95 % interval of the ratio is wider than twice the threshold:
-    /// the rounds disagree too much to tell a threshold-sized change from none (exit 3).
+    /// Not a regression, but the 95 % interval of the ratio is wider than twice the threshold
+    /// and reaches below 1 − threshold: the rounds disagree too much to tell a threshold-sized
+    /// slowdown from none (exit 3).
     case inconclusive
 
     public var label: String {
@@ -148,7 +149,8 @@ public struct ABReport: Sendable, Codable, Equatable {
 ///   from the same differences.
 /// - p = the two-sided Mann–Whitney p-value of b against c (exact without ties).
 /// - **regressed** when ratio < 1 − threshold and p < 0.01;
-///   **inconclusive** when not regressed and ratioHigh − ratioLow > 2 × threshold;
+///   **inconclusive** when not regressed, ratioHigh − ratioLow > 2 × threshold and
+///   ratioLow < 1 − threshold (a wide interval entirely above 1 − threshold passes);
 ///   **faster** when ratio > 1 + threshold and p < 0.01;
 ///   **slower, not significant** when ratio < 1 − threshold but p ≥ 0.01; else **ok**.
 /// Exit status: 1 if any configuration regressed, else 3 if any is inconclusive, else 0.
@@ -182,7 +184,7 @@ public enum ABGate {
         let verdict: ABVerdict
         if ratio < 1 - f && p < significance {
             verdict = .regressed
-        } else if !(high - low <= 2 * f) {
+        } else if !(high - low <= 2 * f) && low < 1 - f {
             verdict = .inconclusive
         } else if ratio > 1 + f && p < significance {
             verdict = .faster

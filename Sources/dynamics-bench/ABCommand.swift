@@ -18,7 +18,8 @@ extension DynamicsBench {
                 --metric wall) as the Hodges–Lehmann estimate over all pairs of runs with its 95% confidence interval, and a two-sided \
                 Mann–Whitney p-value. A configuration REGRESSED when the ratio is below \
                 1 − --max-regression and p < 0.01; it is INCONCLUSIVE when it did not regress but \
-                its 95% interval is wider than 2 × --max-regression. Exit: 0 pass, 1 a regression, \
+                its 95% interval is wider than 2 × --max-regression and reaches below \
+                1 − --max-regression. Exit: 0 pass, 1 a regression, \
                 2 usage error (missing executable, bad option, a run that failed), 3 inconclusive.
                 """)
 
