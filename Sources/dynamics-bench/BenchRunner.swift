@@ -12,8 +12,8 @@ struct RunOptions {
     var repeats: Int
     /// `WorldSettings.isContinuousEnabled` for the scene's world (`--no-continuous`).
     var continuous = true
-    /// Calibration only (`--calibration-slowdown`): the fraction by which every timed step's
-    /// steps/s is lowered by busy-waiting; 0 in every normal run.
+    /// Calibration only (`--calibration-slowdown`): the fraction by which the timed window's
+    /// steps/s are lowered by busy-waiting at its end; 0 in every normal run.
     var calibrationSlowdown = 0.0
 }
 

@@ -46,11 +46,12 @@ struct MeasureOptions: ParsableArguments {
     @Flag(name: .long, help: "Turn the continuous step off (WorldSettings.isContinuousEnabled = false), to measure what it costs.")
     var noContinuous = false
 
-    /// Calibration only (`scripts/calibrate-gate`): after every timed step, busy-waits until the
-    /// step has taken 1 / (1 − P/100) times its own measured duration, so the reported steps/s
-    /// are P % lower than they would have been. Hidden from help; never used by normal runs.
+    /// Calibration only (`scripts/calibrate-gate`): at the end of each timed window,
+    /// busy-waits for as much process CPU time as the timed steps took × P / (100 − P), so the
+    /// reported steps/s (per CPU and per wall second) are P % lower than they would have been.
+    /// The result carries `calibration_slowdown`. Hidden from help; never used by normal runs.
     @Option(name: .long, parsing: .unconditional,
-            help: ArgumentHelp("Calibration only: make every timed step P % slower (steps/s) by busy-waiting.", visibility: .hidden))
+            help: ArgumentHelp("Calibration only: lower the reported steps/s by P % by busy-waiting after the timed steps.", visibility: .hidden))
     var calibrationSlowdown: Double?
 
     /// Checks the counts; every problem is a usage error (exit 2).

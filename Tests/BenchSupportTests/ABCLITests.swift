@@ -99,6 +99,26 @@ import Testing
         }
     }
 
+    /// Every run reports `cpu_steps_per_second`; the hidden calibration option is recorded in
+    /// the result and checked like any other count (speed itself is not judged here).
+    @Test func runReportsCPUSpeedAndMarksCalibrationRuns() throws {
+        let base = ["run", "pyramid", "--items", "3", "--steps", "5", "--warmup", "0", "--repeat", "1", "--format", "json"]
+        let plain = try SoakRuleTests.bench(base)
+        #expect(plain.status == 0, "\(plain.err)")
+        let p = try #require(ResultFile.parse(Data(plain.out.utf8)).results.first)
+        #expect((p.cpuStepsPerSecond ?? 0) > 0 && p.calibrationSlowdown == nil)
+        let slowed = try SoakRuleTests.bench(base + ["--calibration-slowdown", "20"])
+        #expect(slowed.status == 0, "\(slowed.err)")
+        let s = try #require(ResultFile.parse(Data(slowed.out.utf8)).results.first)
+        #expect(s.calibrationSlowdown == 0.2 && (s.cpuStepsPerSecond ?? 0) > 0)
+        for bad in ["100", "-1", "nan"] {
+            let r = try SoakRuleTests.bench(base + ["--calibration-slowdown", bad])
+            #expect(r.status == 2 && r.err.hasPrefix("dynamics-bench: error: --calibration-slowdown must be a percentage"), "\(bad): \(r.err)")
+        }
+        let help = try SoakRuleTests.bench(["run", "--help"])
+        #expect(help.status == 0 && !help.out.contains("calibration"))
+    }
+
     // MARK: shard and merge with parallel processes
 
     /// Three `run … --shard K/3` processes at once, merged by `merge`, give the configurations
