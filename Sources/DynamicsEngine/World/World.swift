@@ -12,7 +12,9 @@ public final class World {
     // a time and its step hands buffers to workers through raw pointers, so the runtime's
     // dynamic exclusivity checks (≈ 60 per step, a fifth of a small world's step) guard nothing.
     /// Solver settings; change between steps.
-    @exclusivity(unchecked) public var settings: WorldSettings
+    @exclusivity(unchecked) public var settings: WorldSettings { didSet { settingsGeneration &+= 1 } }
+    /// Counts changes to `settings` (a step at rest compares it instead of the whole settings).
+    @exclusivity(unchecked) var settingsGeneration = 0
     /// Gravity for bodies that have no gravity of their own (pt/s²).
     @exclusivity(unchecked) public var gravity: Vec2 {
         didSet {
