@@ -103,11 +103,10 @@ void dk_wide_relax(void *batches, intptr_t count, void *states, intptr_t bodyCou
 /// one-lane passes below may solve: the same results as the passes above, bit for bit.
 /// 0 when the one-lane path is turned off (`dk_wide_force_lanes`).
 int dk_lone_batch(const void *batches, intptr_t count);
-/// A lone batch's warm start, then its biased pass (a sub-step's two first passes when the
-/// island has no joint and no other constraint).
+/// A lone batch's warm start followed by its biased pass (two stages of a sub-step that are
+/// always adjacent when the island has no other constraint), and its relax pass.
 void dk_lone_warm_start_solve(void *batch, void *states, intptr_t bodyCount, float invH, float maxBiasVelocity,
                               DKSoftness soft, DKSoftness staticSoft);
-/// A lone batch's relax pass.
 void dk_lone_relax(void *batch, void *states, intptr_t bodyCount, float invH);
 
 /// 1 when the passes run eight lanes wide with AVX2 (the processor has it and the baseline
