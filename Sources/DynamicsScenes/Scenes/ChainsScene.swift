@@ -19,8 +19,7 @@ enum ChainsScene {
     static let descriptor = SceneDescriptor(
         name: "chains", summary: "N chains of 50 pinned links hanging and swinging into each other (ours)",
         sizeMeaning: "chains (N; 50 links and 50 joints each)",
-        sizes: [10, 40], defaultSize: 40, maximumSize: 2_000,  // 2 000 chains = 100 000 links
-        builder: build)
+        sizes: [10, 40], defaultSize: 40, maximumSize: 2_000, builder: build)  // 2 000 chains = 100 000 links
 
     static let links = 50
     /// Link pitch, half length and half thickness (m).

@@ -17,8 +17,7 @@ enum JointGridScene {
     static let descriptor = SceneDescriptor(
         name: "joint_grid", summary: "Box2D's joint_grid: N × N circles pinned to their neighbours, hung from the top, 500 steps",
         sizeMeaning: "circles per row and per column (N; N² circles, 2N(N−1) joints)",
-        sizes: [10, 100], defaultSize: 100, steps: 500, maximumSize: 1_000,  // 1 000 × 1 000 circles
-        builder: build)
+        sizes: [10, 100], defaultSize: 100, steps: 500, maximumSize: 1_000, builder: build)  // 1 000 × 1 000 circles
 
     /// Largest anchor distance (m) for `attached`.
     static let gapTolerance: Float = 0.25

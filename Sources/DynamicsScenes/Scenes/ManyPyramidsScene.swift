@@ -14,8 +14,7 @@ enum ManyPyramidsScene {
     static let descriptor = SceneDescriptor(
         name: "many_pyramids", summary: "Box2D's many_pyramids: N × N pyramids of 55 boxes (1 m) on N ground rows, 200 steps",
         sizeMeaning: "pyramids per row and per column (N; 55 N² boxes)",
-        sizes: [5, 20], defaultSize: 20, steps: 200, maximumSize: 200,  // 200 × 200 pyramids = 2 200 000 boxes
-        builder: build)
+        sizes: [5, 20], defaultSize: 20, steps: 200, maximumSize: 200, builder: build)  // 200 × 200 pyramids = 2 200 000 boxes
 
     static let base = 10
     /// Ground rows and pyramid columns are 11 m apart: the base (10 m) and one box of room.

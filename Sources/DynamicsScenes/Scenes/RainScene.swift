@@ -29,8 +29,7 @@ enum RainScene {
     static let descriptor = SceneDescriptor(
         name: "rain", summary: "Box2D's rain: ragdolls dropped in groups onto 5 floors, the oldest replaced, 1 000 steps",
         sizeMeaning: "columns of ragdoll groups (C; 5 rows × C groups of 5 ragdolls of 11 bodies)",
-        sizes: [10, 40], defaultSize: 40, steps: 1_000, maximumSize: 400,  // 400 columns: up to 10 000 ragdolls
-        builder: build)
+        sizes: [10, 40], defaultSize: 40, steps: 1_000, maximumSize: 400, builder: build)  // 400 columns: up to 10 000 ragdolls
 
     static let rows = 5
     static let groupSize = 5

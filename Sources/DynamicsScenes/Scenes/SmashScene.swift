@@ -17,8 +17,7 @@ enum SmashScene {
     static let descriptor = SceneDescriptor(
         name: "smash", summary: "Box2D's smash: a heavy box flies into a sleeping block of C × 2C/3 small boxes, no gravity, 300 steps",
         sizeMeaning: "columns of the block (C; C × 2C/3 boxes)",
-        sizes: [20, 120], defaultSize: 120, steps: 300, maximumSize: 1_500,  // 1 500 × 1 000 boxes
-        builder: build)
+        sizes: [20, 120], defaultSize: 120, steps: 300, maximumSize: 1_500, builder: build)  // 1 500 × 1 000 boxes
 
     /// Rows of the block for `columns` columns.
     static func rows(columns: Int) -> Int { max(1, 2 * columns / 3) }

@@ -26,8 +26,7 @@ enum SpinnerScene {
         name: "spinner",
         summary: "Box2D's spinner: a motor-driven bar stirring N capsules, circles and squares in a round container, 1 400 steps",
         sizeMeaning: "bodies stirred (N)",
-        sizes: [499, 3_038], defaultSize: 3_038, steps: 1_400, maximumSize: 3_038,  // more would start above the container
-        builder: build)
+        sizes: [499, 3_038], defaultSize: 3_038, steps: 1_400, maximumSize: 3_038, builder: build)  // more would start above the container
 
     static let center = SceneUnits.pt(0, 32)
     static let radius = SceneUnits.pt(40)

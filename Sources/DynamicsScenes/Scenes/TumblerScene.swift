@@ -17,8 +17,7 @@ enum TumblerScene {
     static let descriptor = SceneDescriptor(
         name: "tumbler", summary: "Box2D's tumbler: a motor-driven square drum tumbling G × G small boxes, 750 steps",
         sizeMeaning: "boxes per row and per column of the grid (G; G² boxes)",
-        sizes: [20, 45], defaultSize: 45, steps: 750, maximumSize: 47,  // the grid must fit in the drum: 47 × 0.4 m < 19 m
-        builder: build)
+        sizes: [20, 45], defaultSize: 45, steps: 750, maximumSize: 47, builder: build)  // the grid must fit in the drum: 47 × 0.4 m < 19 m
 
     static let center = SceneUnits.pt(0, 10)
     /// Distance (pt) from the drum's centre to a wall's inner face.
