@@ -18,6 +18,11 @@ struct Contact {
     static let cached: UInt8 = 16
     /// The last step recycled the manifold instead of computing it.
     static let recycled: UInt8 = 32
+    /// Has points, none within the slop (speculative only): whether the shapes touched is
+    /// decided after the solve (`collectBeginEvents`): they did if a point took a normal
+    /// impulse (a fast body that bounced off in one step). Until then the contact keeps its
+    /// touching state.
+    static let speculative: UInt8 = 64
 
     var key: UInt64 = 0
     /// Shape A has the larger `ShapeKind` (the narrow phase's convention); -1 = dead.
@@ -181,18 +186,50 @@ extension World {
     }
 
     /// Begin events for contacts that began this step (after solving, so the point is the
-    /// one with the largest normal impulse).
+    /// one with the largest normal impulse). A contact with speculative points only touched
+    /// if the solve pushed on it: it begins touching (a begin event) or goes on touching; if
+    /// not, it stops touching (an end event).
     func collectBeginEvents() {
         for ch in 0..<contactChangeChunks {
-          for k32 in contactChanges[ch] where contacts[Int(k32)].flags & Contact.began != 0 {
-            let c = contacts[Int(k32)]
-            let m = contactData[Int(c.slot)].manifold
-            var best = 0
-            if m.pointCount > 1 && m.p1.maxNormalImpulse > m.p0.maxNormalImpulse { best = 1 }
-            let point = m[best].point
-            contactBeginEvents.append(event(for: c, point: point, normal: m.normal))
+          for k32 in contactChanges[ch] {
+            let k = Int(k32)
+            let c = contacts[k]
+            if c.flags & Contact.began != 0 {
+                contactBeginEvents.append(beginEvent(for: c))
+            } else if c.flags & Contact.speculative != 0 {
+                let m = contactData[Int(c.slot)].manifold
+                let pushed = m.p0.maxNormalImpulse > 0 || (m.pointCount > 1 && m.p1.maxNormalImpulse > 0)
+                let was = c.flags & Contact.touching != 0
+                if pushed && !was {
+                    contacts[k].flags |= Contact.touching
+                    contactBeginEvents.append(beginEvent(for: c))
+                } else if !pushed && was {
+                    contacts[k].flags &= ~Contact.touching
+                    contactEndEvents.append(endEvent(for: c))
+                }
+            }
           }
         }
+    }
+
+    /// A begin event (or a touching contact's description): at the manifold point with the
+    /// largest normal impulse. The point lies midway between the surfaces where the step
+    /// began; for a contact with speculative points only, which touched because the solve
+    /// pushed on it, the surfaces met during the step, so the point is moved onto the surface
+    /// of the static shape when there is one (a boundary stays where it is).
+    func beginEvent(for c: Contact) -> ContactEvent {
+        let m = contactData[Int(c.slot)].manifold
+        var best = 0
+        if m.pointCount > 1 && m.p1.maxNormalImpulse > m.p0.maxNormalImpulse { best = 1 }
+        guard m.pointCount > 0 else { return event(for: c, point: .zero, normal: m.normal) }
+        var point = m[best].point
+        if c.flags & Contact.speculative != 0 {
+            // (The normal points from A to B: A's surface lies half the separation back.)
+            let half = 0.5 * m[best].separation
+            if shapes[Int(c.shapeA)].isStatic { point -= half * m.normal }
+            else if shapes[Int(c.shapeB)].isStatic { point += half * m.normal }
+        }
+        return event(for: c, point: point, normal: m.normal)
     }
 
     func endEvent(for c: Contact) -> ContactEvent { event(for: c, point: .zero, normal: .zero) }
@@ -218,10 +255,7 @@ extension World {
     public func forEachTouchingContact(_ visit: (ContactEvent) -> Void) {
         checkNotStepping("forEachTouchingContact")
         for k in contacts.indices where contacts[k].shapeA >= 0 && contacts[k].flags & Contact.touching != 0 {
-            let c = contacts[k]
-            let m = contactData[Int(c.slot)].manifold
-            let best = m.pointCount > 1 && m.p1.maxNormalImpulse > m.p0.maxNormalImpulse ? 1 : 0
-            visit(event(for: c, point: m.pointCount > 0 ? m[best].point : .zero, normal: m.normal))
+            visit(beginEvent(for: contacts[k]))
         }
     }
 
@@ -339,7 +373,9 @@ struct NarrowPhaseContext: @unchecked Sendable {
             let awakeB = me[b].awake && me[b].type != .static
             let sleeping = (!me[a].awake && me[a].type != .static) || (!me[b].awake && me[b].type != .static)
             if !awakeA && !awakeB {
-                cs[k].flags &= ~Contact.began  // (a begin event is reported once)
+                // (A begin event is reported once; a sleeping contact is not solved, so there is
+                // nothing to decide after the solve.)
+                cs[k].flags &= ~(Contact.began | Contact.speculative)
                 let linked = cs[k].flags & Contact.hasPoints != 0
                 let link = linked ? SIMD2(Int32(a), Int32(b)) : SIMD2<Int32>(-1, -1)
                 if links[k] != link { links[k] = link; linkChanged = true }
@@ -378,9 +414,15 @@ struct NarrowPhaseContext: @unchecked Sendable {
             let touching = pointCount > 0 && minSep < slop
             var f: UInt8 = cached
             if pointCount > 0 { f |= Contact.hasPoints }
-            if touching { f |= Contact.touching }
-            if touching && !wasTouching { f |= Contact.began }
-            if !touching && wasTouching { f |= Contact.ended }
+            if pointCount > 0 && !touching {
+                // Speculative points only: decided after the solve; the state stands until then.
+                f |= Contact.speculative
+                if wasTouching { f |= Contact.touching }
+            } else {
+                if touching { f |= Contact.touching }
+                if touching && !wasTouching { f |= Contact.began }
+                if !touching && wasTouching { f |= Contact.ended }
+            }
             cs[k].flags = f
             if cached == 0 && recycleDistance > 0 {
                 cache(&d.pointee, simA, simB)
@@ -388,7 +430,7 @@ struct NarrowPhaseContext: @unchecked Sendable {
             }
             let link = pointCount > 0 ? SIMD2(Int32(a), Int32(b)) : SIMD2<Int32>(-1, -1)
             if links[k] != link { links[k] = link; linkChanged = true }
-            if f & (Contact.began | Contact.ended) != 0 || (sleeping && pointCount > 0) { changes.append(Int32(k)) }
+            if f & (Contact.began | Contact.ended | Contact.speculative) != 0 || (sleeping && pointCount > 0) { changes.append(Int32(k)) }
         }
     }
 }

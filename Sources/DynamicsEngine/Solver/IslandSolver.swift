@@ -126,6 +126,15 @@ struct SolverViews: @unchecked Sendable {
         }
     }
 
+    /// Batch `k` and the states, when it is a lone batch the one-lane passes solve
+    /// (`dk_lone_batch`); nil otherwise.
+    @inline(__always)
+    func loneBatch(_ k: Int) -> UnsafeMutableRawPointer? {
+        assert(WideContactSolver.layoutMatches, "the engine's structures and the C kernels' differ in layout")
+        let p = UnsafeMutableRawPointer(wide.pointer(at: k, count: 1))
+        return dk_lone_batch(p, 1) != 0 ? p : nil
+    }
+
     /// Island `isl`'s batches, colour by colour.
     /// (The colours in use are a prefix: a constraint takes colour q only when its bodies
     /// block every lower one, so the loop stops at the first empty colour.)
@@ -197,12 +206,33 @@ struct SolverViews: @unchecked Sendable {
             if !single.isEmpty { batches(pass, single) } else if hasBatches { batches(pass, island: isl) }
             if hasOverflow { overflowConstraints(pass, overflowRange) }
         }
-        for _ in 0..<subSteps {
-            integrateVelocities(bodyRange)
-            constraints(.warmStart)
-            constraints(.solve)
-            integratePositions(bodyRange)
-            constraints(.relax)
+        if !hasBatches && !hasJoints && !hasOverflow {
+            // Nothing to solve (a lone body in flight): the integration alone.
+            for _ in 0..<subSteps {
+                integrateVelocities(bodyRange)
+                integratePositions(bodyRange)
+            }
+            return
+        }
+        if !single.isEmpty && single.count == 1 && !hasJoints && !hasOverflow,
+           let lone = loneBatch(single.lowerBound) {
+            // A lone batch (one or two contacts, nothing else): the same passes, called straight.
+            let s = UnsafeMutableRawPointer(states.pointer(at: 0, count: bodyCount))
+            for _ in 0..<subSteps {
+                integrateVelocities(bodyRange)
+                dk_lone_warm_start_solve(lone, s, bodyCount, invH, maxBiasVelocity,
+                                         softness.soft.kernel, softness.staticSoft.kernel)
+                integratePositions(bodyRange)
+                dk_lone_relax(lone, s, bodyCount, invH)
+            }
+        } else {
+            for _ in 0..<subSteps {
+                integrateVelocities(bodyRange)
+                constraints(.warmStart)
+                constraints(.solve)
+                integratePositions(bodyRange)
+                constraints(.relax)
+            }
         }
         if anyRestitution && (hasBatches || hasOverflow) { restitution(island: isl) }
     }
