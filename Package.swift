@@ -34,14 +34,15 @@ let package = Package(
         // driver's views, drawn by DynamicsRender).
         .target(name: "DynamicsScenes", dependencies: ["DynamicsEngine", "DynamicsKit", "DynamicsComponents", "DynamicsRender"]),
         .testTarget(name: "DynamicsScenesTests",
-                    dependencies: ["DynamicsScenes", "DynamicsEngine", "DynamicsKit", "DynamicsComponents", "BenchSupport"]),
+                    dependencies: ["DynamicsScenes", "DynamicsEngine", "DynamicsKit", "DynamicsComponents", "DynamicsRender",
+                                   "BenchSupport"]),
         .target(name: "DynamicsKit", dependencies: ["DynamicsEngine"]),
         .testTarget(name: "DynamicsKitTests", dependencies: ["DynamicsKit", "DynamicsEngine"]),
         .target(name: "DynamicsComponents", dependencies: ["DynamicsKit"]),
         .testTarget(name: "DynamicsComponentsTests", dependencies: ["DynamicsComponents", "DynamicsKit"]),
         // Pictures of engine worlds and of DynamicsKit views and animators.
         .target(name: "DynamicsRender", dependencies: ["DynamicsEngine", "DynamicsKit"]),
-        .testTarget(name: "DynamicsRenderTests", dependencies: ["DynamicsRender", "DynamicsKit", "DynamicsScenes", "DynamicsEngine"]),
+        .testTarget(name: "DynamicsRenderTests", dependencies: ["DynamicsRender", "DynamicsKit", "DynamicsEngine"]),
         .executableTarget(
             name: "dynamics-bench",
             dependencies: [
@@ -50,7 +51,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "DynamicsEngineTests", dependencies: ["DynamicsEngine", "DynamicsScenes", "DynamicsSolverKernels"]),
+        .testTarget(name: "DynamicsEngineTests", dependencies: ["DynamicsEngine", "DynamicsSolverKernels"]),
         .target(name: "BenchSupport"),
         // The randomized "app life" API fuzzer (`dynamics-bench fuzz-api`, `scripts/fuzz-api`) and the
         // engine fuzzer (`dynamics-bench fuzz`, `scripts/fuzz`).
