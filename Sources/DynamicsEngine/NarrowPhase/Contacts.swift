@@ -23,6 +23,8 @@ struct Contact {
     /// impulse (a fast body that bounced off in one step). Until then the contact keeps its
     /// touching state.
     static let speculative: UInt8 = 64
+    /// Speculative and solved in this step: `collectBeginEvents` decides whether it touched.
+    static let undecided: UInt8 = 128
 
     var key: UInt64 = 0
     /// Shape A has the larger `ShapeKind` (the narrow phase's convention); -1 = dead.
@@ -196,7 +198,8 @@ extension World {
             let c = contacts[k]
             if c.flags & Contact.began != 0 {
                 contactBeginEvents.append(beginEvent(for: c))
-            } else if c.flags & Contact.speculative != 0 {
+            } else if c.flags & Contact.undecided != 0 {
+                contacts[k].flags &= ~Contact.undecided
                 let m = contactData[Int(c.slot)].manifold
                 let pushed = m.p0.maxNormalImpulse > 0 || (m.pointCount > 1 && m.p1.maxNormalImpulse > 0)
                 let was = c.flags & Contact.touching != 0
@@ -324,7 +327,10 @@ struct NarrowPhaseContext: @unchecked Sendable {
         let relThen = c.cachedQA.invRotate(-c.cachedOffset)
         let extent = max(staticA ? 0 : sa.maxExtent, staticB ? 0 : sb.maxExtent)
         let moved = length(relNow - relThen) + extent * abs(dqA.invMul(dqB).s)
-        let tolerance = flags & Contact.touching != 0 ? recycleDistance : min(recycleDistance, speculative)
+        // (Touching by its points: a contact that touched only because the solve pushed on a
+        // speculative point is still a speculative one here.)
+        let pointsTouch = flags & Contact.touching != 0 && flags & Contact.speculative == 0
+        let tolerance = pointsTouch ? recycleDistance : min(recycleDistance, speculative)
         guard moved < tolerance else { return false }
         let n = c.manifold.normal
         @inline(__always) func follow(_ p: inout ManifoldPoint) {
@@ -375,7 +381,7 @@ struct NarrowPhaseContext: @unchecked Sendable {
             if !awakeA && !awakeB {
                 // (A begin event is reported once; a sleeping contact is not solved, so there is
                 // nothing to decide after the solve.)
-                cs[k].flags &= ~(Contact.began | Contact.speculative)
+                cs[k].flags &= ~(Contact.began | Contact.undecided)
                 let linked = cs[k].flags & Contact.hasPoints != 0
                 let link = linked ? SIMD2(Int32(a), Int32(b)) : SIMD2<Int32>(-1, -1)
                 if links[k] != link { links[k] = link; linkChanged = true }
@@ -416,7 +422,7 @@ struct NarrowPhaseContext: @unchecked Sendable {
             if pointCount > 0 { f |= Contact.hasPoints }
             if pointCount > 0 && !touching {
                 // Speculative points only: decided after the solve; the state stands until then.
-                f |= Contact.speculative
+                f |= Contact.speculative | Contact.undecided
                 if wasTouching { f |= Contact.touching }
             } else {
                 if touching { f |= Contact.touching }
@@ -430,7 +436,7 @@ struct NarrowPhaseContext: @unchecked Sendable {
             }
             let link = pointCount > 0 ? SIMD2(Int32(a), Int32(b)) : SIMD2<Int32>(-1, -1)
             if links[k] != link { links[k] = link; linkChanged = true }
-            if f & (Contact.began | Contact.ended | Contact.speculative) != 0 || (sleeping && pointCount > 0) { changes.append(Int32(k)) }
+            if f & (Contact.began | Contact.ended | Contact.undecided) != 0 || (sleeping && pointCount > 0) { changes.append(Int32(k)) }
         }
     }
 }
