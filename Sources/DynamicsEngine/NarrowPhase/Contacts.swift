@@ -122,32 +122,22 @@ extension World {
 
     @inline(__always)
     func shapeView(_ s: Int, _ v: View<Vec2>, _ n: View<Vec2>) -> ShapeView {
-        let r = shapes[s]
-        let st = Int(r.vertexStart), m = r.kind == .circle ? 0 : Int(r.vertexCount)
-        return ShapeView(kind: r.kind, count: Int(r.vertexCount), vertices: v.subview(st ..< st + m),
-                         normals: n.subview(st ..< st + m), center: r.center, radius: r.radius, oneSided: r.oneSided)
+        ShapeView(shapes[s], vertices: v, normals: n)
     }
 
     /// Runs the narrow phase on every contact with an awake body, carrying impulses over by
     /// feature id, and flags contacts that began or stopped touching. Contacts are split into
     /// contiguous ranges across the workers; each contact is written only by its own worker.
-    func updateContacts(dt: Float) {
-        let ctx0 = NarrowPhaseContext(slop: settings.linearSlop, speculative: speculativeDistance,
-                                      maxMargin: speculativeDistance + 4 * settings.maxLinearSpeed * dt, dt: dt,
-                                      recycleDistance: settings.contactRecycleDistance)
-        let workers = stepWorkers
+    func updateContacts(_ step: StepContext) {
+        let dt = step.dt, workers = step.workers
         if contactLinks.count < contacts.count {
             contactLinks.append(contentsOf: repeatElement(SIMD2(-1, -1), count: contacts.count - contactLinks.count))
+            step.refreshContacts(self)
         }
-        var ctx = ctx0
-        ctx.vertices = pool.vertices.view; ctx.normals = pool.normals.view
-        ctx.shapes = shapes.view; ctx.metas = metas.view; ctx.states = states.view; ctx.sims = sims.view
-        ctx.contacts = contacts.mutableView
-        ctx.data = contactData.mutableView
-        ctx.links = contactLinks.mutableView
-        ctx.linksChanged = linksChanged
+        let run = NarrowPhaseContext(step: step, slop: settings.linearSlop, speculative: speculativeDistance,
+                                     maxMargin: speculativeDistance + 4 * settings.maxLinearSpeed * dt,
+                                     recycleDistance: settings.contactRecycleDistance, linksChanged: linksChanged)
         linksChanged.clear()
-        let run = ctx
         let count = contacts.count
         let chunks = (count + contactChunk - 1) / contactChunk
         // A chunk lists at most one entry per contact: reserve that once, so the lists do
@@ -284,30 +274,16 @@ extension World {
 /// Read views of the world for the narrow phase, plus the contact array it writes (each
 /// contact by exactly one worker). Valid only inside `World.updateContacts`.
 struct NarrowPhaseContext: @unchecked Sendable {
-    var slop: Float
-    var speculative: Float
-    var maxMargin: Float
-    var dt: Float
-    var vertices = View<Vec2>()
-    var normals = View<Vec2>()
-    var shapes = View<ShapeRecord>()
-    var metas = View<BodyMeta>()
-    var states = View<BodyState>()
-    var sims = View<BodySim>()
-    var contacts = MutableView<Contact>()
-    var data = MutableView<ContactData>()
-    /// Per contact: its two bodies when it has points (links islands), else (-1, -1).
-    var links = MutableView<SIMD2<Int32>>()
-    /// Raised when a contact's link changed (the islands must be rebuilt).
-    unowned(unsafe) var linksChanged: WorkFlag? = nil
-
+    /// Reads the shapes and bodies; writes each contact, its manifold and its island link
+    /// (`StepContext.links`: its two bodies when it has points, else (-1, -1)).
+    unowned(unsafe) let step: StepContext
+    let slop: Float
+    let speculative: Float
+    let maxMargin: Float
     /// Relative motion (pt) below which a touching contact keeps its manifold (0: never).
-    var recycleDistance: Float = 0
-
-    init(slop: Float, speculative: Float, maxMargin: Float, dt: Float, recycleDistance: Float = 0) {
-        self.slop = slop; self.speculative = speculative; self.maxMargin = maxMargin; self.dt = dt
-        self.recycleDistance = recycleDistance
-    }
+    let recycleDistance: Float
+    /// Raised when a contact's link changed (the islands must be rebuilt).
+    unowned(unsafe) let linksChanged: WorkFlag
 
     /// Contact recycling (the idea of Box2D v3.2's persistent manifolds): when the two bodies
     /// barely moved relative to each other since the manifold was computed — less than
@@ -355,24 +331,17 @@ struct NarrowPhaseContext: @unchecked Sendable {
         if c.manifold.pointCount > 1 { c.manifold.p1.anchorA = c.manifold.p1.point - sa.center; c.manifold.p1.baseSeparation = c.manifold.p1.separation }
     }
 
-    @inline(__always)
-    func view(_ s: Int32) -> ShapeView {
-        let r = shapes[Int(s)]
-        let n = r.kind == .circle ? 0 : Int(r.vertexCount)
-        let st = Int(r.vertexStart)
-        return ShapeView(kind: r.kind, count: Int(r.vertexCount), vertices: vertices.subview(st ..< st + n),
-                         normals: normals.subview(st ..< st + n), center: r.center, radius: r.radius,
-                         oneSided: r.oneSided)
-    }
 
     /// Updates contacts `range` and lists in `changes` (cleared first) those that began or
     /// ended touching, or have points and a sleeping body (which an awake partner may wake).
     func update(_ range: Range<Int>, changes: inout [Int32]) {
         changes.removeAllKeepingCapacity()
-        let cs = contacts
-        let me = metas, st = states, si = sims
+        let cs = step.contacts, links = step.links, data = step.contactData
+        let me = step.metas, st = step.states, si = step.sims, dt = step.dt
+        let shapes = step.shapes, vertices = step.vertices, normals = step.normals
+        @inline(__always) func view(_ s: Int32) -> ShapeView { ShapeView(shapes[Int(s)], vertices: vertices, normals: normals) }
         var linkChanged = false
-        defer { if linkChanged { linksChanged?.set() } }
+        defer { if linkChanged { linksChanged.set() } }
         for k in range {
             let a = Int(cs[k].bodyA), b = Int(cs[k].bodyB)
             let awakeA = me[a].awake && me[a].type != .static

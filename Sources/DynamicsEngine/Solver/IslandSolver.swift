@@ -48,11 +48,9 @@ enum SubStep {
 /// The arithmetic and its order per body are the same as in the serial `solveIsland`, so the
 /// result does not depend on the number of workers.
 struct SolverViews: @unchecked Sendable {
-    var sims: MutableView<BodySim>
-    var states: MutableView<BodyState>
-    /// How many bodies `sims` and `states` hold (the C kernels check against it in debug builds).
-    var bodyCount: Int
-    var metas: View<BodyMeta>
+    /// The bodies (their states are what the passes solve), the contacts and their manifolds
+    /// (where `store` puts the impulses).
+    unowned(unsafe) var step: StepContext
     var constraints: MutableView<ContactConstraint>
     var wide: MutableView<WideContact>
     var extra: View<WideExtra>
@@ -64,8 +62,6 @@ struct SolverViews: @unchecked Sendable {
     var batchCount: Int
     var overflow: View<Int32>
     var contactList: View<Int32>
-    var contacts: View<Contact>
-    var data: MutableView<ContactData>
     var joints: MutableView<JointRecord>
     var bodies: View<Int32>
     var bodyStart: View<Int32>
@@ -91,6 +87,7 @@ struct SolverViews: @unchecked Sendable {
         let h = self.h
         let maxSpeedSq = maxLinearSpeed * maxLinearSpeed
         let maxAngularSpeed = 0.25 * Float.pi * invH
+        let sims = step.sims, states = step.states
         for k in r {
             let b = Int(bodies[k])
             let sim = sims[b]
@@ -110,7 +107,7 @@ struct SolverViews: @unchecked Sendable {
     /// Position and rotation change (as deltas from the start of the step).
     @inline(__always)
     func integratePositions(_ r: Range<Int>) {
-        let h = self.h
+        let h = self.h, states = step.states
         for k in r {
             let b = Int(bodies[k])
             var st = states[b]
@@ -128,9 +125,9 @@ struct SolverViews: @unchecked Sendable {
         for k in r {
             let j = Int(jointList[k])
             switch pass {
-            case .warmStart: JointSolver.warmStart(&joints[j], states)
-            case .solve: JointSolver.solve(&joints[j], states, ctx: jointContext, useBias: true)
-            case .relax: JointSolver.solve(&joints[j], states, ctx: jointContext, useBias: false)
+            case .warmStart: JointSolver.warmStart(&joints[j], step.states)
+            case .solve: JointSolver.solve(&joints[j], step.states, ctx: jointContext, useBias: true)
+            case .relax: JointSolver.solve(&joints[j], step.states, ctx: jointContext, useBias: false)
             }
         }
     }
@@ -141,13 +138,13 @@ struct SolverViews: @unchecked Sendable {
         guard !r.isEmpty else { return }
         assert(WideContactSolver.layoutMatches, "the engine's structures and the C kernels' differ in layout")
         // (The C kernels get the batches' and the states' addresses; they check every body
-        // index against `bodyCount` in debug builds.)
+        // index against `step.states.count` in debug builds.)
         let p = UnsafeMutableRawPointer(wide.pointer(at: r.lowerBound, count: r.count))
-        let s = UnsafeMutableRawPointer(states.pointer(at: 0, count: bodyCount))
+        let s = UnsafeMutableRawPointer(step.states.pointer(at: 0, count: step.states.count))
         switch pass {
-        case .warmStart: dk_wide_warm_start(p, r.count, s, bodyCount)
-        case .solve: dk_wide_solve(p, r.count, s, bodyCount, invH, maxBiasVelocity, softness.soft.kernel, softness.staticSoft.kernel)
-        case .relax: dk_wide_relax(p, r.count, s, bodyCount, invH)
+        case .warmStart: dk_wide_warm_start(p, r.count, s, step.states.count)
+        case .solve: dk_wide_solve(p, r.count, s, step.states.count, invH, maxBiasVelocity, softness.soft.kernel, softness.staticSoft.kernel)
+        case .relax: dk_wide_relax(p, r.count, s, step.states.count, invH)
         }
     }
 
@@ -168,9 +165,9 @@ struct SolverViews: @unchecked Sendable {
     func overflowConstraints(_ pass: Pass, _ r: Range<Int>) {
         for i in r {
             switch pass {
-            case .warmStart: ContactSolver.warmStart(&constraints[i], states)
-            case .solve: ContactSolver.solve(&constraints[i], states, invH: invH, maxBiasVelocity: maxBiasVelocity, useBias: true)
-            case .relax: ContactSolver.solve(&constraints[i], states, invH: invH, maxBiasVelocity: maxBiasVelocity, useBias: false)
+            case .warmStart: ContactSolver.warmStart(&constraints[i], step.states)
+            case .solve: ContactSolver.solve(&constraints[i], step.states, invH: invH, maxBiasVelocity: maxBiasVelocity, useBias: true)
+            case .relax: ContactSolver.solve(&constraints[i], step.states, invH: invH, maxBiasVelocity: maxBiasVelocity, useBias: false)
             }
         }
     }
@@ -180,11 +177,11 @@ struct SolverViews: @unchecked Sendable {
     func restitution(island isl: Int) {
         for k in Int(wideStart[isl])..<Int(wideStart[isl + 1]) {
             for l in 0..<4 {
-                WideContact.applyRestitution(&wide[k], extra, k, lane: l, states, threshold: restitutionThreshold)
+                WideContact.applyRestitution(&wide[k], extra, k, lane: l, step.states, threshold: restitutionThreshold)
             }
         }
         for k in Int(overflowStart[isl])..<Int(overflowStart[isl + 1]) {
-            ContactSolver.applyRestitution(&constraints[k], states, threshold: restitutionThreshold)
+            ContactSolver.applyRestitution(&constraints[k], step.states, threshold: restitutionThreshold)
         }
     }
 
@@ -195,11 +192,11 @@ struct SolverViews: @unchecked Sendable {
         for k in r {
             if k < batchCount {
                 let slots = extra[k].slot
-                for l in 0..<4 where slots[l] >= 0 { WideContact.store(wide.readOnly, k, lane: l, into: &data[Int(slots[l])].manifold) }
+                for l in 0..<4 where slots[l] >= 0 { WideContact.store(wide.readOnly, k, lane: l, into: &step.contactData[Int(slots[l])].manifold) }
             } else {
                 let o = k - batchCount
-                let slot = Int(contacts[Int(contactList[Int(overflow[o])])].slot)
-                ContactSolver.store(constraints[o], into: &data[slot].manifold)
+                let slot = Int(step.contacts[Int(contactList[Int(overflow[o])])].slot)
+                ContactSolver.store(constraints[o], into: &step.contactData[slot].manifold)
             }
         }
     }
@@ -252,15 +249,15 @@ struct SolverViews: @unchecked Sendable {
         if let lone = c.lone {
             // A lone batch goes straight to the one-lane passes, its warm start together with
             // the biased pass that follows it.
-            let s = UnsafeMutableRawPointer(states.pointer(at: 0, count: bodyCount))
+            let s = UnsafeMutableRawPointer(step.states.pointer(at: 0, count: step.states.count))
             let soft = softness.soft.kernel, staticSoft = softness.staticSoft.kernel
             for _ in 0..<subSteps {
                 SubStep.forEachStage { stage in
                     switch stage {
                     case .integrateVelocities: integrateVelocities(bodyRange)
                     case .constraints(.warmStart): break
-                    case .constraints(.solve): dk_lone_warm_start_solve(lone, s, bodyCount, invH, maxBiasVelocity, soft, staticSoft)
-                    case .constraints(.relax): dk_lone_relax(lone, s, bodyCount, invH)
+                    case .constraints(.solve): dk_lone_warm_start_solve(lone, s, step.states.count, invH, maxBiasVelocity, soft, staticSoft)
+                    case .constraints(.relax): dk_lone_relax(lone, s, step.states.count, invH)
                     case .integratePositions: integratePositions(bodyRange)
                     }
                 }

@@ -123,6 +123,8 @@ public final class World {
     @exclusivity(unchecked) var solver = SolverScratch()
     /// This step's colour batches (kept apart from `solver` so both can be borrowed at once).
     @exclusivity(unchecked) var batches = ColoredBatches()
+    /// The passes' views of this world during a step (`World/StepContext.swift`).
+    let stepContext = StepContext()
 
     /// Contacts that began touching in the last step (point: largest normal impulse). Two
     /// shapes touch when a manifold point is within the linear slop, or when the solve pushed
