@@ -33,9 +33,9 @@ let package = Package(
         .target(name: "DynamicsSolverKernels"),
         // The benchmark scenes, and their pictures (ScenePictures.swift: a scene's world or its
         // driver's views, drawn by DynamicsRender).
-        .target(name: "DynamicsScenes", dependencies: ["DynamicsEngine", "DynamicsKit", "DynamicsComponents", "DynamicsRender"]),
+        .target(name: "DynamicsScenes", dependencies: ["DynamicsEngine", "DynamicsKit", "DynamicsComponents", "DynamicsRender", "DynamicsLayout"]),
         .testTarget(name: "DynamicsScenesTests",
-                    dependencies: ["DynamicsScenes", "DynamicsEngine", "DynamicsKit", "DynamicsComponents", "BenchSupport"]),
+                    dependencies: ["DynamicsScenes", "DynamicsEngine", "DynamicsKit", "DynamicsComponents", "BenchSupport", "DynamicsLayout"]),
         .target(name: "DynamicsKit", dependencies: ["DynamicsEngine"]),
         .testTarget(name: "DynamicsKitTests", dependencies: ["DynamicsKit", "DynamicsEngine"]),
         .target(name: "DynamicsComponents", dependencies: ["DynamicsKit"]),

@@ -47,31 +47,31 @@ public final class LayoutSolver {
     // MARK: Symbols
 
     @usableFromInline enum Kind: UInt8 { case external, slack, error, dummy }
-    @usableFromInline var kind: [Kind] = []
+    @usableFromInline @exclusivity(unchecked) var kind: [Kind] = []
     /// Per symbol: the row where it is basic, or -1.
-    @usableFromInline var rowOf: [Int32] = []
+    @usableFromInline @exclusivity(unchecked) var rowOf: [Int32] = []
     /// Per symbol: head of its column list (entries naming rows that may contain it), or -1.
-    var colHead: [Int32] = []
+    @exclusivity(unchecked) var colHead: [Int32] = []
     /// Per symbol: scratch position in the row being merged into (-1 outside a merge).
-    var pos: [Int32] = []
+    @exclusivity(unchecked) var pos: [Int32] = []
 
     // MARK: Rows
 
     /// Per row: its basic symbol (-1 for a free row).
-    var rowBasic: [Int32] = []
-    @usableFromInline var rowConst: [Double] = []
-    var rowSyms: [[Int32]] = []
-    var rowCoefs: [[Double]] = []
-    var freeRows: [Int32] = []
+    @exclusivity(unchecked) var rowBasic: [Int32] = []
+    @usableFromInline @exclusivity(unchecked) var rowConst: [Double] = []
+    @exclusivity(unchecked) var rowSyms: [[Int32]] = []
+    @exclusivity(unchecked) var rowCoefs: [[Double]] = []
+    @exclusivity(unchecked) var freeRows: [Int32] = []
     /// Per row: the stamp of the last column walk that visited it (dedupes column entries).
-    var rowStamp: [UInt32] = []
-    var stamp: UInt32 = 0
+    @exclusivity(unchecked) var rowStamp: [UInt32] = []
+    @exclusivity(unchecked) var stamp: UInt32 = 0
 
     // MARK: Column entries (a pool of singly linked lists)
 
-    var entRow: [Int32] = []
-    var entNext: [Int32] = []
-    var freeEnt: Int32 = -1
+    @exclusivity(unchecked) var entRow: [Int32] = []
+    @exclusivity(unchecked) var entNext: [Int32] = []
+    @exclusivity(unchecked) var freeEnt: Int32 = -1
 
     // MARK: Objective
 
@@ -104,9 +104,9 @@ public final class LayoutSolver {
             constant = 0
         }
     }
-    var objective = DenseRow()
-    var artificial = DenseRow()
-    var artificialActive = false
+    @exclusivity(unchecked) var objective = DenseRow()
+    @exclusivity(unchecked) var artificial = DenseRow()
+    @exclusivity(unchecked) var artificialActive = false
 
     // MARK: Constraints
 
@@ -119,11 +119,19 @@ public final class LayoutSolver {
         var strength: Double
         var alive: Bool
     }
-    var infos: [Info] = []
-    var freeInfos: [Int32] = []
+    @exclusivity(unchecked) var infos: [Info] = []
+    @exclusivity(unchecked) var freeInfos: [Int32] = []
+
+    /// Counts changes to the terms of rows (not constants): a cached column of a constraint's
+    /// marker stays valid while it is unchanged.
+    @exclusivity(unchecked) var version: UInt64 = 0
+    /// Per constraint: the rows holding its marker and the marker's coefficients there, as of
+    /// `version` (edits and constant changes that pivot nothing reuse it).
+    struct MarkerColumn { var version: UInt64 = .max; var rows: [Int32] = []; var coefs: [Double] = [] }
+    @exclusivity(unchecked) var markerColumns: [MarkerColumn] = []
 
     /// Restricted basic symbols whose rows may have gone negative (for the dual simplex).
-    var infeasible: [Int32] = []
+    @exclusivity(unchecked) var infeasible: [Int32] = []
 
     /// Coefficients below this in magnitude are zero.
     public static let epsilon = 1e-8
@@ -135,6 +143,11 @@ public final class LayoutSolver {
 
     /// The number of live constraints.
     public private(set) var constraintCount = 0
+    /// The number of terms in all rows of the tableau (its size; for benchmarks).
+    public var termCount: Int { rowSyms.reduce(0) { $0 + $1.count } }
+    /// Column entries allocated (live and stale; for benchmarks).
+    public var columnEntryCount: Int { entRow.count }
+
     /// The number of rows in the tableau.
     public var rowCount: Int { rowBasic.count - freeRows.count }
 
@@ -346,6 +359,7 @@ public final class LayoutSolver {
     }
 
     func freeRow(_ r: Int32) {
+        version &+= 1
         let b = rowBasic[Int(r)]
         if b >= 0 && rowOf[Int(b)] == r { rowOf[Int(b)] = -1 }
         rowBasic[Int(r)] = -1
@@ -355,11 +369,13 @@ public final class LayoutSolver {
     }
 
     @inline(__always) func setBasic(_ r: Int32, _ s: Int32) {
+        version &+= 1
         rowBasic[Int(r)] = s
         rowOf[Int(s)] = r
     }
 
     func negate(_ r: Int32) {
+        version &+= 1
         rowConst[Int(r)] = -rowConst[Int(r)]
         rowCoefs[Int(r)].withUnsafeMutableBufferPointer { b in for i in b.indices { b[i] = -b[i] } }
     }
@@ -389,6 +405,7 @@ public final class LayoutSolver {
 
     /// Adds `c·s` to row `r`.
     func addTerm(_ r: Int32, _ s: Int32, _ c: Double) {
+        version &+= 1
         let i = find(r, s)
         if i >= 0 {
             let v = rowCoefs[Int(r)][i] + c
@@ -401,6 +418,7 @@ public final class LayoutSolver {
     }
 
     @inline(__always) func removeTerm(_ r: Int32, at i: Int) {
+        version &+= 1
         let last = rowSyms[Int(r)].count - 1
         if i != last {
             rowSyms[Int(r)][i] = rowSyms[Int(r)][last]
@@ -412,6 +430,7 @@ public final class LayoutSolver {
 
     /// Row `r` += `k` × row `src` (constant and terms); `src` is left unchanged.
     func addRow(into r: Int32, from src: Int32, times k: Double) {
+        version &+= 1
         rowConst[Int(r)] += rowConst[Int(src)] * k
         let srcSyms = rowSyms[Int(src)], srcCoefs = rowCoefs[Int(src)]
         if srcSyms.isEmpty { return }
@@ -423,21 +442,32 @@ public final class LayoutSolver {
         // Longer rows: positions through the per-symbol scratch, then drop the zeros.
         var syms = rowSyms[Int(r)], coefs = rowCoefs[Int(r)]
         rowSyms[Int(r)] = []; rowCoefs[Int(r)] = []
-        for i in 0..<n0 { pos[Int(syms[i])] = Int32(i) }
+        syms.reserveCapacity(n0 + srcSyms.count)
+        coefs.reserveCapacity(n0 + srcSyms.count)
         var zeros = false
-        for j in srcSyms.indices {
-            let s = srcSyms[j], c = srcCoefs[j] * k
-            let p = pos[Int(s)]
-            if p >= 0 {
-                coefs[Int(p)] += c
-                if abs(coefs[Int(p)]) < Self.epsilon { zeros = true }
-            } else if abs(c) >= Self.epsilon {
-                pos[Int(s)] = Int32(syms.count)
-                syms.append(s); coefs.append(c)
-                colPush(s, r)
+        var added = 0
+        pos.withUnsafeMutableBufferPointer { pos in
+            syms.withUnsafeBufferPointer { b in for i in 0..<n0 { pos[Int(b[i])] = Int32(i) } }
+            srcSyms.withUnsafeBufferPointer { ss in
+                srcCoefs.withUnsafeBufferPointer { sc in
+                    for j in 0..<ss.count {
+                        let sym = ss[j], c = sc[j] * k
+                        let p = pos[Int(sym)]
+                        if p >= 0 {
+                            let v = coefs[Int(p)] + c
+                            coefs[Int(p)] = v
+                            if abs(v) < Self.epsilon { zeros = true }
+                        } else if abs(c) >= Self.epsilon {
+                            pos[Int(sym)] = Int32(syms.count)
+                            syms.append(sym); coefs.append(c)
+                            added += 1
+                        }
+                    }
+                }
             }
+            syms.withUnsafeBufferPointer { b in for x in b { pos[Int(x)] = -1 } }
         }
-        for s in syms { pos[Int(s)] = -1 }
+        if added > 0 { for i in n0..<syms.count { colPush(syms[i], r) } }
         if zeros {
             var w = 0
             for i in syms.indices where abs(coefs[i]) >= Self.epsilon {
@@ -450,6 +480,7 @@ public final class LayoutSolver {
 
     /// Row `r` reads `0 = constant + … + a·s + …`; makes it `s = …` (s leaves the terms).
     func solveFor(_ r: Int32, _ s: Int32) {
+        version &+= 1
         let i = find(r, s)
         precondition(i >= 0, "LayoutSolver: internal error: solving a row for a symbol it lacks")
         let k = -1 / rowCoefs[Int(r)][i]
@@ -639,7 +670,7 @@ public final class LayoutSolver {
         while i < d.neg.count {
             let s = d.neg[i]
             if d.coef[Int(s)] < 0 && kind[Int(s)] != .dummy && rowOf[Int(s)] < 0 {
-                if best < 0 || s < best { best = s }
+                if best < 0 || d.coef[Int(s)] < d.coef[Int(best)] || (d.coef[Int(s)] == d.coef[Int(best)] && s < best) { best = s }
                 i += 1
             } else {
                 d.negListed[Int(s)] = false
@@ -729,31 +760,44 @@ public final class LayoutSolver {
             else if rowConst[Int(mr)] < 0 { infeasible.append(m) }
             return ok
         }
-        stamp &+= 1
-        var e = colHead[Int(m)], prev: Int32 = -1
-        while e >= 0 {
-            let r = entRow[Int(e)]
-            let next = entNext[Int(e)]
-            var keep = false
-            if rowBasic[Int(r)] >= 0 && rowStamp[Int(r)] != stamp {
-                rowStamp[Int(r)] = stamp
-                let i = find(r, m)
-                if i >= 0 {
-                    keep = true
-                    rowConst[Int(r)] += rowCoefs[Int(r)][i] * shift
-                    let b = rowBasic[Int(r)]
+        let id = Int(c.id)
+        while markerColumns.count <= id { markerColumns.append(MarkerColumn()) }
+        if markerColumns[id].version != version {
+            // Walk the column once (dropping stale entries) and keep it for the next changes.
+            var rows = markerColumns[id].rows, coefs = markerColumns[id].coefs
+            rows.removeAll(keepingCapacity: true); coefs.removeAll(keepingCapacity: true)
+            stamp &+= 1
+            var e = colHead[Int(m)], prev: Int32 = -1
+            while e >= 0 {
+                let r = entRow[Int(e)]
+                let next = entNext[Int(e)]
+                var keep = false
+                if rowBasic[Int(r)] >= 0 && rowStamp[Int(r)] != stamp {
+                    rowStamp[Int(r)] = stamp
+                    let i = find(r, m)
+                    if i >= 0 { keep = true; rows.append(r); coefs.append(rowCoefs[Int(r)][i]) }
+                }
+                if keep { prev = e } else {
+                    if prev >= 0 { entNext[Int(prev)] = next } else { colHead[Int(m)] = next }
+                    entNext[Int(e)] = freeEnt; freeEnt = e
+                }
+                e = next
+            }
+            markerColumns[id] = MarkerColumn(version: version, rows: rows, coefs: coefs)
+        }
+        markerColumns[id].rows.withUnsafeBufferPointer { rows in
+            markerColumns[id].coefs.withUnsafeBufferPointer { coefs in
+                for j in rows.indices {
+                    let r = Int(rows[j])
+                    rowConst[r] += coefs[j] * shift
+                    let b = rowBasic[r]
                     switch kind[Int(b)] {
                     case .external: break
-                    case .dummy: if abs(rowConst[Int(r)]) >= Self.epsilon { ok = false }
-                    default: if rowConst[Int(r)] < 0 { infeasible.append(b) }
+                    case .dummy: if abs(rowConst[r]) >= Self.epsilon { ok = false }
+                    default: if rowConst[r] < 0 { infeasible.append(b) }
                     }
                 }
             }
-            if keep { prev = e } else {
-                if prev >= 0 { entNext[Int(prev)] = next } else { colHead[Int(m)] = next }
-                entNext[Int(e)] = freeEnt; freeEnt = e
-            }
-            e = next
         }
         objective.constant += objective.coef[Int(m)] * shift
         return ok
