@@ -49,15 +49,16 @@ extension DynamicView {
             let st = layoutState
             if st.translates == newValue { return }
             st.translates = newValue
-            if let e = st.engine { e.syncTranslation(st.entry); e.setNeedsLayout() }
+            if let e = st.engine { e.syncTranslation(st.entry); e.setNeedsLayout(intrinsic: true) }
         }
     }
 
     /// Marks the view's layout as needing a pass (run by `layoutIfNeeded()` or at the end of
-    /// the next `AnimationClock.advance(by:)`). Call it after changing the frame of a view whose
-    /// frame is translated into constraints, or its text or font.
+    /// the next `AnimationClock.advance(by:)`). Call it (or `invalidateIntrinsicContentSize()`)
+    /// after changing a view's text or font, and after changing the frame of a view whose frame
+    /// is translated into constraints (unless you call `layoutIfNeeded()` on it or a subview).
     public func setNeedsLayout() {
-        if let e = existingLayoutState?.engine { e.setNeedsLayout() }
+        if let e = existingLayoutState?.engine { e.setNeedsLayout(intrinsic: true) }
     }
 
     /// Runs the pending layout passes of this thread now (this view's, and any other waiting

@@ -43,6 +43,15 @@ final class LayoutEngine {
         var sizeConstraints: [LayoutConstraint] = []
         var sizeKey: [Float] = []
     }
+    /// Set when intrinsic sizes must be checked at the next pass (a view joined, or
+    /// `setNeedsLayout` / `invalidateIntrinsicContentSize` / a priority or flag changed).
+    var intrinsicDirty = true
+    /// Entries whose views translate their frames.
+    var translating: [Int] = []
+    /// Hot per-entry data for the frame-writing loop (trivial values, no references): the
+    /// variables, whether the view translates its frame, the frame last written.
+    struct Hot { var x, y, w, h: LayoutSolver.Variable; var translates: Bool; var written: CGRect }
+    var hot: [Hot] = []
     var entries: [Entry] = []
     /// Every constraint in this engine (user, frame and content-size), broken ones included.
     var constraints: [LayoutConstraint] = []
@@ -55,7 +64,9 @@ final class LayoutEngine {
         if st.engine === self { return st.entry }
         precondition(st.engine == nil, "LayoutEngine: internal error: the view belongs to another engine")
         let i = entries.count
-        entries.append(Entry(view: view, x: solver.addVariable(), y: solver.addVariable(), w: solver.addVariable(), h: solver.addVariable()))
+        let e = Entry(view: view, x: solver.addVariable(), y: solver.addVariable(), w: solver.addVariable(), h: solver.addVariable())
+        entries.append(e)
+        hot.append(Hot(x: e.x, y: e.y, w: e.w, h: e.h, translates: false, written: CGRect(x: CGFloat.nan, y: .nan, width: .nan, height: .nan)))
         st.engine = self
         st.entry = i
         syncTranslation(i)
@@ -79,10 +90,15 @@ final class LayoutEngine {
                 list.append(k)
             }
             entries[i].frameConstraints = list
+            translating.append(i)
+            hot[i].translates = true
             for k in list { add(k) }
         } else if !translates && !entries[i].frameConstraints.isEmpty {
             for k in entries[i].frameConstraints { remove(k) }
             entries[i].frameConstraints = []
+            translating.removeAll { $0 == i }
+            hot[i].translates = false
+            hot[i].written.origin.x = .nan
         }
         if !translates { syncIntrinsicSize(i) }
     }
@@ -276,7 +292,8 @@ final class LayoutEngine {
 
     // MARK: Layout passes
 
-    func setNeedsLayout() {
+    func setNeedsLayout(intrinsic: Bool = false) {
+        if intrinsic { intrinsicDirty = true }
         if needsLayout { return }
         needsLayout = true
         PendingLayouts.current.engines.append(self)
@@ -292,21 +309,21 @@ final class LayoutEngine {
             let list = PendingLayouts.current
             if let i = list.engines.firstIndex(where: { $0 === self }) { list.engines.remove(at: i) }
         }
-        var i = 0
-        while i < entries.count {
-            if let v = entries[i].view {
-                if !entries[i].frameConstraints.isEmpty {
-                    let f = v.frame
-                    if f != entries[i].fixedFrame {
-                        entries[i].fixedFrame = f
-                        let values = [f.minX, f.minY, f.width, f.height]
-                        for (k, value) in zip(entries[i].frameConstraints, values) where k.constant != value { k.constant = value }
-                    }
-                } else if v.text != nil || !entries[i].sizeKey.isEmpty || v.existingLayoutState?.intrinsicOverride != nil {
-                    syncIntrinsicSize(i)
-                }
+        for i in translating {
+            guard let v = entries[i].view else { continue }
+            let f = v.frame
+            if f != entries[i].fixedFrame {
+                entries[i].fixedFrame = f
+                let values = [f.minX, f.minY, f.width, f.height]
+                for (k, value) in zip(entries[i].frameConstraints, values) where k.constant != value { k.constant = value }
             }
-            i += 1
+        }
+        if intrinsicDirty {
+            intrinsicDirty = false
+            for i in entries.indices where entries[i].frameConstraints.isEmpty {
+                guard let v = entries[i].view else { continue }
+                if v.text != nil || !entries[i].sizeKey.isEmpty || v.existingLayoutState?.intrinsicOverride != nil { syncIntrinsicSize(i) }
+            }
         }
         if needsLayout {    // the syncs above changed the solver
             needsLayout = false
@@ -314,12 +331,19 @@ final class LayoutEngine {
             let list = PendingLayouts.current
             if let j = list.engines.firstIndex(where: { $0 === self }) { list.engines.remove(at: j) }
         }
-        for e in entries {
-            guard let v = e.view, e.frameConstraints.isEmpty else { continue }
-            let f = CGRect(x: solver.value(of: e.x), y: solver.value(of: e.y), width: solver.value(of: e.w), height: solver.value(of: e.h))
+        var i = 0
+        while i < hot.count {
+            let h = hot[i]
+            i += 1
+            if h.translates { continue }
+            let f = CGRect(x: solver.value(of: h.x), y: solver.value(of: h.y), width: solver.value(of: h.w), height: solver.value(of: h.h))
+            if f == h.written { continue }
+            guard let v = entries[i - 1].view else { continue }
+            hot[i - 1].written = f
             if v.isHeldByAnimator {
                 if v.bounds.size != f.size { v.bounds = CGRect(origin: .zero, size: f.size) }
-            } else if v.frame != f {
+                hot[i - 1].written.origin.x = .nan      // its position is the animator's: check again next time
+            } else {
                 v.frame = f
             }
         }
@@ -337,6 +361,8 @@ final class LayoutEngine {
         }
         other.constraints = []
         other.entries = []
+        other.translating = []
+        other.hot = []
         for c in moved { c.engine = nil; c.handle = nil; c.engineIndex = -1; add(c) }
     }
 }
