@@ -137,7 +137,8 @@ public final class LayoutSolver {
     public static let epsilon = 1e-8
 
     /// Pivots done so far (for tests and benchmarks).
-    public private(set) var pivotCount = 0
+    public var pivotCount: Int { pivots }
+    @exclusivity(unchecked) var pivots = 0
 
     public init() {}
 
@@ -216,7 +217,20 @@ public final class LayoutSolver {
             }
             subject = info.marker
         }
-        if subject < 0 {
+        if subject < 0 && kind[Int(info.marker)] == .slack && find(r, info.marker) >= 0 {
+            // A required inequality the current solution violates: its slack becomes basic
+            // (negative), and the dual simplex restores feasibility from the optimal basis —
+            // a few pivots where the artificial-variable pass takes many.
+            solveFor(r, info.marker)
+            setBasic(r, info.marker)
+            if rowConst[Int(r)] < 0 { infeasible.append(info.marker) }
+            if !dualOptimize() {
+                infeasible.removeAll(keepingCapacity: true)
+                dropMarkerRow(info.marker)
+                refeasibilize()
+                throw .unsatisfiable
+            }
+        } else if subject < 0 {
             if !addWithArtificialVariable(r) {
                 // The constraint's own symbols appear nowhere else: the tableau is as before
                 // (in another basis); restore optimality.
@@ -244,28 +258,43 @@ public final class LayoutSolver {
         constraintCount -= 1
         if kind[Int(info.marker)] == .error { removeMarkerEffects(info.marker, info.strength) }
         if info.other >= 0 && kind[Int(info.other)] == .error { removeMarkerEffects(info.other, info.strength) }
-        let m = info.marker
-        let mr = rowOf[Int(m)]
-        if mr >= 0 {
-            rowOf[Int(m)] = -1
-            freeRow(mr)
-        } else {
-            let r = markerLeavingRow(m)
-            precondition(r >= 0, "LayoutSolver: internal error: no row to remove a constraint's marker from")
-            let leaving = rowBasic[Int(r)]
-            rowOf[Int(leaving)] = -1
-            addTerm(r, leaving, -1)
-            solveFor(r, m)
-            rowBasic[Int(r)] = m
-            rowOf[Int(m)] = r
-            substitute(m, r)
-            rowOf[Int(m)] = -1
-            freeRow(r)
-        }
+        dropMarkerRow(info.marker)
         optimize()
         // A required constraint's removal can leave restricted rows negative only through
         // rounding; the dual pass settles that.
         _ = dualOptimize()
+    }
+
+    /// Takes the row of marker `m` out of the tableau (pivoting `m` into the basis first if it
+    /// is not basic): the constraint it marks no longer binds.
+    func dropMarkerRow(_ m: Int32) {
+        let mr = rowOf[Int(m)]
+        if mr >= 0 {
+            rowOf[Int(m)] = -1
+            freeRow(mr)
+            return
+        }
+        let r = markerLeavingRow(m)
+        precondition(r >= 0, "LayoutSolver: internal error: no row to remove a constraint's marker from")
+        let leaving = rowBasic[Int(r)]
+        rowOf[Int(leaving)] = -1
+        addTerm(r, leaving, -1)
+        solveFor(r, m)
+        setBasic(r, m)
+        substitute(m, r)
+        rowOf[Int(m)] = -1
+        freeRow(r)
+    }
+
+    /// Queues every restricted row with a negative constant and runs the dual simplex (after a
+    /// failed change, from a dual-feasible basis of a feasible system: it succeeds).
+    func refeasibilize() {
+        for r in 0..<rowBasic.count {
+            let b = rowBasic[r]
+            if b >= 0 && kind[Int(b)] != .external && rowConst[r] < 0 { infeasible.append(b) }
+        }
+        let ok = dualOptimize()
+        precondition(ok, "LayoutSolver: internal error: restoring feasibility failed")
     }
 
     /// Whether the constraint handle is live in this solver.
@@ -289,12 +318,7 @@ public final class LayoutSolver {
         // Back to the old constant from whatever basis the dual pass reached.
         infeasible.removeAll(keepingCapacity: true)
         _ = shiftConstant(c, by: old - newConstant)
-        for r in 0..<rowBasic.count {
-            let b = rowBasic[r]
-            if b >= 0 && kind[Int(b)] != .external && rowConst[r] < 0 { infeasible.append(b) }
-        }
-        let ok = dualOptimize()
-        precondition(ok, "LayoutSolver: internal error: restoring a constant failed")
+        refeasibilize()
         throw .unsatisfiable
     }
 
@@ -653,7 +677,7 @@ public final class LayoutSolver {
 
     /// Row `r`'s basic symbol leaves the basis; `entering` takes its place.
     func pivot(_ r: Int32, _ entering: Int32) {
-        pivotCount += 1
+        pivots += 1
         let leaving = rowBasic[Int(r)]
         rowOf[Int(leaving)] = -1
         addTerm(r, leaving, -1)
@@ -693,8 +717,10 @@ public final class LayoutSolver {
             let syms = rowSyms[Int(r)], coefs = rowCoefs[Int(r)]
             for j in syms.indices {
                 let s = syms[j], c = coefs[j]
-                if c > 0 && kind[Int(s)] != .dummy {
-                    let q = objective.coef[Int(s)] / c
+                let k = kind[Int(s)]
+                // A free (external) symbol may move either way.
+                if (c > 0 && k != .dummy) || (c < 0 && k == .external) {
+                    let q = abs(objective.coef[Int(s)] / c)
                     if q < ratio || (q == ratio && s < entering) { ratio = q; entering = s }
                 }
             }

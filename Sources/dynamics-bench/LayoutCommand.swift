@@ -1,6 +1,7 @@
 import ArgumentParser
 import BenchSupport
 import DynamicsScenes
+import DynamicsLayout
 import Foundation
 
 extension DynamicsBench {

@@ -59,6 +59,7 @@ import Testing
         #expect(s.rowCount == rows)                 // same tableau, no rebuild
         s.suggestValue(500, for: container)
         #expect(abs(s.value(of: width) - 40) < 1e-9)
+        #expect(s.pivotCount > 0 && s.pivotCount < 50)
     }
 
     @Test func contradictingRequiredConstraintsThrowAndLeaveTheSolution() throws {
