@@ -80,6 +80,8 @@ final class LayoutEngine {
         let translates = v.layoutState.translates
         if translates && entries[i].frameConstraints.isEmpty {
             let f = v.frame
+            precondition(f.minX.isFinite && f.minY.isFinite && f.width.isFinite && f.height.isFinite,
+                         "Auto Layout: the frame of '\(v.name)' is not finite (\(f)); it cannot become constraints (translatesAutoresizingMaskIntoConstraints)")
             entries[i].fixedFrame = f
             let attrs: [(LayoutConstraint.Attribute, CGFloat)] = [(.left, f.minX), (.top, f.minY), (.width, f.width), (.height, f.height)]
             var list: [LayoutConstraint] = []
@@ -312,6 +314,8 @@ final class LayoutEngine {
         for i in translating {
             guard let v = entries[i].view else { continue }
             let f = v.frame
+            // A non-finite frame (a programmer error elsewhere) is not taken into the solver.
+            guard f.minX.isFinite && f.minY.isFinite && f.width.isFinite && f.height.isFinite else { continue }
             if f != entries[i].fixedFrame {
                 entries[i].fixedFrame = f
                 let values = [f.minX, f.minY, f.width, f.height]

@@ -56,8 +56,9 @@ extension LayoutConstraint {
     /// edge) or nothing (adjacent). A predicate is `(== | <= | >=)? (number | metric | view)
     /// (@ priority)?`, several separated by commas. `options` aligns every view of the format
     /// on an attribute across its orientation. Throws `VisualFormatError` (naming the position
-    /// and what was expected) for a malformed format, an unknown view or metric, a `|` whose
-    /// views have no superview, or an alignment along the format's own orientation.
+    /// and what was expected) for a malformed format, an unknown view or metric, a metric that
+    /// is not finite, a `|` whose views have no superview, or an alignment along the format's
+    /// own orientation.
     public static func constraints(withVisualFormat format: String, options: FormatOptions,
                                    metrics: [String: CGFloat]?, views: [String: DynamicView]) throws -> [LayoutConstraint] {
         var p = VisualFormatParser(format: format, metrics: metrics ?? [:], views: views, options: options)
@@ -127,6 +128,7 @@ struct VisualFormatParser {
         if let n = number(allowSign: true) { return n }
         if let name = identifier() {
             guard let m = metrics[name] else { throw fail("a metric named '\(name)' in the metrics dictionary", at: at) }
+            guard m.isFinite else { throw fail("a finite value for the metric '\(name)'", at: at) }
             return m
         }
         throw fail(what)
@@ -149,7 +151,10 @@ struct VisualFormatParser {
         if let n = number(allowSign: true) {
             p.constant = n
         } else if let name = identifier() {
-            if let m = metrics[name] { p.constant = m }
+            if let m = metrics[name] {
+                guard m.isFinite else { throw fail("a finite value for the metric '\(name)'", at: at) }
+                p.constant = m
+            }
             else if allowViews, let v = views[name] { p.view = v }
             else { throw fail(allowViews ? "a metric or a view named '\(name)'" : "a metric named '\(name)' in the metrics dictionary", at: at) }
         } else {
@@ -203,9 +208,11 @@ struct VisualFormatParser {
             preds = try predicateList(allowViews: false)
         } else {
             let at = i
-            guard let n = number(allowSign: false) ?? (identifier().map { name -> CGFloat? in metrics[name] } ?? nil) else {
+            let n: CGFloat
+            if let x = number(allowSign: false) { n = x } else if identifier() != nil {
                 i = at
-                if let name = identifier() { throw fail("a metric named '\(name)' in the metrics dictionary", at: at) }
+                n = try constant("a number or a metric name")
+            } else {
                 throw fail("a number, a metric name, '(' or a view after '-'")
             }
             preds = [Predicate(relation: .equal, constant: n)]

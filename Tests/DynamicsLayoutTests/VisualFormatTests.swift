@@ -92,6 +92,10 @@ import Testing
         #expect(e?.position == 2 && e?.expected.contains("superview") == true)
         e = error("H:[a]-[b]", v, options: [.alignAllLeft])
         #expect(e?.expected.contains("top, bottom or centerY") == true)
+        e = error("H:[a]-gap-[b]", v, metrics: ["gap": .nan])
+        #expect(e?.position == 6 && e?.expected == "a finite value for the metric 'gap'")
+        e = error("H:[a]-gap-[b]", v, metrics: ["gap": 12])
+        #expect(e == nil)
         e = error("H:[a(40,<=b)]", v)
         #expect(e == nil)
     }
