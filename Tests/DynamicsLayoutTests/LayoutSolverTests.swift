@@ -100,7 +100,7 @@ import Testing
 
     /// Incremental changes (constants, removals) end at an optimum as good as a solver built
     /// from scratch on the final system. Fixed seeds; a failure prints the seed.
-    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
+    @Test(arguments: Array(1...48) as [UInt64])
     func incrementalMatchesFromScratch(seed: UInt64) throws {
         var rng = SplitMix(seed: seed)
         let n = 6
@@ -143,8 +143,16 @@ import Testing
                 handles.append(h); kept.append(c)
             }
         }
-        // Changes: constants moved, a few constraints removed.
+        // An edit variable on x0 (weight 5), suggested along the way.
+        inc.addEditVariable(iv[0], strength: 5)
+        var suggested = 0.0
+        // Changes: constants moved, a few constraints removed, suggestions.
         for step in 0..<30 {
+            if step % 5 == 2 {
+                suggested = Double(rng.next() % 120) - 10
+                inc.suggestValue(suggested, for: iv[0])
+                continue
+            }
             let k = Int(rng.next() % UInt64(kept.count))
             guard let h = handles[k] else { continue }
             if step % 7 == 6 {
@@ -155,6 +163,7 @@ import Testing
             }
         }
         let final = kept.indices.filter { handles[$0] != nil }.map { kept[$0] }
+            + [C(terms: [(0, 1)], constant: -suggested, relation: .equal, strength: 5)]
         let fresh = S()
         let fv = (0..<n).map { _ in fresh.addVariable() }
         for c in final {
