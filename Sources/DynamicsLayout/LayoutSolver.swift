@@ -638,8 +638,14 @@ public final class LayoutSolver {
 
     /// The primal simplex on the objective (or the artificial objective).
     func optimize(artificial useArtificial: Bool = false) {
+        // The most negative coefficient enters (few pivots); should a degenerate stretch run
+        // long, Bland's rule (the lowest symbol) takes over, which cannot cycle.
+        var iterations = 0
+        let blandAfter = 1_000 + 4 * rowCount
         while true {
-            let entering = useArtificial ? enteringSymbol(&artificial) : enteringSymbol(&objective)
+            iterations += 1
+            let bland = iterations > blandAfter
+            let entering = useArtificial ? enteringSymbol(&artificial, bland: bland) : enteringSymbol(&objective, bland: bland)
             if entering < 0 { return }
             // Ratio test over the rows holding the entering symbol.
             var best: Int32 = -1
@@ -686,15 +692,16 @@ public final class LayoutSolver {
         substitute(entering, r)
     }
 
-    /// The lowest-numbered non-dummy symbol with a negative objective coefficient (Bland's
-    /// rule), or -1 at the optimum.
-    func enteringSymbol(_ d: inout DenseRow) -> Int32 {
+    /// The non-dummy symbol with the most negative objective coefficient (ties: the lowest
+    /// symbol), or with `bland` the lowest-numbered one with a negative coefficient (Bland's
+    /// rule); -1 at the optimum.
+    func enteringSymbol(_ d: inout DenseRow, bland: Bool = false) -> Int32 {
         var best: Int32 = -1
         var i = 0
         while i < d.neg.count {
             let s = d.neg[i]
             if d.coef[Int(s)] < 0 && kind[Int(s)] != .dummy && rowOf[Int(s)] < 0 {
-                if best < 0 || d.coef[Int(s)] < d.coef[Int(best)] || (d.coef[Int(s)] == d.coef[Int(best)] && s < best) { best = s }
+                if best < 0 || (bland ? s < best : (d.coef[Int(s)] < d.coef[Int(best)] || (d.coef[Int(s)] == d.coef[Int(best)] && s < best))) { best = s }
                 i += 1
             } else {
                 d.negListed[Int(s)] = false
