@@ -49,27 +49,34 @@ extension DynamicsBench {
             if kiwi && !FileManager.default.fileExists(atPath: kiwiScript) {
                 throw BenchUsageError("layout: \(kiwiScript) not found (run from the package root or pass --kiwi-script)")
             }
+            // Allocation counts come from jemalloc: refuse to print zeros that mean "not measured".
+            _ = try Jemalloc.verify()
             var rows: [[String]] = []
             for n in counts {
                 var sb: [Double] = [], se: [Double] = [], vb: [Double] = [], ve: [Double] = [], kb: [Double] = [], ke: [Double] = []
                 var solverSum = 0.0, viewSum = 0.0, kiwiSum: Double?
+                var sa: [Double] = [], va: [Double] = []
                 for _ in 0..<rounds {
                     // Ours on the bare solver.
                     var t0 = DispatchTime.now().uptimeNanoseconds
                     let sys = LayoutGrid.SolverSystem(views: n)
                     sb.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
                     if stats { print("views \(n): build \(sb.last!) ms, pivots \(sys.solver.pivotCount), rows \(sys.solver.rowCount), terms \(sys.solver.termCount), column entries \(sys.solver.columnEntryCount)") }
+                    var a0 = Jemalloc.snapshot().requests
                     t0 = DispatchTime.now().uptimeNanoseconds
                     for k in 0..<edits { solverSum = sys.edit(width: LayoutGrid.width(forEdit: k)) }
                     se.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e3 / Double(edits))
+                    sa.append(Double(Jemalloc.snapshot().requests &- a0) / Double(edits))
                     // Ours through views.
                     if !solverOnly {
                         t0 = DispatchTime.now().uptimeNanoseconds
                         let vs = LayoutGrid.ViewSystem(views: n)
                         vb.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+                        a0 = Jemalloc.snapshot().requests
                         t0 = DispatchTime.now().uptimeNanoseconds
                         for k in 0..<edits { viewSum = vs.edit(width: LayoutGrid.width(forEdit: k)) }
                         ve.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e3 / Double(edits))
+                        va.append(Double(Jemalloc.snapshot().requests &- a0) / Double(edits))
                     }
                     if kiwi && n <= kiwiMaxViews {
                         let r = try runKiwi(n)
@@ -83,13 +90,14 @@ extension DynamicsBench {
                 let check: String
                 if let k = kiwiSum { check = abs(k - solverSum) <= 1e-6 * max(1, abs(k)) ? "same" : "DIFFER (\(k) vs \(solverSum))" } else { check = "-" }
                 let viewCheck = solverOnly ? "-" : (abs(viewSum - solverSum) <= 1e-6 * max(1, abs(solverSum)) ? "same" : "DIFFER (\(viewSum))")
-                rows.append([String(n), f(med(sb), 2), f(med(se), 2), f(med(vb), 2), f(med(ve), 2), f(med(kb), 2), f(med(ke), 2),
-                             f(ratioB, 1), f(ratioE, 1), check, viewCheck])
+                rows.append([String(n), f(med(sb), 2), f(med(se), 2), f(med(sa), 1), f(med(vb), 2), f(med(ve), 2), f(med(va), 1),
+                             f(med(kb), 2), f(med(ke), 2), f(ratioB, 1), f(ratioE, 1), check, viewCheck])
             }
-            print(TextTable.grid(header: ["views", "solver build ms", "solver edit µs", "views build ms", "views edit µs",
-                                          "kiwi build ms", "kiwi edit µs", "kiwi/ours build", "kiwi/ours edit", "kiwi frames", "view frames"],
-                                 rows: rows, rightAligned: Set(0...8)))
-            print("\nedits: \(edits) per run (W = 1000 + k mod 200), each followed by reading every frame; medians of \(rounds) interleaved rounds")
+            print(TextTable.grid(header: ["views", "solver build ms", "solver edit µs", "solver allocs/edit", "views build ms", "views edit µs",
+                                          "views allocs/edit", "kiwi build ms", "kiwi edit µs", "kiwi/ours build", "kiwi/ours edit", "kiwi frames", "view frames"],
+                                 rows: rows, rightAligned: Set(0...10)))
+            print("\nedits: \(edits) per run (W = 1000 + k mod 200), each followed by reading every frame; medians of \(rounds) interleaved rounds;")
+            print("allocs/edit: allocation events of the process per edit (jemalloc), the first edits of a run included")
         }
 
         func runKiwi(_ n: Int) throws -> (build: Double, edit: Double, checksum: Double) {
