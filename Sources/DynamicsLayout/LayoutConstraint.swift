@@ -79,7 +79,9 @@ public final class LayoutConstraint: CustomStringConvertible {
     /// Position in its engine's list.
     var engineIndex = -1
     /// Broken to resolve a conflict between required constraints (not in the solver).
-    public internal(set) var isBroken = false
+    public internal(set) var isBroken = false {
+        didSet { if isBroken != oldValue { engine?.brokenCount += isBroken ? 1 : -1 } }
+    }
 
     /// `item.attribute (relation) multiplier × toItem.attribute + constant` (UIKit's
     /// `init(item:attribute:relatedBy:toItem:attribute:multiplier:constant:)`). Preconditions:

@@ -56,6 +56,8 @@ final class LayoutEngine {
     /// Every constraint in this engine (user, frame and content-size), broken ones included.
     var constraints: [LayoutConstraint] = []
     var needsLayout = false
+    /// Constraints of this engine broken to resolve a conflict.
+    var brokenCount = 0
 
     // MARK: Views
 
@@ -219,11 +221,11 @@ final class LayoutEngine {
         let last = constraints.removeLast()
         if last !== c { constraints[i] = last; last.engineIndex = i }
         c.engineIndex = -1
-        c.engine = nil
         c.isBroken = false
+        c.engine = nil
         setNeedsLayout()
         // A broken constraint may hold now (a conflict is not reported twice).
-        if freesRoom { for k in constraints where k.isBroken { k.isBroken = false; insert(k, reportConflict: false) } }
+        if freesRoom && brokenCount > 0 { for k in constraints where k.isBroken { k.isBroken = false; insert(k, reportConflict: false) } }
     }
 
     func constantChanged(_ c: LayoutConstraint) {
@@ -367,7 +369,7 @@ final class LayoutEngine {
         other.entries = []
         other.translating = []
         other.hot = []
-        for c in moved { c.engine = nil; c.handle = nil; c.engineIndex = -1; add(c) }
+        for c in moved { c.isBroken = false; c.engine = nil; c.handle = nil; c.engineIndex = -1; add(c) }
     }
 }
 
