@@ -106,6 +106,7 @@ extension DynamicView {
         return axis == .horizontal ? st?.hugging.horizontal ?? LayoutPriority(250) : st?.hugging.vertical ?? LayoutPriority(250)
     }
 
+    /// Sets how strongly the view resists growing beyond its intrinsic size along `axis`.
     public func setContentHuggingPriority(_ priority: LayoutPriority, for axis: LayoutAxis) {
         if axis == .horizontal { layoutState.hugging.horizontal = priority } else { layoutState.hugging.vertical = priority }
         setNeedsLayout()
@@ -117,6 +118,7 @@ extension DynamicView {
         return axis == .horizontal ? st?.compression.horizontal ?? LayoutPriority(750) : st?.compression.vertical ?? LayoutPriority(750)
     }
 
+    /// Sets how strongly the view resists shrinking below its intrinsic size along `axis`.
     public func setContentCompressionResistancePriority(_ priority: LayoutPriority, for axis: LayoutAxis) {
         if axis == .horizontal { layoutState.compression.horizontal = priority } else { layoutState.compression.vertical = priority }
         setNeedsLayout()

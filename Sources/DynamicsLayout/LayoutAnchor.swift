@@ -62,14 +62,24 @@ public final class LayoutDimension: LayoutAnchor<LayoutDimension> {
 }
 
 extension DynamicView {
+    /// The view's leading edge (left here), to make constraints with.
     public var leadingAnchor: LayoutXAxisAnchor { LayoutXAxisAnchor(self, .leading) }
+    /// The view's trailing edge (right here), to make constraints with.
     public var trailingAnchor: LayoutXAxisAnchor { LayoutXAxisAnchor(self, .trailing) }
+    /// The view's left edge, to make constraints with.
     public var leftAnchor: LayoutXAxisAnchor { LayoutXAxisAnchor(self, .left) }
+    /// The view's right edge, to make constraints with.
     public var rightAnchor: LayoutXAxisAnchor { LayoutXAxisAnchor(self, .right) }
+    /// The view's horizontal centre, to make constraints with.
     public var centerXAnchor: LayoutXAxisAnchor { LayoutXAxisAnchor(self, .centerX) }
+    /// The view's top edge, to make constraints with.
     public var topAnchor: LayoutYAxisAnchor { LayoutYAxisAnchor(self, .top) }
+    /// The view's bottom edge, to make constraints with.
     public var bottomAnchor: LayoutYAxisAnchor { LayoutYAxisAnchor(self, .bottom) }
+    /// The view's vertical centre, to make constraints with.
     public var centerYAnchor: LayoutYAxisAnchor { LayoutYAxisAnchor(self, .centerY) }
+    /// The view's width, to make constraints with.
     public var widthAnchor: LayoutDimension { LayoutDimension(self, .width) }
+    /// The view's height, to make constraints with.
     public var heightAnchor: LayoutDimension { LayoutDimension(self, .height) }
 }

@@ -33,11 +33,15 @@ public final class LayoutConstraint: CustomStringConvertible {
 
     /// The first item (held weakly).
     public private(set) weak var firstItem: DynamicView?
+    /// The first item's attribute.
     public let firstAttribute: Attribute
+    /// How the first side compares with the second.
     public let relation: Relation
     /// The second item (held weakly; nil for a constant size).
     public private(set) weak var secondItem: DynamicView?
+    /// The second item's attribute (`.notAnAttribute` without a second item).
     public let secondAttribute: Attribute
+    /// The factor of the second item's attribute.
     public let multiplier: CGFloat
     let hasSecondItem: Bool
     /// Made for a view's frame (`translatesAutoresizingMaskIntoConstraints`) or its intrinsic size.

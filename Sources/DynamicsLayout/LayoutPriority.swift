@@ -6,8 +6,11 @@ import Foundation
 /// weighs `2^(p/50)` per point of violation: each 50 points doubles the weight, so
 /// `.defaultHigh` (750) outweighs 1 024 violated points at `.defaultLow` (250).
 public struct LayoutPriority: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The priority, 1 … 1000.
     public var rawValue: Float
+    /// A priority of `rawValue`.
     public init(rawValue: Float) { self.rawValue = rawValue }
+    /// A priority of `rawValue`.
     public init(_ rawValue: Float) { self.rawValue = rawValue }
 
     /// 1000: the constraint must hold.
@@ -20,7 +23,9 @@ public struct LayoutPriority: RawRepresentable, Hashable, Comparable, Sendable, 
     public static let fittingSizeLevel = LayoutPriority(50)
 
     public static func < (a: LayoutPriority, b: LayoutPriority) -> Bool { a.rawValue < b.rawValue }
+    /// A priority `b` points higher.
     public static func + (a: LayoutPriority, b: Float) -> LayoutPriority { LayoutPriority(a.rawValue + b) }
+    /// A priority `b` points lower.
     public static func - (a: LayoutPriority, b: Float) -> LayoutPriority { LayoutPriority(a.rawValue - b) }
     public var description: String { rawValue == rawValue.rounded() ? String(Int(rawValue)) : String(rawValue) }
 

@@ -140,6 +140,7 @@ public final class LayoutSolver {
     public var pivotCount: Int { pivots }
     @exclusivity(unchecked) var pivots = 0
 
+    /// An empty solver.
     public init() {}
 
     /// The number of live constraints.

@@ -7,16 +7,26 @@ extension LayoutConstraint {
     /// attribute across the format's orientation: top, bottom or centerY for `H:`; left, right,
     /// leading, trailing or centerX for `V:`), and the direction of `H:` formats.
     public struct FormatOptions: OptionSet, Sendable, Hashable {
+        /// The option bits (UIKit's values).
         public let rawValue: UInt
+        /// Options from their bits.
         public init(rawValue: UInt) { self.rawValue = rawValue }
 
+        /// Every view of the format shares its left edges.
         public static let alignAllLeft = FormatOptions(rawValue: 1 << 1)
+        /// Every view of the format shares its right edges.
         public static let alignAllRight = FormatOptions(rawValue: 1 << 2)
+        /// Every view of the format shares its top edges.
         public static let alignAllTop = FormatOptions(rawValue: 1 << 3)
+        /// Every view of the format shares its bottom edges.
         public static let alignAllBottom = FormatOptions(rawValue: 1 << 4)
+        /// Every view of the format shares its leading edges.
         public static let alignAllLeading = FormatOptions(rawValue: 1 << 5)
+        /// Every view of the format shares its trailing edges.
         public static let alignAllTrailing = FormatOptions(rawValue: 1 << 6)
+        /// Every view of the format shares its horizontal centres.
         public static let alignAllCenterX = FormatOptions(rawValue: 1 << 9)
+        /// Every view of the format shares its vertical centres.
         public static let alignAllCenterY = FormatOptions(rawValue: 1 << 10)
         /// Leading to trailing (the default; left to right here).
         public static let directionLeadingToTrailing = FormatOptions([])

@@ -20,11 +20,14 @@ public enum LayoutGrid {
 
     /// The system on a bare `LayoutSolver` (the same calls kiwisolver gets).
     public final class SolverSystem {
+        /// The solver holding the system.
         public let solver = LayoutSolver()
+        /// The container's width and height (edit variables).
         public let width: LayoutSolver.Variable, height: LayoutSolver.Variable
         /// left, top, width, height of each view.
         public private(set) var frames: [(LayoutSolver.Variable, LayoutSolver.Variable, LayoutSolver.Variable, LayoutSolver.Variable)] = []
 
+        /// Builds and solves the grid of `n` views (W = 1000, H = 800).
         public init(views n: Int) {
             precondition(n >= 1, "LayoutGrid: at least one view")
             let s = solver
@@ -80,10 +83,14 @@ public enum LayoutGrid {
     /// The system on views: a container (not translating its frame) whose width and height are
     /// constraints of priority 999, and `n` subviews made with anchors.
     public final class ViewSystem {
+        /// The container (its width and height are constraints of priority 999).
         public let container: DynamicView
+        /// The container's width constraint, whose constant an edit changes.
         public let widthConstraint: LayoutConstraint
+        /// The grid's views, row by row.
         public let views: [DynamicView]
 
+        /// Builds the grid of `n` views with anchors, activates it and lays it out.
         public init(views n: Int) {
             precondition(n >= 1, "LayoutGrid: at least one view")
             let root = DynamicView(frame: CGRect(x: 0, y: 0, width: 2000, height: 2000))
