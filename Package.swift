@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "DynamicsScenes", targets: ["DynamicsScenes"]),
         .library(name: "DynamicsComponents", targets: ["DynamicsComponents"]),
         .library(name: "DynamicsRender", targets: ["DynamicsRender"]),
+        .library(name: "DynamicsLayout", targets: ["DynamicsLayout"]),
         // No product for dynamics-bench (nor for BenchSupport, DynamicsFuzzing or the benchmark
         // suite): a package that depends on this one resolves only the packages its products
         // need, so a program using the libraries above fetches neither swift-argument-parser
@@ -32,16 +33,21 @@ let package = Package(
         .target(name: "DynamicsSolverKernels"),
         // The benchmark scenes, and their pictures (ScenePictures.swift: a scene's world or its
         // driver's views, drawn by DynamicsRender).
-        .target(name: "DynamicsScenes", dependencies: ["DynamicsEngine", "DynamicsKit", "DynamicsComponents", "DynamicsRender"]),
+        .target(name: "DynamicsScenes", dependencies: ["DynamicsEngine", "DynamicsKit", "DynamicsComponents", "DynamicsRender", "DynamicsLayout"]),
         .testTarget(name: "DynamicsScenesTests",
-                    dependencies: ["DynamicsScenes", "DynamicsEngine", "DynamicsKit", "DynamicsComponents", "BenchSupport"]),
+                    dependencies: ["DynamicsScenes", "DynamicsEngine", "DynamicsKit", "DynamicsComponents", "DynamicsRender",
+                                   "BenchSupport", "DynamicsLayout"]),
         .target(name: "DynamicsKit", dependencies: ["DynamicsEngine"]),
         .testTarget(name: "DynamicsKitTests", dependencies: ["DynamicsKit", "DynamicsEngine"]),
         .target(name: "DynamicsComponents", dependencies: ["DynamicsKit"]),
+        // Auto Layout for DynamicView: constraints, the visual format language and an
+        // incremental Cassowary solver.
+        .target(name: "DynamicsLayout", dependencies: ["DynamicsKit"]),
+        .testTarget(name: "DynamicsLayoutTests", dependencies: ["DynamicsLayout", "DynamicsKit"]),
         .testTarget(name: "DynamicsComponentsTests", dependencies: ["DynamicsComponents", "DynamicsKit"]),
         // Pictures of engine worlds and of DynamicsKit views and animators.
         .target(name: "DynamicsRender", dependencies: ["DynamicsEngine", "DynamicsKit"]),
-        .testTarget(name: "DynamicsRenderTests", dependencies: ["DynamicsRender", "DynamicsKit", "DynamicsScenes", "DynamicsEngine"]),
+        .testTarget(name: "DynamicsRenderTests", dependencies: ["DynamicsRender", "DynamicsKit", "DynamicsEngine"]),
         .executableTarget(
             name: "dynamics-bench",
             dependencies: [
@@ -50,7 +56,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "DynamicsEngineTests", dependencies: ["DynamicsEngine", "DynamicsScenes", "DynamicsSolverKernels"]),
+        .testTarget(name: "DynamicsEngineTests", dependencies: ["DynamicsEngine", "DynamicsSolverKernels"]),
         .target(name: "BenchSupport"),
         // The randomized "app life" API fuzzer (`dynamics-bench fuzz-api`, `scripts/fuzz-api`) and the
         // engine fuzzer (`dynamics-bench fuzz`, `scripts/fuzz`).

@@ -112,34 +112,22 @@ public struct AppLifeFuzzer {
 
     /// Runs sequences until `options.sequences` are done or `options.minutes` have passed.
     public static func run(_ options: Options) -> Report {
-        let clock = ContinuousClock()
-        let start = clock.now
-        var lastProgress = start
         var report = Report()
-        let limit = options.minutes.map { Duration.milliseconds(Int64($0 * 60_000)) }
-        var index = 0
-        while true {
-            if let n = options.sequences, index >= n { break }
-            if let limit, clock.now - start >= limit { break }
-            if options.sequences == nil && limit == nil && index >= 2_000 { break }
-            let seed = sequenceSeed(run: options.seed, index: index)
-            let log: ((String) -> Void)? = options.verbose ? options.log.map { l in { l($0) } } : nil
-            let result = options.isolate ? runIsolated(seed: seed, calls: options.callsPerSequence, log: log)
-                                         : runSequenceCountingCalls(seed: seed, calls: options.callsPerSequence, log: log)
-            report.sequences += 1
-            report.calls += result.calls
-            if !result.violations.isEmpty {
+        report.seconds = FuzzCampaign.run(
+            count: options.sequences, minutes: options.minutes, verbose: options.verbose,
+            progressInterval: options.progressInterval, log: options.log,
+            runCase: { index, log in
+                let seed = sequenceSeed(run: options.seed, index: index)
+                let result = options.isolate ? runIsolated(seed: seed, calls: options.callsPerSequence, log: log)
+                                             : runSequenceCountingCalls(seed: seed, calls: options.callsPerSequence, log: log)
+                report.sequences += 1
+                report.calls += result.calls
+                guard !result.violations.isEmpty else { return true }
                 report.failingSequences += 1
                 report.violations += result.violations
-                if let max = options.maxFailingSequences, report.failingSequences >= max { index += 1; break }
-            }
-            index += 1
-            if let l = options.log, (clock.now - lastProgress) >= .milliseconds(Int64(options.progressInterval * 1000)) {
-                lastProgress = clock.now
-                l(progressLine(report, since: start, clock: clock))
-            }
-        }
-        report.seconds = seconds(clock.now - start)
+                return options.maxFailingSequences.map { report.failingSequences < $0 } ?? true
+            },
+            progress: { progressLine(report, seconds: $0) })
         return report
     }
 
@@ -186,13 +174,8 @@ public struct AppLifeFuzzer {
         return (violations, made)
     }
 
-    static func progressLine(_ r: Report, since start: ContinuousClock.Instant, clock: ContinuousClock) -> String {
-        let s = seconds(clock.now - start)
-        return "fuzz-api: \(r.sequences) sequences, \(r.calls) calls, \(r.violations.count) violations (\(r.failingSequences) failing sequences), \(String(format: "%.1f", s)) s"
-    }
-
-    static func seconds(_ d: Duration) -> Double {
-        Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+    static func progressLine(_ r: Report, seconds s: Double) -> String {
+        "fuzz-api: \(r.sequences) sequences, \(r.calls) calls, \(r.violations.count) violations (\(r.failingSequences) failing sequences), \(String(format: "%.1f", s)) s"
     }
 }
 

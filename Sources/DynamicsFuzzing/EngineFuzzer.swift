@@ -169,46 +169,34 @@ public struct EngineFuzzer {
 
     /// Runs worlds until `options.worlds` are done or `options.minutes` have passed.
     public static func run(_ options: Options) -> Report {
-        let clock = ContinuousClock()
-        let start = clock.now
-        var lastProgress = start
         var report = Report()
-        let limit = options.minutes.map { Duration.milliseconds(Int64($0 * 60_000)) }
-        var index = 0
-        while true {
-            if let n = options.worlds, index >= n { break }
-            if let limit, clock.now - start >= limit { break }
-            if options.worlds == nil && limit == nil && index >= 2_000 { break }
-            let seed = worldSeed(run: options.seed, index: index)
-            let log: ((String) -> Void)? = options.verbose ? options.log.map { l in { l($0) } } : nil
-            var result = options.isolate
-                ? runIsolated(seed: seed, steps: options.steps, crowdFraction: options.crowdFraction, prepare: options.prepareWorld, timeLimit: options.worldTimeLimit, log: log)
-                : runWorld(seed: seed, steps: options.steps, crowdFraction: options.crowdFraction, prepare: options.prepareWorld, timeLimit: options.worldTimeLimit, log: log)
-            // Slow or memory-hungry worlds are warnings (the seeds are listed).
-            if result.seconds > Self.slowWorldSeconds { result.warnings["slow world (> \(Int(Self.slowWorldSeconds)) s)", default: 0] += 1 }
-            if result.peakResidentMB > Self.bigWorldMB { result.warnings["big world (peak resident > \(Int(Self.bigWorldMB)) MB)", default: 0] += 1 }
-            report.worlds += 1
-            report.steps += result.steps
-            report.continuousHits += result.continuousHits
-            report.jointsMade += result.jointsMade
-            if result.isCrowd { report.crowdWorlds += 1 }
-            for (k, n) in result.warnings {
-                report.warnings[k, default: 0] += n
-                report.warningWorlds[k, default: 0] += 1
-                if report.warningSeeds[k, default: []].count < 5 { report.warningSeeds[k, default: []].append(seed) }
-            }
-            if !result.violations.isEmpty {
+        report.seconds = FuzzCampaign.run(
+            count: options.worlds, minutes: options.minutes, verbose: options.verbose,
+            progressInterval: options.progressInterval, log: options.log,
+            runCase: { index, log in
+                let seed = worldSeed(run: options.seed, index: index)
+                var result = options.isolate
+                    ? runIsolated(seed: seed, steps: options.steps, crowdFraction: options.crowdFraction, prepare: options.prepareWorld, timeLimit: options.worldTimeLimit, log: log)
+                    : runWorld(seed: seed, steps: options.steps, crowdFraction: options.crowdFraction, prepare: options.prepareWorld, timeLimit: options.worldTimeLimit, log: log)
+                // Slow or memory-hungry worlds are warnings (the seeds are listed).
+                if result.seconds > Self.slowWorldSeconds { result.warnings["slow world (> \(Int(Self.slowWorldSeconds)) s)", default: 0] += 1 }
+                if result.peakResidentMB > Self.bigWorldMB { result.warnings["big world (peak resident > \(Int(Self.bigWorldMB)) MB)", default: 0] += 1 }
+                report.worlds += 1
+                report.steps += result.steps
+                report.continuousHits += result.continuousHits
+                report.jointsMade += result.jointsMade
+                if result.isCrowd { report.crowdWorlds += 1 }
+                for (k, n) in result.warnings {
+                    report.warnings[k, default: 0] += n
+                    report.warningWorlds[k, default: 0] += 1
+                    if report.warningSeeds[k, default: []].count < 5 { report.warningSeeds[k, default: []].append(seed) }
+                }
+                guard !result.violations.isEmpty else { return true }
                 report.failingWorlds += 1
                 report.violations += result.violations
-                if let max = options.maxFailingWorlds, report.failingWorlds >= max { index += 1; break }
-            }
-            index += 1
-            if let l = options.log, (clock.now - lastProgress) >= .milliseconds(Int64(options.progressInterval * 1000)) {
-                lastProgress = clock.now
-                l(progressLine(report, since: start, clock: clock))
-            }
-        }
-        report.seconds = AppLifeFuzzer.seconds(clock.now - start)
+                return options.maxFailingWorlds.map { report.failingWorlds < $0 } ?? true
+            },
+            progress: { progressLine(report, seconds: $0) })
         return report
     }
 
@@ -224,7 +212,7 @@ public struct EngineFuzzer {
         world.timeLimit = timeLimit
         world.run()
         var r = world.result
-        r.seconds = AppLifeFuzzer.seconds(clock.now - start)
+        r.seconds = FuzzCampaign.seconds(clock.now - start)
         return r
     }
 
@@ -263,8 +251,7 @@ public struct EngineFuzzer {
         return r
     }
 
-    static func progressLine(_ r: Report, since start: ContinuousClock.Instant, clock: ContinuousClock) -> String {
-        let s = AppLifeFuzzer.seconds(clock.now - start)
-        return "fuzz: \(r.worlds) worlds, \(r.steps) steps, \(r.violations.count) violations (\(r.failingWorlds) failing worlds), \(String(format: "%.1f", s)) s"
+    static func progressLine(_ r: Report, seconds s: Double) -> String {
+        "fuzz: \(r.worlds) worlds, \(r.steps) steps, \(r.violations.count) violations (\(r.failingWorlds) failing worlds), \(String(format: "%.1f", s)) s"
     }
 }

@@ -345,6 +345,7 @@ public final class DynamicAnimator {
                                       appliedProperties: .defaults, appliedGravity: .zero)
         records[key] = slot
         liveDirty = true
+        (item as? DynamicView)?.holdingAnimator = self
         return handle
     }
 
@@ -361,6 +362,7 @@ public final class DynamicAnimator {
             freeRecords.append(r)
             liveDirty = true
             ItemOwners.shared.release(key, from: self)
+            if let v = item as? DynamicView, v.holdingAnimator === self { v.holdingAnimator = nil }
         }
     }
 

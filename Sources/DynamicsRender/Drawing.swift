@@ -36,22 +36,21 @@ public struct ShapeStyle: Sendable, Hashable {
         ShapeStyle(fill: .none, stroke: .color(color), strokeWidth: width)
     }
 
+    /// Appends ` name="…"` (and ` name-opacity="…"` below 1) for `paint`; nothing to inherit.
+    private static func write(_ paint: Paint, as name: String, into s: inout String) {
+        switch paint {
+        case .none: s += " "; s += name; s += "=\"none\""
+        case .inherit: break
+        case .color(let c):
+            s += " "; s += name; s += "=\""; s += c.hex; s += "\""
+            if c.opacity < 1 { s += " "; s += name; s += "-opacity=\""; SVGFormat.appendNumber(c.opacity, decimals: 3, to: &s); s += "\"" }
+        }
+    }
+
     /// Appends the presentation attributes (each with a leading space).
     func write(into s: inout String) {
-        switch fill {
-        case .none: s += " fill=\"none\""
-        case .inherit: break
-        case .color(let c):
-            s += " fill=\""; s += c.hex; s += "\""
-            if c.opacity < 1 { s += " fill-opacity=\""; SVGFormat.appendNumber(c.opacity, decimals: 3, to: &s); s += "\"" }
-        }
-        switch stroke {
-        case .none: s += " stroke=\"none\""
-        case .inherit: break
-        case .color(let c):
-            s += " stroke=\""; s += c.hex; s += "\""
-            if c.opacity < 1 { s += " stroke-opacity=\""; SVGFormat.appendNumber(c.opacity, decimals: 3, to: &s); s += "\"" }
-        }
+        Self.write(fill, as: "fill", into: &s)
+        Self.write(stroke, as: "stroke", into: &s)
         if let w = strokeWidth { s += " stroke-width=\""; SVGFormat.appendNumber(w, decimals: 3, to: &s); s += "\"" }
         if !dash.isEmpty {
             s += " stroke-dasharray=\""

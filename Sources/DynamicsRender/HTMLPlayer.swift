@@ -53,44 +53,33 @@ extension Recording {
         for (i, t) in times.enumerated() { if i > 0 { d += "," }; SVGFormat.appendNumber(t, decimals: 4, to: &d) }
         d += "],\"cap\":["
         for (i, c) in captions.enumerated() { if i > 0 { d += "," }; json(c, into: &d) }
-        d += "],\n\"p\":["
-        for f in 0..<n {
-            if f > 0 { d += ",\n" }
-            d += "["
-            for (j, t) in moving.enumerated() {
-                if j > 0 { d += "," }
-                let v = tracks[t].values
-                int(v[4 * f], 10); d += ","; int(v[4 * f + 1], 10); d += ","; int(v[4 * f + 2], 10)
-                if stride == 5 {
-                    d += ","; int(tracks[t].scales[2 * f], 10_000); d += ","; int(tracks[t].scales[2 * f + 1], 10_000)
-                }
-            }
-            d += "]"
-        }
         d += "]"
-        if !fading.isEmpty {
-            d += ",\n\"a\":["
+        /// `,"key":[…]`: one array a frame, of `item(track, frame)` for each track of `list`.
+        func perFrame(_ key: String, _ list: [Int], frameSeparator: String = ",", _ item: (_ track: Int, _ frame: Int) -> Void) {
+            d += ",\n\""; d += key; d += "\":["
             for f in 0..<n {
-                if f > 0 { d += "," }
+                if f > 0 { d += frameSeparator }
                 d += "["
-                for (j, t) in fading.enumerated() { if j > 0 { d += "," }; int(max(tracks[t].values[4 * f + 3], 0), 1000) }
+                for (j, t) in list.enumerated() { if j > 0 { d += "," }; item(t, f) }
                 d += "]"
             }
             d += "]"
+        }
+        perFrame("p", moving, frameSeparator: ",\n") { t, f in
+            let v = tracks[t].values
+            int(v[4 * f], 10); d += ","; int(v[4 * f + 1], 10); d += ","; int(v[4 * f + 2], 10)
+            if stride == 5 {
+                d += ","; int(tracks[t].scales[2 * f], 10_000); d += ","; int(tracks[t].scales[2 * f + 1], 10_000)
+            }
+        }
+        if !fading.isEmpty {
+            perFrame("a", fading) { t, f in int(max(tracks[t].values[4 * f + 3], 0), 1000) }
         }
         if !recolouring.isEmpty {
-            d += ",\n\"f\":["
-            for f in 0..<n {
-                if f > 0 { d += "," }
-                d += "["
-                for (j, t) in recolouring.enumerated() {
-                    if j > 0 { d += "," }
-                    let hex = String(tracks[t].fills[f], radix: 16)
-                    d += "\""; d += String(repeating: "0", count: 8 - hex.count); d += hex; d += "\""
-                }
-                d += "]"
+            perFrame("f", recolouring) { t, f in
+                let hex = String(tracks[t].fills[f], radix: 16)
+                d += "\""; d += String(repeating: "0", count: 8 - hex.count); d += hex; d += "\""
             }
-            d += "]"
         }
         let usedOverlays = Set(overlayOfFrame)
         if usedOverlays.count > 1 {

@@ -5,8 +5,9 @@ import DynamicsEngine
 /// Every scene is defined once here and used by the `dynamics-bench` CLI, the benchmark suite
 /// and the tests, so all of them measure the same work (README: "The benchmark CLI").
 ///
-/// To add a scene: write one file with a type conforming to `BenchmarkScene` (usually under
-/// `Scenes/`) and list it in `SceneCatalog.all`.
+/// Every scene of the catalog is a `SceneDescriptor`. To add a scene: write one file under
+/// `Scenes/` with its descriptor (name, sizes, steps and a builder) and list it in
+/// `SceneCatalog.all`.
 public protocol BenchmarkScene: Sendable {
     /// The scene's name on the command line (`pile`, `pyramid`, …); lowercase, unique.
     var name: String { get }

@@ -1,23 +1,23 @@
 /// The registry of benchmark scenes, in the order the CLI lists them.
 public enum SceneCatalog {
-    /// Every scene. Adding a scene = one new file plus one entry here.
+    /// Every scene (each a `SceneDescriptor`). Adding a scene = one new file plus one entry here.
     public static let all: [any BenchmarkScene] = [
-        PileScene(),
-        PyramidScene(),
-        MixScene(),
-        IslandsScene(),
-        MenusScene(),
-        AlertsScene(),
-        DashboardScene(),
+        PileAndMixScenes.pile,
+        PyramidScene.descriptor,
+        PileAndMixScenes.mix,
+        IslandsScene.descriptor,
+        ComponentScenes.menus,
+        ComponentScenes.alerts,
+        ComponentScenes.dashboard,
         // Box2D v3.1.1's benchmark app (benchmark/main.c), then our `chains`.
         PyramidScene.large,
-        ManyPyramidsScene(),
-        JointGridScene(),
-        RainScene(),
-        SmashScene(),
-        SpinnerScene(),
-        TumblerScene(),
-        ChainsScene(),
+        ManyPyramidsScene.descriptor,
+        JointGridScene.descriptor,
+        RainScene.descriptor,
+        SmashScene.descriptor,
+        SpinnerScene.descriptor,
+        TumblerScene.descriptor,
+        ChainsScene.descriptor,
     ]
 
     /// The names of all scenes, in catalog order.

@@ -620,6 +620,37 @@ void dk_wide_relax(void *batches, intptr_t count, void *states, intptr_t bodyCou
     relax_base(batches, count, states, bodyCount, invH);
 }
 
+// MARK: A lone batch
+
+// A small island's usual case, a colour of one batch with one or two contacts and nothing
+// else to solve: the engine asks once per step (`dk_lone_batch`) and then calls the lane
+// passes directly for every sub-step, without the per-call dispatch and checks above. The
+// lane passes are plain scalar arithmetic, the same on every x86-64 processor.
+
+int dk_lone_batch(const void *batches, intptr_t count) { return lone_lanes((const DKWideContact *)batches, count); }
+
+void dk_lone_warm_start_solve(void *batch, void *states, intptr_t bodyCount, float invH, float maxBiasVelocity,
+                              DKSoftness soft, DKSoftness staticSoft) {
+    DKWideContact *c = batch;
+    float *s = states;
+    check_bodies(c, bodyCount);
+    for (int l = 0; l < 4; l++) {
+        if (c->writeA[l] | c->writeB[l]) lane_warm_start(c, l, s);
+    }
+    for (int l = 0; l < 4; l++) {
+        if (c->writeA[l] | c->writeB[l]) lane_solve(c, l, s, invH, maxBiasVelocity, soft, staticSoft, 1);
+    }
+}
+
+void dk_lone_relax(void *batch, void *states, intptr_t bodyCount, float invH) {
+    DKWideContact *c = batch;
+    float *s = states;
+    check_bodies(c, bodyCount);
+    for (int l = 0; l < 4; l++) {
+        if (c->writeA[l] | c->writeB[l]) lane_solve(c, l, s, invH, 0.0f, rigid, rigid, 0);
+    }
+}
+
 // MARK: Preparation
 
 AI void store4(float *dst, f4 v) { memcpy(dst, &v, 16); }

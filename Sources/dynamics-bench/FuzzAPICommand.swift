@@ -3,11 +3,6 @@ import BenchSupport
 import DynamicsFuzzing
 import Foundation
 
-/// Prints a line and flushes it at once (progress must show when stdout is a pipe).
-private func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
-}
-
 extension DynamicsBench {
     /// `dynamics-bench fuzz-api [--minutes M] [--sequences N] [--calls C] [--seed S]
     /// [--replay SEQSEED] [--verbose]`: the randomized "app life" test of the DynamicsKit API.

@@ -3,11 +3,6 @@ import BenchSupport
 import DynamicsFuzzing
 import Foundation
 
-/// Prints a line and flushes it at once (progress must show when stdout is a pipe).
-private func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
-}
-
 extension DynamicsBench {
     /// `dynamics-bench fuzz [--worlds N] [--seed S] [--minutes M] [--steps T] [--replay WORLDSEED]
     /// [--verbose] [--keep-going]`: random worlds through the `DynamicsEngine` API.

@@ -2,6 +2,12 @@ import Dispatch
 import Foundation
 import Synchronization
 
+/// Prints a line on standard output and flushes it at once (progress must show when stdout
+/// is a pipe): the long-running commands' (`fuzz`, `fuzz-api`, `soak`) progress and results.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
 /// A progress bar on standard error, drawn by a background thread from an atomic step
 /// counter that the stepping thread bumps (one relaxed atomic add per step).
 ///

@@ -3,11 +3,6 @@ import BenchSupport
 import DynamicsScenes
 import Foundation
 
-/// Prints a line and flushes it at once (progress must show when stdout is a pipe).
-private func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
-}
-
 extension DynamicsBench {
     /// `dynamics-bench soak [--items N] [--steps N] [--churn RATE] [--sample-every N] [--warmup N]
     /// [--seed S] [--workers N] [--out FILE] [--plot FILE.svg]`: a long run of one world with churn,

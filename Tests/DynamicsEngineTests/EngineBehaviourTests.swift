@@ -118,6 +118,37 @@ struct EngineBehaviourTests {
         #expect(ended.count == 1)
     }
 
+    @Test("a fast body that strikes and bounces off within one step touches: one begin, then one end event, per bounce")
+    func bounceWithinOneStep() throws {
+        // Falling at ~900 pt/s onto a line with restitution 0.8: the speculative contact stops
+        // the box within one step and it leaves at once, its points never within the slop.
+        // Impacts at about 0.9, 2.3 and 3.5 s.
+        let w = TestWorld.make()
+        try w.addBoundary(Vec2(-500, 0), Vec2(500, 0), group: .default, id: 7)
+        let b = try TestWorld.box(w, at: Vec2(0, -420), size: Vec2(40, 40), material: Material(density: 1, friction: 0.3, restitution: 0.8))
+        var began: [(step: Int, e: ContactEvent)] = [], ended: [Int] = []
+        var step = 0, firstImpactStep: Int?
+        var lastVy: Float = 0
+        TestWorld.run(w, seconds: 4) {
+            step += 1
+            let vy = w.linearVelocity(b).y
+            if firstImpactStep == nil && lastVy > 500 && vy < 0 { firstImpactStep = step }
+            lastVy = vy
+            began += w.contactBeginEvents.map { (step, $0) }
+            ended += w.contactEndEvents.map { _ in step }
+        }
+        let impact = try #require(firstImpactStep, "the box should strike the line and bounce")
+        // The first bounce: a begin event in the step that reversed the velocity, on the line.
+        let first = try #require(began.first, "the strike should report a begin event")
+        #expect(first.step == impact, "begin in step \(first.step), velocity reversed in step \(impact)")
+        if case let .boundary(_, id) = first.e.other { #expect(id == 7) } else { Issue.record("partner should be the boundary") }
+        #expect(abs(first.e.point.y) < 2, "the point lies on the line: \(first.e.point)")
+        // Every begin is matched by a later end (the box bounces several times, then rests).
+        #expect(began.count >= 3, "several bounces: \(began.count) begin events")
+        #expect(ended.count == began.count || ended.count == began.count - 1, "begins \(began.count), ends \(ended.count)")
+        for (k, e) in ended.enumerated() { #expect(e > began[k].step, "end \(k) in step \(e) not after its begin") }
+    }
+
     @Test("removing a boundary a body rests on, then changing the body before the next step: one end event, no stale contact touched")
     func removeBoundaryThenChangeBody() throws {
         let w = TestWorld.make()

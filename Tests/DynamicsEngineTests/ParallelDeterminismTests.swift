@@ -1,11 +1,11 @@
 import Testing
 @testable import DynamicsEngine
-import DynamicsScenes
 
 /// The world state after N steps must be bit-identical whatever the worker count, including
-/// more workers than cores. Scenes are small but large enough that every parallel path runs:
+/// more workers than cores. Worlds are small but large enough that every parallel path runs:
 /// chunked pair finding and narrow phase, the shared solve of a big island (≥ 512 contacts
-/// per worker), and many small islands claimed by workers.
+/// per worker), and many small islands claimed by workers. (The benchmark scenes' own
+/// determinism is DynamicsScenesTests'.)
 @Suite("Parallel stepping is deterministic", .serialized)
 struct ParallelDeterminismTests {
     static func state(_ w: World) -> [UInt32] {
@@ -17,18 +17,65 @@ struct ParallelDeterminismTests {
     }
 
     static func run(_ make: () throws -> World, workers: Int, steps: Int) rethrows -> [UInt32] {
+        try state(stepped(make, workers: workers, steps: steps))
+    }
+
+    static func stepped(_ make: () throws -> World, workers: Int, steps: Int) rethrows -> World {
         let w = try make()
         w.workerCount = workers
         w.minBodiesForParallel = 0  // exercise every parallel path even on small worlds
         for _ in 0..<steps { w.step(dt: 1.0 / 60.0) }
-        return state(w)
+        return w
     }
 
-    @Test("benchmark scenes: 1, 2, 3 and 8 workers agree bit for bit",
-          arguments: [("pile", 1200), ("pyramid", 36), ("mix", 1200)])
-    func scenes(name: String, size: Int) throws {
-        let make = { try SceneCatalog.scene(named: name).build(size: size, seed: 7).world }
-        let reference = try Self.run(make, workers: 1, steps: 90)
+    /// A container (ground and two walls) holding `count` bodies in rows of 50, 110 pt apart,
+    /// odd rows shifted: 100 pt boxes, or with `mixed` circles (radius 50 pt) at even indices
+    /// (the layout of the `pile` and `mix` scenes, y down). It settles into one big island.
+    static func containerWorld(count: Int, mixed: Bool) throws -> World {
+        let w = TestWorld.make()
+        let wall = 110 * Float((count + 49) / 50) + 200
+        try TestWorld.ground(w, top: 0, width: 6200)
+        for side: Float in [-1, 1] {
+            try TestWorld.box(w, at: Vec2(side * 3050, -wall / 2), size: Vec2(100, wall), type: .static)
+        }
+        for i in 0..<count {
+            let r = i / 50, c = i % 50
+            let p = Vec2((Float(c) - 24.5) * 110 + (r % 2 == 1 ? 25 : -25), -100 - 110 * Float(r))
+            if mixed && i % 2 == 0 { try TestWorld.circle(w, at: p, radius: 50) } else { try TestWorld.box(w, at: p) }
+        }
+        return w
+    }
+
+    /// A pyramid of 100 pt boxes with `base` boxes on its base row, touching at the start, on a
+    /// wide ground (the `pyramid` scene's layout, y down).
+    static func pyramidWorld(base: Int) throws -> World {
+        let w = TestWorld.make()
+        try TestWorld.ground(w, top: 0, width: 20_000)
+        for i in 0..<base {
+            for j in i..<base {
+                let x = (0.5 * Float(i) + Float(j - i) - 0.5 * Float(base - 1)) * 100
+                try TestWorld.box(w, at: Vec2(x, -50 - 100 * Float(i)))
+            }
+        }
+        return w
+    }
+
+    static func bigIslandWorld(_ name: String) throws -> World {
+        switch name {
+        case "pile": try containerWorld(count: 1200, mixed: false)
+        case "mix": try containerWorld(count: 1200, mixed: true)
+        default: try pyramidWorld(base: 36)
+        }
+    }
+
+    @Test("one big island (a pile, a mix, a pyramid): 1, 2, 3 and 8 workers agree bit for bit",
+          arguments: ["pile", "pyramid", "mix"])
+    func bigIslands(name: String) throws {
+        let make = { try Self.bigIslandWorld(name) }
+        let settled = try Self.stepped(make, workers: 1, steps: 90)
+        // The premise: enough contacts that two workers share the solve of the island.
+        #expect(settled.touchingContactCount >= 2 * 512, "\(name): \(settled.touchingContactCount) touching contacts")
+        let reference = Self.state(settled)
         for workers in [2, 3, 8] {
             let other = try Self.run(make, workers: workers, steps: 90)
             #expect(other == reference, "\(name): \(workers) workers diverged from 1 worker")
@@ -75,9 +122,9 @@ struct ParallelDeterminismTests {
     /// The contact kernels run eight lanes with AVX2 where the processor has it and four-lane
     /// SSE halves where not; a world must end bit for bit where it does either way. (On a
     /// processor without AVX2 both runs take the baseline and this only checks repeatability.)
-    @Test("AVX2 and baseline contact kernels agree bit for bit", arguments: [("pile", 1200), ("pyramid", 36), ("mix", 1200)])
-    func kernelWidths(name: String, size: Int) throws {
-        let make = { try SceneCatalog.scene(named: name).build(size: size, seed: 7).world }
+    @Test("AVX2 and baseline contact kernels agree bit for bit", arguments: ["pile", "pyramid", "mix"])
+    func kernelWidths(name: String) throws {
+        let make = { try Self.bigIslandWorld(name) }
         #expect(WideContactSolver.layoutMatches)
         WideContactSolver.forceBaseline(true)
         defer { WideContactSolver.forceBaseline(false) }

@@ -1,27 +1,51 @@
 import DynamicsEngine
 import DynamicsKit
 @testable import DynamicsRender
-import DynamicsScenes
 import Foundation
 import Testing
 
-/// A tiny scene: a static ground and the given dynamic bodies, y up or y down.
-func tinyScene(yUp: Bool = true, sleep: Bool = false,
-               bodies: [(Vec2, Float, Geometry)]) throws -> SceneInstance {
-    var settings = WorldSettings()
-    settings.isSleepEnabled = sleep
-    let world = World(gravity: Vec2(0, yUp ? -1000 : 1000), settings: settings)
-    let groundY: Float = yUp ? -10 : 10
-    try world.createBody(BodyDef(type: .static, position: Vec2(0, groundY)),
-                         shapes: [ShapeDef(.box(halfWidth: 500, halfHeight: 10))])
-    var handles: [BodyHandle] = []
-    for (p, angle, g) in bodies {
-        handles.append(try world.createBody(BodyDef(type: .dynamic, position: p, angle: angle), shapes: [ShapeDef(g)]))
+/// A tiny world to draw: a static ground and the given dynamic bodies, y up or y down, drawn
+/// with a body size of 50 pt and stepped by 1/60 s.
+struct TinyWorld {
+    let world: World
+    let dynamicBodies: [BodyHandle]
+    let yUp: Bool
+
+    init(yUp: Bool = true, sleep: Bool = false, groundHalfWidth: Float = 500,
+         bodies: [(Vec2, Float, Geometry)]) throws {
+        var settings = WorldSettings()
+        settings.isSleepEnabled = sleep
+        let w = World(gravity: Vec2(0, yUp ? -1000 : 1000), settings: settings)
+        let groundY: Float = yUp ? -10 : 10
+        try w.createBody(BodyDef(type: .static, position: Vec2(0, groundY)),
+                         shapes: [ShapeDef(.box(halfWidth: groundHalfWidth, halfHeight: 10))])
+        dynamicBodies = try bodies.map { p, angle, g in
+            try w.createBody(BodyDef(type: .dynamic, position: p, angle: angle), shapes: [ShapeDef(g)])
+        }
+        world = w
+        self.yUp = yUp
     }
-    let frame = SceneFrame(groundLevel: 0, yUp: yUp, bodySize: 50,
-                           boundsMin: Vec2(-1000, -1000), boundsMax: Vec2(1000, 1000))
-    return SceneInstance(name: "tiny", size: bodies.count, seed: 0, world: world, dynamicBodies: handles,
-                         staticBodyCount: 1, frame: frame)
+
+    /// `count` bodies in rows of 10, 120 pt apart, alternating circles (radius 50) and
+    /// 100 pt boxes.
+    init(mixed count: Int) throws {
+        var bodies: [(Vec2, Float, Geometry)] = []
+        for i in 0..<count {
+            let p = Vec2(Float(i % 10) * 120 - 540, 60 + Float(i / 10) * 120)
+            let g: Geometry = i % 2 == 0 ? .circle(radius: 50) : .box(halfWidth: 50, halfHeight: 50)
+            bodies.append((p, 0, g))
+        }
+        try self.init(bodies: bodies)
+    }
+
+    func svg() -> String { Renderer.svg(of: world, yUp: yUp, bodySize: 50) }
+    func recorder(options: RenderOptions = RenderOptions()) -> Recorder {
+        Recorder(world: world, yUp: yUp, bodySize: 50, options: options)
+    }
+    func record(steps: Int, every: Int = 1, options: RenderOptions = RenderOptions()) -> Recording {
+        Renderer.record(world: world, yUp: yUp, bodySize: 50, steps: steps, every: every, options: options)
+    }
+    func run(steps: Int) { for _ in 0..<steps { world.step(dt: 1.0 / 60.0) } }
 }
 
 /// Applies `translate(tx ty) rotate(deg)` (SVG semantics) to a point.
@@ -72,8 +96,8 @@ struct FormatTests {
     }
 }
 
-@Suite("Scene pictures")
-struct SceneRenderTests {
+@Suite("World pictures")
+struct WorldRenderTests {
     /// The `<use>` elements of the moving bodies.
     func bodies(_ root: XMLNode) throws -> [XMLNode] {
         let tracks = try #require(root.first(id: "tracks"))
@@ -81,12 +105,12 @@ struct SceneRenderTests {
     }
 
     @Test func threeBodiesAtTheirFlippedPositions() throws {
-        let scene = try tinyScene(bodies: [
+        let scene = try TinyWorld(bodies: [
             (Vec2(100, 200), 0, .box(halfWidth: 20, halfHeight: 10)),
             (Vec2(-150, 50), 0, .circle(radius: 15)),
             (Vec2(0, 400), 0, .box(halfWidth: 10, halfHeight: 10)),
         ])
-        let root = try XMLNode.parse(Renderer.svg(of: scene))
+        let root = try XMLNode.parse(scene.svg())
         let uses = try bodies(root)
         #expect(uses.count == 3)
         let positions = uses.map { transformParts($0["transform"])["translate"] ?? [] }
@@ -108,8 +132,8 @@ struct SceneRenderTests {
     }
 
     @Test func yDownScenesAreNotFlipped() throws {
-        let scene = try tinyScene(yUp: false, bodies: [(Vec2(100, -200), 0, .box(halfWidth: 20, halfHeight: 10))])
-        let uses = try bodies(XMLNode.parse(Renderer.svg(of: scene)))
+        let scene = try TinyWorld(yUp: false, bodies: [(Vec2(100, -200), 0, .box(halfWidth: 20, halfHeight: 10))])
+        let uses = try bodies(XMLNode.parse(scene.svg()))
         #expect(uses.count == 1)
         #expect(transformParts(uses[0]["transform"])["translate"] == [100, -200])
     }
@@ -120,10 +144,10 @@ struct SceneRenderTests {
     @Test(arguments: [true, false])
     func rotationSignMatchesTheDirectlyPlacedStaticShape(yUp: Bool) throws {
         let angle: Float = 0.5
-        let scene = try tinyScene(yUp: yUp, bodies: [(Vec2(100, 300), angle, .box(halfWidth: 40, halfHeight: 10, center: Vec2(15, 5)))])
+        let scene = try TinyWorld(yUp: yUp, bodies: [(Vec2(100, 300), angle, .box(halfWidth: 40, halfHeight: 10, center: Vec2(15, 5)))])
         try scene.world.createBody(BodyDef(type: .static, position: Vec2(100, 300), angle: angle),
                                    shapes: [ShapeDef(.box(halfWidth: 40, halfHeight: 10, center: Vec2(15, 5)))])
-        let root = try XMLNode.parse(Renderer.svg(of: scene))
+        let root = try XMLNode.parse(scene.svg())
         let use = try #require(bodies(root).first)
         let parts = transformParts(use["transform"])
         #expect(abs((parts["rotate"]?.first ?? 0) - Double(angle) * 180 / .pi * (yUp ? -1 : 1)) < 0.01)
@@ -143,18 +167,18 @@ struct SceneRenderTests {
     }
 
     @Test func sleepingBodiesAreDimmer() throws {
-        let scene = try tinyScene(sleep: true, bodies: [(Vec2(0, 10), 0, .box(halfWidth: 10, halfHeight: 10)),
+        let scene = try TinyWorld(sleep: true, bodies: [(Vec2(0, 10), 0, .box(halfWidth: 10, halfHeight: 10)),
                                                          (Vec2(300, 2_000), 0, .box(halfWidth: 10, halfHeight: 10))])
         scene.run(steps: 90)
         #expect(!scene.world.isAwake(scene.dynamicBodies[0]))
         #expect(scene.world.isAwake(scene.dynamicBodies[1]))
-        let uses = try bodies(XMLNode.parse(Renderer.svg(of: scene)))
+        let uses = try bodies(XMLNode.parse(scene.svg()))
         #expect(uses.map { $0["opacity"] } == ["0.4", nil])
     }
 
     @Test func identicalOutlinesAreDefinedOnce() throws {
-        let scene = try SceneCatalog.scene(named: "mix").build(size: 40, seed: 0)
-        let root = try XMLNode.parse(Renderer.svg(of: scene))
+        let scene = try TinyWorld(mixed: 40)
+        let root = try XMLNode.parse(scene.svg())
         #expect(try bodies(root).count == 40)
         // One circle and one box outline, each reused 20 times.
         #expect(root.descendants(named: "defs").first?.children.count == 2)
@@ -162,19 +186,23 @@ struct SceneRenderTests {
     }
 
     @Test func boundariesAreLines() throws {
-        let scene = try tinyScene(bodies: [(Vec2(0, 100), 0, .circle(radius: 10))])
+        let scene = try TinyWorld(bodies: [(Vec2(0, 100), 0, .circle(radius: 10))])
         try scene.world.addBoundaryPath([Vec2(-300, 0), Vec2(-300, 300), Vec2(300, 300)], closed: false, group: .default)
-        let overlay = try #require(XMLNode.parse(Renderer.svg(of: scene)).first(id: "overlay"))
+        let overlay = try #require(XMLNode.parse(scene.svg()).first(id: "overlay"))
         let lines = overlay.descendants(named: "line")
         #expect(lines.count == 2)
         #expect(lines[1]["y1"] == "-300" && lines[1]["x2"] == "300")
     }
 
     @Test func pictureIsFittedToTheBodiesNotToAHugeGround() throws {
-        let scene = try SceneCatalog.scene(named: "pyramid").build(size: 4, seed: 0)
-        let picture = try #require(XMLNode.parse(Renderer.svg(of: scene)).first(id: "picture"))
+        let row: [(Vec2, Float, Geometry)] = (0..<4).map { i in
+            let box: Geometry = .box(halfWidth: 50, halfHeight: 50)
+            return (Vec2(Float(i) * 100 - 150, 50), 0, box)
+        }
+        let scene = try TinyWorld(groundHalfWidth: 10_000, bodies: row)
+        let picture = try #require(XMLNode.parse(scene.svg()).first(id: "picture"))
         let vb = (picture["viewBox"] ?? "").split(separator: " ").compactMap { Double($0) }
-        // 4 boxes of 100 pt on the base, a 20 000 pt ground: the picture is about 600 pt wide.
+        // 4 boxes of 100 pt in a row, a 20 000 pt ground: the picture is about 600 pt wide.
         #expect(vb[2] > 400 && vb[2] < 1_000)
     }
 }
@@ -327,9 +355,9 @@ struct AnimatorRenderTests {
 @Suite("Recordings")
 struct RecordingTests {
     @Test func nFramesGiveNKeyTimesAndNValues() throws {
-        let scene = try tinyScene(bodies: [(Vec2(0, 300), 0.3, .box(halfWidth: 20, halfHeight: 10)),
+        let scene = try TinyWorld(bodies: [(Vec2(0, 300), 0.3, .box(halfWidth: 20, halfHeight: 10)),
                                            (Vec2(100, 500), 0, .circle(radius: 10))])
-        let rec = Renderer.record(scene: scene, steps: 20, every: 2)
+        let rec = scene.record(steps: 20, every: 2)
         #expect(rec.frameCount == 11)
         #expect(rec.times.first == 0 && abs((rec.times.last ?? 0) - 20.0 / 60.0) < 1e-6)
         let svg = try XMLNode.parse(rec.animatedSVG())
@@ -355,11 +383,11 @@ struct RecordingTests {
     }
 
     @Test func maxFramesDecimates() throws {
-        let scene = try tinyScene(bodies: [(Vec2(0, 300), 0, .box(halfWidth: 20, halfHeight: 10))])
+        let scene = try TinyWorld(bodies: [(Vec2(0, 300), 0, .box(halfWidth: 20, halfHeight: 10))])
         var options = RenderOptions()
         options.maxFrames = 10
-        let r = Recorder(scene: scene, options: options)
-        for _ in 0..<100 { r.capture(); scene.step() }
+        let r = scene.recorder(options: options)
+        for _ in 0..<100 { r.capture(); scene.run(steps: 1) }
         let rec = r.recording
         #expect(rec.frameCount <= 10 && rec.frameCount >= 5)
         #expect(rec.times.first == 0)
@@ -367,15 +395,14 @@ struct RecordingTests {
         // Frames stay evenly spaced after dropping.
         let gaps = Set(zip(rec.times, rec.times.dropFirst()).map { SVGFormat.number($1 - $0, decimals: 4) })
         #expect(gaps.count == 1)
-        // A long record(scene:) keeps at most maxFrames, including the last step.
-        let long = Renderer.record(scene: try tinyScene(bodies: [(Vec2(0, 300), 0, .circle(radius: 5))]), steps: 50, options: options)
+        // A long record(world:) keeps at most maxFrames, including the last step.
+        let long = try TinyWorld(bodies: [(Vec2(0, 300), 0, .circle(radius: 5))]).record(steps: 50, options: options)
         #expect(long.frameCount <= 10)
         #expect(abs((long.times.last ?? 0) - 50.0 / 60.0) < 1e-6)
     }
 
     @Test func htmlIsSelfContainedAndHoldsEveryFrame() throws {
-        let scene = try SceneCatalog.scene(named: "pile").build(size: 20, seed: 0)
-        let rec = Renderer.record(scene: scene, steps: 12, every: 3)
+        let rec = try TinyWorld(mixed: 20).record(steps: 12, every: 3)
         #expect(rec.frameCount == 5)
         let html = rec.html()
         #expect(html.hasPrefix("<!DOCTYPE html>"))
@@ -440,8 +467,7 @@ struct RecordingTests {
     }
 
     @Test func everyOutputIsWellFormed() throws {
-        let scene = try SceneCatalog.scene(named: "islands").build(size: 4, seed: 3)
-        let rec = Renderer.record(scene: scene, steps: 6, every: 2)
+        let rec = try TinyWorld(mixed: 32).record(steps: 6, every: 2)
         _ = try XMLNode.parse(rec.svg())
         _ = try XMLNode.parse(rec.svg(frame: 0))
         _ = try XMLNode.parse(rec.animatedSVG())

@@ -13,8 +13,8 @@ struct ComponentScenesTests {
         // Frame 0 shows menu 0; menu i is first toggled at frame 90 − i (i > 0).
         for _ in 0..<200 { one.step(); three.step() }
         let a = try #require(one.driver as? MenusDriver), b = try #require(three.driver as? MenusDriver)
-        #expect(a.menus.map { $0.menuView.center } == b.menus.map { $0.menuView.center }, "components are independent: worker count cannot matter")
-        for (i, menu) in a.menus.enumerated() {
+        #expect(a.components.map { $0.menuView.center } == b.components.map { $0.menuView.center }, "components are independent: worker count cannot matter")
+        for (i, menu) in a.components.enumerated() {
             // Toggles happened at frames f with (f + i) % 90 == 0, f < 200.
             let toggles = (0..<200).filter { ($0 + i) % 90 == 0 }
             #expect(menu.isMenuShown == (toggles.count % 2 == 1), "menu \(i)")
@@ -36,11 +36,11 @@ struct ComponentScenesTests {
         for _ in 0..<100 { s.step() }
         let d = try #require(s.driver as? AlertsDriver)
         // Alert 0 was shown at frame 0: by frame 100 it sits on the centre.
-        #expect(d.alerts[0].isShown)
-        #expect(abs(d.alerts[0].alertView.center.y - 333.5) <= 1)
+        #expect(d.components[0].isShown)
+        #expect(abs(d.components[0].alertView.center.y - 333.5) <= 1)
         for _ in 0..<160 { s.step() }   // frame 260: alert 0 was dismissed at 120 and shown again at 240
-        #expect(d.alerts[0].isShown)
-        #expect(d.alerts[0].backgroundView.presentation.alpha > 0 && d.alerts[0].backgroundView.presentation.alpha < 0.5)
+        #expect(d.components[0].isShown)
+        #expect(d.components[0].backgroundView.presentation.alpha > 0 && d.components[0].backgroundView.presentation.alpha < 0.5)
         #expect(s.sanity().passed)
     }
 

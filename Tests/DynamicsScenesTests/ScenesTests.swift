@@ -183,6 +183,32 @@ struct ScenesTests {
         }
     }
 
+    @Test("every scene's instance carries the descriptor's name, its size and seed, and the scene's steps")
+    func instancesCarryTheirDescriptor() throws {
+        for scene in SceneCatalog.all {
+            let instance = try scene.build(size: 2, seed: 5)
+            #expect(instance.name == scene.name && instance.size == 2 && instance.seed == 5, "\(scene.name)")
+            #expect(instance.stepsDefault == scene.stepsDefault, "\(scene.name)")
+        }
+    }
+
+    /// The engine's own determinism tests build their worlds directly; these are the benchmark
+    /// scenes as the CLI builds them.
+    @Test("pile, pyramid and mix: 1 and 3 workers agree bit for bit", arguments: [("pile", 1200), ("pyramid", 36), ("mix", 1200)])
+    func workerCountDoesNotMatter(name: String, size: Int) throws {
+        func state(workers: Int) throws -> [UInt32] {
+            let s = try SceneCatalog.scene(named: name).build(size: size, seed: 7)
+            s.workerCount = workers
+            s.run(steps: 60)
+            return s.dynamicBodies.flatMap { b -> [UInt32] in
+                let p = s.world.position(b), v = s.world.linearVelocity(b)
+                return [p.x.bitPattern, p.y.bitPattern, s.world.angle(b).bitPattern,
+                        v.x.bitPattern, v.y.bitPattern, s.world.angularVelocity(b).bitPattern]
+            }
+        }
+        #expect(try state(workers: 3) == state(workers: 1), "\(name): 3 workers diverged from 1 worker")
+    }
+
     @Test("islands 20 × 120 steps: 20 separate islands of 8 boxes, every box stays in its cup and comes to rest")
     func islandsStayContained() throws {
         let instance = try SceneCatalog.scene(named: "islands").build(size: 20, seed: 3)

@@ -6,18 +6,19 @@ extension World {
 
     /// Updates moving boxes, rebuilds the moving grid and writes the sorted pair keys to
     /// `broadPhase.pairs`.
-    func findPairs(dt: Float) {
+    func findPairs(_ ctx: StepContext) {
         if staticDirty { rebuildStaticGrid() }
         // The broad phase in place (`broadPhase` is exclusivity-unchecked and nothing below
         // reads it through `self`): moving it out and back, or copying it, retained and
         // released every buffer of the struct each step.
-        findPairs(dt: dt, &broadPhase)
+        findPairs(ctx, &broadPhase)
     }
 
     /// Up to this many moving shapes, every one counts as large (no moving grid).
     static let fewMovingShapes = 8
 
-    private func findPairs(dt: Float, _ bp: inout BroadPhase) {
+    private func findPairs(_ ctx: StepContext, _ bp: inout BroadPhase) {
+        let dt = ctx.dt
         let half = 0.5 * speculativeDistance
         let maxMargin = half + 2 * settings.maxLinearSpeed * dt
         let shapeCount = Int(shapeSlots.count)
@@ -46,10 +47,8 @@ extension World {
         let workers = stepWorkers
         let fatMargin = self.fatMargin
         boxEscaped.clear()
-        let v = BoxUpdate(shapes: shapes.view, metas: metas.view, states: states.view, sims: sims.view,
-                          verts: pool.vertices.view, boxes: aabbs.mutableView, fat: fatBoxes.mutableView,
-                          enlarged: bp.enlarged.mutableView, escaped: boxEscaped, moving: bp.moving.view,
-                          half: half, maxMargin: maxMargin, fatMargin: fatMargin, dt: dt)
+        let v = BoxUpdate(ctx: ctx, enlarged: bp.enlarged.mutableView, escaped: boxEscaped, moving: bp.moving.view,
+                          half: half, maxMargin: maxMargin, fatMargin: fatMargin)
         Parallel.forRanges(workers: workers, count: bp.moving.count, minPerWorker: 1024, v)
         let n = bp.moving.count
         // Nothing moved out of its fat box and nothing structural changed: last step's pairs
@@ -138,11 +137,11 @@ extension World {
         while bp.workerPairs.count < chunks { bp.workerPairs.append([]) }
         let staticGrid = bp.staticGrid, grid = bp.grid
         let moving = bp.moving, movingLarge = bp.movingLarge, staticLarge = bp.staticLarge
-        let ctx = PairContext(world: self, shapes: shapes.view, metas: metas.view, boxes: fatBoxes.view,
+        let pairs = PairContext(world: self, shapes: ctx.shapes, metas: ctx.metas.readOnly, boxes: ctx.fatBoxes.readOnly,
                               isLarge: shapeIsLarge.view, enlarged: bp.enlarged.view,
                               staticGrid: GridView(staticGrid), grid: GridView(grid, masks: filter != nil),
                               moving: moving.view, movingLarge: movingLarge.view, staticLarge: staticLarge.view)
-        let task = PairEmission(ctx: ctx, emitters: emitters.view, incremental: incremental,
+        let task = PairEmission(pairs: pairs, emitters: emitters.view, incremental: incremental,
                                 out: ChunkBuffers(bp.workerPairs.mutableView))
         Parallel.forChunks(workers: workers, count: count, chunkSize: chunkSize, counter: chunkCounter, task)
         if !incremental {
@@ -221,18 +220,18 @@ private extension MutableView where Element == UInt64 {
 
 /// Pair emission for one chunk of moving shapes into the chunk's own buffer.
 struct PairEmission: RangeTask, @unchecked Sendable {
-    let ctx: PairContext
+    let pairs: PairContext
     /// The shapes that look for partners: every moving shape, or only the enlarged ones.
     let emitters: View<Int32>
     let incremental: Bool
     let out: ChunkBuffers<UInt64>
     func run(_ r: Range<Int>, part c: Int) {
-        out.withBuffer(c) { pairs in
-            pairs.removeAllKeepingCapacity()
+        self.out.withBuffer(c) { out in
+            out.removeAllKeepingCapacity()
             if incremental {
-                for k in r { ctx.emitAllPairs(of: Int(emitters[k]), into: &pairs) }
+                for k in r { self.pairs.emitAllPairs(of: Int(emitters[k]), into: &out) }
             } else {
-                for k in r { ctx.emitPairs(for: Int(emitters[k]), into: &pairs) }
+                for k in r { self.pairs.emitPairs(for: Int(emitters[k]), into: &out) }
             }
         }
     }
@@ -240,14 +239,8 @@ struct PairEmission: RangeTask, @unchecked Sendable {
 
 /// Box update of moving shapes (each index of `moving` by one worker).
 struct BoxUpdate: RangeTask, @unchecked Sendable {
-    var shapes: View<ShapeRecord>
-    var metas: View<BodyMeta>
-    var states: View<BodyState>
-    var sims: View<BodySim>
-    /// The vertex pool (a shape's vertices lie at its `vertexStart`).
-    var verts: View<Vec2>
-    var boxes: MutableView<AABB>
-    var fat: MutableView<AABB>
+    /// Reads the shapes, bodies and vertices; writes the boxes and fat boxes of its shapes.
+    unowned(unsafe) var ctx: StepContext
     var enlarged: MutableView<UInt8>
     // (World-owned flags and counters are held unowned in the per-step task structs: a
     // strong reference cost a retain and a release per copy.)
@@ -256,11 +249,12 @@ struct BoxUpdate: RangeTask, @unchecked Sendable {
     var half: Float
     var maxMargin: Float
     var fatMargin: Float
-    var dt: Float
 
     func run(_ r: Range<Int>, part: Int) { update(r) }
 
     func update(_ r: Range<Int>) {
+        let shapes = ctx.shapes, metas = ctx.metas, states = ctx.states, sims = ctx.sims, dt = ctx.dt
+        let vertices = ctx.vertices, boxes = ctx.boxes, fatBoxes = ctx.fatBoxes
         var out = false
         for k in r {
             let s = Int(moving[k])
@@ -277,13 +271,13 @@ struct BoxUpdate: RangeTask, @unchecked Sendable {
             let reach = maxMargin - half
             let turn = min(dt * abs(v.w) * sims[b].maxExtent, reach)
             let d = vmin(vmax(dt * v.v, Vec2(-reach, -reach)), Vec2(reach, reach))
-            var box = PairContext.shapeAABB(shapes[s], sims[b].xf, verts).expanded(by: half + turn)
+            var box = PairContext.shapeAABB(shapes[s], sims[b].xf, vertices).expanded(by: half + turn)
             box.lower += vmin(d, .zero)
             box.upper += vmax(d, .zero)
             boxes[s] = box
-            let f = fat[s]
+            let f = fatBoxes[s]
             if !(box.lower.x >= f.lower.x && box.lower.y >= f.lower.y && box.upper.x <= f.upper.x && box.upper.y <= f.upper.y) {
-                fat[s] = box.expanded(by: fatMargin)
+                fatBoxes[s] = box.expanded(by: fatMargin)
                 enlarged[s] = 1
                 out = true
             }
@@ -310,6 +304,8 @@ struct GridView {
 /// `World.findPairs`, where the arrays are neither resized nor written.
 struct PairContext: @unchecked Sendable {
     unowned(unsafe) let world: World
+    /// The step context's shapes, body records and fat boxes (read only here; held as values,
+    /// read in the innermost loops).
     let shapes: View<ShapeRecord>
     let metas: View<BodyMeta>
     let boxes: View<AABB>

@@ -18,6 +18,13 @@ struct Contact {
     static let cached: UInt8 = 16
     /// The last step recycled the manifold instead of computing it.
     static let recycled: UInt8 = 32
+    /// Has points, none within the slop (speculative only): whether the shapes touched is
+    /// decided after the solve (`collectBeginEvents`): they did if a point took a normal
+    /// impulse (a fast body that bounced off in one step). Until then the contact keeps its
+    /// touching state.
+    static let speculative: UInt8 = 64
+    /// Speculative and solved in this step: `collectBeginEvents` decides whether it touched.
+    static let undecided: UInt8 = 128
 
     var key: UInt64 = 0
     /// Shape A has the larger `ShapeKind` (the narrow phase's convention); -1 = dead.
@@ -115,32 +122,22 @@ extension World {
 
     @inline(__always)
     func shapeView(_ s: Int, _ v: View<Vec2>, _ n: View<Vec2>) -> ShapeView {
-        let r = shapes[s]
-        let st = Int(r.vertexStart), m = r.kind == .circle ? 0 : Int(r.vertexCount)
-        return ShapeView(kind: r.kind, count: Int(r.vertexCount), vertices: v.subview(st ..< st + m),
-                         normals: n.subview(st ..< st + m), center: r.center, radius: r.radius, oneSided: r.oneSided)
+        ShapeView(shapes[s], vertices: v, normals: n)
     }
 
     /// Runs the narrow phase on every contact with an awake body, carrying impulses over by
     /// feature id, and flags contacts that began or stopped touching. Contacts are split into
     /// contiguous ranges across the workers; each contact is written only by its own worker.
-    func updateContacts(dt: Float) {
-        let ctx0 = NarrowPhaseContext(slop: settings.linearSlop, speculative: speculativeDistance,
-                                      maxMargin: speculativeDistance + 4 * settings.maxLinearSpeed * dt, dt: dt,
-                                      recycleDistance: settings.contactRecycleDistance)
-        let workers = stepWorkers
+    func updateContacts(_ step: StepContext) {
+        let dt = step.dt, workers = step.workers
         if contactLinks.count < contacts.count {
             contactLinks.append(contentsOf: repeatElement(SIMD2(-1, -1), count: contacts.count - contactLinks.count))
+            step.refreshContacts(self)
         }
-        var ctx = ctx0
-        ctx.vertices = pool.vertices.view; ctx.normals = pool.normals.view
-        ctx.shapes = shapes.view; ctx.metas = metas.view; ctx.states = states.view; ctx.sims = sims.view
-        ctx.contacts = contacts.mutableView
-        ctx.data = contactData.mutableView
-        ctx.links = contactLinks.mutableView
-        ctx.linksChanged = linksChanged
+        let run = NarrowPhaseContext(step: step, slop: settings.linearSlop, speculative: speculativeDistance,
+                                     maxMargin: speculativeDistance + 4 * settings.maxLinearSpeed * dt,
+                                     recycleDistance: settings.contactRecycleDistance, linksChanged: linksChanged)
         linksChanged.clear()
-        let run = ctx
         let count = contacts.count
         let chunks = (count + contactChunk - 1) / contactChunk
         // A chunk lists at most one entry per contact: reserve that once, so the lists do
@@ -181,18 +178,51 @@ extension World {
     }
 
     /// Begin events for contacts that began this step (after solving, so the point is the
-    /// one with the largest normal impulse).
+    /// one with the largest normal impulse). A contact with speculative points only touched
+    /// if the solve pushed on it: it begins touching (a begin event) or goes on touching; if
+    /// not, it stops touching (an end event).
     func collectBeginEvents() {
         for ch in 0..<contactChangeChunks {
-          for k32 in contactChanges[ch] where contacts[Int(k32)].flags & Contact.began != 0 {
-            let c = contacts[Int(k32)]
-            let m = contactData[Int(c.slot)].manifold
-            var best = 0
-            if m.pointCount > 1 && m.p1.maxNormalImpulse > m.p0.maxNormalImpulse { best = 1 }
-            let point = m[best].point
-            contactBeginEvents.append(event(for: c, point: point, normal: m.normal))
+          for k32 in contactChanges[ch] {
+            let k = Int(k32)
+            let c = contacts[k]
+            if c.flags & Contact.began != 0 {
+                contactBeginEvents.append(beginEvent(for: c))
+            } else if c.flags & Contact.undecided != 0 {
+                contacts[k].flags &= ~Contact.undecided
+                let m = contactData[Int(c.slot)].manifold
+                let pushed = m.p0.maxNormalImpulse > 0 || (m.pointCount > 1 && m.p1.maxNormalImpulse > 0)
+                let was = c.flags & Contact.touching != 0
+                if pushed && !was {
+                    contacts[k].flags |= Contact.touching
+                    contactBeginEvents.append(beginEvent(for: c))
+                } else if !pushed && was {
+                    contacts[k].flags &= ~Contact.touching
+                    contactEndEvents.append(endEvent(for: c))
+                }
+            }
           }
         }
+    }
+
+    /// A begin event (or a touching contact's description): at the manifold point with the
+    /// largest normal impulse. The point lies midway between the surfaces where the step
+    /// began; for a contact with speculative points only, which touched because the solve
+    /// pushed on it, the surfaces met during the step, so the point is moved onto the surface
+    /// of the static shape when there is one (a boundary stays where it is).
+    func beginEvent(for c: Contact) -> ContactEvent {
+        let m = contactData[Int(c.slot)].manifold
+        var best = 0
+        if m.pointCount > 1 && m.p1.maxNormalImpulse > m.p0.maxNormalImpulse { best = 1 }
+        guard m.pointCount > 0 else { return event(for: c, point: .zero, normal: m.normal) }
+        var point = m[best].point
+        if c.flags & Contact.speculative != 0 {
+            // (The normal points from A to B: A's surface lies half the separation back.)
+            let half = 0.5 * m[best].separation
+            if shapes[Int(c.shapeA)].isStatic { point -= half * m.normal }
+            else if shapes[Int(c.shapeB)].isStatic { point += half * m.normal }
+        }
+        return event(for: c, point: point, normal: m.normal)
     }
 
     func endEvent(for c: Contact) -> ContactEvent { event(for: c, point: .zero, normal: .zero) }
@@ -218,10 +248,7 @@ extension World {
     public func forEachTouchingContact(_ visit: (ContactEvent) -> Void) {
         checkNotStepping("forEachTouchingContact")
         for k in contacts.indices where contacts[k].shapeA >= 0 && contacts[k].flags & Contact.touching != 0 {
-            let c = contacts[k]
-            let m = contactData[Int(c.slot)].manifold
-            let best = m.pointCount > 1 && m.p1.maxNormalImpulse > m.p0.maxNormalImpulse ? 1 : 0
-            visit(event(for: c, point: m.pointCount > 0 ? m[best].point : .zero, normal: m.normal))
+            visit(beginEvent(for: contacts[k]))
         }
     }
 
@@ -247,30 +274,16 @@ extension World {
 /// Read views of the world for the narrow phase, plus the contact array it writes (each
 /// contact by exactly one worker). Valid only inside `World.updateContacts`.
 struct NarrowPhaseContext: @unchecked Sendable {
-    var slop: Float
-    var speculative: Float
-    var maxMargin: Float
-    var dt: Float
-    var vertices = View<Vec2>()
-    var normals = View<Vec2>()
-    var shapes = View<ShapeRecord>()
-    var metas = View<BodyMeta>()
-    var states = View<BodyState>()
-    var sims = View<BodySim>()
-    var contacts = MutableView<Contact>()
-    var data = MutableView<ContactData>()
-    /// Per contact: its two bodies when it has points (links islands), else (-1, -1).
-    var links = MutableView<SIMD2<Int32>>()
-    /// Raised when a contact's link changed (the islands must be rebuilt).
-    unowned(unsafe) var linksChanged: WorkFlag? = nil
-
+    /// Reads the shapes and bodies; writes each contact, its manifold and its island link
+    /// (`StepContext.links`: its two bodies when it has points, else (-1, -1)).
+    unowned(unsafe) let step: StepContext
+    let slop: Float
+    let speculative: Float
+    let maxMargin: Float
     /// Relative motion (pt) below which a touching contact keeps its manifold (0: never).
-    var recycleDistance: Float = 0
-
-    init(slop: Float, speculative: Float, maxMargin: Float, dt: Float, recycleDistance: Float = 0) {
-        self.slop = slop; self.speculative = speculative; self.maxMargin = maxMargin; self.dt = dt
-        self.recycleDistance = recycleDistance
-    }
+    let recycleDistance: Float
+    /// Raised when a contact's link changed (the islands must be rebuilt).
+    unowned(unsafe) let linksChanged: WorkFlag
 
     /// Contact recycling (the idea of Box2D v3.2's persistent manifolds): when the two bodies
     /// barely moved relative to each other since the manifold was computed — less than
@@ -290,7 +303,10 @@ struct NarrowPhaseContext: @unchecked Sendable {
         let relThen = c.cachedQA.invRotate(-c.cachedOffset)
         let extent = max(staticA ? 0 : sa.maxExtent, staticB ? 0 : sb.maxExtent)
         let moved = length(relNow - relThen) + extent * abs(dqA.invMul(dqB).s)
-        let tolerance = flags & Contact.touching != 0 ? recycleDistance : min(recycleDistance, speculative)
+        // (Touching by its points: a contact that touched only because the solve pushed on a
+        // speculative point is still a speculative one here.)
+        let pointsTouch = flags & Contact.touching != 0 && flags & Contact.speculative == 0
+        let tolerance = pointsTouch ? recycleDistance : min(recycleDistance, speculative)
         guard moved < tolerance else { return false }
         let n = c.manifold.normal
         @inline(__always) func follow(_ p: inout ManifoldPoint) {
@@ -315,31 +331,26 @@ struct NarrowPhaseContext: @unchecked Sendable {
         if c.manifold.pointCount > 1 { c.manifold.p1.anchorA = c.manifold.p1.point - sa.center; c.manifold.p1.baseSeparation = c.manifold.p1.separation }
     }
 
-    @inline(__always)
-    func view(_ s: Int32) -> ShapeView {
-        let r = shapes[Int(s)]
-        let n = r.kind == .circle ? 0 : Int(r.vertexCount)
-        let st = Int(r.vertexStart)
-        return ShapeView(kind: r.kind, count: Int(r.vertexCount), vertices: vertices.subview(st ..< st + n),
-                         normals: normals.subview(st ..< st + n), center: r.center, radius: r.radius,
-                         oneSided: r.oneSided)
-    }
 
     /// Updates contacts `range` and lists in `changes` (cleared first) those that began or
     /// ended touching, or have points and a sleeping body (which an awake partner may wake).
     func update(_ range: Range<Int>, changes: inout [Int32]) {
         changes.removeAllKeepingCapacity()
-        let cs = contacts
-        let me = metas, st = states, si = sims
+        let cs = step.contacts, links = step.links, data = step.contactData
+        let me = step.metas, st = step.states, si = step.sims, dt = step.dt
+        let shapes = step.shapes, vertices = step.vertices, normals = step.normals
+        @inline(__always) func view(_ s: Int32) -> ShapeView { ShapeView(shapes[Int(s)], vertices: vertices, normals: normals) }
         var linkChanged = false
-        defer { if linkChanged { linksChanged?.set() } }
+        defer { if linkChanged { linksChanged.set() } }
         for k in range {
             let a = Int(cs[k].bodyA), b = Int(cs[k].bodyB)
             let awakeA = me[a].awake && me[a].type != .static
             let awakeB = me[b].awake && me[b].type != .static
             let sleeping = (!me[a].awake && me[a].type != .static) || (!me[b].awake && me[b].type != .static)
             if !awakeA && !awakeB {
-                cs[k].flags &= ~Contact.began  // (a begin event is reported once)
+                // (A begin event is reported once; a sleeping contact is not solved, so there is
+                // nothing to decide after the solve.)
+                cs[k].flags &= ~(Contact.began | Contact.undecided)
                 let linked = cs[k].flags & Contact.hasPoints != 0
                 let link = linked ? SIMD2(Int32(a), Int32(b)) : SIMD2<Int32>(-1, -1)
                 if links[k] != link { links[k] = link; linkChanged = true }
@@ -378,9 +389,15 @@ struct NarrowPhaseContext: @unchecked Sendable {
             let touching = pointCount > 0 && minSep < slop
             var f: UInt8 = cached
             if pointCount > 0 { f |= Contact.hasPoints }
-            if touching { f |= Contact.touching }
-            if touching && !wasTouching { f |= Contact.began }
-            if !touching && wasTouching { f |= Contact.ended }
+            if pointCount > 0 && !touching {
+                // Speculative points only: decided after the solve; the state stands until then.
+                f |= Contact.speculative | Contact.undecided
+                if wasTouching { f |= Contact.touching }
+            } else {
+                if touching { f |= Contact.touching }
+                if touching && !wasTouching { f |= Contact.began }
+                if !touching && wasTouching { f |= Contact.ended }
+            }
             cs[k].flags = f
             if cached == 0 && recycleDistance > 0 {
                 cache(&d.pointee, simA, simB)
@@ -388,7 +405,7 @@ struct NarrowPhaseContext: @unchecked Sendable {
             }
             let link = pointCount > 0 ? SIMD2(Int32(a), Int32(b)) : SIMD2<Int32>(-1, -1)
             if links[k] != link { links[k] = link; linkChanged = true }
-            if f & (Contact.began | Contact.ended) != 0 || (sleeping && pointCount > 0) { changes.append(Int32(k)) }
+            if f & (Contact.began | Contact.ended | Contact.undecided) != 0 || (sleeping && pointCount > 0) { changes.append(Int32(k)) }
         }
     }
 }

@@ -23,6 +23,16 @@ struct ShapeView {
     var oneSided = false
 }
 
+extension ShapeView {
+    /// Shape record `r`'s geometry in the vertex pool (`vertices`, `normals`).
+    @inline(__always)
+    init(_ r: ShapeRecord, vertices v: View<Vec2>, normals n: View<Vec2>) {
+        let st = Int(r.vertexStart), m = r.kind == .circle ? 0 : Int(r.vertexCount)
+        self.init(kind: r.kind, count: Int(r.vertexCount), vertices: v.subview(st ..< st + m),
+                  normals: n.subview(st ..< st + m), center: r.center, radius: r.radius, oneSided: r.oneSided)
+    }
+}
+
 /// One contact point of a manifold.
 @usableFromInline
 struct ManifoldPoint: Sendable {

@@ -14,6 +14,31 @@ struct SolverScratch {
     let sizeCounts = Column<Int32>()
 }
 
+/// A sub-step's stages, in order: the solve's only encoding of them. `SolverViews.solveIsland`
+/// runs them on one island (one worker, or a small island claimed whole); `appendStages`
+/// turns them into pipeline stages that several workers share. After the sub-steps, both
+/// apply restitution once.
+enum SubStep {
+    enum Stage {
+        /// Gravity, forces and damping.
+        case integrateVelocities
+        /// One pass over the island's constraints (joints, colour batches, overflow).
+        case constraints(SolverViews.Pass)
+        /// Position and rotation change.
+        case integratePositions
+    }
+    /// Calls `body` with each stage of a sub-step, in order. (Written out, not a loop over a
+    /// list: inlined, each call is a constant stage and the compiler drops the switch.)
+    @inline(__always)
+    static func forEachStage(_ body: (Stage) -> Void) {
+        body(.integrateVelocities)
+        body(.constraints(.warmStart))
+        body(.constraints(.solve))
+        body(.integratePositions)
+        body(.constraints(.relax))
+    }
+}
+
 /// Views of the world's arrays for one step's solve. Valid only inside `World.solve`.
 ///
 /// Concurrency: islands touch disjoint bodies, contacts and joints, so different islands may
@@ -23,11 +48,9 @@ struct SolverScratch {
 /// The arithmetic and its order per body are the same as in the serial `solveIsland`, so the
 /// result does not depend on the number of workers.
 struct SolverViews: @unchecked Sendable {
-    var sims: MutableView<BodySim>
-    var states: MutableView<BodyState>
-    /// How many bodies `sims` and `states` hold (the C kernels check against it in debug builds).
-    var bodyCount: Int
-    var metas: View<BodyMeta>
+    /// The bodies (their states are what the passes solve), the contacts and their manifolds
+    /// (where `store` puts the impulses).
+    unowned(unsafe) var step: StepContext
     var constraints: MutableView<ContactConstraint>
     var wide: MutableView<WideContact>
     var extra: View<WideExtra>
@@ -39,8 +62,6 @@ struct SolverViews: @unchecked Sendable {
     var batchCount: Int
     var overflow: View<Int32>
     var contactList: View<Int32>
-    var contacts: View<Contact>
-    var data: MutableView<ContactData>
     var joints: MutableView<JointRecord>
     var bodies: View<Int32>
     var bodyStart: View<Int32>
@@ -66,6 +87,7 @@ struct SolverViews: @unchecked Sendable {
         let h = self.h
         let maxSpeedSq = maxLinearSpeed * maxLinearSpeed
         let maxAngularSpeed = 0.25 * Float.pi * invH
+        let sims = step.sims, states = step.states
         for k in r {
             let b = Int(bodies[k])
             let sim = sims[b]
@@ -85,7 +107,7 @@ struct SolverViews: @unchecked Sendable {
     /// Position and rotation change (as deltas from the start of the step).
     @inline(__always)
     func integratePositions(_ r: Range<Int>) {
-        let h = self.h
+        let h = self.h, states = step.states
         for k in r {
             let b = Int(bodies[k])
             var st = states[b]
@@ -103,9 +125,9 @@ struct SolverViews: @unchecked Sendable {
         for k in r {
             let j = Int(jointList[k])
             switch pass {
-            case .warmStart: JointSolver.warmStart(&joints[j], states)
-            case .solve: JointSolver.solve(&joints[j], states, ctx: jointContext, useBias: true)
-            case .relax: JointSolver.solve(&joints[j], states, ctx: jointContext, useBias: false)
+            case .warmStart: JointSolver.warmStart(&joints[j], step.states)
+            case .solve: JointSolver.solve(&joints[j], step.states, ctx: jointContext, useBias: true)
+            case .relax: JointSolver.solve(&joints[j], step.states, ctx: jointContext, useBias: false)
             }
         }
     }
@@ -116,13 +138,13 @@ struct SolverViews: @unchecked Sendable {
         guard !r.isEmpty else { return }
         assert(WideContactSolver.layoutMatches, "the engine's structures and the C kernels' differ in layout")
         // (The C kernels get the batches' and the states' addresses; they check every body
-        // index against `bodyCount` in debug builds.)
+        // index against `step.states.count` in debug builds.)
         let p = UnsafeMutableRawPointer(wide.pointer(at: r.lowerBound, count: r.count))
-        let s = UnsafeMutableRawPointer(states.pointer(at: 0, count: bodyCount))
+        let s = UnsafeMutableRawPointer(step.states.pointer(at: 0, count: step.states.count))
         switch pass {
-        case .warmStart: dk_wide_warm_start(p, r.count, s, bodyCount)
-        case .solve: dk_wide_solve(p, r.count, s, bodyCount, invH, maxBiasVelocity, softness.soft.kernel, softness.staticSoft.kernel)
-        case .relax: dk_wide_relax(p, r.count, s, bodyCount, invH)
+        case .warmStart: dk_wide_warm_start(p, r.count, s, step.states.count)
+        case .solve: dk_wide_solve(p, r.count, s, step.states.count, invH, maxBiasVelocity, softness.soft.kernel, softness.staticSoft.kernel)
+        case .relax: dk_wide_relax(p, r.count, s, step.states.count, invH)
         }
     }
 
@@ -143,9 +165,9 @@ struct SolverViews: @unchecked Sendable {
     func overflowConstraints(_ pass: Pass, _ r: Range<Int>) {
         for i in r {
             switch pass {
-            case .warmStart: ContactSolver.warmStart(&constraints[i], states)
-            case .solve: ContactSolver.solve(&constraints[i], states, invH: invH, maxBiasVelocity: maxBiasVelocity, useBias: true)
-            case .relax: ContactSolver.solve(&constraints[i], states, invH: invH, maxBiasVelocity: maxBiasVelocity, useBias: false)
+            case .warmStart: ContactSolver.warmStart(&constraints[i], step.states)
+            case .solve: ContactSolver.solve(&constraints[i], step.states, invH: invH, maxBiasVelocity: maxBiasVelocity, useBias: true)
+            case .relax: ContactSolver.solve(&constraints[i], step.states, invH: invH, maxBiasVelocity: maxBiasVelocity, useBias: false)
             }
         }
     }
@@ -155,11 +177,11 @@ struct SolverViews: @unchecked Sendable {
     func restitution(island isl: Int) {
         for k in Int(wideStart[isl])..<Int(wideStart[isl + 1]) {
             for l in 0..<4 {
-                WideContact.applyRestitution(&wide[k], extra, k, lane: l, states, threshold: restitutionThreshold)
+                WideContact.applyRestitution(&wide[k], extra, k, lane: l, step.states, threshold: restitutionThreshold)
             }
         }
         for k in Int(overflowStart[isl])..<Int(overflowStart[isl + 1]) {
-            ContactSolver.applyRestitution(&constraints[k], states, threshold: restitutionThreshold)
+            ContactSolver.applyRestitution(&constraints[k], step.states, threshold: restitutionThreshold)
         }
     }
 
@@ -170,48 +192,96 @@ struct SolverViews: @unchecked Sendable {
         for k in r {
             if k < batchCount {
                 let slots = extra[k].slot
-                for l in 0..<4 where slots[l] >= 0 { WideContact.store(wide.readOnly, k, lane: l, into: &data[Int(slots[l])].manifold) }
+                for l in 0..<4 where slots[l] >= 0 { WideContact.store(wide.readOnly, k, lane: l, into: &step.contactData[Int(slots[l])].manifold) }
             } else {
                 let o = k - batchCount
-                let slot = Int(contacts[Int(contactList[Int(overflow[o])])].slot)
-                ContactSolver.store(constraints[o], into: &data[slot].manifold)
+                let slot = Int(step.contacts[Int(contactList[Int(overflow[o])])].slot)
+                ContactSolver.store(constraints[o], into: &step.contactData[slot].manifold)
             }
         }
     }
 
     // MARK: Whole islands
 
-    /// Solves island `isl` for the whole step on the calling thread: sub-steps (joints, colour
-    /// batches in colour order, overflow), then restitution once (batch by batch, then the overflow).
+    /// What island `isl` has to solve, looked up once per step.
+    struct IslandConstraints {
+        var joints: Range<Int>
+        var overflow: Range<Int>
+        var hasBatches: Bool
+        /// The batches when they are all of one colour (a small island's usual case), else empty.
+        var single: Range<Int>
+        /// The batch, when the island's only constraint is a lone batch (`dk_lone_batch`).
+        var lone: UnsafeMutableRawPointer?
+        /// Nothing at all (a lone body in flight).
+        var isEmpty: Bool { !hasBatches && joints.isEmpty && overflow.isEmpty }
+    }
+
+    @inline(__always)
+    func islandConstraints(_ isl: Int) -> IslandConstraints {
+        let k = ColoredBatches.colorCount
+        let colors = colorStart.subview(isl * (k + 1) ..< (isl + 1) * (k + 1))
+        var c = IslandConstraints(joints: Int(jointStart[isl])..<Int(jointStart[isl + 1]),
+                                  overflow: Int(overflowStart[isl])..<Int(overflowStart[isl + 1]),
+                                  hasBatches: colors[1] > colors[0], single: 0..<0, lone: nil)
+        if c.hasBatches && colors[2] == colors[1] { c.single = Int(colors[0])..<Int(colors[1]) }
+        if c.single.count == 1 && c.joints.isEmpty && c.overflow.isEmpty {
+            assert(WideContactSolver.layoutMatches, "the engine's structures and the C kernels' differ in layout")
+            let p = UnsafeMutableRawPointer(wide.pointer(at: c.single.lowerBound, count: 1))
+            if dk_lone_batch(p, 1) != 0 { c.lone = p }
+        }
+        return c
+    }
+
+    /// One pass over island `isl`'s constraints: joints, colour batches in colour order,
+    /// overflow constraints.
+    @inline(__always)
+    func constraints(_ pass: Pass, island isl: Int, _ c: IslandConstraints) {
+        if !c.joints.isEmpty { joints(pass, c.joints) }
+        if !c.single.isEmpty { batches(pass, c.single) } else if c.hasBatches { batches(pass, island: isl) }
+        if !c.overflow.isEmpty { overflowConstraints(pass, c.overflow) }
+    }
+
+    /// Solves island `isl` for the whole step on the calling thread: `SubStep`'s stages on the
+    /// whole island, then restitution once (batch by batch, then the overflow).
     func solveIsland(_ isl: Int) {
         let bodyRange = Int(bodyStart[isl])..<Int(bodyStart[isl + 1])
-        let jointRange = Int(jointStart[isl])..<Int(jointStart[isl + 1])
-        let overflowRange = Int(overflowStart[isl])..<Int(overflowStart[isl + 1])
-        // (What the island has, looked up once: a lone body in flight has no constraint at all.)
-        let colors = colorStart.subview(isl * (ColoredBatches.colorCount + 1) ..< (isl + 1) * (ColoredBatches.colorCount + 1))
-        let hasBatches = colors[1] > colors[0], hasJoints = !jointRange.isEmpty, hasOverflow = !overflowRange.isEmpty
-        // One colour of batches (a small island's usual case): its range, found once.
-        let single = hasBatches && colors[2] == colors[1] ? Int(colors[0])..<Int(colors[1]) : 0..<0
-        @inline(__always) func constraints(_ pass: Pass) {
-            if hasJoints { joints(pass, jointRange) }
-            if !single.isEmpty { batches(pass, single) } else if hasBatches { batches(pass, island: isl) }
-            if hasOverflow { overflowConstraints(pass, overflowRange) }
+        let c = islandConstraints(isl)
+        if let lone = c.lone {
+            // A lone batch goes straight to the one-lane passes, its warm start together with
+            // the biased pass that follows it.
+            let s = UnsafeMutableRawPointer(step.states.pointer(at: 0, count: step.states.count))
+            let soft = softness.soft.kernel, staticSoft = softness.staticSoft.kernel
+            for _ in 0..<subSteps {
+                SubStep.forEachStage { stage in
+                    switch stage {
+                    case .integrateVelocities: integrateVelocities(bodyRange)
+                    case .constraints(.warmStart): break
+                    case .constraints(.solve): dk_lone_warm_start_solve(lone, s, step.states.count, invH, maxBiasVelocity, soft, staticSoft)
+                    case .constraints(.relax): dk_lone_relax(lone, s, step.states.count, invH)
+                    case .integratePositions: integratePositions(bodyRange)
+                    }
+                }
+            }
+        } else {
+            let none = c.isEmpty
+            for _ in 0..<subSteps {
+                SubStep.forEachStage { stage in
+                    switch stage {
+                    case .integrateVelocities: integrateVelocities(bodyRange)
+                    case .constraints(let pass): if !none { constraints(pass, island: isl, c) }
+                    case .integratePositions: integratePositions(bodyRange)
+                    }
+                }
+            }
         }
-        for _ in 0..<subSteps {
-            integrateVelocities(bodyRange)
-            constraints(.warmStart)
-            constraints(.solve)
-            integratePositions(bodyRange)
-            constraints(.relax)
-        }
-        if anyRestitution && (hasBatches || hasOverflow) { restitution(island: isl) }
+        if anyRestitution && (c.hasBatches || !c.overflow.isEmpty) { restitution(island: isl) }
     }
 
     // MARK: Stage pipeline (several workers)
 
     enum StageKind: UInt8 { case integrateVelocities, joints, batches, overflow, integratePositions, restitution, smallIslands, store }
 
-    /// Appends the stages of a big island: the serial `solveIsland`'s sequence, with body
+    /// Appends the stages of a big island: `SubStep`'s stages, as `solveIsland` runs them, with body
     /// ranges and each colour's batches split into blocks — about two per worker (at least 32
     /// batches or 256 bodies a block): every block claim and every stage's end is a
     /// synchronisation, and smaller blocks (32 batches) measured 7–10 % slower on 2 workers.
@@ -237,11 +307,13 @@ struct SolverViews: @unchecked Sendable {
             if o1 > o0 { add(.overflow, pass, o0, o1, o1 - o0) }
         }
         for _ in 0..<subSteps {
-            add(.integrateVelocities, .solve, b0, b1, block(b1 - b0, 256))
-            constraintPass(.warmStart)
-            constraintPass(.solve)
-            add(.integratePositions, .solve, b0, b1, block(b1 - b0, 256))
-            constraintPass(.relax)
+            SubStep.forEachStage { stage in
+                switch stage {
+                case .integrateVelocities: add(.integrateVelocities, .solve, b0, b1, block(b1 - b0, 256))
+                case .constraints(let pass): constraintPass(pass)
+                case .integratePositions: add(.integratePositions, .solve, b0, b1, block(b1 - b0, 256))
+                }
+            }
         }
         if anyRestitution { add(.restitution, .solve, 0, 1, 1) }
     }

@@ -3,13 +3,14 @@ import DynamicsSolverKernels
 extension World {
     /// Solves this step's islands; `keptIslands`: they are last step's, and so are their
     /// colouring and batch layout.
-    func solve(dt: Float, keptIslands: Bool) {
+    func solve(_ ctx: StepContext, keptIslands: Bool) {
         // The islands in place (`islands` is exclusivity-unchecked and only read below): a
         // local copy retained and released each of its buffers.
-        solve(dt: dt, keptIslands: keptIslands, &islands)
+        solve(ctx, keptIslands: keptIslands, &islands)
     }
 
-    private func solve(dt: Float, keptIslands: Bool, _ ib: inout IslandBuilder) {
+    private func solve(_ ctx: StepContext, keptIslands: Bool, _ ib: inout IslandBuilder) {
+        let dt = ctx.dt
         let n = settings.subSteps
         let h = dt / Float(n)
         let contactHertz = min(settings.contactHertz, 0.25 * Float(n) / dt)
@@ -18,8 +19,8 @@ extension World {
         let nj = ib.groupCount > 0 ? Int(ib.groupJointStart[ib.groupCount]) : 0
         // (Read only by the joints' passes: a world without joints does not compute it.)
         let jointSoft = nj > 0 ? Softness(hertz: settings.jointHertz, dampingRatio: settings.jointDampingRatio, h: h) : .rigid
-        let ctx = JointSolver.Context(h: h, invH: 1 / h, jointSoftness: jointSoft)
-        let workers = stepWorkers
+        let jointCtx = JointSolver.Context(h: h, invH: 1 / h, jointSoftness: jointSoft)
+        let workers = ctx.workers
         scheduleIslands(workers: workers)
         let solveStart = isProfiling ? StepProfile.now() : 0
         var prepareEnd = solveStart
@@ -31,7 +32,7 @@ extension World {
         if keptIslands {
             overflowCount = ib.groupCount > 0 ? Int(batches.overflowStart[ib.groupCount]) : 0
         } else {
-            let coloring = batches.coloring(islands: &ib, contacts: contacts.view, metas: metas.view,
+            let coloring = batches.coloring(islands: &ib, contacts: ctx.contacts.readOnly, metas: ctx.metas.readOnly,
                                             bodyCount: Int(bodySlots.count))
             let islandChunk = 8
             Parallel.forChunks(workers: workers, count: (ib.groupCount + islandChunk - 1) / islandChunk, chunkSize: 1,
@@ -42,12 +43,12 @@ extension World {
         if solver.constraints.count < overflowCount {
             solver.constraints.append(contentsOf: repeatElement(ContactConstraint(), count: overflowCount - solver.constraints.count))
         }
-        let dataP = contactData.mutableView
+        let dataP = ctx.contactData
         let cons = solver.constraints.mutableView, jointsP = joints.mutableView
         do {
             let contactList = ib.contactList.view
-            let simsP = sims.mutableView, statesP = states.mutableView
-            let metasP = metas.view, contactsP = contacts.view
+            let simsP = ctx.sims, statesP = ctx.states
+            let metasP = ctx.metas.readOnly, contactsP = ctx.contacts.readOnly
             let overflowP = batches.overflow.view
             let bounce = bounceFlag
             bounce.clear()
@@ -64,25 +65,24 @@ extension World {
             batches.prepare(islands: &ib, source: source, workers: workers, counter: chunkCounter, bounce: bounce)
             let jointList = ib.jointList.view
             for k in 0..<nj {
-                JointSolver.prepare(&jointsP[Int(jointList[k])], sims: simsP.readOnly, metas: metasP, ctx: ctx)
+                JointSolver.prepare(&jointsP[Int(jointList[k])], sims: simsP.readOnly, metas: metasP, ctx: jointCtx)
             }
             if isProfiling { prepareEnd = StepProfile.now() }
             // (The batches' buffers read in place: a local copy of `batches` retained each.)
             let batchCount = ib.groupCount > 0 ? Int(batches.wideStart[ib.groupCount]) : 0
             let views = SolverViews(
-                sims: simsP, states: statesP, bodyCount: states.count, metas: metasP, constraints: cons,
+                step: ctx, constraints: cons,
                 wide: batches.wide.mutableView, extra: batches.wideExtra.view,
                 wideStart: batches.wideStart.view, colorStart: batches.colorStart.view,
                 overflowStart: batches.overflowStart.view,
                 batchCount: batchCount, overflow: overflowP,
-                contactList: contactList, contacts: contactsP, data: dataP,
-                joints: jointsP,
+                contactList: contactList, joints: jointsP,
                 bodies: ib.bodies.view, bodyStart: ib.groupBodyStart.view,
                 jointList: jointList, jointStart: ib.groupJointStart.view, subSteps: n, h: h, invH: 1 / h,
                 maxBiasVelocity: settings.maxContactPushSpeed,
                 softness: WideContactSolver.LaneSoftness(soft: soft, staticSoft: staticSoft),
                 restitutionThreshold: settings.restitutionThreshold,
-                maxLinearSpeed: settings.maxLinearSpeed, jointContext: ctx, anyRestitution: bounce.isSet)
+                maxLinearSpeed: settings.maxLinearSpeed, jointContext: jointCtx, anyRestitution: bounce.isSet)
             if workers == 1 {
                 for isl in 0..<ib.groupCount { views.solveIsland(isl) }
                 views.store(0..<(batchCount + overflowCount))

@@ -1,17 +1,16 @@
 extension World {
     /// Applies each solved body's position change, moves kinematic bodies, clears forces,
     /// updates sleep timers and puts resting islands to sleep.
-    func finalizeBodies(dt: Float) {
+    func finalizeBodies(_ ctx: StepContext) {
         let linTol = settings.sleepLinearThreshold, angTol = settings.sleepAngularThreshold
         let nb = Int(bodySlots.count)
-        let v = BodyFinalize(sims: sims.mutableView, states: states.mutableView, metas: metas.mutableView,
-                             dt: dt, linTol: linTol, angTol: angTol,
+        let v = BodyFinalize(ctx: ctx, linTol: linTol, angTol: angTol,
                              kinematicSleepTime: settings.isSleepEnabled ? settings.timeToSleep : .infinity,
                              maxLinearSpeed: settings.maxLinearSpeed,
                              continuous: settings.isContinuousEnabled, fastCount: fastCounter)
         fastCounter.reset()
         // Each body is written only by the worker owning its slot range.
-        Parallel.forRanges(workers: stepWorkers, count: nb, minPerWorker: parallelMin(512), v)
+        Parallel.forRanges(workers: ctx.workers, count: nb, minPerWorker: parallelMin(512), v)
         sleepRestingIslands()
     }
 
@@ -34,10 +33,8 @@ extension World {
 
 /// The per-body part of `finalizeBodies` (bodies `r` of one worker).
 struct BodyFinalize: RangeTask, @unchecked Sendable {
-    var sims: MutableView<BodySim>
-    var states: MutableView<BodyState>
-    var metas: MutableView<BodyMeta>
-    var dt: Float
+    /// Writes the bodies of its range (records, placements, states).
+    unowned(unsafe) var ctx: StepContext
     var linTol: Float
     var angTol: Float
     /// Resting kinematic bodies sleep alone after this long (infinity: sleeping is off).
@@ -53,6 +50,7 @@ struct BodyFinalize: RangeTask, @unchecked Sendable {
     func run(_ r: Range<Int>, part: Int) { finalize(r) }
 
     func finalize(_ r: Range<Int>) {
+        let sims = ctx.sims, states = ctx.states, metas = ctx.metas, dt = ctx.dt
         for i in r where metas[i].alive && metas[i].type != .static && metas[i].awake {
             var sim = sims[i]
             var st = states[i]

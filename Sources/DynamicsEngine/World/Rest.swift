@@ -37,7 +37,7 @@ final class RestSnapshot {
     /// ... and the step before ended in the same state.
     @exclusivity(unchecked) var atRest = false
     @exclusivity(unchecked) var dt: Float = 0
-    @exclusivity(unchecked) var settings = WorldSettings()
+    @exclusivity(unchecked) var settingsGeneration = -1
     @exclusivity(unchecked) var gravity = Vec2.zero
     /// Continuous-step hits of the last step (a step at rest makes the same ones).
     @exclusivity(unchecked) var hits = 0
@@ -54,7 +54,7 @@ extension World {
     }
 
     private func restStateHolds(dt: Float) -> Bool {
-        guard restEligible, dt == rest.dt, gravity == rest.gravity, settings == rest.settings else { return false }
+        guard restEligible, dt == rest.dt, gravity == rest.gravity, settingsGeneration == rest.settingsGeneration else { return false }
         return restSnapshotMatches(bitwise: true)
     }
 
@@ -94,14 +94,14 @@ extension World {
     }
 
     private func recordStillState(dt: Float, hits: Int) {
-        let same = rest.full && dt == rest.dt && gravity == rest.gravity && settings == rest.settings
+        let same = rest.full && dt == rest.dt && gravity == rest.gravity && settingsGeneration == rest.settingsGeneration
             && hits == rest.hits && restSnapshotMatches(bitwise: true)
         rest.atRest = same
         if !same {
             rest.states.assign(from: states); rest.sims.assign(from: sims); rest.metas.assign(from: metas)
             rest.contacts.assign(from: contacts); rest.data.assign(from: contactData); rest.fatBoxes.assign(from: fatBoxes)
             rest.full = true
-            rest.dt = dt; rest.gravity = gravity; rest.settings = settings; rest.hits = hits
+            rest.dt = dt; rest.gravity = gravity; rest.settingsGeneration = settingsGeneration; rest.hits = hits
         }
     }
 
@@ -121,33 +121,37 @@ extension World {
     /// Body records are compared without their sleep timers.
     func restSnapshotMatches(bitwise: Bool) -> Bool {
         guard rest.full else { return false }
-        func same<T: Equatable>(_ a: Column<T>, _ b: Column<T>) -> Bool {
+        // (Views, not the columns: passing a column to a function retains and releases it.)
+        @inline(__always) func same<T: Equatable>(_ a: View<T>, _ b: View<T>) -> Bool {
             bitwise ? Self.sameBytes(a, b) : a.elementsEqual(b)
         }
-        guard same(states, rest.states), same(sims, rest.sims), same(contacts, rest.contacts),
-              same(contactData, rest.data), same(fatBoxes, rest.fatBoxes), metas.count == rest.metas.count else { return false }
-        let m = metas.view, r = rest.metas.view
+        let r = rest
+        guard same(states.view, r.states.view), same(sims.view, r.sims.view), same(contacts.view, r.contacts.view),
+              same(contactData.view, r.data.view), same(fatBoxes.view, r.fatBoxes.view),
+              metas.count == r.metas.count else { return false }
+        let m = metas.view, rm = r.metas.view
         if bitwise {
             // The records' bytes before and after the sleep timer.
             let timer = MemoryLayout<BodyMeta>.offset(of: \BodyMeta.sleepTime)!, after = timer + MemoryLayout<Float>.size
             let stride = MemoryLayout<BodyMeta>.stride
             for i in 0..<m.count {
-                let a = UnsafeRawPointer(m.pointer(at: i)), b = UnsafeRawPointer(r.pointer(at: i))
+                let a = UnsafeRawPointer(m.pointer(at: i)), b = UnsafeRawPointer(rm.pointer(at: i))
                 if memcmp(a, b, timer) != 0 || memcmp(a + after, b + after, stride - after) != 0 { return false }
             }
             return true
         }
         for i in 0..<m.count {
-            var a = m[i], b = r[i]
+            var a = m[i], b = rm[i]
             a.sleepTime = 0; b.sleepTime = 0
             if a != b { return false }
         }
         return true
     }
 
-    private static func sameBytes<T>(_ a: Column<T>, _ b: Column<T>) -> Bool {
+    @inline(__always)
+    private static func sameBytes<T>(_ a: View<T>, _ b: View<T>) -> Bool {
         guard a.count == b.count else { return false }
-        return a.count == 0 || memcmp(a.view.pointer(at: 0, count: a.count), b.view.pointer(at: 0, count: b.count),
+        return a.count == 0 || memcmp(a.pointer(at: 0, count: a.count), b.pointer(at: 0, count: b.count),
                                       a.count * MemoryLayout<T>.stride) == 0
     }
 }

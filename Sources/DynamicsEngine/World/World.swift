@@ -12,7 +12,9 @@ public final class World {
     // a time and its step hands buffers to workers through raw pointers, so the runtime's
     // dynamic exclusivity checks (≈ 60 per step, a fifth of a small world's step) guard nothing.
     /// Solver settings; change between steps.
-    @exclusivity(unchecked) public var settings: WorldSettings
+    @exclusivity(unchecked) public var settings: WorldSettings { didSet { settingsGeneration &+= 1 } }
+    /// Counts changes to `settings` (a step at rest compares it instead of the whole settings).
+    @exclusivity(unchecked) var settingsGeneration = 0
     /// Gravity for bodies that have no gravity of their own (pt/s²).
     @exclusivity(unchecked) public var gravity: Vec2 {
         didSet {
@@ -121,8 +123,13 @@ public final class World {
     @exclusivity(unchecked) var solver = SolverScratch()
     /// This step's colour batches (kept apart from `solver` so both can be borrowed at once).
     @exclusivity(unchecked) var batches = ColoredBatches()
+    /// The passes' views of this world during a step (`World/StepContext.swift`).
+    let stepContext = StepContext()
 
-    /// Contacts that began touching in the last step (point: largest normal impulse).
+    /// Contacts that began touching in the last step (point: largest normal impulse). Two
+    /// shapes touch when a manifold point is within the linear slop, or when the solve pushed
+    /// on a speculative point (a fast body that struck and bounced off within one step: it
+    /// begins touching in that step and stops in a later one, as UIKit reports a bounce).
     @exclusivity(unchecked) public internal(set) var contactBeginEvents: [ContactEvent] = []
     /// Contacts that stopped touching in the last step (or whose body was destroyed).
     @exclusivity(unchecked) public internal(set) var contactEndEvents: [ContactEvent] = []

@@ -7,7 +7,8 @@ import Synchronization
 /// `advance(by:)` steps exactly the time given, in this order: each live animator registered on
 /// the clock (in the order they were created) by `step(by:)`, then each running view animation
 /// (in commit order); will-start, did-stop and completion callbacks run after all of them have
-/// advanced. `DynamicAnimator.run(for:)` and `runUntilPaused(timeout:)` advance the animator's
+/// advanced; last, the advancing thread's pending Auto Layout passes (DynamicsLayout) run.
+/// `DynamicAnimator.run(for:)` and `runUntilPaused(timeout:)` advance the animator's
 /// clock, so everything on it moves together, as on a device; `DynamicAnimator.step(by:)`
 /// still steps one animator alone. An app's frame loop calls `tick(timestamp:)`, which applies
 /// the display link's rule for stalls (a gap above 0.5 s counts as 1/60 s).
@@ -55,6 +56,8 @@ public final class AnimationClock: @unchecked Sendable {
             owed = 0
             advanceOnce(by: s)
         }
+        // Pending Auto Layout (DynamicsLayout) runs last: one relaxed load when there is none.
+        ViewLayoutHook.runIfPending()
     }
 
     /// The real-time entry point, for an app's frame loop (UIKit's display link): `timestamp`

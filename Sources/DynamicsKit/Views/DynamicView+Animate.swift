@@ -17,13 +17,13 @@ extension DynamicView {
         precondition(duration.isFinite && duration >= 0, "animate(withDuration:): the duration must be finite and not negative (got \(duration))")
         precondition(delay.isFinite && delay >= 0, "animate(withDuration:): the delay must be finite and not negative (got \(delay))")
         let t = AnimationTransaction(id: nil, context: nil, clock: clock)
-        t.duration = duration
-        t.delay = delay
-        t.curve = options.curve
+        t.settings.duration = duration
+        t.settings.delay = delay
+        t.settings.curve = options.curve
         t.beginsFromCurrentState = options.contains(.beginFromCurrentState)
-        t.autoreverses = options.contains(.autoreverse)
-        t.repeatCount = options.contains(.repeat) ? .infinity : 0
-        t.completion = completion
+        t.settings.autoreverses = options.contains(.autoreverse)
+        t.settings.repeatCount = options.contains(.repeat) ? .infinity : 0
+        t.settings.completion = completion
         ViewAnimationCapture.push(t)
         animations()
         ViewAnimationCapture.pop(t)
@@ -59,28 +59,28 @@ extension DynamicView {
     /// The duration of the open begin/commit block (s; ignored outside one, as in UIKit).
     public static func setAnimationDuration(_ duration: TimeInterval) {
         precondition(duration.isFinite && duration >= 0, "setAnimationDuration: the duration must be finite and not negative (got \(duration))")
-        ViewAnimationCapture.openBeginCommit?.duration = duration
+        ViewAnimationCapture.openBeginCommit?.settings.duration = duration
     }
 
     /// The delay before the open block's animation starts (s).
     public static func setAnimationDelay(_ delay: TimeInterval) {
         precondition(delay.isFinite && delay >= 0, "setAnimationDelay: the delay must be finite and not negative (got \(delay))")
-        ViewAnimationCapture.openBeginCommit?.delay = delay
+        ViewAnimationCapture.openBeginCommit?.settings.delay = delay
     }
 
     public static func setAnimationCurve(_ curve: AnimationCurve) {
-        ViewAnimationCapture.openBeginCommit?.curve = curve
+        ViewAnimationCapture.openBeginCommit?.settings.curve = curve
     }
 
     /// How many times the animation runs (fractions allowed; 0 = once; `.infinity` = forever).
     public static func setAnimationRepeatCount(_ repeatCount: Float) {
         precondition(!repeatCount.isNaN && repeatCount >= 0, "setAnimationRepeatCount: the count must not be negative or NaN (got \(repeatCount))")
-        ViewAnimationCapture.openBeginCommit?.repeatCount = Double(repeatCount)
+        ViewAnimationCapture.openBeginCommit?.settings.repeatCount = Double(repeatCount)
     }
 
     /// Each repetition runs forward then backward.
     public static func setAnimationRepeatAutoreverses(_ repeatAutoreverses: Bool) {
-        ViewAnimationCapture.openBeginCommit?.autoreverses = repeatAutoreverses
+        ViewAnimationCapture.openBeginCommit?.settings.autoreverses = repeatAutoreverses
     }
 
     /// See `AnimationOptions.beginFromCurrentState`.
@@ -90,19 +90,19 @@ extension DynamicView {
 
     /// The delegate told of the open block's start and stop (held weakly).
     public static func setAnimationDelegate(_ delegate: ViewAnimationDelegate?) {
-        ViewAnimationCapture.openBeginCommit?.delegate = delegate
+        ViewAnimationCapture.openBeginCommit?.settings.delegate = delegate
     }
 
     /// A closure called when the open block's animation starts (the stand-in for UIKit's
     /// will-start selector): animation id and context.
     public static func setAnimationWillStart(_ handler: ((String?, UnsafeMutableRawPointer?) -> Void)?) {
-        ViewAnimationCapture.openBeginCommit?.willStart = handler
+        ViewAnimationCapture.openBeginCommit?.settings.willStart = handler
     }
 
     /// A closure called when the open block's animation stops (UIKit's did-stop selector):
     /// animation id, whether it finished (false = interrupted), context.
     public static func setAnimationDidStop(_ handler: ((String?, Bool, UnsafeMutableRawPointer?) -> Void)?) {
-        ViewAnimationCapture.openBeginCommit?.didStop = handler
+        ViewAnimationCapture.openBeginCommit?.settings.didStop = handler
     }
 
     /// The clock the open begin/commit block's animation runs on (default `.main`).

@@ -22,6 +22,11 @@ open class DynamicView: DynamicItem {
     private var _alpha: CGFloat = 1
     private var _backgroundColor: Color = .white
 
+    /// Storage for a layout system (DynamicsLayout keeps its per-view state here).
+    @_spi(Layout) public var layoutStorage: AnyObject?
+    /// The animator whose behaviors hold this view, set when it joins and leaves one.
+    weak var holdingAnimator: DynamicAnimator?
+
     /// Tracks of the view animations running on this view, oldest first.
     @exclusivity(unchecked) var animationTracks: [AnimationTrack] = []
 

@@ -1,22 +1,33 @@
 import Foundation
-/// An animation block being filled: the settings and the changes captured on its thread.
-final class AnimationTransaction {
+/// What an animation block says about its timing and its callbacks: filled in while the block
+/// is open (`AnimationTransaction`), fixed once it commits (`ViewAnimationRun`).
+struct ViewAnimationSettings {
     let id: String?
     let context: UnsafeMutableRawPointer?
-    let isBeginCommit: Bool
-    var clock: AnimationClock
     var duration: TimeInterval
     var delay: TimeInterval = 0
     var curve: AnimationCurve = .easeInOut
     var repeatCount: Double = 0
     var autoreverses = false
-    var beginsFromCurrentState = false
-    /// `performWithoutAnimation`: changes are applied, not animated.
-    var disabled = false
     weak var delegate: ViewAnimationDelegate?
     var willStart: ((String?, UnsafeMutableRawPointer?) -> Void)?
     var didStop: ((String?, Bool, UnsafeMutableRawPointer?) -> Void)?
     var completion: ((Bool) -> Void)?
+
+    init(id: String?, context: UnsafeMutableRawPointer?, duration: TimeInterval) {
+        self.id = id; self.context = context; self.duration = duration
+    }
+}
+
+/// An animation block being filled: the settings and the changes captured on its thread.
+final class AnimationTransaction {
+    /// Timing and callbacks, handed to the run when the block commits.
+    var settings: ViewAnimationSettings
+    let isBeginCommit: Bool
+    var clock: AnimationClock
+    var beginsFromCurrentState = false
+    /// `performWithoutAnimation`: changes are applied, not animated.
+    var disabled = false
 
     struct Change {
         let view: DynamicView
@@ -28,8 +39,8 @@ final class AnimationTransaction {
     private(set) var changes: [Change] = []
 
     init(id: String?, context: UnsafeMutableRawPointer?, clock: AnimationClock, isBeginCommit: Bool = false) {
-        self.id = id; self.context = context; self.clock = clock; self.isBeginCommit = isBeginCommit
-        duration = isBeginCommit ? 0.2 : 0
+        settings = ViewAnimationSettings(id: id, context: context, duration: isBeginCommit ? 0.2 : 0)
+        self.clock = clock; self.isBeginCommit = isBeginCommit
     }
 
     func record(view: DynamicView, property: AnimatableProperty, modelFrom: AnimatableValue,

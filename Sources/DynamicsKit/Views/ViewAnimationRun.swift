@@ -1,17 +1,8 @@
 import Foundation
 /// A committed view animation, advanced by its clock.
 final class ViewAnimationRun {
-    let id: String?
-    let context: UnsafeMutableRawPointer?
-    let duration: TimeInterval
-    let delay: TimeInterval
-    let curve: AnimationCurve
-    let repeatCount: Double
-    let autoreverses: Bool
-    weak var delegate: ViewAnimationDelegate?
-    let willStart: ((String?, UnsafeMutableRawPointer?) -> Void)?
-    let didStop: ((String?, Bool, UnsafeMutableRawPointer?) -> Void)?
-    let completion: ((Bool) -> Void)?
+    /// The block's timing and callbacks as they were when it committed.
+    let settings: ViewAnimationSettings
     let hadDelegateCallbacks: Bool
 
     private(set) var elapsed: TimeInterval = 0
@@ -25,10 +16,8 @@ final class ViewAnimationRun {
     private(set) var presentedFraction: Double? = 0
 
     init(_ t: AnimationTransaction) {
-        id = t.id; context = t.context; duration = t.duration; delay = t.delay; curve = t.curve
-        repeatCount = t.repeatCount; autoreverses = t.autoreverses; delegate = t.delegate
-        willStart = t.willStart; didStop = t.didStop; completion = t.completion
-        hadDelegateCallbacks = t.delegate != nil || t.willStart != nil || t.didStop != nil
+        settings = t.settings
+        hadDelegateCallbacks = t.settings.delegate != nil || t.settings.willStart != nil || t.settings.didStop != nil
     }
 
     func trackAdded(_ view: DynamicView) {
@@ -45,9 +34,9 @@ final class ViewAnimationRun {
 
     /// Length of the whole animation after the delay (∞ when repeating forever).
     var activeDuration: TimeInterval {
-        let cycle = duration * (autoreverses ? 2 : 1)
-        if repeatCount == .infinity { return cycle > 0 ? .infinity : 0 }
-        return cycle * (repeatCount > 0 ? repeatCount : 1)
+        let cycle = settings.duration * (settings.autoreverses ? 2 : 1)
+        if settings.repeatCount == .infinity { return cycle > 0 ? .infinity : 0 }
+        return cycle * (settings.repeatCount > 0 ? settings.repeatCount : 1)
     }
 
     enum Event { case willStart, didStop(Bool) }
@@ -61,7 +50,7 @@ final class ViewAnimationRun {
             return
         }
         elapsed += dt
-        let active = elapsed - delay
+        let active = elapsed - settings.delay
         if !started && active >= -1e-12 {
             started = true
             events.append((self, .willStart))
@@ -72,10 +61,10 @@ final class ViewAnimationRun {
             end(finished: !interrupted, events: &events)
             return
         }
-        let cycle = duration * (autoreverses ? 2 : 1)
+        let cycle = settings.duration * (settings.autoreverses ? 2 : 1)
         var local = active - (active / cycle).rounded(.down) * cycle
-        if autoreverses && local > duration { local = cycle - local }
-        presentedFraction = curve.value(at: duration > 0 ? local / duration : 1)
+        if settings.autoreverses && local > settings.duration { local = cycle - local }
+        presentedFraction = settings.curve.value(at: settings.duration > 0 ? local / settings.duration : 1)
     }
 
     private func end(finished: Bool, events: inout [(ViewAnimationRun, Event)]) {
@@ -95,12 +84,12 @@ final class ViewAnimationRun {
     func fire(_ event: Event) {
         switch event {
         case .willStart:
-            delegate?.animationWillStart(id, context: context)
-            willStart?(id, context)
+            settings.delegate?.animationWillStart(settings.id, context: settings.context)
+            settings.willStart?(settings.id, settings.context)
         case .didStop(let finished):
-            delegate?.animationDidStop(id, finished: finished, context: context)
-            didStop?(id, finished, context)
-            completion?(finished)
+            settings.delegate?.animationDidStop(settings.id, finished: finished, context: settings.context)
+            settings.didStop?(settings.id, finished, settings.context)
+            settings.completion?(finished)
         }
     }
 }

@@ -15,15 +15,11 @@ import DynamicsEngine
 ///
 /// Checks: `attached` — every joint's anchors within 0.1 m of each other.
 /// Metrics: `joint_gap` (largest anchor distance, pt).
-public struct ChainsScene: BenchmarkScene {
-    public init() {}
-    public var name: String { "chains" }
-    public var summary: String { "N chains of 50 pinned links hanging and swinging into each other (ours)" }
-    public var sizeMeaning: String { "chains (N; 50 links and 50 joints each)" }
-    public var defaultSizes: [Int] { [10, 40] }
-    public var defaultSize: Int { 40 }
-    /// 2 000 chains = 100 000 links.
-    public var maximumSize: Int { 2_000 }
+enum ChainsScene {
+    static let descriptor = SceneDescriptor(
+        name: "chains", summary: "N chains of 50 pinned links hanging and swinging into each other (ours)",
+        sizeMeaning: "chains (N; 50 links and 50 joints each)",
+        sizes: [10, 40], defaultSize: 40, maximumSize: 2_000, builder: build)  // 2 000 chains = 100 000 links
 
     static let links = 50
     /// Link pitch, half length and half thickness (m).
@@ -35,8 +31,8 @@ public struct ChainsScene: BenchmarkScene {
     static let gapTolerance: Float = 0.1
 
     /// Builds the chains. Deterministic: `seed` is ignored.
-    public func build(size n: Int, seed: UInt64) throws -> SceneInstance {
-        try validate(size: n)
+    static func build(_ request: SceneDescriptor.Request) throws -> SceneInstance {
+        let n = request.size
         let world = Box2DBenchmark.world(sleep: false)
         let shape = [ShapeDef(.box(halfWidth: SceneUnits.pt(Self.halfLength), halfHeight: SceneUnits.pt(Self.halfThickness)),
                               material: SceneUnits.material)]
@@ -68,10 +64,7 @@ public struct ChainsScene: BenchmarkScene {
         let frame = SceneFrame(groundLevel: 0, yUp: true, bodySize: size,
                                boundsMin: Vec2(-halfSpan, -size),
                                boundsMax: Vec2(halfSpan, SceneUnits.pt(Self.anchorHeight) + length + size))
-        return SceneInstance(
-            name: name, size: n, seed: seed, world: world, dynamicBodies: bodies,
-            staticBodyCount: 0, frame: frame, stepsDefault: stepsDefault
-        ) { scene, report in
+        return request.instance(world: world, dynamicBodies: bodies, staticBodyCount: 0, frame: frame) { scene, report in
             Box2DBenchmark.judgeAttachment(scene.world, joints, tolerance: SceneUnits.pt(Self.gapTolerance), into: &report)
         }
     }

@@ -35,172 +35,158 @@ extension CGPoint {
     var vec2: Vec2 { Vec2(Float(x), Float(y)) }
 }
 
-// MARK: - menus
+// MARK: - menus and alerts
 
-/// `menus`: N independent slide-in menus (scenes.md), each with its own target view
-/// (375 × 667 pt), animator and clock. Every menu toggles show/hide every 1.5 s of simulated
-/// time; menu i starts its cycle i mod 90 frames late, so the toggles spread evenly over the
-/// steps (a screen full of independent users, not one synchronised burst). Even menus come from
-/// the left, odd ones from the right. Each step advances every menu's clock by 1/60 s; the
-/// clocks are stepped in parallel over the workers.
-public struct MenusScene: BenchmarkScene {
-    public init() {}
-    public var name: String { "menus" }
-    public var summary: String { "N slide-in menus, each with its own animator, toggling every 1.5 s" }
-    public var sizeMeaning: String { "menus" }
-    public var defaultSizes: [Int] { [100, 1_000] }
-    public var defaultSize: Int { 1_000 }
-    public var maximumSize: Int { 100_000 }
+/// The UI scenes (scenes.md): `menus`, `alerts` and `dashboard`.
+enum ComponentScenes {
+    /// `menus`: N independent slide-in menus, each with its own target view (375 × 667 pt),
+    /// animator and clock. Every menu toggles show/hide every 1.5 s of simulated time; menu i
+    /// starts its cycle i mod 90 frames late, so the toggles spread evenly over the steps (a
+    /// screen full of independent users, not one synchronised burst). Even menus come from the
+    /// left, odd ones from the right. Each step advances every menu's clock by 1/60 s; the
+    /// clocks are stepped in parallel over the workers.
+    static let menus = SceneDescriptor(
+        name: "menus", summary: "N slide-in menus, each with its own animator, toggling every 1.5 s",
+        sizeMeaning: "menus", sizes: [100, 1_000], defaultSize: 1_000, maximumSize: 100_000
+    ) { $0.instance(driver: MenusDriver(period: 90, count: $0.size, make: menu), frame: componentFrame) }
 
-    public func build(size: Int, seed: UInt64) throws -> SceneInstance {
-        try validate(size: size)
-        return SceneInstance(name: name, size: size, seed: seed, driver: MenusDriver(count: size), frame: componentFrame)
+    /// `alerts`: N independent drop-in alerts, each with its own target view (375 × 667 pt),
+    /// animator and clock. Every alert alternates show / tap every 2 s of simulated time (a
+    /// tap on button i mod 2); alert i starts i mod 120 frames late. Clocks are stepped in
+    /// parallel over the workers.
+    static let alerts = SceneDescriptor(
+        name: "alerts", summary: "N drop-in alerts, each with its own animator, shown and dismissed every 2 s",
+        sizeMeaning: "alerts", sizes: [100, 1_000], defaultSize: 1_000, maximumSize: 100_000
+    ) { $0.instance(driver: AlertsDriver(period: 120, count: $0.size, make: alert), frame: componentFrame) }
+
+    /// `dashboard`: see `DashboardDriver`.
+    static let dashboard = SceneDescriptor(
+        name: "dashboard",
+        summary: "2048 × 1536 pt: N small items in collision layers, snaps, pushes, 20 menus and 20 alerts on one clock",
+        sizeMeaning: "small items", sizes: [1_000, 5_000], defaultSize: 5_000, maximumSize: 50_000
+    ) { request in
+        let frame = SceneFrame(groundLevel: 1536, yUp: false, bodySize: 40,
+                               boundsMin: Vec2(-2, -2), boundsMax: Vec2(2050, 1538))
+        return request.instance(driver: DashboardDriver(items: request.size, seed: request.seed), frame: frame)
+    }
+
+    /// Menu `i` of `menus` on its own phone screen.
+    static func menu(_ i: Int, clock: AnimationClock) -> MenuComponent {
+        let left = i % 2 == 0
+        let frame = left ? CGRect(x: 0, y: 0, width: 150, height: 667) : CGRect(x: 375 - 150, y: 0, width: 150, height: 667)
+        return MenuComponent(frame: frame, targetView: DynamicView(frame: phoneScreen), direction: left ? .leftToRight : .rightToLeft,
+                             options: ["Home", "Inbox", "Starred", "Settings", "Help"], optionImages: nil, clock: clock)
+    }
+
+    /// An alert of `alerts` on its own phone screen.
+    static func alert(_ i: Int, clock: AnimationClock) -> AlertComponent {
+        AlertComponent(title: "Update available", message: "A new version is ready to install.",
+                       buttonTitles: ["Install", "Later"], targetView: DynamicView(frame: phoneScreen), clock: clock)
     }
 }
+
+/// A component the UI scenes repeat: its animator, its screen, the view that moves, and the
+/// toggle that starts each cycle.
+public protocol CycledComponent: AnyObject {
+    /// The component's animator.
+    var animator: DynamicAnimator { get }
+    /// The screen the component lives in.
+    var targetView: DynamicView { get }
+    /// The centre of the view that moves (pt).
+    var movingCenter: CGPoint { get }
+    /// Shows the component when it is hidden; otherwise hides it (a menu) or taps its button
+    /// `button` (an alert).
+    func toggle(button: Int)
+}
+
+extension MenuComponent: CycledComponent {
+    public var movingCenter: CGPoint { menuView.center }
+    public func toggle(button: Int) {
+        if isMenuShown { hideMenu() } else { showMenu(selectionHandler: ignoreMenuSelection) }
+    }
+}
+
+extension AlertComponent: CycledComponent {
+    public var movingCenter: CGPoint { alertView.center }
+    public func toggle(button: Int) {
+        if isShown { tapButton(at: button) } else { show(selectionHandler: ignoreAlertSelection) }
+    }
+}
+
+private let ignoreMenuSelection: @Sendable (Int) -> Void = { _ in }
+private let ignoreAlertSelection: @Sendable (Int, String) -> Void = { _, _ in }
 
 /// Steps the `menus` scene.
-public final class MenusDriver: SceneDriver {
-    /// The menus, one clock each.
-    public let menus: [MenuComponent]
-    let clocks: [AnimationClock]
-    private var frame = 0
-    static let period = 90
+public typealias MenusDriver = CycledComponentsDriver<MenuComponent>
+/// Steps the `alerts` scene.
+public typealias AlertsDriver = CycledComponentsDriver<AlertComponent>
 
-    init(count: Int) {
-        var menus: [MenuComponent] = [], clocks: [AnimationClock] = []
-        menus.reserveCapacity(count); clocks.reserveCapacity(count)
+/// Steps N independent components, each with its own clock: component i toggles (button
+/// i mod 2) at frames ≡ −i mod `period`.
+public final class CycledComponentsDriver<Component: CycledComponent>: SceneDriver {
+    /// The components, one clock each.
+    public let components: [Component]
+    let clocks: [AnimationClock]
+    /// The components' animators, held as such: the driver is reached through `SceneDriver`,
+    /// where its generic code is not specialised, and the benchmark reads the contact count
+    /// after every step (through the components, that allocated once per component).
+    let animators: [DynamicAnimator]
+    /// Frames between a component's toggles.
+    let period: Int
+    private var frame = 0
+
+    init(period: Int, count: Int, make: (Int, AnimationClock) -> Component) {
+        var components: [Component] = [], clocks: [AnimationClock] = []
+        components.reserveCapacity(count); clocks.reserveCapacity(count)
         for i in 0..<count {
             let clock = AnimationClock()
-            let target = DynamicView(frame: phoneScreen)
-            let left = i % 2 == 0
-            let frame = left ? CGRect(x: 0, y: 0, width: 150, height: 667) : CGRect(x: 375 - 150, y: 0, width: 150, height: 667)
-            menus.append(MenuComponent(frame: frame, targetView: target, direction: left ? .leftToRight : .rightToLeft,
-                                       options: ["Home", "Inbox", "Starred", "Settings", "Help"], optionImages: nil, clock: clock))
+            components.append(make(i, clock))
             clocks.append(clock)
         }
-        self.menus = menus; self.clocks = clocks
+        self.period = period; self.components = components; self.clocks = clocks
+        self.animators = components.map(\.animator)
     }
 
-    /// Toggles the menus due, then advances every clock (each menu is independent, so making
-    /// all the toggles first changes nothing).
+    /// Toggles the components due, then advances every clock (each component is independent,
+    /// so making all the toggles first changes nothing).
     public func step(dt: Float, workers: Int) {
         _ = makeToggles(workers: workers)
         advance(dt: dt, workers: workers)
     }
 
-    /// Shows or hides the menus whose cycle starts at this frame (menu i at frames ≡ −i mod 90).
+    /// Toggles the components whose cycle starts at this frame (component i at frames ≡ −i mod
+    /// `period`).
     public func makeToggles(workers: Int) -> Int {
-        let first = (Self.period - frame % Self.period) % Self.period
-        let count = first < menus.count ? (menus.count - first + Self.period - 1) / Self.period : 0
+        let first = (period - frame % period) % period
+        let count = first < components.count ? (components.count - first + period - 1) / period : 0
         parallelFor(count, workers: workers) { k in
-            let i = first + k * Self.period
-            let menu = menus[i]
-            if menu.isMenuShown { menu.hideMenu() } else { menu.showMenu(selectionHandler: Self.ignoreSelection) }
+            let i = first + k * period
+            components[i].toggle(button: i % 2)
         }
         return count
     }
 
-    /// Advances every menu's clock by one frame, in parallel over the workers.
+    /// Advances every component's clock by one frame, in parallel over the workers.
     public func advance(dt: Float, workers: Int) {
         frame += 1
         let seconds = frameSeconds(dt)
         ParallelWork.forEach(clocks.count, workers: workers, AdvanceClocks(clocks: clocks, seconds: seconds))
     }
 
-    private static let ignoreSelection: @Sendable (Int) -> Void = { _ in }
-
-    public func itemCenters() -> [Vec2] { menus.map { $0.menuView.center.vec2 } }
-    public var touchingContactCount: Int { menus.reduce(0) { $0 + $1.animator.physicsWorld.touchingContactCount } }
-    public var contactCount: Int { menus.reduce(0) { $0 + $1.animator.physicsWorld.contactCount } }
-    public var kineticEnergy: Double { menus.reduce(0) { $0 + $1.animator.physicsWorld.kineticEnergy } }
-    public var bodyCount: Int { menus.reduce(0) { $0 + $1.animator.items.count } }
-    /// The first menu's screen.
-    public var picture: ScenePicture? { menus.first.map { .view($0.targetView, clocks[0]) } }
-}
-
-// MARK: - alerts
-
-/// `alerts`: N independent drop-in alerts (scenes.md), each with its own target view
-/// (375 × 667 pt), animator and clock. Every alert alternates show / tap every 2 s of simulated
-/// time (a tap on button i mod 2); alert i starts i mod 120 frames late. Clocks are stepped in
-/// parallel over the workers.
-public struct AlertsScene: BenchmarkScene {
-    public init() {}
-    public var name: String { "alerts" }
-    public var summary: String { "N drop-in alerts, each with its own animator, shown and dismissed every 2 s" }
-    public var sizeMeaning: String { "alerts" }
-    public var defaultSizes: [Int] { [100, 1_000] }
-    public var defaultSize: Int { 1_000 }
-    public var maximumSize: Int { 100_000 }
-
-    public func build(size: Int, seed: UInt64) throws -> SceneInstance {
-        try validate(size: size)
-        return SceneInstance(name: name, size: size, seed: seed, driver: AlertsDriver(count: size), frame: componentFrame)
-    }
-}
-
-/// Steps the `alerts` scene.
-public final class AlertsDriver: SceneDriver {
-    /// The alerts, one clock each.
-    public let alerts: [AlertComponent]
-    let clocks: [AnimationClock]
-    private var frame = 0
-    static let period = 120
-
-    init(count: Int) {
-        var alerts: [AlertComponent] = [], clocks: [AnimationClock] = []
-        alerts.reserveCapacity(count); clocks.reserveCapacity(count)
-        for _ in 0..<count {
-            let clock = AnimationClock()
-            alerts.append(AlertComponent(title: "Update available", message: "A new version is ready to install.",
-                                         buttonTitles: ["Install", "Later"], targetView: DynamicView(frame: phoneScreen), clock: clock))
-            clocks.append(clock)
-        }
-        self.alerts = alerts; self.clocks = clocks
-    }
-
-    /// Shows or dismisses the alerts due, then advances every clock (each alert is
-    /// independent, so making all the toggles first changes nothing).
-    public func step(dt: Float, workers: Int) {
-        _ = makeToggles(workers: workers)
-        advance(dt: dt, workers: workers)
-    }
-
-    /// Shows or taps the alerts whose cycle starts at this frame (alert i at frames ≡ −i mod 120).
-    public func makeToggles(workers: Int) -> Int {
-        let first = (Self.period - frame % Self.period) % Self.period
-        let count = first < alerts.count ? (alerts.count - first + Self.period - 1) / Self.period : 0
-        parallelFor(count, workers: workers) { k in
-            let i = first + k * Self.period
-            let alert = alerts[i]
-            if alert.isShown { alert.tapButton(at: i % 2) } else { alert.show(selectionHandler: Self.ignoreSelection) }
-        }
-        return count
-    }
-
-    /// Advances every alert's clock by one frame, in parallel over the workers.
-    public func advance(dt: Float, workers: Int) {
-        frame += 1
-        let seconds = frameSeconds(dt)
-        ParallelWork.forEach(clocks.count, workers: workers, AdvanceClocks(clocks: clocks, seconds: seconds))
-    }
-
-    private static let ignoreSelection: @Sendable (Int, String) -> Void = { _, _ in }
-
-    public func itemCenters() -> [Vec2] { alerts.map { $0.alertView.center.vec2 } }
-    public var touchingContactCount: Int { alerts.reduce(0) { $0 + $1.animator.physicsWorld.touchingContactCount } }
-    public var contactCount: Int { alerts.reduce(0) { $0 + $1.animator.physicsWorld.contactCount } }
-    public var kineticEnergy: Double { alerts.reduce(0) { $0 + $1.animator.physicsWorld.kineticEnergy } }
-    public var bodyCount: Int { alerts.reduce(0) { $0 + $1.animator.items.count } }
-    /// The first alert's screen.
-    public var picture: ScenePicture? { alerts.first.map { .view($0.targetView, clocks[0]) } }
+    public func itemCenters() -> [Vec2] { components.map { $0.movingCenter.vec2 } }
+    public var touchingContactCount: Int { animators.reduce(0) { $0 + $1.physicsWorld.touchingContactCount } }
+    public var contactCount: Int { animators.reduce(0) { $0 + $1.physicsWorld.contactCount } }
+    public var kineticEnergy: Double { animators.reduce(0) { $0 + $1.physicsWorld.kineticEnergy } }
+    public var bodyCount: Int { animators.reduce(0) { $0 + $1.items.count } }
+    /// The first component's screen.
+    public var picture: ScenePicture? { components.first.map { .view($0.targetView, clocks[0]) } }
 }
 
 // MARK: - dashboard
 
-/// `dashboard` (scenes.md): one 2048 × 1536 pt world on one clock with N small items
-/// (default 5 000: 20–40 pt rectangles and circles, seeded) under gravity with collision in
-/// the reference bounds, 50 snap behaviors retargeted every second, 20 instantaneous pushes per
+/// Steps the `dashboard` scene (scenes.md): one 2048 × 1536 pt world on one clock with N small
+/// items (default 5 000: 20–40 pt rectangles and circles, seeded) under gravity with collision
+/// in the reference bounds, 50 snap behaviors retargeted every second, 20 instantaneous pushes per
 /// second at random items, plus 20 menus and 20 alerts toggling (their own animators, on the
 /// same clock).
 ///
@@ -208,25 +194,6 @@ public final class AlertsDriver: SceneDriver {
 /// cannot all rest in one layer; like a dashboard's stacked panels, the items are split into
 /// collision layers of 500 (one `CollisionBehavior` each, all bounded by the screen) that pass
 /// through each other. The item animator steps with the scene's worker count.
-public struct DashboardScene: BenchmarkScene {
-    public init() {}
-    public var name: String { "dashboard" }
-    public var summary: String { "2048 × 1536 pt: N small items in collision layers, snaps, pushes, 20 menus and 20 alerts on one clock" }
-    public var sizeMeaning: String { "small items" }
-    public var defaultSizes: [Int] { [1_000, 5_000] }
-    public var defaultSize: Int { 5_000 }
-    public var maximumSize: Int { 50_000 }
-
-    public func build(size: Int, seed: UInt64) throws -> SceneInstance {
-        try validate(size: size)
-        let driver = DashboardDriver(items: size, seed: seed)
-        let frame = SceneFrame(groundLevel: 1536, yUp: false, bodySize: 40,
-                               boundsMin: Vec2(-2, -2), boundsMax: Vec2(2050, 1538))
-        return SceneInstance(name: name, size: size, seed: seed, driver: driver, frame: frame)
-    }
-}
-
-/// Steps the `dashboard` scene.
 public final class DashboardDriver: SceneDriver {
     public let clock = AnimationClock()
     /// The animator of the small items.
@@ -323,11 +290,11 @@ public final class DashboardDriver: SceneDriver {
             count += 1
         }
         for (i, m) in menus.enumerated() where (f + 4 * i) % 90 == 0 {
-            if m.isMenuShown { m.hideMenu() } else { m.showMenu(selectionHandler: Self.ignoreMenuSelection) }
+            m.toggle(button: 0)
             count += 1
         }
         for (i, a) in alerts.enumerated() where (f + 6 * i) % 120 == 0 {
-            if a.isShown { a.tapButton(at: 0) } else { a.show(selectionHandler: Self.ignoreAlertSelection) }
+            a.toggle(button: 0)
             count += 1
         }
         return count
@@ -338,9 +305,6 @@ public final class DashboardDriver: SceneDriver {
         frame += 1
         clock.advance(by: frameSeconds(dt))
     }
-
-    private static let ignoreMenuSelection: @Sendable (Int) -> Void = { _ in }
-    private static let ignoreAlertSelection: @Sendable (Int, String) -> Void = { _, _ in }
 
     private var worlds: [World] { [animator.physicsWorld] + menus.map { $0.animator.physicsWorld } + alerts.map { $0.animator.physicsWorld } }
     public func itemCenters() -> [Vec2] { items.map { $0.center.vec2 } }

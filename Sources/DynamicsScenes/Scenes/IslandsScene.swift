@@ -3,13 +3,10 @@ import DynamicsEngine
 /// `islands`: G small independent groups (scenes.md, "islands"): each a cup (ground and two
 /// walls) with 8 boxes of 40 × 40 pt dropped in, on a grid far enough apart that groups never
 /// touch. Points, y down, gravity 1000 pt/s². It measures island-level parallelism.
-public struct IslandsScene: BenchmarkScene {
-    public init() {}
-    public var name: String { "islands" }
-    public var summary: String { "G independent cups of 8 boxes (40 pt) each: many small islands" }
-    public var sizeMeaning: String { "groups" }
-    public var defaultSizes: [Int] { [100, 1_000, 4_000] }
-    public var defaultSize: Int { 1_000 }
+enum IslandsScene {
+    static let descriptor = SceneDescriptor(
+        name: "islands", summary: "G independent cups of 8 boxes (40 pt) each: many small islands",
+        sizeMeaning: "groups", sizes: [100, 1_000, 4_000], defaultSize: 1_000, builder: build)
 
     /// Cell pitch of the grid of groups, and the cup's inner size (pt).
     static let pitch: Float = 300
@@ -18,13 +15,13 @@ public struct IslandsScene: BenchmarkScene {
     static let box: Float = 40
 
     /// Builds the groups. Deterministic: `seed` only jitters where boxes start, reproducibly.
-    public func build(size: Int, seed: UInt64) throws -> SceneInstance {
-        try validate(size: size)
+    static func build(_ request: SceneDescriptor.Request) throws -> SceneInstance {
+        let size = request.size
         var settings = WorldSettings()
         settings.isSleepEnabled = false
         let world = World(gravity: Vec2(0, 1000), settings: settings)
         let columns = Int(Float(size).squareRoot().rounded(.up))
-        var rng = SceneRandom(seed: seed)
+        var rng = SceneRandom(seed: request.seed)
         var bodies: [BodyHandle] = []
         bodies.reserveCapacity(size * 8)
         let material = Material(density: 1, friction: 0.6, restitution: 0)
@@ -52,8 +49,7 @@ public struct IslandsScene: BenchmarkScene {
         let frame = SceneFrame(groundLevel: Float(rows) * Self.pitch, yUp: false, bodySize: Self.box,
                                boundsMin: Vec2(-Self.pitch, -Self.pitch),
                                boundsMax: Vec2(Float(columns + 1) * Self.pitch, Float(rows + 1) * Self.pitch))
-        return SceneInstance(name: name, size: size, seed: seed, world: world, dynamicBodies: bodies,
-                             staticBodyCount: size * 3, frame: frame, stepsDefault: stepsDefault) { instance, report in
+        return request.instance(world: world, dynamicBodies: bodies, staticBodyCount: size * 3, frame: frame) { instance, report in
             // Every box must still be inside its own cup.
             var outside = 0
             for (i, b) in instance.dynamicBodies.enumerated() {

@@ -13,23 +13,18 @@ import DynamicsEngine
 ///
 /// Checks: `attached` — every joint's anchors within 0.25 m of each other.
 /// Metrics: `joint_gap` (largest anchor distance, pt).
-public struct JointGridScene: BenchmarkScene {
-    public init() {}
-    public var name: String { "joint_grid" }
-    public var summary: String { "Box2D's joint_grid: N × N circles pinned to their neighbours, hung from the top, 500 steps" }
-    public var sizeMeaning: String { "circles per row and per column (N; N² circles, 2N(N−1) joints)" }
-    public var defaultSizes: [Int] { [10, 100] }
-    public var defaultSize: Int { 100 }
-    public var stepsDefault: Int { 500 }
-    /// 1 000 × 1 000 circles.
-    public var maximumSize: Int { 1_000 }
+enum JointGridScene {
+    static let descriptor = SceneDescriptor(
+        name: "joint_grid", summary: "Box2D's joint_grid: N × N circles pinned to their neighbours, hung from the top, 500 steps",
+        sizeMeaning: "circles per row and per column (N; N² circles, 2N(N−1) joints)",
+        sizes: [10, 100], defaultSize: 100, steps: 500, maximumSize: 1_000, builder: build)  // 1 000 × 1 000 circles
 
     /// Largest anchor distance (m) for `attached`.
     static let gapTolerance: Float = 0.25
 
     /// Builds the grid. Deterministic: `seed` is ignored.
-    public func build(size n: Int, seed: UInt64) throws -> SceneInstance {
-        try validate(size: n)
+    static func build(_ request: SceneDescriptor.Request) throws -> SceneInstance {
+        let n = request.size
         let world = Box2DBenchmark.world(sleep: false)
         // Box2D's filter (category 2, mask ~2): the circles collide with nothing here.
         let circles = world.createCollisionGroup(mode: [])
@@ -59,10 +54,8 @@ public struct JointGridScene: BenchmarkScene {
         let extent = SceneUnits.pt(2 * Float(n) + 2)
         let frame = SceneFrame(groundLevel: -extent, yUp: true, bodySize: SceneUnits.pt(0.8),
                                boundsMin: Vec2(-extent, -extent), boundsMax: Vec2(extent, extent))
-        return SceneInstance(
-            name: name, size: n, seed: seed, world: world, dynamicBodies: dynamic,
-            staticBodyCount: grid.count - dynamic.count, frame: frame, stepsDefault: stepsDefault
-        ) { scene, report in
+        return request.instance(world: world, dynamicBodies: dynamic, staticBodyCount: grid.count - dynamic.count,
+                                frame: frame) { scene, report in
             Box2DBenchmark.judgeAttachment(scene.world, joints, tolerance: SceneUnits.pt(Self.gapTolerance), into: &report)
         }
     }

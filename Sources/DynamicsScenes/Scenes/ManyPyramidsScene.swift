@@ -10,16 +10,11 @@ import DynamicsEngine
 ///
 /// Checks: `standing` — every pyramid's top box is within 0.1 m of where it started.
 /// Metrics: `fallen_pyramids`.
-public struct ManyPyramidsScene: BenchmarkScene {
-    public init() {}
-    public var name: String { "many_pyramids" }
-    public var summary: String { "Box2D's many_pyramids: N × N pyramids of 55 boxes (1 m) on N ground rows, 200 steps" }
-    public var sizeMeaning: String { "pyramids per row and per column (N; 55 N² boxes)" }
-    public var defaultSizes: [Int] { [5, 20] }
-    public var defaultSize: Int { 20 }
-    public var stepsDefault: Int { 200 }
-    /// 200 × 200 pyramids = 2 200 000 boxes.
-    public var maximumSize: Int { 200 }
+enum ManyPyramidsScene {
+    static let descriptor = SceneDescriptor(
+        name: "many_pyramids", summary: "Box2D's many_pyramids: N × N pyramids of 55 boxes (1 m) on N ground rows, 200 steps",
+        sizeMeaning: "pyramids per row and per column (N; 55 N² boxes)",
+        sizes: [5, 20], defaultSize: 20, steps: 200, maximumSize: 200, builder: build)  // 200 × 200 pyramids = 2 200 000 boxes
 
     static let base = 10
     /// Ground rows and pyramid columns are 11 m apart: the base (10 m) and one box of room.
@@ -28,8 +23,8 @@ public struct ManyPyramidsScene: BenchmarkScene {
     static let topTolerance: Float = 0.1
 
     /// Builds the pyramids. Deterministic: `seed` is ignored.
-    public func build(size n: Int, seed: UInt64) throws -> SceneInstance {
-        try validate(size: n)
+    static func build(_ request: SceneDescriptor.Request) throws -> SceneInstance {
+        let n = request.size
         let world = Box2DBenchmark.world(sleep: false)
         let halfWidth = 0.5 * Self.pitch * Float(n)
         let ground = (0..<n).map { r -> ShapeDef in
@@ -56,10 +51,7 @@ public struct ManyPyramidsScene: BenchmarkScene {
             groundLevel: 0, yUp: true, bodySize: bodySize,
             boundsMin: Vec2(SceneUnits.pt(-halfWidth) - bodySize, -bodySize),
             boundsMax: Vec2(SceneUnits.pt(halfWidth) + bodySize, SceneUnits.pt(Self.pitch * Float(n)) + 10 * bodySize))
-        return SceneInstance(
-            name: name, size: n, seed: seed, world: world, dynamicBodies: bodies,
-            staticBodyCount: 1, frame: frame, stepsDefault: stepsDefault
-        ) { scene, report in
+        return request.instance(world: world, dynamicBodies: bodies, staticBodyCount: 1, frame: frame) { scene, report in
             let limit = SceneUnits.pt(Self.topTolerance)
             var fallen = 0
             for (top, start) in zip(tops, topStarts) where !(Box2DBenchmark.separation(scene.world.position(top), start) <= limit) {

@@ -11,34 +11,24 @@ import DynamicsEngine
 /// Checks: `standing` — the maximum height is within 1% of its start.
 /// Metrics: `top_drift` (horizontal drift of the top box, pt), `top_drop` (how far the top box
 /// sank, pt).
-public struct PyramidScene: BenchmarkScene {
-    public let name: String
-    public let summary: String
-    public let defaultSizes: [Int]
-    public let stepsDefault: Int
-    public var defaultSize: Int { 100 }
-    public var sizeMeaning: String { "boxes on the base row (B; B(B+1)/2 boxes)" }
-    /// 2 000 on the base = 2 001 000 boxes.
-    public var maximumSize: Int { 2_000 }
-
+enum PyramidScene {
     /// `pyramid` (scenes.md).
-    public init() {
-        self.init(name: "pyramid", summary: "a pyramid of 1 m boxes, B on the base row, that must keep standing",
-                  defaultSizes: [20, 50, 100], stepsDefault: 600)
-    }
-
-    private init(name: String, summary: String, defaultSizes: [Int], stepsDefault: Int) {
-        self.name = name; self.summary = summary; self.defaultSizes = defaultSizes; self.stepsDefault = stepsDefault
-    }
+    static let descriptor = SceneDescriptor(
+        name: "pyramid", summary: "a pyramid of 1 m boxes, B on the base row, that must keep standing",
+        sizeMeaning: sizeMeaning, sizes: [20, 50, 100], defaultSize: 100, maximumSize: maximumSize, builder: build)
 
     /// `large_pyramid`: Box2D's benchmark of that name, the same pyramid at base 100 for 500 steps
     /// (20 is Box2D's debug size).
-    public static let large = PyramidScene(
+    static let large = SceneDescriptor(
         name: "large_pyramid", summary: "Box2D's large_pyramid: the pyramid at base 100 (5 050 boxes), 500 steps",
-        defaultSizes: [20, 100], stepsDefault: 500)
+        sizeMeaning: sizeMeaning, sizes: [20, 100], defaultSize: 100, steps: 500, maximumSize: maximumSize, builder: build)
+
+    static let sizeMeaning = "boxes on the base row (B; B(B+1)/2 boxes)"
+    /// 2 000 on the base = 2 001 000 boxes.
+    static let maximumSize = 2_000
 
     /// Allowed change of the maximum height for `standing`, as a fraction of its start.
-    public static let standingTolerance = 0.01
+    static let standingTolerance = 0.01
 
     /// Centres (metres, y up) of a pyramid of 1 m boxes with `base` boxes on its base row, in
     /// creation order (row by row from the base, left to right; the last is the top box): the
@@ -56,8 +46,8 @@ public struct PyramidScene: BenchmarkScene {
     }
 
     /// Builds the pyramid. Deterministic: `seed` is ignored.
-    public func build(size: Int, seed: UInt64) throws -> SceneInstance {
-        try validate(size: size)
+    static func build(_ request: SceneDescriptor.Request) throws -> SceneInstance {
+        let size = request.size
         let base = size
         let world = SceneUnits.throughputWorld()
         // Ground box centred (0, −1) m, half extents (100, 1) m: its surface is y = 0.
@@ -76,10 +66,7 @@ public struct PyramidScene: BenchmarkScene {
             groundLevel: 0, yUp: true, bodySize: bodySize,
             boundsMin: Vec2(-groundHalf - bodySize, -bodySize),
             boundsMax: Vec2(groundHalf + bodySize, 2 * topStart.y + 10 * bodySize))
-        return SceneInstance(
-            name: name, size: size, seed: seed, world: world, dynamicBodies: bodies,
-            staticBodyCount: 1, frame: frame, stepsDefault: stepsDefault
-        ) { scene, report in
+        return request.instance(world: world, dynamicBodies: bodies, staticBodyCount: 1, frame: frame) { scene, report in
             let start = report.initialMaxHeight
             report.checks["standing"] = report.maxHeight.isFinite
                 && abs(report.maxHeight - start) <= Self.standingTolerance * start

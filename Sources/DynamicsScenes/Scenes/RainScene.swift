@@ -25,16 +25,11 @@ import DynamicsEngine
 /// 28 m/s stretches its joints by up to about 0.15 m); `floors_hold` — no body under the lowest
 /// floor, between its ends.
 /// Metrics: `joint_gap` (pt), `ragdolls` (alive now), `through_floor`.
-public struct RainScene: BenchmarkScene {
-    public init() {}
-    public var name: String { "rain" }
-    public var summary: String { "Box2D's rain: ragdolls dropped in groups onto 5 floors, the oldest replaced, 1 000 steps" }
-    public var sizeMeaning: String { "columns of ragdoll groups (C; 5 rows × C groups of 5 ragdolls of 11 bodies)" }
-    public var defaultSizes: [Int] { [10, 40] }
-    public var defaultSize: Int { 40 }
-    public var stepsDefault: Int { 1_000 }
-    /// 400 columns: up to 10 000 ragdolls.
-    public var maximumSize: Int { 400 }
+enum RainScene {
+    static let descriptor = SceneDescriptor(
+        name: "rain", summary: "Box2D's rain: ragdolls dropped in groups onto 5 floors, the oldest replaced, 1 000 steps",
+        sizeMeaning: "columns of ragdoll groups (C; 5 rows × C groups of 5 ragdolls of 11 bodies)",
+        sizes: [10, 40], defaultSize: 40, steps: 1_000, maximumSize: 400, builder: build)  // 400 columns: up to 10 000 ragdolls
 
     static let rows = 5
     static let groupSize = 5
@@ -46,8 +41,8 @@ public struct RainScene: BenchmarkScene {
     static let gapTolerance: Float = 0.25
 
     /// Builds the floors; the ragdolls come in `beforeStep`. Deterministic: `seed` is ignored.
-    public func build(size columns: Int, seed: UInt64) throws -> SceneInstance {
-        try validate(size: columns)
+    static func build(_ request: SceneDescriptor.Request) throws -> SceneInstance {
+        let columns = request.size
         let world = Box2DBenchmark.world(sleep: true)
         let m = SceneUnits.pointsPerMetre
         // One group per pair of ragdoll numbers within a group: two ragdolls collide unless
@@ -110,9 +105,8 @@ public struct RainScene: BenchmarkScene {
                                boundsMin: Vec2(-reach, -depth),
                                boundsMax: Vec2(reach, (40 + Self.floorPitch * Float(Self.rows - 1) + 10) * m))
         let floorEnd = (0.5 * span + 0.25) * m
-        return SceneInstance(
-            name: name, size: columns, seed: seed, world: world, dynamicBodies: [],
-            staticBodyCount: 1, frame: frame, stepsDefault: stepsDefault,
+        return request.instance(
+            world: world, dynamicBodies: [], staticBodyCount: 1, frame: frame,
             judge: { scene, report in
                 let alive = rain.ragdolls.compactMap { $0 }
                 Box2DBenchmark.judgeAttachment(scene.world, alive.flatMap(\.joints), tolerance: Self.gapTolerance * m, into: &report)

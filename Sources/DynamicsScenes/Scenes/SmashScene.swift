@@ -13,23 +13,18 @@ import DynamicsEngine
 /// projectile and moves forward.
 /// Metrics: `momentum_error` (fraction of the start momentum), `projectile_x` (pt),
 /// `projectile_speed` (pt/s), `block_momentum` (the block's x momentum, mass × pt/s).
-public struct SmashScene: BenchmarkScene {
-    public init() {}
-    public var name: String { "smash" }
-    public var summary: String { "Box2D's smash: a heavy box flies into a sleeping block of C × 2C/3 small boxes, no gravity, 300 steps" }
-    public var sizeMeaning: String { "columns of the block (C; C × 2C/3 boxes)" }
-    public var defaultSizes: [Int] { [20, 120] }
-    public var defaultSize: Int { 120 }
-    public var stepsDefault: Int { 300 }
-    /// 1 500 × 1 000 boxes.
-    public var maximumSize: Int { 1_500 }
+enum SmashScene {
+    static let descriptor = SceneDescriptor(
+        name: "smash", summary: "Box2D's smash: a heavy box flies into a sleeping block of C × 2C/3 small boxes, no gravity, 300 steps",
+        sizeMeaning: "columns of the block (C; C × 2C/3 boxes)",
+        sizes: [20, 120], defaultSize: 120, steps: 300, maximumSize: 1_500, builder: build)  // 1 500 × 1 000 boxes
 
     /// Rows of the block for `columns` columns.
     static func rows(columns: Int) -> Int { max(1, 2 * columns / 3) }
 
     /// Builds the projectile and the block. Deterministic: `seed` is ignored.
-    public func build(size columns: Int, seed: UInt64) throws -> SceneInstance {
-        try validate(size: columns)
+    static func build(_ request: SceneDescriptor.Request) throws -> SceneInstance {
+        let columns = request.size
         let world = Box2DBenchmark.world(sleep: true, gravity: .zero)
         var projectile = BodyDef(type: .dynamic, position: SceneUnits.pt(-20, 0))
         projectile.linearVelocity = SceneUnits.pt(40, 0)
@@ -54,10 +49,7 @@ public struct SmashScene: BenchmarkScene {
         let reach = SceneUnits.pt(400)
         let frame = SceneFrame(groundLevel: -reach, yUp: true, bodySize: SceneUnits.pt(d),
                                boundsMin: Vec2(-reach, -reach), boundsMax: Vec2(reach, reach))
-        return SceneInstance(
-            name: name, size: columns, seed: seed, world: world, dynamicBodies: bodies,
-            staticBodyCount: 0, frame: frame, stepsDefault: stepsDefault
-        ) { scene, report in
+        return request.instance(world: world, dynamicBodies: bodies, staticBodyCount: 0, frame: frame) { scene, report in
             let p = Self.momentum(scene.world, bodies)
             let error = Box2DBenchmark.separation(p, startMomentum) / Box2DBenchmark.separation(startMomentum, .zero)
             report.metrics["momentum_error"] = Double(error)

@@ -21,23 +21,19 @@ import DynamicsEngine
 ///
 /// Checks: `contained` — every body's centre within the container (40 m from its centre).
 /// Metrics: `outside_container`, `spinner_angle` (radians turned).
-public struct SpinnerScene: BenchmarkScene {
-    public init() {}
-    public var name: String { "spinner" }
-    public var summary: String { "Box2D's spinner: a motor-driven bar stirring N capsules, circles and squares in a round container, 1 400 steps" }
-    public var sizeMeaning: String { "bodies stirred (N)" }
-    public var defaultSizes: [Int] { [499, 3_038] }
-    public var defaultSize: Int { 3_038 }
-    public var stepsDefault: Int { 1_400 }
-    /// More would start above the container.
-    public var maximumSize: Int { 3_038 }
+enum SpinnerScene {
+    static let descriptor = SceneDescriptor(
+        name: "spinner",
+        summary: "Box2D's spinner: a motor-driven bar stirring N capsules, circles and squares in a round container, 1 400 steps",
+        sizeMeaning: "bodies stirred (N)",
+        sizes: [499, 3_038], defaultSize: 3_038, steps: 1_400, maximumSize: 3_038, builder: build)  // more would start above the container
 
     static let center = SceneUnits.pt(0, 32)
     static let radius = SceneUnits.pt(40)
 
     /// Builds the container, the bar and the crowd. Deterministic: `seed` is ignored.
-    public func build(size n: Int, seed: UInt64) throws -> SceneInstance {
-        try validate(size: n)
+    static func build(_ request: SceneDescriptor.Request) throws -> SceneInstance {
+        let n = request.size
         let world = Box2DBenchmark.world(sleep: true)
         let slippery = Material(density: 1, friction: 0.1, restitution: 0)
         let loop = (0..<360).map { i -> Vec2 in
@@ -80,10 +76,7 @@ public struct SpinnerScene: BenchmarkScene {
         let frame = SceneFrame(groundLevel: Self.center.y - Self.radius, yUp: true, bodySize: SceneUnits.pt(0.7),
                                boundsMin: Self.center - Vec2(Self.radius + margin, Self.radius + margin),
                                boundsMax: Self.center + Vec2(Self.radius + margin, Self.radius + margin))
-        return SceneInstance(
-            name: name, size: n, seed: seed, world: world, dynamicBodies: bodies,
-            staticBodyCount: 0, frame: frame, stepsDefault: stepsDefault
-        ) { scene, report in
+        return request.instance(world: world, dynamicBodies: bodies, staticBodyCount: 0, frame: frame) { scene, report in
             var outside = 0
             for b in bodies.dropFirst() where !(Box2DBenchmark.separation(scene.world.position(b), Self.center) <= Self.radius) {
                 outside += 1

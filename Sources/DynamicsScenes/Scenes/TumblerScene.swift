@@ -13,16 +13,11 @@ import DynamicsEngine
 /// Checks: `contained` — every box is inside the drum (its centre within the walls' inner faces,
 /// 9.5 m from the drum's centre, plus one box size).
 /// Metrics: `outside_drum` (boxes that are not), `drum_angle` (radians turned).
-public struct TumblerScene: BenchmarkScene {
-    public init() {}
-    public var name: String { "tumbler" }
-    public var summary: String { "Box2D's tumbler: a motor-driven square drum tumbling G × G small boxes, 750 steps" }
-    public var sizeMeaning: String { "boxes per row and per column of the grid (G; G² boxes)" }
-    public var defaultSizes: [Int] { [20, 45] }
-    public var defaultSize: Int { 45 }
-    public var stepsDefault: Int { 750 }
-    /// The grid must fit inside the drum: 47 × 0.4 m < 19 m.
-    public var maximumSize: Int { 47 }
+enum TumblerScene {
+    static let descriptor = SceneDescriptor(
+        name: "tumbler", summary: "Box2D's tumbler: a motor-driven square drum tumbling G × G small boxes, 750 steps",
+        sizeMeaning: "boxes per row and per column of the grid (G; G² boxes)",
+        sizes: [20, 45], defaultSize: 45, steps: 750, maximumSize: 47, builder: build)  // the grid must fit in the drum: 47 × 0.4 m < 19 m
 
     static let center = SceneUnits.pt(0, 10)
     /// Distance (pt) from the drum's centre to a wall's inner face.
@@ -30,8 +25,8 @@ public struct TumblerScene: BenchmarkScene {
     static let box = SceneUnits.pt(0.25)
 
     /// Builds the drum and the boxes. Deterministic: `seed` is ignored.
-    public func build(size g: Int, seed: UInt64) throws -> SceneInstance {
-        try validate(size: g)
+    static func build(_ request: SceneDescriptor.Request) throws -> SceneInstance {
+        let g = request.size
         let world = Box2DBenchmark.world(sleep: true)
         let wall = Material(density: 50, friction: 0.6, restitution: 0)
         let walls: [ShapeDef] = [(10, 0, 0.5, 10), (-10, 0, 0.5, 10), (0, 10, 10, 0.5), (0, -10, 10, 0.5)].map { x, y, w, h in
@@ -60,10 +55,7 @@ public struct TumblerScene: BenchmarkScene {
         let reach = SceneUnits.pt(15)
         let frame = SceneFrame(groundLevel: Self.center.y - reach, yUp: true, bodySize: Self.box,
                                boundsMin: Self.center - Vec2(reach, reach), boundsMax: Self.center + Vec2(reach, reach))
-        return SceneInstance(
-            name: name, size: g, seed: seed, world: world, dynamicBodies: bodies,
-            staticBodyCount: 0, frame: frame, stepsDefault: stepsDefault
-        ) { scene, report in
+        return request.instance(world: world, dynamicBodies: bodies, staticBodyCount: 0, frame: frame) { scene, report in
             let w = scene.world, frame = w.transform(drum)
             let limit = Self.inner + Self.box
             var outside = 0

@@ -99,6 +99,16 @@ void dk_wide_solve(void *batches, intptr_t count, void *states, intptr_t bodyCou
                    DKSoftness soft, DKSoftness staticSoft);
 void dk_wide_relax(void *batches, intptr_t count, void *states, intptr_t bodyCount, float invH);
 
+/// 1 when `count` batches are a lone batch (one batch with one or two contacts) that the
+/// one-lane passes below may solve: the same results as the passes above, bit for bit.
+/// 0 when the one-lane path is turned off (`dk_wide_force_lanes`).
+int dk_lone_batch(const void *batches, intptr_t count);
+/// A lone batch's warm start followed by its biased pass (two stages of a sub-step that are
+/// always adjacent when the island has no other constraint), and its relax pass.
+void dk_lone_warm_start_solve(void *batch, void *states, intptr_t bodyCount, float invH, float maxBiasVelocity,
+                              DKSoftness soft, DKSoftness staticSoft);
+void dk_lone_relax(void *batch, void *states, intptr_t bodyCount, float invH);
+
 /// 1 when the passes run eight lanes wide with AVX2 (the processor has it and the baseline
 /// is not forced).
 int dk_wide_uses_avx2(void);

@@ -1,0 +1,55 @@
+/// What one step's passes read and write: views of the world's columns and the step's
+/// numbers, set once at the start of a full step (`World.makeStepContext`) and reached by
+/// every pass and its workers through one reference, instead of each pass re-declaring its
+/// own views. (A class the world keeps, not a value: copied into every pass's task value, a
+/// struct of this size cost a `memcpy` per copy, a tenth of a one-body world's step.)
+///
+/// Lifetime: the body and shape columns keep their size for the whole step, so their views
+/// stay valid. The contact columns grow in the merge (new contacts, new data slots) and the
+/// narrow phase (the island links): `refreshContacts` renews those views after each.
+/// Concurrency: every pass documents which elements each worker writes (a body range, a
+/// contact chunk, one colour's batches); the views themselves are plain addresses and counts,
+/// and nothing changes the context while workers run. Hot loops copy the views they use
+/// into locals.
+final class StepContext: @unchecked Sendable {
+    /// The step's length (s) and how many workers it uses.
+    @exclusivity(unchecked) private(set) var dt: Float = 0
+    @exclusivity(unchecked) private(set) var workers = 1
+    // Bodies, in slot order.
+    @exclusivity(unchecked) private(set) var sims = MutableView<BodySim>()
+    @exclusivity(unchecked) private(set) var states = MutableView<BodyState>()
+    @exclusivity(unchecked) private(set) var metas = MutableView<BodyMeta>()
+    // Shapes: records, the vertex pool, boxes and fat boxes.
+    @exclusivity(unchecked) private(set) var shapes = View<ShapeRecord>()
+    @exclusivity(unchecked) private(set) var vertices = View<Vec2>()
+    @exclusivity(unchecked) private(set) var normals = View<Vec2>()
+    @exclusivity(unchecked) private(set) var boxes = MutableView<AABB>()
+    @exclusivity(unchecked) private(set) var fatBoxes = MutableView<AABB>()
+    // Contacts, their manifolds and island links (renewed by `refreshContacts`).
+    @exclusivity(unchecked) private(set) var contacts = MutableView<Contact>()
+    @exclusivity(unchecked) private(set) var contactData = MutableView<ContactData>()
+    @exclusivity(unchecked) private(set) var links = MutableView<SIMD2<Int32>>()
+
+    /// Points the context at world `w`'s columns for a step of `dt` seconds.
+    fileprivate func start(_ w: World, dt: Float, workers: Int) {
+        self.dt = dt
+        self.workers = workers
+        sims = w.sims.mutableView; states = w.states.mutableView; metas = w.metas.mutableView
+        shapes = w.shapes.view; vertices = w.pool.vertices.view; normals = w.pool.normals.view
+        boxes = w.aabbs.mutableView; fatBoxes = w.fatBoxes.mutableView
+        refreshContacts(w)
+    }
+
+    /// Renews the contact views after the contact columns grew or were swapped.
+    func refreshContacts(_ w: World) {
+        contacts = w.contacts.mutableView; contactData = w.contactData.mutableView; links = w.contactLinks.mutableView
+    }
+}
+
+extension World {
+    /// The context of a full step of `dt` seconds (after `stepWorkers` is set).
+    func makeStepContext(dt: Float) -> StepContext {
+        stepContext.start(self, dt: dt, workers: stepWorkers)
+        return stepContext
+    }
+}
