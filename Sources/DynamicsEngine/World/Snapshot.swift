@@ -606,8 +606,9 @@ extension World {
         try readGroups(&r, count: ng)
         let protos = try readPrototypes(&r)
         let owner = try readBodies(&r, count: nb, shapeCount: ns, groupCount: ng)
-        try readShapes(&r, count: ns, owner: owner, groupCount: ng, protos)
-        try finishBodies(&r)
+        var prototypeOf: [Int32] = []
+        try readShapes(&r, count: ns, owner: owner, groupCount: ng, protos, prototypeOf: &prototypeOf)
+        try finishBodies(&r, prototypeOf: prototypeOf)
         try readJoints(&r, count: nj, bodyCount: nb)
         try readContacts(&r)
         try World.section(&r, "EVNT") { r in
@@ -719,6 +720,8 @@ extension World {
             var owner = [Int32](repeating: -1, count: ns)
             let free = Set(bodySlots.freeSlots)
             let g = gravity
+            // Bodies in the default group only share one list (no allocation per body).
+            let defaultList: [Int32] = [0]
             for i in 0..<nb {
                 let at = r.offset
                 let f0 = try r.u8()
@@ -783,7 +786,7 @@ extension World {
                         list.append(gi)
                     }
                 } else {
-                    list = [0]
+                    list = defaultList
                 }
                 let nShapes = Int(try r.u16())
                 try r.need(4 * nShapes)
@@ -805,14 +808,16 @@ extension World {
     }
 
     private func readShapes(_ r: inout SnapshotReader, count ns: Int, owner: [Int32], groupCount ng: Int,
-                            _ protos: (list: [Prototype], verts: [Vec2], norms: [Vec2])) throws {
+                            _ protos: (list: [Prototype], verts: [Vec2], norms: [Vec2]), prototypeOf: inout [Int32]) throws {
         try World.section(&r, "SHAP") { r in
             try r.need(ns * 5)
             shapes.reserveCapacity(ns); aabbs.reserveCapacity(ns); fatBoxes.reserveCapacity(ns)
             shapeIsLarge.append(contentsOf: repeatElement(0, count: ns))
             let free = Set(shapeSlots.freeSlots)
-            let half = 0.5 * speculativeDistance
+            prototypeOf = [Int32](repeating: -1, count: ns)
             oneSidedSegmentCount = 0
+            // Blocks of at least 4 vertices per shape with vertices.
+            pool.vertices.reserveCapacity(4 * ns + 4); pool.normals.reserveCapacity(4 * ns + 4)
             for s in 0..<ns {
                 let at = r.offset
                 let f = try r.u8()
@@ -844,6 +849,7 @@ extension World {
                 rec.restitution = proto.material.restitution
                 rec.density = proto.material.density
                 if proto.kind == .segment && !rec.isStatic { throw r.invalid("shape.prototype", at: at, "a segment on a moving body") }
+                prototypeOf[s] = Int32(p)
                 if proto.count > 0 {
                     rec.vertexCount = Int32(proto.count)
                     // A fresh block (the restored pool has no free blocks), as `VertexPool.allocate`.
@@ -878,7 +884,6 @@ extension World {
                     aabbs.append(zero)
                 }
                 shapes.append(rec)
-                if !rec.isStatic { aabbs[s] = shapeAABB(s, sims[Int(b)].xf).expanded(by: half) }
             }
             // Every group's boundaries are live boundaries of that group.
             for (gi, g) in groups.enumerated() {
@@ -891,15 +896,32 @@ extension World {
 
     /// Mass properties from the shapes (as `updateMass` computed them), stored centres, masks,
     /// group members, sleep rings; checks that nothing non-finite came out.
-    private func finishBodies(_ r: inout SnapshotReader) throws {
+    private func finishBodies(_ r: inout SnapshotReader, prototypeOf: [Int32]) throws {
         let nb = Int(bodySlots.count)
         let at = r.offset
         r.section = "BODY"
+        // `updateMass` is a function of the body's shapes, type and fixed rotation: bodies of
+        // one shape share the result per (prototype, type, fixed rotation).
+        var memo: [Int: BodySim] = [:]
+        var defaultMasks: (UInt64, UInt64, Bool)? = nil
+        groups[0].members.reserveCapacity(nb)
         for i in 0..<nb where metas[i].alive {
             let keep = sims[i]
             // (The boundary body's mass properties are those of a static body without shapes:
             // boundaries are added without `updateMass`.)
-            if i != Int(boundaryBody) { updateMass(body: i) }
+            if i != Int(boundaryBody) {
+                let m = metas[i]
+                let key = m.shapeCount == 1 ? Int(prototypeOf[Int(m.firstShape)]) * 8 + Int(m.type.rawValue) * 2 + (m.fixedRotation ? 1 : 0) : -1
+                if key >= 0, let known = memo[key] {
+                    var sim = keep
+                    sim.mass = known.mass; sim.inertia = known.inertia; sim.invMass = known.invMass
+                    sim.invInertia = known.invInertia; sim.localCenter = known.localCenter; sim.maxExtent = known.maxExtent
+                    sims[i] = sim
+                } else {
+                    updateMass(body: i)
+                    if key >= 0 { memo[key] = sims[i] }
+                }
+            }
             sims[i].coreRadius = keep.coreRadius
             sims[i].center = keep.center
             sims[i].center0 = keep.center0
@@ -908,7 +930,12 @@ extension World {
                  && s.localCenter.isFinite && s.maxExtent.isFinite) {
                 throw r.invalid("body.shapes", at: at, "body \(i)'s shapes give a non-finite mass")
             }
-            recomputeMasks(body: i)
+            if groupsOfBody[i].count == 1 && groupsOfBody[i][0] == 0 {
+                if defaultMasks == nil { recomputeMasks(body: i); defaultMasks = (metas[i].itemMask, metas[i].boundaryMask, metas[i].overflow) }
+                (metas[i].itemMask, metas[i].boundaryMask, metas[i].overflow) = defaultMasks!
+            } else {
+                recomputeMasks(body: i)
+            }
             for g in groupsOfBody[i] { groups[Int(g)].members.append(Int32(i)) }
         }
         let bb = Int(boundaryBody)
