@@ -33,6 +33,9 @@ extension DynamicsBench {
         @Option(name: .long, parsing: .unconditional, help: "Seed for scenes that use randomness.")
         var seed: UInt64 = 0
 
+        @Option(name: .long, help: "Measure the world of this snapshot or checkpoint file instead (no build, no steps).")
+        var from: String?
+
         @Option(name: .long, help: "Output format: table or json.")
         var format: OutputFormat = .table
 
@@ -42,11 +45,17 @@ extension DynamicsBench {
             try requirePositive(threads, "--threads")
             guard steps >= 0 else { throw BenchUsageError("--steps must not be negative") }
             let size = items ?? s.defaultSize
-            let instance = try s.build(size: size, seed: seed)
-            guard instance.driver == nil else { throw BenchUsageError("scene '\(s.name)' is not one engine world") }
-            instance.workerCount = threads
-            instance.run(steps: steps)
-            let world = instance.world
+            let world: World
+            if let path = from {
+                guard let data = FileManager.default.contents(atPath: path) else { throw BenchUsageError("--from \(path): cannot read the file") }
+                do { world = try World(snapshot: [UInt8](data)) } catch { throw BenchUsageError("--from \(path): \(error)") }
+            } else {
+                let instance = try s.build(size: size, seed: seed)
+                guard instance.driver == nil else { throw BenchUsageError("scene '\(s.name)' is not one engine world") }
+                instance.workerCount = threads
+                instance.run(steps: steps)
+                world = instance.world
+            }
             let clock = ContinuousClock()
             var saveMs: [Double] = [], loadMs: [Double] = []
             var bytes: [UInt8] = []

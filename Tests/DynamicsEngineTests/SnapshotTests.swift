@@ -77,8 +77,12 @@ struct SnapshotTests {
             var wc = bits(mc.cachedOffset) + [mc.cachedQA.c, mc.cachedQA.s, mc.cachedQB.c, mc.cachedQB.s].map(\.bitPattern)
             var wd = bits(md.cachedOffset) + [md.cachedQA.c, md.cachedQA.s, md.cachedQB.c, md.cachedQB.s].map(\.bitPattern)
             if mc.manifold.pointCount > 0 { wc += bits(mc.manifold.normal); wd += bits(md.manifold.normal) }
+            // At a restore, points and separations the next step rewrites are not restored.
+            let rewritten = atRestore && World.updatedByNextStep(c, a.metas.view)
             for p in 0..<mc.manifold.pointCount {
-                for (q, into) in [(mc.manifold[p], 0), (md.manifold[p], 1)] {
+                for (q0, into) in [(mc.manifold[p], 0), (md.manifold[p], 1)] {
+                    var q = q0
+                    if rewritten { q.point = .zero; q.separation = 0 }
                     let w = bits(q.point) + bits(q.anchorA) + [q.separation.bitPattern, q.id, q.normalImpulse.bitPattern,
                                                                q.tangentImpulse.bitPattern, q.maxNormalImpulse.bitPattern,
                                                                q.baseSeparation.bitPattern]

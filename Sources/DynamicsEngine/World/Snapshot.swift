@@ -38,19 +38,24 @@ extension World {
     /// `World.applicationData(ofSnapshot:)`.
     public func snapshot(applicationData: [UInt8]) -> [UInt8] {
         checkNotStepping("snapshot")
-        let w = SnapshotWriter(capacity: estimatedSnapshotSize + applicationData.count)
-        encode(into: w, applicationData: applicationData)
-        return [UInt8](unsafeUninitializedCapacity: w.count) { buf, n in
-            buf.baseAddress!.initialize(from: w.base.assumingMemoryBound(to: UInt8.self), count: w.count)
-            n = w.count
+        // Written straight into the array (its capacity an upper bound of the size: only the
+        // pages written are touched), so the bytes are not copied again.
+        let bound = snapshotSizeBound + applicationData.count
+        var spilled: SnapshotWriter? = nil
+        var out = [UInt8](unsafeUninitializedCapacity: bound) { buf, n in
+            let w = SnapshotWriter(lending: UnsafeMutableRawPointer(buf.baseAddress!), capacity: bound)
+            encode(into: w, applicationData: applicationData)
+            if w.ownsStorage { spilled = w; n = 0 } else { n = w.count }
         }
+        if let w = spilled { out = Array(w.buffer) }  // (only if the bound were wrong)
+        return out
     }
 
     /// A 64-bit digest of the world's state: the checksum of its snapshot. Two worlds whose
     /// states agree bit for bit have the same digest (a resumed run and an uninterrupted one).
     public func stateDigest() -> UInt64 {
         checkNotStepping("stateDigest")
-        let w = SnapshotWriter(capacity: estimatedSnapshotSize)
+        let w = SnapshotWriter(capacity: snapshotSizeBound)
         encode(into: w, applicationData: [])
         return UInt64(littleEndian: w.base.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
     }
@@ -101,10 +106,23 @@ private func tag(_ s: StaticString) -> UInt32 {
 }
 
 extension World {
-    /// A generous first guess of the snapshot's size (the writer grows if it is short).
-    var estimatedSnapshotSize: Int {
-        4096 + Int(bodySlots.count) * 96 + Int(shapeSlots.count) * 64 + contacts.count * 110 + Int(jointSlots.count) * 140
-            + (contactBeginEvents.count + contactEndEvents.count + pendingEndEvents.count) * 48
+    /// An upper bound of the snapshot's size without application data: each record at its
+    /// largest (the writer would grow past it, but never needs to).
+    var snapshotSizeBound: Int {
+        var n = SnapshotHeader.size + 9 * 12 + 256
+        n += 16 * (bodySlots.freeSlots.count + shapeSlots.freeSlots.count + jointSlots.freeSlots.count + groupSlots.freeSlots.count)
+        for g in groups { n += 16 + 4 * g.boundaries.count }
+        let me = metas.view
+        for i in 0..<Int(bodySlots.count) {
+            n += 128 + 4 * Int(me[i].shapeCount)
+            if me[i].alive { n += 4 * groupsOfBody[i].count }
+        }
+        let sh = shapes.view
+        n += 4
+        for s in 0..<Int(shapeSlots.count) { n += 64 + 30 + 16 * Int(sh[s].vertexCount) }
+        n += 4 + contacts.count * 128 + Int(jointSlots.count) * 200
+        n += 12 + (contactBeginEvents.count + contactEndEvents.count + pendingEndEvents.count) * 56
+        return n
     }
 
     /// Checks the header, the length and the checksum; returns a reader at the first section.
@@ -195,6 +213,13 @@ private enum BodyBits {
     static let charge: UInt8 = 32, userData: UInt8 = 64, customGroups: UInt8 = 128
     // flags2
     static let gravity: UInt8 = 1
+}
+
+/// The flag byte of a contact record: the contact's has-points, touching and began flags in
+/// their own bits (1, 2, 4), then cached, recycled, the point count (2 bits) and whether the
+/// points carry recycling anchors.
+private enum ContactBits {
+    static let cached: UInt8 = 8, recycled: UInt8 = 16, anchors: UInt8 = 128
 }
 
 private enum ShapeBits {
@@ -307,6 +332,7 @@ extension World {
         while tableSize < 2 * max(1, shapeCountAlive) { tableSize <<= 1 }
         var table = [Int32](repeating: -1, count: tableSize)
         var hashes: [UInt64] = []
+        var lastFound: Int? = nil
         let sh = shapes.view, verts = pool.vertices.view, norms = pool.normals.view
         for s in 0..<n where sh[s].alive {
             let rec = sh[s]
@@ -322,7 +348,13 @@ extension World {
             for k in 0..<vc { w.vec2(verts[st + k]) }
             for k in 0..<vc { w.vec2(norms[st + k]) }
             let len = w.count - start
-            let h = SnapshotChecksum.of(UnsafeRawBufferPointer(start: w.base + start, count: len))
+            // Most shapes repeat the previous shape's prototype (a pile of equal boxes).
+            if let p = lastFound, lengths[p] == len, memcmpBytes(w.base + starts[p], w.base + start, len) {
+                w.truncate(to: start)
+                prototypeOf[s] = Int32(p)
+                continue
+            }
+            let h = quickHash(w.base + start, len)
             var slot = Int(truncatingIfNeeded: h) & (tableSize - 1)
             var found: Int32 = -1
             while table[slot] >= 0 {
@@ -335,11 +367,13 @@ extension World {
             if found >= 0 {
                 w.truncate(to: start)
                 prototypeOf[s] = found
+                lastFound = Int(found)
             } else {
                 let p = Int32(starts.count)
                 table[slot] = p
                 starts.append(start); lengths.append(len); hashes.append(h)
                 prototypeOf[s] = p
+                lastFound = Int(p)
             }
         }
         w.patchU32(UInt32(starts.count), at: countAt)
@@ -445,36 +479,59 @@ extension World {
         }
     }
 
+    /// Contacts in key order. Each: the key's increase over the previous key (LEB128), a
+    /// byte of flags (`ContactBits`), the recycling cache when cached, the normal when it has
+    /// points, and per point its feature id, normal, tangent and largest normal impulse, its
+    /// recycling anchor and base separation when present, and its position and separation only
+    /// when no body of the contact is awake (otherwise the next step's narrow phase rewrites
+    /// them before anything reads them).
     private func writeContacts(_ w: SnapshotWriter) {
-        let cs = contacts.view, data = contactData.view
+        let cs = contacts.view, data = contactData.view, me = metas.view
         var live = 0
         for k in cs.indices where cs[k].shapeA >= 0 { live += 1 }
         w.reserve(4)
         w.u32(UInt32(live))
+        var lastKey: UInt64 = 0
         for k in cs.indices where cs[k].shapeA >= 0 {
             let c = cs[k]
             let d = data[Int(c.slot)]
             let m = d.manifold
             let pc = m.pointCount
-            var anchors = c.flags & Contact.cached != 0
+            let cached = c.flags & Contact.cached != 0
+            var anchors = cached
             if !anchors {
                 for p in 0..<pc where m[p].anchorA.x.bitPattern != 0 || m[p].anchorA.y.bitPattern != 0 || m[p].baseSeparation.bitPattern != 0 {
                     anchors = true
                 }
             }
-            w.reserve(10 + 24 + 8 + 2 * 40)
-            w.u64(c.key)
-            w.u8(c.flags)
-            w.u8(UInt8(pc) | (anchors ? 4 : 0))
-            if c.flags & Contact.cached != 0 { w.vec2(d.cachedOffset); w.rot(d.cachedQA); w.rot(d.cachedQB) }
+            assert(c.flags & Contact.ended == 0, "a contact's ended flag outlived its step")
+            var f = c.flags & (Contact.hasPoints | Contact.touching | Contact.began)
+            if cached { f |= ContactBits.cached }
+            if c.flags & Contact.recycled != 0 { f |= ContactBits.recycled }
+            f |= UInt8(pc) << 5
+            if anchors { f |= ContactBits.anchors }
+            let kept = !World.updatedByNextStep(c, me)
+            w.reserve(10 + 1 + 24 + 8 + 2 * 40)
+            w.varint(c.key &- lastKey)
+            lastKey = c.key
+            w.u8(f)
+            if cached { w.vec2(d.cachedOffset); w.rot(d.cachedQA); w.rot(d.cachedQB) }
             if pc > 0 { w.vec2(m.normal) }
             for p in 0..<pc {
                 let mp = m[p]
-                w.vec2(mp.point); w.f32(mp.separation); w.u32(mp.id)
-                w.f32(mp.normalImpulse); w.f32(mp.tangentImpulse); w.f32(mp.maxNormalImpulse)
+                w.u32(mp.id); w.f32(mp.normalImpulse); w.f32(mp.tangentImpulse); w.f32(mp.maxNormalImpulse)
                 if anchors { w.vec2(mp.anchorA); w.f32(mp.baseSeparation) }
+                if kept { w.vec2(mp.point); w.f32(mp.separation) }
             }
         }
+    }
+
+    /// Whether the next step's narrow phase recomputes the contact's points and separations
+    /// (it does for every contact with an awake, non-static body) before anything reads them.
+    @inline(__always)
+    static func updatedByNextStep(_ c: Contact, _ me: View<BodyMeta>) -> Bool {
+        let a = me[Int(c.bodyA)], b = me[Int(c.bodyB)]
+        return (a.awake && a.type != .static) || (b.awake && b.type != .static)
     }
 
     private func writeEvents(_ w: SnapshotWriter, _ list: [ContactEvent]) {
@@ -490,6 +547,19 @@ extension World {
             w.vec2(e.point); w.vec2(e.normal)
         }
     }
+}
+
+/// A hash of a few bytes (a shape prototype's record) for the prototype table.
+@inline(__always) private func quickHash(_ p: UnsafeMutableRawPointer, _ n: Int) -> UInt64 {
+    var h = SnapshotChecksum.basis ^ UInt64(n)
+    var i = 0
+    while i + 8 <= n {
+        h = (h ^ p.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* SnapshotChecksum.prime
+        h ^= h >> 29
+        i += 8
+    }
+    while i < n { h = (h ^ UInt64(p.load(fromByteOffset: i, as: UInt8.self))) &* SnapshotChecksum.prime; i += 1 }
+    return SnapshotChecksum.mix(h)
 }
 
 @inline(__always) private func memcmpBytes(_ a: UnsafeMutableRawPointer, _ b: UnsafeMutableRawPointer, _ n: Int) -> Bool {
@@ -1005,32 +1075,33 @@ extension World {
 
     private func readContacts(_ r: inout SnapshotReader) throws {
         try World.section(&r, "CONT") { r in
-            let n = try r.count("contacts", atMost: Int(Int32.max), minBytesEach: 10)
+            let n = try r.count("contacts", atMost: Int(Int32.max), minBytesEach: 2)
             contacts.reserveCapacity(n); contactData.reserveCapacity(n)
             contactLinks.append(contentsOf: repeatElement(SIMD2<Int32>(-1, -1), count: n))
             let ns = Int(shapeSlots.count)
-            let sh = shapes.view
-            var lastKey: UInt64 = 0
+            let sh = shapes.view, me = metas.view
+            var key: UInt64 = 0
             for k in 0..<n {
                 let at = r.offset
-                let key = try r.u64()
+                let delta = try r.varint("contact.key")
+                let (next, overflow) = key.addingReportingOverflow(delta)
+                key = next
                 let a = Int(truncatingIfNeeded: key >> 32), b = Int(truncatingIfNeeded: key & 0xFFFF_FFFF)
-                guard a < ns, b < ns, a != b, sh[a].alive, sh[b].alive, sh[a].body != sh[b].body, k == 0 || key > lastKey else {
+                guard delta > 0, !overflow, a < ns, b < ns, a != b, sh[a].alive, sh[b].alive, sh[a].body != sh[b].body else {
                     throw r.invalid("contact.key", at: at, "key \(key): not two live shapes of different bodies in increasing key order")
                 }
-                lastKey = key
                 var c = World.makeContact(key: key, shapes: sh)
-                let fAt = r.offset
-                c.flags = try r.u8()
-                if c.flags > 63 { throw r.invalid("contact.flags", at: fAt, "\(c.flags)") }
-                let pcAt = r.offset
-                let pcBits = try r.u8()
-                let pc = Int(pcBits & 3)
-                if pc > 2 || pcBits & ~7 != 0 { throw r.invalid("contact.pointCount", at: pcAt, "\(pcBits)") }
-                let anchors = pcBits & 4 != 0
+                let f = try r.u8()
+                let pc = Int(f >> 5) & 3
+                if pc > 2 { throw r.invalid("contact.pointCount", at: at, "\(pc)") }
+                let cached = f & ContactBits.cached != 0, anchors = f & ContactBits.anchors != 0
+                c.flags = f & (Contact.hasPoints | Contact.touching | Contact.began)
+                if cached { c.flags |= Contact.cached }
+                if f & ContactBits.recycled != 0 { c.flags |= Contact.recycled }
                 c.slot = Int32(k)
+                let kept = !World.updatedByNextStep(c, me)
                 var d = ContactData()
-                if c.flags & Contact.cached != 0 {
+                if cached {
                     d.cachedOffset = try r.vec2("contact.cachedOffset")
                     d.cachedQA = try r.rot("contact.cachedQA"); d.cachedQB = try r.rot("contact.cachedQB")
                 }
@@ -1038,12 +1109,12 @@ extension World {
                 if pc > 0 { d.manifold.normal = try r.vec2("contact.normal") }
                 for p in 0..<pc {
                     var mp = ManifoldPoint()
-                    mp.point = try r.vec2("contact.point"); mp.separation = try r.f32("contact.separation")
                     mp.id = try r.u32()
                     mp.normalImpulse = try r.f32("contact.normalImpulse"); mp.tangentImpulse = try r.f32("contact.tangentImpulse")
                     mp.maxNormalImpulse = try r.f32("contact.maxNormalImpulse")
                     if anchors { mp.anchorA = try r.vec2("contact.anchorA"); mp.baseSeparation = try r.f32("contact.baseSeparation") }
-                    d.manifold[p] = mp
+                    if kept { mp.point = try r.vec2("contact.point"); mp.separation = try r.f32("contact.separation") }
+                    if p == 0 { d.manifold.p0 = mp } else { d.manifold.p1 = mp }
                 }
                 contacts.append(c); contactData.append(d)
             }

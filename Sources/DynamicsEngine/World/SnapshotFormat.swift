@@ -116,13 +116,23 @@ final class SnapshotWriter {
     private(set) var base: UnsafeMutableRawPointer
     private(set) var count = 0
     private var capacity: Int
+    /// False while the writer fills memory it was lent (`init(lending:capacity:)`).
+    private(set) var ownsStorage = true
 
     init(capacity: Int) {
         self.capacity = max(capacity, 64)
         base = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 16)
     }
 
-    deinit { base.deallocate() }
+    /// A writer filling `capacity` bytes at `base` (an array's new buffer); if they do not
+    /// suffice it moves to storage of its own (`ownsStorage`).
+    init(lending base: UnsafeMutableRawPointer, capacity: Int) {
+        self.base = base
+        self.capacity = capacity
+        ownsStorage = false
+    }
+
+    deinit { if ownsStorage { base.deallocate() } }
 
     /// Makes room for `n` more bytes.
     @inline(__always) func reserve(_ n: Int) {
@@ -133,7 +143,8 @@ final class SnapshotWriter {
         let c = max(need, capacity * 2)
         let p = UnsafeMutableRawPointer.allocate(byteCount: c, alignment: 16)
         p.copyMemory(from: base, byteCount: count)
-        base.deallocate()
+        if ownsStorage { base.deallocate() }
+        ownsStorage = true
         base = p
         capacity = c
     }
@@ -149,6 +160,12 @@ final class SnapshotWriter {
     @inline(__always) func rot(_ r: Rot) { f32(r.c); f32(r.s) }
     @inline(__always) func aabb(_ b: AABB) { vec2(b.lower); vec2(b.upper) }
     @inline(__always) func bool(_ b: Bool) { u8(b ? 1 : 0) }
+    /// An unsigned LEB128 number (1–10 bytes).
+    @inline(__always) func varint(_ v: UInt64) {
+        var x = v
+        while x >= 0x80 { u8(UInt8(truncatingIfNeeded: x) | 0x80); x >>= 7 }
+        u8(UInt8(x))
+    }
 
     /// Drops the bytes from `n` on.
     func truncate(to n: Int) { precondition(n <= count); count = n }
@@ -210,6 +227,20 @@ struct SnapshotReader {
         return UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
     @inline(__always) mutating func i32() throws -> Int32 { Int32(bitPattern: try u32()) }
+
+    /// An unsigned LEB128 number of at most 10 bytes that fits in 64 bits.
+    @inline(__always) mutating func varint(_ field: StaticString) throws -> UInt64 {
+        let at = offset
+        var v: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let b = try u8()
+            if shift == 63 && b > 1 { throw invalid(field, at: at, "number longer than 64 bits") }
+            v |= UInt64(b & 0x7F) << shift
+            if b < 0x80 { return v }
+            shift += 7
+        }
+    }
 
     /// Reads a float that must be finite.
     @inline(__always) mutating func f32(_ field: StaticString) throws -> Float {
