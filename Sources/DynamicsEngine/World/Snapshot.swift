@@ -492,7 +492,12 @@ extension World {
         w.reserve(4)
         w.u32(UInt32(live))
         var lastKey: UInt64 = 0
+        // The manifolds sit in slots out of key order once contacts have come and gone: each
+        // iteration first reads the slot 16 contacts ahead, so that many misses overlap.
+        var sink: Int = 0
+        let ahead = 16
         for k in cs.indices where cs[k].shapeA >= 0 {
+            if k + ahead < cs.count, cs[k + ahead].slot >= 0 { sink &+= data[Int(cs[k + ahead].slot)].manifold.pointCount }
             let c = cs[k]
             let d = data[Int(c.slot)]
             let m = d.manifold
@@ -524,6 +529,7 @@ extension World {
                 if kept { w.vec2(mp.point); w.f32(mp.separation) }
             }
         }
+        if sink == -1 { w.reserve(0) }  // (keeps the look-ahead reads)
     }
 
     /// Whether the next step's narrow phase recomputes the contact's points and separations
