@@ -58,8 +58,9 @@ struct SnapshotTests {
             if bits(a.fatBoxes[s].lower) + bits(a.fatBoxes[s].upper) != bits(b.fatBoxes[s].lower) + bits(b.fatBoxes[s].upper) {
                 out.append("shape \(s): fat box differs")
             }
-            let body = Int(x.body)
-            if x.isStatic || (a.metas[body].awake && !atRestore),
+            // (A moving shape's box is scratch of the step's box update, read by nothing else —
+            // a body woken during a step keeps a stale one — so only static boxes are state.)
+            if x.isStatic,
                bits(a.aabbs[s].lower) + bits(a.aabbs[s].upper) != bits(b.aabbs[s].lower) + bits(b.aabbs[s].upper) {
                 out.append("shape \(s): box differs")
             }
@@ -162,6 +163,16 @@ struct SnapshotTests {
         var k = BodyDef(type: .kinematic, position: Vec2(-600, -40))
         k.angularVelocity = 1
         try w.createBody(k, shapes: [ShapeDef(.box(halfWidth: 60, halfHeight: 6))])
+        // A body that cannot turn, one that starts asleep, one that may never sleep.
+        var fixed = BodyDef(type: .dynamic, position: Vec2(300, -1000))
+        fixed.fixedRotation = true
+        try w.createBody(fixed, shapes: [ShapeDef(.box(halfWidth: 20, halfHeight: 20))])
+        var asleep = BodyDef(type: .dynamic, position: Vec2(-300, -1000))
+        asleep.startsAsleep = true
+        try w.createBody(asleep, shapes: [ShapeDef(.circle(radius: 15))])
+        var restless = BodyDef(type: .dynamic, position: Vec2(0, -1100))
+        restless.allowSleep = false
+        try w.createBody(restless, shapes: [ShapeDef(.box(halfWidth: 10, halfHeight: 10))])
         return w
     }
 
@@ -248,13 +259,15 @@ struct SnapshotTests {
 
     @Test("a restored world continues bit for bit (1 and 2 workers)",
           arguments: [("mixed pile with sleeping islands", 150), ("joints and chains", 100),
-                      ("groups and boundaries", 90), ("continuous collision", 40)], [1, 2])
+                      ("groups and boundaries", 90), ("continuous collision", 40), ("pile without contact recycling", 120)], [1, 2])
     func resumes(scene: (String, Int), workers: Int) throws {
         let make: () throws -> World
         switch scene.0 {
         case "mixed pile with sleeping islands": make = Self.mixedPile
         case "joints and chains": make = Self.joints
         case "groups and boundaries": make = Self.groupsAndBoundaries
+        case "pile without contact recycling":
+            make = { let w = try Self.mixedPile(); w.settings.contactRecycleDistance = 0; return w }
         default: make = Self.continuous
         }
         try Self.checkResume(scene.0, before: scene.1, after: 60, workers: workers, make: make)
