@@ -765,8 +765,7 @@ extension World {
                 if radius < 0 || (kind == .circle && radius == 0) { throw r.invalid("prototype.radius", at: rAt, "\(radius)") }
                 let center = try r.vec2("prototype.center")
                 let mAt = r.offset
-                let m = Material(density: 0, friction: 0, restitution: 0)
-                var mat = m
+                var mat = Material(density: 0, friction: 0, restitution: 0)
                 mat.friction = try r.f32("prototype.friction")
                 mat.restitution = try r.f32("prototype.restitution")
                 mat.density = try r.f32("prototype.density")
