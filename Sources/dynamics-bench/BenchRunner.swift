@@ -12,6 +12,8 @@ struct RunOptions {
     var repeats: Int
     /// `WorldSettings.isContinuousEnabled` for the scene's world (`--no-continuous`).
     var continuous = true
+    /// Checkpoints to write, or one to resume from; and whether to report the state digest.
+    var checkpoints: CheckpointPlan? = nil
 }
 
 /// Builds, warms up and times a scene `repeats` times (a fresh build each time, so every
@@ -37,6 +39,8 @@ enum BenchRunner {
         var failures: [String] = []
         var subSteps = 0, sleepEnabled = false
         var allocsPerToggle: Double?, allocsBetweenToggles: Double?, togglesPerStep: Double?
+        var digest: String?, resumedFrom: Int?
+        var timedSteps = o.steps
 
         for _ in 0..<o.repeats {
             do {
@@ -49,7 +53,26 @@ enum BenchRunner {
                 instance.workerCount = o.threads
                 if !o.continuous { instance.world.settings.isContinuousEnabled = false }
                 configure?(instance)
-                for _ in 0..<o.warmup { instance.step(); progress.advance() }
+                // A resumed run skips the steps its checkpoint already took (warm-up first).
+                var warmup = o.warmup
+                if let plan = o.checkpoints {
+                    try plan.check(instance)
+                    try plan.resumeIfAsked(instance)
+                    let start = instance.stepsTaken
+                    if plan.resume != nil {
+                        resumedFrom = start
+                        guard start < o.warmup + o.steps else {
+                            throw BenchUsageError("the checkpoint is at step \(start), not before the run's end (\(o.warmup) warm-up + \(o.steps) steps)")
+                        }
+                        warmup = max(0, o.warmup - start)
+                        timedSteps = o.steps - max(0, start - o.warmup)
+                        for _ in 0..<min(start, o.warmup + o.steps) { progress.advance() }
+                    }
+                }
+                for _ in 0..<warmup {
+                    instance.step(); progress.advance()
+                    try o.checkpoints?.afterStep(instance)
+                }
                 residentPeak = max(residentPeak, Jemalloc.snapshot().resident)
 
                 // The timed window: only stepping, a contact count and the clock inside.
@@ -57,7 +80,7 @@ enum BenchRunner {
                 var touching = 0
                 let before = Jemalloc.snapshot()
                 let threadBefore = threadAllocated.pointee
-                for k in 0..<o.steps {
+                for k in 0..<timedSteps {
                     let t0 = clock.now
                     instance.step()
                     let dt = clock.now - t0
@@ -65,6 +88,8 @@ enum BenchRunner {
                     if k == 0 { firstStep = dt }
                     touching += instance.touchingContactCount
                     progress.advance()
+                    // (Outside the timed window; its allocations do count in the step's.)
+                    try o.checkpoints?.afterStep(instance)
                 }
                 let threadAfter = threadAllocated.pointee
                 let after = Jemalloc.snapshot()
@@ -74,13 +99,13 @@ enum BenchRunner {
                 // Box2D's figure leaves each repeat's first timed step out.
                 let afterFirst = (elapsed - firstStep).seconds * 1000
                 box2dMilliseconds = min(box2dMilliseconds ?? afterFirst, afterFirst)
-                rates.append(seconds > 0 ? Double(o.steps) / seconds : .infinity)
-                threadBytesPerStep = max(threadBytesPerStep, Double(threadAfter &- threadBefore) / Double(o.steps))
-                processAllocsPerStep = max(processAllocsPerStep, Double(after.requests &- before.requests) / Double(o.steps))
+                rates.append(seconds > 0 ? Double(timedSteps) / seconds : .infinity)
+                threadBytesPerStep = max(threadBytesPerStep, Double(threadAfter &- threadBefore) / Double(timedSteps))
+                processAllocsPerStep = max(processAllocsPerStep, Double(after.requests &- before.requests) / Double(timedSteps))
                 processDelta = max(processDelta, Int(Int64(bitPattern: after.allocated &- before.allocated)))
                 residentPeak = max(residentPeak, after.resident)
                 heapBytes = Int(Int64(bitPattern: after.allocated &- heapBefore))
-                contactsPerStep = Double(touching) / Double(o.steps)
+                contactsPerStep = Double(touching) / Double(timedSteps)
 
                 let report = instance.sanity()
                 inspect?(instance, report)
@@ -107,6 +132,9 @@ enum BenchRunner {
                         allocsBetweenToggles = max(allocsBetweenToggles ?? 0, Double(otherAllocs) / Double(cycle))
                     }
                 }
+                if let plan = o.checkpoints, plan.reportsDigest, instance.driver == nil {
+                    digest = instance.world.stateDigest().hex16
+                }
                 subSteps = instance.world.settings.subSteps
                 sleepEnabled = instance.world.settings.isSleepEnabled
             }
@@ -116,7 +144,8 @@ enum BenchRunner {
         let med = median(rates)
         var r = BenchRecord(scene: scene.name, items: o.size, threads: o.threads, stepsPerSecond: med)
         r.bodies = report.bodies; r.staticBodies = report.staticBodies
-        r.steps = o.steps; r.warmup = o.warmup; r.seed = o.seed; r.repeats = o.repeats
+        r.steps = timedSteps; r.warmup = o.warmup
+        r.stateDigest = digest; r.resumedFromStep = resumedFrom; r.seed = o.seed; r.repeats = o.repeats
         r.subSteps = subSteps; r.sleepEnabled = sleepEnabled
         r.msPerStep = med.isFinite && med > 0 ? 1000 / med : 0
         r.stepSeconds = median(stepSeconds); r.buildSeconds = median(builds)

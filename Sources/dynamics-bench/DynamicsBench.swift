@@ -34,7 +34,7 @@ struct DynamicsBench: ParsableCommand {
             Exit status: 0 ok, 1 a run failed its sanity check or compare found a regression, \
             2 usage error, 3 jemalloc is not the allocator (nothing can be measured).
             """,
-        subcommands: [Suite.self, Run.self, List.self, Compare.self, Merge.self, Render.self, Peers.self, FuzzAPI.self, Fuzz.self, Soak.self, Tick.self, Layout.self],
+        subcommands: [Suite.self, Run.self, List.self, Compare.self, Merge.self, Render.self, Peers.self, FuzzAPI.self, Fuzz.self, Soak.self, Tick.self, Layout.self, Snapshot.self],
         defaultSubcommand: Suite.self
     )
 
