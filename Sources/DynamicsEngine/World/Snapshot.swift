@@ -216,10 +216,11 @@ private enum BodyBits {
 }
 
 /// The flag byte of a contact record: the contact's has-points, touching and began flags in
-/// their own bits (1, 2, 4), then cached, recycled, the point count (2 bits) and whether the
-/// points carry recycling anchors.
+/// their own bits (1, 2, 4), then cached, recycled, whether it has two points (it has one
+/// when it has points and not two), speculative points only, and whether the points carry
+/// recycling anchors. (A contact's `undecided` flag never outlives its step.)
 private enum ContactBits {
-    static let cached: UInt8 = 8, recycled: UInt8 = 16, anchors: UInt8 = 128
+    static let cached: UInt8 = 8, recycled: UInt8 = 16, twoPoints: UInt8 = 32, speculative: UInt8 = 64, anchors: UInt8 = 128
 }
 
 private enum ShapeBits {
@@ -513,7 +514,10 @@ extension World {
             var f = c.flags & (Contact.hasPoints | Contact.touching | Contact.began)
             if cached { f |= ContactBits.cached }
             if c.flags & Contact.recycled != 0 { f |= ContactBits.recycled }
-            f |= UInt8(pc) << 5
+            assert((pc > 0) == (c.flags & Contact.hasPoints != 0), "a contact's points and its has-points flag disagree")
+            assert(c.flags & Contact.undecided == 0, "a contact's undecided flag outlived its step")
+            if pc == 2 { f |= ContactBits.twoPoints }
+            if c.flags & Contact.speculative != 0 { f |= ContactBits.speculative }
             if anchors { f |= ContactBits.anchors }
             let kept = !World.updatedByNextStep(c, me)
             w.reserve(10 + 1 + 24 + 8 + 2 * 40)
@@ -1097,12 +1101,16 @@ extension World {
                 }
                 var c = World.makeContact(key: key, shapes: sh)
                 let f = try r.u8()
-                let pc = Int(f >> 5) & 3
-                if pc > 2 { throw r.invalid("contact.pointCount", at: at, "\(pc)") }
+                let hasPoints = f & Contact.hasPoints != 0
+                if !hasPoints && f & (ContactBits.twoPoints | ContactBits.speculative) != 0 {
+                    throw r.invalid("contact.flags", at: at, "points flagged on a contact without points (\(f))")
+                }
+                let pc = hasPoints ? (f & ContactBits.twoPoints != 0 ? 2 : 1) : 0
                 let cached = f & ContactBits.cached != 0, anchors = f & ContactBits.anchors != 0
                 c.flags = f & (Contact.hasPoints | Contact.touching | Contact.began)
                 if cached { c.flags |= Contact.cached }
                 if f & ContactBits.recycled != 0 { c.flags |= Contact.recycled }
+                if f & ContactBits.speculative != 0 { c.flags |= Contact.speculative }
                 c.slot = Int32(k)
                 let kept = !World.updatedByNextStep(c, me)
                 var d = ContactData()
