@@ -739,11 +739,10 @@ extension World {
     /// A shape prototype: where its vertices and normals are in `verts` / `norms`.
     struct Prototype {
         var kind: ShapeKind
-        var count: Int
+        var count, start: Int
         var radius: Float
         var center: Vec2
         var material: Material
-        var start: Int
     }
 
     private func readPrototypes(_ r: inout SnapshotReader) throws -> (list: [Prototype], verts: [Vec2], norms: [Vec2]) {
@@ -784,7 +783,7 @@ extension World {
                     if abs(l - 1) > 1e-3 { throw r.invalid("prototype.normal", at: nAt, "not a unit vector") }
                     norms.append(v)
                 }
-                list.append(Prototype(kind: kind, count: count, radius: radius, center: center, material: mat, start: start))
+                list.append(Prototype(kind: kind, count: count, start: start, radius: radius, center: center, material: mat))
             }
             return (list, verts, norms)
         }
