@@ -88,6 +88,11 @@ public struct BenchRecord: Codable, Sendable, Equatable {
     public var allocsPerStepBetweenToggles: Double?
     /// Component scenes: toggles per step in that cycle.
     public var togglesPerStep: Double?
+    /// The final world state's digest (`World.stateDigest()`, 16 hex digits), when asked
+    /// (`run --state-digest` or a checkpoint option): a resumed run's equals the uninterrupted one's.
+    public var stateDigest: String?
+    /// The step of the checkpoint a resumed run continued from.
+    public var resumedFromStep: Int?
 
     public init(scene: String, items: Int, threads: Int, stepsPerSecond: Double) {
         self.scene = scene; self.items = items; self.threads = threads
@@ -124,6 +129,8 @@ public struct BenchRecord: Codable, Sendable, Equatable {
         case allocsPerToggle = "allocs_per_toggle"
         case allocsPerStepBetweenToggles = "allocs_per_step_between_toggles"
         case togglesPerStep = "toggles_per_step"
+        case stateDigest = "state_digest"
+        case resumedFromStep = "resumed_from_step"
     }
 
     /// One line of JSON with sorted keys.

@@ -23,8 +23,7 @@ final class EngineFuzzWorld {
     static let dt: Float = 1.0 / 60.0
 
     struct Body {
-        var a: BodyHandle
-        var b: BodyHandle
+        var a, b: BodyHandle
         var type: BodyType
         /// The largest distance of a shape point from the body origin.
         var radius: Float

@@ -111,12 +111,10 @@ public final class LayoutSolver {
     // MARK: Constraints
 
     struct Info {
-        var marker: Int32
-        var other: Int32
+        var marker, other: Int32
         /// The marker's coefficient in the constraint's row as built (before any sign flip).
         var markerCoefficient: Double
-        var constant: Double
-        var strength: Double
+        var constant, strength: Double
         var alive: Bool
     }
     @exclusivity(unchecked) var infos: [Info] = []

@@ -180,9 +180,7 @@ extension Recording {
     /// Where the picture sits: user rectangle, pixel size, title band and outline width.
     struct Frame {
         var viewBox: CGRect
-        var width: Double
-        var height: Double
-        var band: Double
+        var width, height, band: Double
         /// Pixels per user unit.
         var scale: Double
         /// Outline width in user units.

@@ -82,8 +82,8 @@ public final class SceneInstance {
     /// The seed it was built with.
     public let seed: UInt64
     /// The physics world. Sleeping is off for the throughput scenes. Empty for scenes that
-    /// step through a `driver`.
-    public let world: World
+    /// step through a `driver`. Replaced by `resume(fromCheckpoint:)`.
+    public internal(set) var world: World
     /// Set for scenes made of DynamicsKit animators: it steps them and sums their statistics.
     public let driver: (any SceneDriver)?
     /// Threads a step may use (`World.workerCount` of `world`, or the driver's parallelism).
@@ -110,8 +110,14 @@ public final class SceneInstance {
     public let dt: Float
     /// Largest centre height of a dynamic body above the ground when the scene was built (pt).
     public private(set) var initialMaxHeight: Double = 0
-    /// Steps taken through `step()` / `run(steps:)`.
-    public private(set) var stepsTaken = 0
+    /// Steps taken through `step()` / `run(steps:)` (or restored by `resume(fromCheckpoint:)`).
+    public internal(set) var stepsTaken = 0
+
+    /// Whether the whole state of the scene is its engine world and step count, so that a
+    /// checkpoint (`checkpoint()`) can resume it: false for scenes stepped by a `driver`
+    /// (DynamicsKit animators) and for scenes with a `beforeStep` hook (which keeps state of
+    /// its own).
+    public var isResumable: Bool { driver == nil && beforeStep == nil }
 
     /// Adds scene-specific checks and metrics to a report (e.g. the pyramid's `standing`).
     public typealias Judge = (SceneInstance, inout SanityReport) -> Void

@@ -15,6 +15,8 @@ struct RunOptions {
     /// Calibration only (`--calibration-slowdown`): the fraction by which the timed window's
     /// steps/s are lowered by busy-waiting at its end; 0 in every normal run.
     var calibrationSlowdown = 0.0
+    /// Checkpoints to write, or one to resume from; and whether to report the state digest.
+    var checkpoints: CheckpointPlan? = nil
 }
 
 /// Builds, warms up and times a scene `repeats` times (a fresh build each time, so every
@@ -40,6 +42,8 @@ enum BenchRunner {
         var failures: [String] = []
         var subSteps = 0, sleepEnabled = false
         var allocsPerToggle: Double?, allocsBetweenToggles: Double?, togglesPerStep: Double?
+        var digest: String?, resumedFrom: Int?
+        var timedSteps = o.steps
 
         for _ in 0..<o.repeats {
             do {
@@ -52,7 +56,26 @@ enum BenchRunner {
                 instance.workerCount = o.threads
                 if !o.continuous { instance.world.settings.isContinuousEnabled = false }
                 configure?(instance)
-                for _ in 0..<o.warmup { instance.step(); progress.advance() }
+                // A resumed run skips the steps its checkpoint already took (warm-up first).
+                var warmup = o.warmup
+                if let plan = o.checkpoints {
+                    try plan.check(instance)
+                    try plan.resumeIfAsked(instance)
+                    let start = instance.stepsTaken
+                    if plan.resume != nil {
+                        resumedFrom = start
+                        guard start < o.warmup + o.steps else {
+                            throw BenchUsageError("the checkpoint is at step \(start), not before the run's end (\(o.warmup) warm-up + \(o.steps) steps)")
+                        }
+                        warmup = max(0, o.warmup - start)
+                        timedSteps = o.steps - max(0, start - o.warmup)
+                        for _ in 0..<min(start, o.warmup + o.steps) { progress.advance() }
+                    }
+                }
+                for _ in 0..<warmup {
+                    instance.step(); progress.advance()
+                    try o.checkpoints?.afterStep(instance)
+                }
                 residentPeak = max(residentPeak, Jemalloc.snapshot().resident)
 
                 // The timed window: only stepping, a contact count and the clock inside.
@@ -61,7 +84,8 @@ enum BenchRunner {
                 let before = Jemalloc.snapshot()
                 let threadBefore = threadAllocated.pointee
                 let cpuBefore = processCPUSeconds()
-                for k in 0..<o.steps {
+                var checkpointCPU = 0.0
+                for k in 0..<timedSteps {
                     let t0 = clock.now
                     instance.step()
                     let dt = clock.now - t0
@@ -69,33 +93,41 @@ enum BenchRunner {
                     if k == 0 { firstStep = dt }
                     touching += instance.touchingContactCount
                     progress.advance()
+                    // (Outside the timed window; its allocations do count in the step's.)
+                    if let plan = o.checkpoints {
+                        // Nor does its CPU time count in cpu_steps_per_second.
+                        let c0 = processCPUSeconds()
+                        try plan.afterStep(instance)
+                        checkpointCPU += processCPUSeconds() - c0
+                    }
                 }
                 if o.calibrationSlowdown > 0 {
                     // Calibration only: busy work at the end of the timed window, as much CPU
                     // time as the steps took × s / (1 − s), so steps per CPU second drop by s;
                     // its wall time counts too, so wall steps/s drop by about s.
                     let t0 = clock.now
-                    let until = cpuBefore + (processCPUSeconds() - cpuBefore) / (1 - o.calibrationSlowdown)
+                    let until = cpuBefore + checkpointCPU + (processCPUSeconds() - cpuBefore - checkpointCPU) / (1 - o.calibrationSlowdown)
                     while processCPUSeconds() < until {}
                     elapsed += clock.now - t0
                 }
                 let cpuAfter = processCPUSeconds()
                 let threadAfter = threadAllocated.pointee
                 let after = Jemalloc.snapshot()
-                cpuRates.append(cpuAfter > cpuBefore ? Double(o.steps) / (cpuAfter - cpuBefore) : .infinity)
+                let cpuSeconds = cpuAfter - cpuBefore - checkpointCPU
+                cpuRates.append(cpuSeconds > 0 ? Double(timedSteps) / cpuSeconds : .infinity)
 
                 let seconds = elapsed.seconds
                 stepSeconds.append(seconds)
                 // Box2D's figure leaves each repeat's first timed step out.
                 let afterFirst = (elapsed - firstStep).seconds * 1000
                 box2dMilliseconds = min(box2dMilliseconds ?? afterFirst, afterFirst)
-                rates.append(seconds > 0 ? Double(o.steps) / seconds : .infinity)
-                threadBytesPerStep = max(threadBytesPerStep, Double(threadAfter &- threadBefore) / Double(o.steps))
-                processAllocsPerStep = max(processAllocsPerStep, Double(after.requests &- before.requests) / Double(o.steps))
+                rates.append(seconds > 0 ? Double(timedSteps) / seconds : .infinity)
+                threadBytesPerStep = max(threadBytesPerStep, Double(threadAfter &- threadBefore) / Double(timedSteps))
+                processAllocsPerStep = max(processAllocsPerStep, Double(after.requests &- before.requests) / Double(timedSteps))
                 processDelta = max(processDelta, Int(Int64(bitPattern: after.allocated &- before.allocated)))
                 residentPeak = max(residentPeak, after.resident)
                 heapBytes = Int(Int64(bitPattern: after.allocated &- heapBefore))
-                contactsPerStep = Double(touching) / Double(o.steps)
+                contactsPerStep = Double(touching) / Double(timedSteps)
 
                 let report = instance.sanity()
                 inspect?(instance, report)
@@ -122,6 +154,9 @@ enum BenchRunner {
                         allocsBetweenToggles = max(allocsBetweenToggles ?? 0, Double(otherAllocs) / Double(cycle))
                     }
                 }
+                if let plan = o.checkpoints, plan.reportsDigest, instance.driver == nil {
+                    digest = instance.world.stateDigest().hex16
+                }
                 subSteps = instance.world.settings.subSteps
                 sleepEnabled = instance.world.settings.isSleepEnabled
             }
@@ -131,7 +166,8 @@ enum BenchRunner {
         let med = median(rates)
         var r = BenchRecord(scene: scene.name, items: o.size, threads: o.threads, stepsPerSecond: med)
         r.bodies = report.bodies; r.staticBodies = report.staticBodies
-        r.steps = o.steps; r.warmup = o.warmup; r.seed = o.seed; r.repeats = o.repeats
+        r.steps = timedSteps; r.warmup = o.warmup
+        r.stateDigest = digest; r.resumedFromStep = resumedFrom; r.seed = o.seed; r.repeats = o.repeats
         r.subSteps = subSteps; r.sleepEnabled = sleepEnabled
         r.msPerStep = med.isFinite && med > 0 ? 1000 / med : 0
         r.stepSeconds = median(stepSeconds); r.buildSeconds = median(builds)

@@ -95,7 +95,7 @@ func requirePositive(_ value: Int, _ name: String) throws {
 /// Runs a sweep and prints / writes the results. Returns false when a run failed its check.
 enum SweepRunner {
     static func run(_ configs: [BenchConfig], steps: (any BenchmarkScene) -> Int, measure: MeasureOptions,
-                    output: OutputOptions, shard: Shard?, command: String) throws -> Bool {
+                    output: OutputOptions, shard: Shard?, command: String, checkpoints: CheckpointPlan? = nil) throws -> Bool {
         let allocator = try Jemalloc.verify()
         if output.out != nil { try checkWritable(output.out!) }
         let draw = ProgressBar.shouldDraw(quiet: output.quiet)
@@ -112,7 +112,7 @@ enum SweepRunner {
                 let o = RunOptions(size: c.items, steps: steps(scene), threads: c.threads, seed: measure.seed,
                                    warmup: measure.warmupSteps(for: output.format), repeats: measure.interleave ? 1 : measure.repeats,
                                    continuous: !measure.noContinuous,
-                                   calibrationSlowdown: (measure.calibrationSlowdown ?? 0) / 100)
+                                   calibrationSlowdown: (measure.calibrationSlowdown ?? 0) / 100, checkpoints: checkpoints)
                 var label = configs.count > 1 ? "\(c) [\(i + 1)/\(configs.count)]" : c.description
                 if rounds > 1 { label += " round \(round + 1)/\(rounds)" }
                 let bar = ProgressBar(label: label, total: o.repeats * (o.warmup + o.steps), enabled: draw)

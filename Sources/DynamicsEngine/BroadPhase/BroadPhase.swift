@@ -50,15 +50,18 @@ extension World {
     /// Largest number of cells a shape may cover before it counts as "large".
     @inline(__always) var largeShapeCells: Float { 8 }
 
-    /// Rebuilds the static grid (static bodies and boundaries).
-    func rebuildStaticGrid() {
+    /// Rebuilds the static grid (static bodies and boundaries). `keepingBoxes`: from the
+    /// static shapes' boxes as they are (a restored snapshot's), not recomputed.
+    func rebuildStaticGrid(keepingBoxes: Bool = false) {
         // In place, into kept buffers: a boundary moved by a component's toggle rebuilds this
         // grid, and that must not allocate once warm.
         broadPhase.staticIDs.removeAllKeepingCapacity()
         broadPhase.staticSizes.removeAllKeepingCapacity()
         for s in 0..<Int(shapeSlots.count) where shapes[s].alive && shapes[s].isStatic {
-            aabbs[s] = shapeAABB(s, sims[Int(shapes[s].body)].xf).expanded(by: 0.5 * speculativeDistance)
-            fatBoxes[s] = aabbs[s]
+            if !keepingBoxes {
+                aabbs[s] = shapeAABB(s, sims[Int(shapes[s].body)].xf).expanded(by: 0.5 * speculativeDistance)
+                fatBoxes[s] = aabbs[s]
+            }
             broadPhase.staticIDs.append(Int32(s))
             let e = aabbs[s].upper - aabbs[s].lower
             broadPhase.staticSizes.append(max(e.x, e.y))

@@ -2,6 +2,15 @@
 /// placement plus each body's accumulated `dp` / `dq`, so no transform is rebuilt per
 /// iteration. Only dynamic bodies are written.
 enum JointSolver {
+    /// The solution of the symmetric 2 × 2 system [k11 k12; k12 k22] x = rhs (zero when it is
+    /// singular).
+    @inline(__always)
+    static func solve2x2(_ k11: Float, _ k12: Float, _ k22: Float, _ rhs: Vec2) -> Vec2 {
+        let det = k11 * k22 - k12 * k12
+        let inv: Float = det != 0 ? 1 / det : 0
+        return Vec2(inv * (k22 * rhs.x - k12 * rhs.y), inv * (k11 * rhs.y - k12 * rhs.x))
+    }
+
     struct Context {
         var h: Float
         var invH: Float
@@ -192,10 +201,7 @@ enum JointSolver {
         let k11 = mA + mB + rA.y * rA.y * iA + rB.y * rB.y * iB
         let k12 = -rA.y * rA.x * iA - rB.y * rB.x * iB
         let k22 = mA + mB + rA.x * rA.x * iA + rB.x * rB.x * iB
-        let rhs = cdot + bias
-        let det = k11 * k22 - k12 * k12
-        let inv: Float = det != 0 ? 1 / det : 0
-        let sol = Vec2(inv * (k22 * rhs.x - k12 * rhs.y), inv * (k11 * rhs.y - k12 * rhs.x))
+        let sol = solve2x2(k11, k12, k22, cdot + bias)
         let impulse = -ms * sol - isc * j.linearImpulse
         j.linearImpulse += impulse
         sA.v -= mA * impulse; sA.w -= iA * cross(rA, impulse)
@@ -299,10 +305,7 @@ enum JointSolver {
         let k12 = iA * s1 + iB * s2
         var k22 = iA + iB
         if k22 == 0 { k22 = 1 }
-        let rhs = cdot + bias
-        let det = k11 * k22 - k12 * k12
-        let inv: Float = det != 0 ? 1 / det : 0
-        let sol = Vec2(inv * (k22 * rhs.x - k12 * rhs.y), inv * (k11 * rhs.y - k12 * rhs.x))
+        let sol = solve2x2(k11, k12, k22, cdot + bias)
         let impulse = -ms * sol - isc * j.linearImpulse
         j.linearImpulse += impulse
         let P = impulse.x * perp

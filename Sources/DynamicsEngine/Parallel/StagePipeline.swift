@@ -12,9 +12,7 @@ struct Stage {
     var pass: UInt8
     var island: Int32
     /// Items `begin ..< end`, cut into blocks of `blockSize` items.
-    var begin: Int32
-    var end: Int32
-    var blockSize: Int32
+    var begin, end, blockSize: Int32
 
     var blocks: Int { max(1, (Int(end - begin) + Int(blockSize) - 1) / Int(blockSize)) }
 
