@@ -18,13 +18,11 @@ struct Contact {
     static let cached: UInt8 = 16
     /// The last step recycled the manifold instead of computing it.
     static let recycled: UInt8 = 32
-    /// Has points, none within the slop (speculative only): whether the shapes touched is
-    /// decided after the solve (`collectBeginEvents`): they did if a point took a normal
-    /// impulse (a fast body that bounced off in one step). Until then the contact keeps its
-    /// touching state.
+    /// Has points, none within the slop (speculative only). When the solve pushed on such a
+    /// contact, the shapes touched during the step (a fast body that struck and bounced off
+    /// within it): the next step's narrow phase, which reads the impulses anyway, makes the
+    /// contact touching (`NarrowPhaseContext.update`).
     static let speculative: UInt8 = 64
-    /// Speculative and solved in this step: `collectBeginEvents` decides whether it touched.
-    static let undecided: UInt8 = 128
 
     var key: UInt64 = 0
     /// Shape A has the larger `ShapeKind` (the narrow phase's convention); -1 = dead.
@@ -178,29 +176,11 @@ extension World {
     }
 
     /// Begin events for contacts that began this step (after solving, so the point is the
-    /// one with the largest normal impulse). A contact with speculative points only touched
-    /// if the solve pushed on it: it begins touching (a begin event) or goes on touching; if
-    /// not, it stops touching (an end event).
+    /// one with the largest normal impulse).
     func collectBeginEvents() {
         for ch in 0..<contactChangeChunks {
-          for k32 in contactChanges[ch] {
-            let k = Int(k32)
-            let c = contacts[k]
-            if c.flags & Contact.began != 0 {
-                contactBeginEvents.append(beginEvent(for: c))
-            } else if c.flags & Contact.undecided != 0 {
-                contacts[k].flags &= ~Contact.undecided
-                let m = contactData[Int(c.slot)].manifold
-                let pushed = m.p0.maxNormalImpulse > 0 || (m.pointCount > 1 && m.p1.maxNormalImpulse > 0)
-                let was = c.flags & Contact.touching != 0
-                if pushed && !was {
-                    contacts[k].flags |= Contact.touching
-                    contactBeginEvents.append(beginEvent(for: c))
-                } else if !pushed && was {
-                    contacts[k].flags &= ~Contact.touching
-                    contactEndEvents.append(endEvent(for: c))
-                }
-            }
+          for k32 in contactChanges[ch] where contacts[Int(k32)].flags & Contact.began != 0 {
+            contactBeginEvents.append(beginEvent(for: contacts[Int(k32)]))
           }
         }
     }
@@ -208,8 +188,8 @@ extension World {
     /// A begin event (or a touching contact's description): at the manifold point with the
     /// largest normal impulse. The point lies midway between the surfaces where the step
     /// began; for a contact with speculative points only, which touched because the solve
-    /// pushed on it, the surfaces met during the step, so the point is moved onto the surface
-    /// of the static shape when there is one (a boundary stays where it is).
+    /// pushed on it, the surfaces met, so the point is moved onto the surface of the static
+    /// shape when there is one (a boundary stays where it is).
     func beginEvent(for c: Contact) -> ContactEvent {
         let m = contactData[Int(c.slot)].manifold
         var best = 0
@@ -303,9 +283,9 @@ struct NarrowPhaseContext: @unchecked Sendable {
         let relThen = c.cachedQA.invRotate(-c.cachedOffset)
         let extent = max(staticA ? 0 : sa.maxExtent, staticB ? 0 : sb.maxExtent)
         let moved = length(relNow - relThen) + extent * abs(dqA.invMul(dqB).s)
-        // (Touching by its points: a contact that touched only because the solve pushed on a
-        // speculative point is still a speculative one here.)
-        let pointsTouch = flags & Contact.touching != 0 && flags & Contact.speculative == 0
+        // (Touching by its points: a contact that touches only because it was struck is still
+        // a speculative one here.)
+        let pointsTouch = flags & Contact.touching != 0 && flags & Contact.hasPoints != 0 && flags & Contact.speculative == 0
         let tolerance = pointsTouch ? recycleDistance : min(recycleDistance, speculative)
         guard moved < tolerance else { return false }
         let n = c.manifold.normal
@@ -348,9 +328,7 @@ struct NarrowPhaseContext: @unchecked Sendable {
             let awakeB = me[b].awake && me[b].type != .static
             let sleeping = (!me[a].awake && me[a].type != .static) || (!me[b].awake && me[b].type != .static)
             if !awakeA && !awakeB {
-                // (A begin event is reported once; a sleeping contact is not solved, so there is
-                // nothing to decide after the solve.)
-                cs[k].flags &= ~(Contact.began | Contact.undecided)
+                cs[k].flags &= ~Contact.began  // (a begin event is reported once)
                 let linked = cs[k].flags & Contact.hasPoints != 0
                 let link = linked ? SIMD2(Int32(a), Int32(b)) : SIMD2<Int32>(-1, -1)
                 if links[k] != link { links[k] = link; linkChanged = true }
@@ -360,6 +338,10 @@ struct NarrowPhaseContext: @unchecked Sendable {
             let wasTouching = cs[k].flags & Contact.touching != 0
             let simA = si[a], simB = si[b]
             let d = data.pointer(at: Int(cs[k].slot))
+            // Struck in the last step: speculative points only, and the solve pushed on one.
+            let struck = cs[k].flags & Contact.speculative != 0
+                && (d.pointee.manifold.p0.maxNormalImpulse > 0
+                    || (d.pointee.manifold.pointCount > 1 && d.pointee.manifold.p1.maxNormalImpulse > 0))
             var cached = Contact.cached
             if recycleDistance > 0 && recycle(&d.pointee, flags: cs[k].flags, simA, simB,
                                               staticA: me[a].type == .static, staticB: me[b].type == .static) {
@@ -386,18 +368,15 @@ struct NarrowPhaseContext: @unchecked Sendable {
             var minSep = Float.infinity
             if pointCount > 0 { minSep = d.pointee.manifold.p0.separation }
             if pointCount > 1 { minSep = min(minSep, d.pointee.manifold.p1.separation) }
-            let touching = pointCount > 0 && minSep < slop
+            let pointsTouch = pointCount > 0 && minSep < slop
+            // Touching: a point within the slop, or struck in the last step.
+            let touching = pointsTouch || struck
             var f: UInt8 = cached
             if pointCount > 0 { f |= Contact.hasPoints }
-            if pointCount > 0 && !touching {
-                // Speculative points only: decided after the solve; the state stands until then.
-                f |= Contact.speculative | Contact.undecided
-                if wasTouching { f |= Contact.touching }
-            } else {
-                if touching { f |= Contact.touching }
-                if touching && !wasTouching { f |= Contact.began }
-                if !touching && wasTouching { f |= Contact.ended }
-            }
+            if pointCount > 0 && !pointsTouch { f |= Contact.speculative }
+            if touching { f |= Contact.touching }
+            if touching && !wasTouching { f |= Contact.began }
+            if !touching && wasTouching { f |= Contact.ended }
             cs[k].flags = f
             if cached == 0 && recycleDistance > 0 {
                 cache(&d.pointee, simA, simB)
@@ -405,7 +384,7 @@ struct NarrowPhaseContext: @unchecked Sendable {
             }
             let link = pointCount > 0 ? SIMD2(Int32(a), Int32(b)) : SIMD2<Int32>(-1, -1)
             if links[k] != link { links[k] = link; linkChanged = true }
-            if f & (Contact.began | Contact.ended | Contact.undecided) != 0 || (sleeping && pointCount > 0) { changes.append(Int32(k)) }
+            if f & (Contact.began | Contact.ended) != 0 || (sleeping && pointCount > 0) { changes.append(Int32(k)) }
         }
     }
 }

@@ -218,7 +218,7 @@ private enum BodyBits {
 /// The flag byte of a contact record: the contact's has-points, touching and began flags in
 /// their own bits (1, 2, 4), then cached, recycled, whether it has two points (it has one
 /// when it has points and not two), speculative points only, and whether the points carry
-/// recycling anchors. (A contact's `undecided` flag never outlives its step.)
+/// recycling anchors.
 private enum ContactBits {
     static let cached: UInt8 = 8, recycled: UInt8 = 16, twoPoints: UInt8 = 32, speculative: UInt8 = 64, anchors: UInt8 = 128
 }
@@ -515,7 +515,6 @@ extension World {
             if cached { f |= ContactBits.cached }
             if c.flags & Contact.recycled != 0 { f |= ContactBits.recycled }
             assert((pc > 0) == (c.flags & Contact.hasPoints != 0), "a contact's points and its has-points flag disagree")
-            assert(c.flags & Contact.undecided == 0, "a contact's undecided flag outlived its step")
             if pc == 2 { f |= ContactBits.twoPoints }
             if c.flags & Contact.speculative != 0 { f |= ContactBits.speculative }
             if anchors { f |= ContactBits.anchors }

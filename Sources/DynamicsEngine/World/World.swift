@@ -129,7 +129,7 @@ public final class World {
     /// Contacts that began touching in the last step (point: largest normal impulse). Two
     /// shapes touch when a manifold point is within the linear slop, or when the solve pushed
     /// on a speculative point (a fast body that struck and bounced off within one step: it
-    /// begins touching in that step and stops in a later one, as UIKit reports a bounce).
+    /// begins touching in the next step and stops in a later one, as UIKit reports a bounce).
     @exclusivity(unchecked) public internal(set) var contactBeginEvents: [ContactEvent] = []
     /// Contacts that stopped touching in the last step (or whose body was destroyed).
     @exclusivity(unchecked) public internal(set) var contactEndEvents: [ContactEvent] = []
