@@ -385,6 +385,8 @@ final class PendingLayouts {
         }
         precondition(rc == 0, "pthread_key_create failed (\(rc))")
         ViewLayoutHook.install { PendingLayouts.runAll() }
+        // A text or font change re-measures the view, as a label's does.
+        ViewLayoutHook.installContentChanged { $0.invalidateIntrinsicContentSize() }
         return k
     }()
 

@@ -166,8 +166,14 @@ import Testing
         root.layoutIfNeeded()
         #expect(close(label.frame, CGRect(x: 10, y: 10, width: 55, height: 24)))
         #expect(!label.hasAmbiguousLayout)
+        // A text or font change re-measures the label by itself, as UIKit's does.
         label.text = "Hello, world"
-        label.invalidateIntrinsicContentSize()
+        root.layoutIfNeeded()
+        #expect(abs(label.frame.width - 132) < 1e-6)
+        label.font = .systemFont(ofSize: 10)
+        root.layoutIfNeeded()
+        #expect(abs(label.frame.width - 66) < 1e-6 && abs(label.frame.height - 12) < 1e-6)
+        label.font = .systemFont(ofSize: 20)
         root.layoutIfNeeded()
         #expect(abs(label.frame.width - 132) < 1e-6)
         // A required maximum wins over compression resistance.

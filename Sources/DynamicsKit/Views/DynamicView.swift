@@ -85,9 +85,9 @@ open class DynamicView: DynamicItem {
     /// A name for debugging and rendering (e.g. "menu", "alert").
     open var name: String = ""
     /// Text drawn in the view (a label or a button title); nil draws none.
-    open var text: String?
+    open var text: String? { didSet { if layoutStorage != nil { ViewLayoutHook.contentChanged(self) } } }
     open var textColor: Color = .black
-    open var font: Font = .systemFont(ofSize: 17)
+    open var font: Font = .systemFont(ofSize: 17) { didSet { if layoutStorage != nil { ViewLayoutHook.contentChanged(self) } } }
     open var textAlignment: TextAlignment = .left
     /// Lines the text may take (0 = as many as needed).
     open var numberOfLines: Int = 1

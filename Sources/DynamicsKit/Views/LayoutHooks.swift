@@ -19,6 +19,20 @@ import Synchronization
         pendingCount.add(delta, ordering: .relaxed)
     }
 
+    private static let contentHandler = Mutex<(@Sendable (DynamicView) -> Void)?>(nil)
+
+    /// Installs what runs when the text or font of a view with layout storage changes (its
+    /// intrinsic size may have changed, as a `UILabel`'s does).
+    public static func installContentChanged(_ handler: @escaping @Sendable (DynamicView) -> Void) {
+        contentHandler.withLock { $0 = handler }
+    }
+
+    /// Called by `DynamicView` when the text or font of a view with layout storage changes.
+    static func contentChanged(_ view: DynamicView) {
+        let handler = contentHandler.withLock { $0 }
+        handler?(view)
+    }
+
     /// Runs the installed pass when a layout is pending (called by `AnimationClock`).
     @inline(__always) static func runIfPending() {
         guard pendingCount.load(ordering: .relaxed) > 0 else { return }
