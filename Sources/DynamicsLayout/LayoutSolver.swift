@@ -649,34 +649,39 @@ public final class LayoutSolver {
             // Ratio test over the rows holding the entering symbol.
             var best: Int32 = -1
             var ratio = Double.infinity
-            stamp &+= 1
-            var e = colHead[Int(entering)], prev: Int32 = -1
-            while e >= 0 {
-                let r = entRow[Int(e)]
-                let next = entNext[Int(e)]
-                var keep = false
-                if rowBasic[Int(r)] >= 0 && rowStamp[Int(r)] != stamp {
-                    rowStamp[Int(r)] = stamp
-                    let i = find(r, entering)
-                    if i >= 0 {
-                        keep = true
-                        let b = rowBasic[Int(r)]
-                        let c = rowCoefs[Int(r)][i]
-                        if kind[Int(b)] != .external && c < 0 {
-                            let q = -rowConst[Int(r)] / c
-                            if q < ratio || (q == ratio && b < rowBasic[Int(best)]) { ratio = q; best = r }
-                        }
-                    }
+            walkColumn(entering) { r, c in
+                let b = rowBasic[Int(r)]
+                if kind[Int(b)] != .external && c < 0 {
+                    let q = -rowConst[Int(r)] / c
+                    if q < ratio || (q == ratio && b < rowBasic[Int(best)]) { ratio = q; best = r }
                 }
-                if keep { prev = e } else {
-                    // Drop the stale entry.
-                    if prev >= 0 { entNext[Int(prev)] = next } else { colHead[Int(entering)] = next }
-                    entNext[Int(e)] = freeEnt; freeEnt = e
-                }
-                e = next
             }
             precondition(best >= 0, "LayoutSolver: internal error: the objective is unbounded")
             pivot(best, entering)
+        }
+    }
+
+    /// Calls `visit` with each row that holds symbol `s` and its coefficient there, once per
+    /// row, walking `s`'s column list and dropping its stale entries (rows that no longer hold
+    /// `s`, or repeats) on the way.
+    @inline(__always)
+    func walkColumn(_ s: Int32, _ visit: (_ row: Int32, _ coefficient: Double) -> Void) {
+        stamp &+= 1
+        var e = colHead[Int(s)], prev: Int32 = -1
+        while e >= 0 {
+            let r = entRow[Int(e)]
+            let next = entNext[Int(e)]
+            var keep = false
+            if rowBasic[Int(r)] >= 0 && rowStamp[Int(r)] != stamp {
+                rowStamp[Int(r)] = stamp
+                let i = find(r, s)
+                if i >= 0 { keep = true; visit(r, rowCoefs[Int(r)][i]) }
+            }
+            if keep { prev = e } else {
+                if prev >= 0 { entNext[Int(prev)] = next } else { colHead[Int(s)] = next }
+                entNext[Int(e)] = freeEnt; freeEnt = e
+            }
+            e = next
         }
     }
 
@@ -798,23 +803,7 @@ public final class LayoutSolver {
             // Walk the column once (dropping stale entries) and keep it for the next changes.
             var rows = markerColumns[id].rows, coefs = markerColumns[id].coefs
             rows.removeAll(keepingCapacity: true); coefs.removeAll(keepingCapacity: true)
-            stamp &+= 1
-            var e = colHead[Int(m)], prev: Int32 = -1
-            while e >= 0 {
-                let r = entRow[Int(e)]
-                let next = entNext[Int(e)]
-                var keep = false
-                if rowBasic[Int(r)] >= 0 && rowStamp[Int(r)] != stamp {
-                    rowStamp[Int(r)] = stamp
-                    let i = find(r, m)
-                    if i >= 0 { keep = true; rows.append(r); coefs.append(rowCoefs[Int(r)][i]) }
-                }
-                if keep { prev = e } else {
-                    if prev >= 0 { entNext[Int(prev)] = next } else { colHead[Int(m)] = next }
-                    entNext[Int(e)] = freeEnt; freeEnt = e
-                }
-                e = next
-            }
+            walkColumn(m) { r, c in rows.append(r); coefs.append(c) }
             markerColumns[id] = MarkerColumn(version: version, rows: rows, coefs: coefs)
         }
         markerColumns[id].rows.withUnsafeBufferPointer { rows in
