@@ -146,6 +146,27 @@ public final class LayoutConstraint: CustomStringConvertible {
         return LayoutConstraint.commonAncestor(a, b)
     }
 
+    /// Removes the constraints installed on `superview` and its ancestors that involve `view`
+    /// or one of its subviews (`view` is about to leave `superview`).
+    static func removeConstraints(involving view: DynamicView, from superview: DynamicView) {
+        var subtree = Set<ObjectIdentifier>()
+        var stack = [view]
+        while let v = stack.popLast() { subtree.insert(ObjectIdentifier(v)); stack.append(contentsOf: v.subviews) }
+        func involves(_ c: LayoutConstraint) -> Bool {
+            if let a = c.firstItem, subtree.contains(ObjectIdentifier(a)) { return true }
+            if let b = c.secondItem, subtree.contains(ObjectIdentifier(b)) { return true }
+            return false
+        }
+        var host: DynamicView? = superview
+        while let h = host {
+            if let st = h.existingLayoutState {
+                let gone = st.constraints.filter(involves)
+                if !gone.isEmpty { h.removeConstraints(gone) }
+            }
+            host = h.superview
+        }
+    }
+
     static func commonAncestor(_ a: DynamicView, _ b: DynamicView) -> DynamicView? {
         var chain: [ObjectIdentifier] = []
         var p: DynamicView? = a

@@ -387,6 +387,9 @@ final class PendingLayouts {
         ViewLayoutHook.install { PendingLayouts.runAll() }
         // A text or font change re-measures the view, as a label's does.
         ViewLayoutHook.installContentChanged { $0.invalidateIntrinsicContentSize() }
+        // A view leaving its superview takes with it, as in UIKit, the constraints of its
+        // former ancestors that involve it or its subviews.
+        ViewLayoutHook.installRemoval { view, superview in LayoutConstraint.removeConstraints(involving: view, from: superview) }
         return k
     }()
 

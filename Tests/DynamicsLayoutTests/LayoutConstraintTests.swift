@@ -156,6 +156,26 @@ import Testing
         #expect(!maxWidth.isBroken && reports.count == 1)
     }
 
+    @Test func removingAViewFromItsSuperviewRemovesTheConstraintsThatInvolveItOrItsSubviews() {
+        let root = container()
+        let a = child(root, "a"), b = child(root, "b")
+        let inner = child(b, "inner")
+        let ab = a.leftAnchor.constraint(equalTo: b.rightAnchor, constant: 10)
+        let aInner = a.topAnchor.constraint(equalTo: inner.bottomAnchor)
+        let aWidth = a.widthAnchor.constraint(equalToConstant: 40)
+        LayoutConstraint.activate([ab, aInner, aWidth])
+        #expect(ab.isActive && aInner.isActive && aWidth.isActive)
+        root.layoutIfNeeded()
+        b.removeFromSuperview()
+        // As in UIKit: the ancestors' constraints that reach into the removed subtree go; the
+        // constraints that involve only views still in the tree stay.
+        #expect(!ab.isActive && !aInner.isActive, "constraints to the removed view and its subview should be removed")
+        #expect(aWidth.isActive)
+        #expect(!root.constraints.contains { $0 === ab || $0 === aInner })
+        root.layoutIfNeeded()
+        #expect(abs(a.frame.width - 40) < 1e-6)
+    }
+
     @Test func textViewsSizeFromTheirTextAndFont() {
         let root = container()
         let label = child(root, "label")

@@ -135,6 +135,7 @@ open class DynamicView: DynamicItem {
     /// Takes the view out of its superview (no effect without one).
     public func removeFromSuperview() {
         guard let s = superview else { return }
+        ViewLayoutHook.removing(self, from: s)
         s.subviews.removeAll { $0 === self }
         superview = nil
     }

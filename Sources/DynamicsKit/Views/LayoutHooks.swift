@@ -33,6 +33,20 @@ import Synchronization
         handler?(view)
     }
 
+    private static let removalHandler = Mutex<(@Sendable (DynamicView, DynamicView) -> Void)?>(nil)
+
+    /// Installs what runs when a view leaves its superview (`removeFromSuperview`), with the
+    /// view and its former superview, before the view is detached.
+    public static func installRemoval(_ handler: @escaping @Sendable (DynamicView, DynamicView) -> Void) {
+        removalHandler.withLock { $0 = handler }
+    }
+
+    /// Called by `DynamicView.removeFromSuperview()`.
+    static func removing(_ view: DynamicView, from superview: DynamicView) {
+        let handler = removalHandler.withLock { $0 }
+        handler?(view, superview)
+    }
+
     /// Runs the installed pass when a layout is pending (called by `AnimationClock`).
     @inline(__always) static func runIfPending() {
         guard pendingCount.load(ordering: .relaxed) > 0 else { return }
