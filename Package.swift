@@ -52,7 +52,7 @@ let package = Package(
             name: "dynamics-bench",
             dependencies: [
                 "DynamicsEngine", "DynamicsScenes", "DynamicsRender", "BenchSupport", "CJemalloc", "JemallocConfig",
-                "DynamicsFuzzing",
+                "DynamicsFuzzing", "DynamicsLayout",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

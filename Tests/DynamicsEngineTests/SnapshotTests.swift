@@ -1,6 +1,5 @@
 import Testing
 @testable import DynamicsEngine
-import DynamicsScenes
 
 /// `World.snapshot()` / `World(snapshot:)`: a restored world continues bit for bit as the
 /// original does (with 1 or 2 workers), and bad bytes are refused with a saying error.
@@ -298,18 +297,6 @@ struct SnapshotTests {
         }
         // A world never stepped (static grid still to build).
         try Self.checkResume("fresh world", before: 0, after: 30, workers: 2, make: Self.joints)
-    }
-
-    @Test("catalog scenes resume bit for bit", arguments: [("pile", 300), ("mix", 300), ("islands", 200), ("pyramid", 12), ("chains", 3)])
-    func catalogScenes(name: String, size: Int) throws {
-        let scene = try SceneCatalog.scene(named: name)
-        for workers in [1, 2] {
-            try Self.checkResume("\(name) \(size)", before: 40, after: 20, workers: workers, compareEvery: 5) {
-                let w = try scene.build(size: size, seed: 3).world
-                w.settings.isSleepEnabled = true
-                return w
-            }
-        }
     }
 
     @Test("handles stay valid across a restore; application data round-trips")

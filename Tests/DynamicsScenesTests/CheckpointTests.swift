@@ -10,6 +10,27 @@ import Glibc
 /// `run --checkpoint-every N --checkpoint-dir DIR` / `--resume FILE`.
 @Suite("Checkpoints", .serialized)
 struct CheckpointTests {
+    @Test("catalog scenes' worlds resume bit for bit (state digest every 5 steps, 1 and 2 workers)",
+          arguments: [("pile", 300), ("mix", 300), ("islands", 200), ("pyramid", 12), ("chains", 3)])
+    func catalogWorldsResume(name: String, size: Int) throws {
+        let scene = try SceneCatalog.scene(named: name)
+        for workers in [1, 2] {
+            let original = try scene.build(size: size, seed: 3).world
+            original.settings.isSleepEnabled = true
+            original.workerCount = 1
+            for _ in 0..<40 { original.step() }
+            let restored = try World(snapshot: original.snapshot())
+            restored.workerCount = workers
+            #expect(restored.stateDigest() == original.stateDigest(), "\(name): the restored state differs")
+            for k in 1...20 {
+                original.step(); restored.step()
+                if k % 5 == 0 {
+                    #expect(restored.stateDigest() == original.stateDigest(), "\(name) \(size), \(workers) workers: differs \(k) steps after the restore")
+                }
+            }
+        }
+    }
+
     @Test("a scene resumed from a checkpoint ends in the uninterrupted run's state")
     func sceneResume() throws {
         let scene = try SceneCatalog.scene(named: "mix")
