@@ -1,68 +1,95 @@
 #!/usr/bin/env python3
-"""Draws a scaling plot (SVG, no dependencies) from a dynamics-bench result file:
-left, steps/s against item count (one line per worker count, log-log); right, steps/s
-against workers (one line per item count).
+"""Draws a scaling plot (SVG, no dependencies) from a dynamics-bench result file: one row per
+scene; left, steps/s against bodies (log-log); right, nanoseconds per body and step against
+bodies (log-x); one line per worker count.
 
 usage: scripts/plot-scaling.py RESULTS.json OUT.svg [TITLE]
 """
 import json, math, sys
 
+COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"]
+
+
 def load(path):
     data = json.load(open(path))
     rows = data["results"] if isinstance(data, dict) else data
-    return [(r["scene"], r["items"], r["threads"], r["steps_per_second"]) for r in rows]
+    return [(r["scene"], r.get("bodies", r["items"]), r["threads"], r["steps_per_second"]) for r in rows]
+
+
+def panel(svg, x0, y0, w, h, series, ylabel, logy):
+    """series: {threads: [(bodies, value)]}; log-x always."""
+    xs = [b for pts in series.values() for b, _ in pts]
+    ys = [v for pts in series.values() for _, v in pts if v > 0]
+    if not xs or not ys:
+        return
+    lx0, lx1 = math.log10(min(xs)) - 0.15, math.log10(max(xs)) + 0.15
+    if logy:
+        ly0, ly1 = math.log10(min(ys) * 0.8), math.log10(max(ys) * 1.25)
+        fy = lambda v: y0 + h - (math.log10(v) - ly0) / (ly1 - ly0) * h
+        ticks = [10 ** k for k in range(math.floor(ly0), math.ceil(ly1) + 1) if ly0 <= k <= ly1]
+    else:
+        top = max(ys) * 1.15
+        fy = lambda v: y0 + h - v / top * h
+        step = 10 ** math.floor(math.log10(top / 4))
+        for m in (1, 2, 5, 10):
+            if top / (step * m) <= 6:
+                step *= m
+                break
+        ticks = [k * step for k in range(0, int(top / step) + 1)]
+    fx = lambda b: x0 + (math.log10(b) - lx0) / (lx1 - lx0) * w
+    svg.append(f'<line x1="{x0}" y1="{y0}" x2="{x0}" y2="{y0+h}" stroke="black"/>')
+    svg.append(f'<line x1="{x0}" y1="{y0+h}" x2="{x0+w}" y2="{y0+h}" stroke="black"/>')
+    for t in ticks:
+        y = fy(t)
+        label = f"{t:g}" if t < 1e5 else f"{t:.0e}"
+        svg.append(f'<line x1="{x0-4}" y1="{y:.1f}" x2="{x0+w}" y2="{y:.1f}" stroke="#ddd"/>')
+        svg.append(f'<text x="{x0-7}" y="{y+4:.1f}" text-anchor="end">{label}</text>')
+    for k in range(math.ceil(lx0), math.floor(lx1) + 1):
+        x = fx(10 ** k)
+        svg.append(f'<line x1="{x:.1f}" y1="{y0+h}" x2="{x:.1f}" y2="{y0+h+4}" stroke="black"/>')
+        svg.append(f'<text x="{x:.1f}" y="{y0+h+17}" text-anchor="middle">{10**k:,}</text>')
+    svg.append(f'<text x="{x0+w/2}" y="{y0+h+33}" text-anchor="middle">bodies</text>')
+    svg.append(f'<text x="{x0-45}" y="{y0+h/2}" text-anchor="middle" transform="rotate(-90 {x0-45} {y0+h/2})">{ylabel}</text>')
+    for i, (t, pts) in enumerate(sorted(series.items())):
+        pts = sorted(pts)
+        c = COLORS[i % len(COLORS)]
+        path = " ".join(f"{fx(b):.1f},{fy(v):.1f}" for b, v in pts if v > 0)
+        svg.append(f'<polyline points="{path}" fill="none" stroke="{c}" stroke-width="2"/>')
+        for b, v in pts:
+            if v > 0:
+                svg.append(f'<circle cx="{fx(b):.1f}" cy="{fy(v):.1f}" r="3" fill="{c}"/>')
+        svg.append(f'<text x="{x0+w-70}" y="{y0+14+16*i}" fill="{c}">{t} worker{"s" if t > 1 else ""}</text>')
+
 
 def main():
     src, out = sys.argv[1], sys.argv[2]
     title = sys.argv[3] if len(sys.argv) > 3 else src
     rows = load(src)
-    items = sorted({r[1] for r in rows}); threads = sorted({r[2] for r in rows})
-    rate = {(r[1], r[2]): r[3] for r in rows}
-    W, H, pad = 900, 380, 60
-    pw = (W - 3 * pad) / 2; ph = H - 2 * pad
-    colors = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"]
-    lo = min(rate.values()); hi = max(rate.values())
-    ly = lambda v: pad + ph - (math.log10(v) - math.log10(lo * 0.8)) / (math.log10(hi * 1.25) - math.log10(lo * 0.8)) * ph
+    scenes = []
+    for r in rows:
+        if r[0] not in scenes:
+            scenes.append(r[0])
+    W, rowH, pad, top = 900, 300, 80, 40
+    pw = (W - 3 * pad) / 2
+    ph = rowH - 90
+    H = top + rowH * len(scenes)
     svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="12">',
            f'<rect width="{W}" height="{H}" fill="white"/>',
-           f'<text x="{W/2}" y="22" text-anchor="middle" font-size="15">{title}</text>']
-    def axes(x0, label):
-        svg.append(f'<line x1="{x0}" y1="{pad}" x2="{x0}" y2="{pad+ph}" stroke="black"/>')
-        svg.append(f'<line x1="{x0}" y1="{pad+ph}" x2="{x0+pw}" y2="{pad+ph}" stroke="black"/>')
-        svg.append(f'<text x="{x0+pw/2}" y="{H-15}" text-anchor="middle">{label}</text>')
-        for k in range(int(math.floor(math.log10(lo * 0.8))), int(math.ceil(math.log10(hi * 1.25))) + 1):
-            for m in (1, 2, 5):
-                v = m * 10 ** k
-                if lo * 0.8 <= v <= hi * 1.25:
-                    y = ly(v)
-                    svg.append(f'<line x1="{x0-4}" y1="{y:.1f}" x2="{x0+pw}" y2="{y:.1f}" stroke="#ddd"/>')
-                    svg.append(f'<text x="{x0-6}" y="{y+4:.1f}" text-anchor="end">{v:g}</text>')
-        svg.append(f'<text x="{x0-45}" y="{pad+ph/2}" transform="rotate(-90 {x0-45} {pad+ph/2})" text-anchor="middle">steps/s</text>')
-    # Left: against items (log x).
-    x0 = pad
-    axes(x0, "items (log scale)")
-    lx = lambda n: x0 + (math.log10(n) - math.log10(items[0] * 0.8)) / (math.log10(items[-1] * 1.25) - math.log10(items[0] * 0.8)) * pw
-    for n in items:
-        svg.append(f'<text x="{lx(n):.1f}" y="{pad+ph+16}" text-anchor="middle">{n}</text>')
-    for i, t in enumerate(threads):
-        pts = [(lx(n), ly(rate[(n, t)])) for n in items if (n, t) in rate]
-        c = colors[i % len(colors)]
-        svg.append('<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>' % (c, " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)))
-        for x, y in pts: svg.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.5" fill="{c}"/>')
-        svg.append(f'<text x="{x0+pw-90}" y="{pad+15+16*i}" fill="{c}">{t} worker{"s" if t > 1 else ""}</text>')
-    # Right: against workers.
-    x0 = 2 * pad + pw
-    axes(x0, "workers")
-    tx = lambda t: x0 + (t - threads[0] + 0.5) / (threads[-1] - threads[0] + 1) * pw
-    for t in threads: svg.append(f'<text x="{tx(t):.1f}" y="{pad+ph+16}" text-anchor="middle">{t}</text>')
-    for i, n in enumerate(items):
-        pts = [(tx(t), ly(rate[(n, t)])) for t in threads if (n, t) in rate]
-        c = colors[i % len(colors)]
-        svg.append('<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>' % (c, " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)))
-        for x, y in pts: svg.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.5" fill="{c}"/>')
-        svg.append(f'<text x="{x0+12}" y="{pad+12+16*i}" fill="{c}">{n} items</text>')
+           f'<text x="{W/2}" y="24" text-anchor="middle" font-size="15">{title}</text>']
+    for si, scene in enumerate(scenes):
+        y0 = top + si * rowH + 30
+        rate, per_body = {}, {}
+        for s, bodies, threads, sps in rows:
+            if s != scene:
+                continue
+            rate.setdefault(threads, []).append((bodies, sps))
+            per_body.setdefault(threads, []).append((bodies, 1e9 / (sps * bodies) if sps > 0 else 0))
+        svg.append(f'<text x="{pad}" y="{y0-12}" font-size="14" font-weight="bold">{scene}</text>')
+        panel(svg, pad, y0, pw, ph, rate, "steps/s", True)
+        panel(svg, 2 * pad + pw, y0, pw, ph, per_body, "ns per body and step", False)
     svg.append("</svg>")
-    open(out, "w").write("\n".join(svg) + "\n")
+    open(out, "w").write("\n".join(svg))
+
 
 if __name__ == "__main__":
     main()
