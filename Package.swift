@@ -43,7 +43,7 @@ let package = Package(
         // Auto Layout for DynamicView: constraints, the visual format language and an
         // incremental Cassowary solver.
         .target(name: "DynamicsLayout", dependencies: ["DynamicsKit"]),
-        .testTarget(name: "DynamicsLayoutTests", dependencies: ["DynamicsLayout", "DynamicsKit"]),
+        .testTarget(name: "DynamicsLayoutTests", dependencies: ["DynamicsLayout", "DynamicsKit", "DynamicsEngine"]),
         .testTarget(name: "DynamicsComponentsTests", dependencies: ["DynamicsComponents", "DynamicsKit"]),
         // Pictures of engine worlds and of DynamicsKit views and animators.
         .target(name: "DynamicsRender", dependencies: ["DynamicsEngine", "DynamicsKit"]),

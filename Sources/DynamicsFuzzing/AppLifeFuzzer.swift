@@ -1,3 +1,4 @@
+import DynamicsEngine
 import DynamicsKit
 #if canImport(Glibc)
 import Glibc

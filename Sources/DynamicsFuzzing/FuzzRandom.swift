@@ -1,20 +1,5 @@
+import DynamicsEngine
 import Foundation
-
-/// SplitMix64 (Steele, Lea and Flood): a tiny, well-mixed 64-bit generator. The fuzzer uses it
-/// to derive one seed per sequence from the run's seed and to seed `FuzzRandom`.
-public struct SplitMix64: Sendable {
-    public var state: UInt64
-
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// The fuzzer's own deterministic generator (xorshift64*, seeded through SplitMix64), with the
 /// few helpers a sequence needs. No Foundation randomness: a seed replays bit for bit.

@@ -1,3 +1,4 @@
+import DynamicsEngine
 import Foundation
 
 /// Which part of a scene's world a picture shows.
@@ -59,10 +60,7 @@ public struct RenderOptions: Sendable {
     /// The palette colour of item `index` (a hash, so neighbours differ).
     func color(forIndex index: Int) -> SVGColor {
         guard !palette.isEmpty else { return SVGColor(red: 78, green: 121, blue: 167) }
-        var h = UInt64(truncatingIfNeeded: index) &+ 0x9E37_79B9_7F4A_7C15
-        h = (h ^ (h >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        h = (h ^ (h >> 27)) &* 0x94D0_49BB_1331_11EB
-        h ^= h >> 31
-        return palette[Int(h % UInt64(palette.count))]
+        var g = SplitMix64(seed: UInt64(truncatingIfNeeded: index))
+        return palette[Int(g.next() % UInt64(palette.count))]
     }
 }

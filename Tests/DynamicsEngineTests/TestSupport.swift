@@ -40,15 +40,9 @@ enum TestWorld {
 /// A deterministic generator (SplitMix64) for the randomized tests: fixed seeds, the same
 /// sequence on every machine.
 struct TestRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    var generator: SplitMix64
+    init(seed: UInt64) { generator = SplitMix64(seed: seed) }
+    mutating func next() -> UInt64 { generator.next() }
     /// Uniform in lo ..< hi (24 bits).
     mutating func float(_ lo: Float, _ hi: Float) -> Float {
         lo + (hi - lo) * Float(next() >> 40) / Float(1 << 24)

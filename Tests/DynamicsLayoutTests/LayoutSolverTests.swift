@@ -1,3 +1,4 @@
+import DynamicsEngine
 import Testing
 @testable import DynamicsLayout
 
@@ -102,7 +103,7 @@ import Testing
     /// from scratch on the final system. Fixed seeds; a failure prints the seed.
     @Test(arguments: Array(1...48) as [UInt64])
     func incrementalMatchesFromScratch(seed: UInt64) throws {
-        var rng = SplitMix(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let n = 6
         struct C { var terms: [(Int, Double)]; var constant: Double; var relation: S.Relation; var strength: Double }
         var cs: [C] = []
@@ -174,15 +175,3 @@ import Testing
     }
 }
 
-/// A small deterministic generator for the randomized tests.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
