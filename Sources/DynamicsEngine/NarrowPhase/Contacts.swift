@@ -145,10 +145,16 @@ extension World {
             list.reserveCapacity(contactChunk)
             contactChanges.append(list)
         }
+        while staticTouches.count < chunks {
+            var list: [Int32] = []
+            list.reserveCapacity(contactChunk)
+            staticTouches.append(list)
+        }
         contactChangeChunks = chunks
         // Chunk c writes only its contacts and its own list.
         Parallel.forChunks(workers: workers, count: count, chunkSize: contactChunk, counter: chunkCounter,
-                           ContactUpdate(ctx: run, out: ChunkBuffers(contactChanges.mutableView)))
+                           ContactUpdate(ctx: run, out: ChunkBuffers(contactChanges.mutableView),
+                                         statics: ChunkBuffers(staticTouches.mutableView)))
         if linksChanged.isSet { islandsDirty = true }
     }
 
@@ -314,8 +320,9 @@ struct NarrowPhaseContext: @unchecked Sendable {
 
     /// Updates contacts `range` and lists in `changes` (cleared first) those that began or
     /// ended touching, or have points and a sleeping body (which an awake partner may wake).
-    func update(_ range: Range<Int>, changes: inout [Int32]) {
+    func update(_ range: Range<Int>, changes: inout [Int32], staticTouches: inout [Int32]) {
         changes.removeAllKeepingCapacity()
+        staticTouches.removeAllKeepingCapacity()
         let cs = step.contacts, links = step.links, data = step.contactData
         let me = step.metas, st = step.states, si = step.sims, dt = step.dt
         let shapes = step.shapes, vertices = step.vertices, normals = step.normals
@@ -385,6 +392,7 @@ struct NarrowPhaseContext: @unchecked Sendable {
             let link = pointCount > 0 ? SIMD2(Int32(a), Int32(b)) : SIMD2<Int32>(-1, -1)
             if links[k] != link { links[k] = link; linkChanged = true }
             if f & (Contact.began | Contact.ended) != 0 || (sleeping && pointCount > 0) { changes.append(Int32(k)) }
+            if pointCount > 0 && (me[a].type == .static || me[b].type == .static) { staticTouches.append(Int32(k)) }
         }
     }
 }
@@ -394,8 +402,9 @@ struct NarrowPhaseContext: @unchecked Sendable {
 struct ContactUpdate: RangeTask, @unchecked Sendable {
     let ctx: NarrowPhaseContext
     let out: ChunkBuffers<Int32>
+    let statics: ChunkBuffers<Int32>
     func run(_ range: Range<Int>, part c: Int) {
-        out.withBuffer(c) { ctx.update(range, changes: &$0) }
+        out.withBuffer(c) { changes in statics.withBuffer(c) { ctx.update(range, changes: &changes, staticTouches: &$0) } }
     }
 }
 

@@ -109,11 +109,12 @@ extension World {
     /// inner core may not enter the shape (see `solveContinuous`). Fast bodies were swept
     /// against every static shape already.
     func keepCoresOutOfTouchedStatics() {
-        // Runs every step: the scan reads the contacts in place (a contact is 160 bytes).
-        // (Nothing below grows the columns: the views stay valid.)
-        do {
+        // Only the contacts the narrow phase listed (awake, with points, a static body on
+        // one side), in contact order. (Nothing below grows the columns: the views stay valid.)
+        for chunk in 0..<contactChangeChunks {
             let cs = contacts.view, sh = shapes.view, me = metas.view
-            for k in 0..<cs.count {
+            for k32 in staticTouches[chunk] {
+                let k = Int(k32)
                 let sa = Int(cs[k].shapeA)
                 guard sa >= 0, cs[k].flags & Contact.hasPoints != 0 else { continue }
                 let sb = Int(cs[k].shapeB)

@@ -105,6 +105,10 @@ public final class World {
     /// Per narrow-phase chunk of `contactChunk` contacts: the contacts that changed this step
     /// (see `NarrowPhaseContext.update`); the first `contactChangeChunks` lists are current.
     let contactChanges = Column<[Int32]>()
+    /// Per narrow-phase chunk: the awake contacts with points between a dynamic body and a
+    /// static one, in contact order (the continuous step's `keepCoresOutOfTouchedStatics`
+    /// reads only these, not every contact).
+    let staticTouches = Column<[Int32]>()
     @exclusivity(unchecked) var contactChangeChunks = 0
     /// Per contact of this step: its bodies when it has points, else (-1, -1) — the compact
     /// input of the island passes (written by the narrow phase).
