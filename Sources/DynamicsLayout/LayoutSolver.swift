@@ -515,18 +515,10 @@ public final class LayoutSolver {
     /// Replaces `s` by its row `sr` (where it has just become basic) in every row that holds
     /// it, in the objective and in the artificial objective.
     func substitute(_ s: Int32, _ sr: Int32) {
-        stamp &+= 1
-        var e = colHead[Int(s)]
-        colHead[Int(s)] = -1
-        while e >= 0 {
-            let next = entNext[Int(e)]
-            let r = entRow[Int(e)]
-            entNext[Int(e)] = freeEnt; freeEnt = e
-            e = next
-            if r == sr || rowBasic[Int(r)] < 0 || rowStamp[Int(r)] == stamp { continue }
-            rowStamp[Int(r)] = stamp
+        drainColumn(s) { r in
+            if r == sr { return }
             let i = find(r, s)
-            if i < 0 { continue }
+            if i < 0 { return }
             let c = rowCoefs[Int(r)][i]
             removeTerm(r, at: i)
             addRow(into: r, from: sr, times: c)
@@ -619,15 +611,7 @@ public final class LayoutSolver {
             substitute(entering, ar)
         }
         // Art is non-basic: zero from now on.
-        stamp &+= 1
-        var e = colHead[Int(art)]
-        colHead[Int(art)] = -1
-        while e >= 0 {
-            let next = entNext[Int(e)]
-            let rr = entRow[Int(e)]
-            entNext[Int(e)] = freeEnt; freeEnt = e
-            e = next
-            if rowBasic[Int(rr)] < 0 { continue }
+        drainColumn(art) { rr in
             let i = find(rr, art)
             if i >= 0 { removeTerm(rr, at: i) }
         }
@@ -682,6 +666,24 @@ public final class LayoutSolver {
                 entNext[Int(e)] = freeEnt; freeEnt = e
             }
             e = next
+        }
+    }
+
+    /// Empties symbol `s`'s column list (its entries go back to the free list) and calls
+    /// `visit` once with each live row it named. (The list is detached first, so `visit` may
+    /// add entries to other columns.)
+    @inline(__always)
+    func drainColumn(_ s: Int32, _ visit: (_ row: Int32) -> Void) {
+        stamp &+= 1
+        var e = colHead[Int(s)]
+        colHead[Int(s)] = -1
+        while e >= 0 {
+            let next = entNext[Int(e)], r = entRow[Int(e)]
+            entNext[Int(e)] = freeEnt; freeEnt = e
+            e = next
+            if rowBasic[Int(r)] < 0 || rowStamp[Int(r)] == stamp { continue }
+            rowStamp[Int(r)] = stamp
+            visit(r)
         }
     }
 
@@ -758,16 +760,7 @@ public final class LayoutSolver {
     func markerLeavingRow(_ m: Int32) -> Int32 {
         var r1 = Double.infinity, r2 = Double.infinity
         var first: Int32 = -1, second: Int32 = -1, third: Int32 = -1
-        stamp &+= 1
-        var e = colHead[Int(m)]
-        while e >= 0 {
-            let r = entRow[Int(e)]
-            e = entNext[Int(e)]
-            if rowBasic[Int(r)] < 0 || rowStamp[Int(r)] == stamp { continue }
-            rowStamp[Int(r)] = stamp
-            let i = find(r, m)
-            if i < 0 { continue }
-            let c = rowCoefs[Int(r)][i]
+        walkColumn(m) { r, c in
             let b = rowBasic[Int(r)]
             if kind[Int(b)] == .external {
                 third = r
