@@ -217,28 +217,19 @@ extension World {
     @inline(__always)
     private func forEachCandidate(overlapping box: AABB, _ visit: (Int) -> Void) {
         let fat = fatBoxes.view
-        func cells(_ g: GridView) {
-            guard g.geo.nx > 0 else { return }
-            let r = g.geo.cellRange(box), nx = Int(g.geo.nx)
+        forEachIndexed({ g in
+            let r = g.geo.cellRange(box)
             for y in r.y...r.w {
                 for x in r.x...r.z {
-                    let c = Int(y) * nx + Int(x)
-                    for e in Int(g.cellStart[c])..<Int(g.cellStart[c + 1]) {
-                        let t = Int(g.entries[e]), tb = fat[t]
-                        guard tb.overlaps(box) else { continue }
+                    g.forEachEntry(x, y) { t in
+                        let tb = fat[t]
+                        guard tb.overlaps(box) else { return }
                         let ref = g.geo.cell(of: vmax(box.lower, tb.lower))
                         if ref.x == x && ref.y == y { visit(t) }
                     }
                 }
             }
-        }
-        cells(GridView(broadPhase.staticGrid))
-        for t in broadPhase.staticLarge { visit(Int(t)) }
-        if broadPhase.moving.count > 0 {
-            cells(GridView(broadPhase.grid))
-            for t in broadPhase.movingLarge { visit(Int(t)) }
-        }
-        for t in queryIndex.outside { visit(Int(t)) }
+        }, visit)
     }
 
     /// Every shape the ray from `o` along `d` may hit: those of the grid cells within a small
@@ -250,9 +241,8 @@ extension World {
     private func forEachCandidate(alongRay o: Vec2, _ d: Vec2, box: AABB, _ visit: (Int) -> Void) {
         let fat = fatBoxes.view
         let slack = 0.5 * speculativeDistance
-        func cells(_ g: GridView) {
-            guard g.geo.nx > 0 else { return }
-            let geo = g.geo, nx = Int(geo.nx)
+        forEachIndexed({ g in
+            let geo = g.geo
             let size = 1 / geo.invCellSize
             let pad = max(slack, 1.0e-3 * size)
             let r = geo.cellRange(box.expanded(by: pad))
@@ -265,27 +255,37 @@ extension World {
                     t0 = max(t0, 0); t1 = min(t1, 1)
                     if !(t0 <= t1) { continue }
                     let xa = o.x + t0 * d.x, xb = o.x + t1 * d.x
-                    let lo = geo.cell(of: Vec2(min(xa, xb) - pad, geo.origin.y)).x
-                    let hi = geo.cell(of: Vec2(max(xa, xb) + pad, geo.origin.y)).x
-                    x0 = max(x0, lo); x1 = min(x1, hi)
+                    x0 = max(x0, geo.cell(of: Vec2(min(xa, xb) - pad, geo.origin.y)).x)
+                    x1 = min(x1, geo.cell(of: Vec2(max(xa, xb) + pad, geo.origin.y)).x)
                     if x0 > x1 { continue }
                 }
-                let row = Int(y) * nx
                 for x in x0...x1 {
-                    let c = row + Int(x)
-                    for e in Int(g.cellStart[c])..<Int(g.cellStart[c + 1]) {
-                        let t = Int(g.entries[e])
-                        if fat[t].overlaps(box) { visit(t) }
-                    }
+                    g.forEachEntry(x, y) { t in if fat[t].overlaps(box) { visit(t) } }
                 }
             }
-        }
-        cells(GridView(broadPhase.staticGrid))
-        for t in broadPhase.staticLarge { visit(Int(t)) }
-        if broadPhase.moving.count > 0 {
-            cells(GridView(broadPhase.grid))
-            for t in broadPhase.movingLarge { visit(Int(t)) }
+        }, visit)
+    }
+
+    /// The query structure in order: each built grid handed to `cells`, the large shapes and
+    /// `outside` to `visit`.
+    @inline(__always)
+    private func forEachIndexed(_ cells: (GridView) -> Void, _ visit: (Int) -> Void) {
+        let index = broadPhase.index(masks: false)
+        if index.staticGrid.geo.nx > 0 { cells(index.staticGrid) }
+        for t in index.staticLarge { visit(Int(t)) }
+        if index.moving.count > 0 {
+            if index.grid.geo.nx > 0 { cells(index.grid) }
+            for t in index.movingLarge { visit(Int(t)) }
         }
         for t in queryIndex.outside { visit(Int(t)) }
+    }
+}
+
+extension GridView {
+    /// Calls `f` with each shape listed in cell (`x`, `y`).
+    @inline(__always)
+    func forEachEntry(_ x: Int32, _ y: Int32, _ f: (Int) -> Void) {
+        let c = Int(y) * Int(geo.nx) + Int(x)
+        for e in Int(cellStart[c])..<Int(cellStart[c + 1]) { f(Int(entries[e])) }
     }
 }
