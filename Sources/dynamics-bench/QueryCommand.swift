@@ -5,14 +5,14 @@ import DynamicsScenes
 import Foundation
 
 extension DynamicsBench {
-    /// `dynamics-bench query [--scene S] [--items N] [--boxes B] [--rays R] …`: times the world
+    /// `dynamics-bench query <scene> [--items N] [--boxes B] [--rays R] …`: times the world
     /// queries (`World.bodies(overlapping:)`, `World.rayCast(from:translation:)`) in a built,
     /// settled scene.
     struct Query: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Times World.bodies(overlapping:) and World.rayCast in a scene (default: a pile of 100 000 bodies).",
+            abstract: "Times World.bodies(overlapping:) and World.rayCast in a scene (e.g. query pile: a pile of 100 000 bodies).",
             discussion: """
-                Builds the scene, steps it --settle steps, then per round: one more step (the \
+                Builds the scene (--items: 100 000 or the scene's largest size), steps it --settle steps, then per round: one more step (the \
                 world moved, so the first query after it pays for any refresh), the first box \
                 query alone ("first"), --boxes box queries of small rectangles (one body size, \
                 uniform over the scene's bounds) and --rays ray casts (random direction, \
@@ -22,10 +22,7 @@ extension DynamicsBench {
                 compared). Build in release: swift build -c release --product dynamics-bench.
                 """)
 
-        @Option(name: .long, help: "Scene name.")
-        var scene = "pile"
-        @Option(name: .long, help: "Scene size (bodies).")
-        var items = 100_000
+        @OptionGroup var choice: SceneChoice
         @Option(name: .long, help: "Steps before the rounds.")
         var settle = 120
         @Option(name: .long, help: "Box queries per round.")
@@ -38,17 +35,14 @@ extension DynamicsBench {
         var rounds = 5
         @Option(name: .long, help: "Worker threads for the steps.")
         var threads = 2
-        @Option(name: .long, help: "Seed of the scene and of the queries.")
-        var seed: UInt64 = 1
 
         func run() throws {
-            let s = try SceneCatalog.scene(named: scene)
-            try requirePositive(items, "--items")
+            let (s, items) = try choice.resolve { min(100_000, $0.maximumSize) }
             try requirePositive(rounds, "--rounds")
             try requirePositive(threads, "--threads")
             guard settle >= 0, boxes >= 0, rays >= 0 else { throw BenchUsageError("query: --settle, --boxes and --rays must not be negative") }
             guard rayLength.isFinite && rayLength > 0 else { throw BenchUsageError("query: --ray-length must be positive") }
-            let instance = try s.build(size: items, seed: seed)
+            let instance = try s.build(size: items, seed: choice.seed)
             guard instance.driver == nil else { throw BenchUsageError("scene '\(s.name)' is not one engine world") }
             instance.workerCount = threads
             instance.run(steps: settle)
@@ -58,7 +52,7 @@ extension DynamicsBench {
             var hits = 0
             for _ in 0..<rounds {
                 instance.run(steps: 1)
-                var rng = SplitMix64(seed: seed)
+                var rng = SplitMix64(seed: choice.seed)
                 let size = frame.bodySize
                 func point() -> Vec2 {
                     Vec2(Float.random(in: frame.boundsMin.x...frame.boundsMax.x, using: &rng),
