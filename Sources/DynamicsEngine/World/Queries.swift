@@ -20,9 +20,10 @@ public struct RayHit: Sendable, Equatable {
 /// placed by go to `outside`, which the queries test one by one. The step never reads any of
 /// this: the queries cannot change a result of the simulation.
 ///
-/// After a structural change (a body created or destroyed, a body type changed, a boundary
-/// added or removed, a snapshot restored: `broadPhaseDirty` / `staticDirty`) the grids are out
-/// of date until the next step, and the queries scan every shape instead.
+/// After a structural change (a body created or destroyed, a body type or a body's collision
+/// groups changed, a static body moved, a boundary added or removed, a snapshot restored:
+/// `broadPhaseDirty` / `staticDirty`) the grids are out of date until the next step, and the
+/// queries scan every shape instead.
 struct QueryIndex {
     /// Raised by every step and by `setTransform` (whatever moves a body): `outside` must be
     /// recomputed before the next query.
@@ -63,8 +64,9 @@ extension World {
     /// A body's bounding box is the union of its shapes' (as `aabb(_:)`, without margin). The
     /// query reads the broad phase's grids: its cost grows with the cells `box` covers and the
     /// shapes in them, not with the world (the first query after a step or a `setTransform`
-    /// also checks every shape's box once; after a body is created or destroyed, every query
-    /// until the next step scans all bodies).
+    /// also checks every shape's box once; after a structural change — a body created,
+    /// destroyed or given another type, a static body moved, a boundary added or removed, a
+    /// body's collision groups changed — every query until the next step scans all bodies).
     public func bodies(overlapping box: AABB) -> [BodyHandle] {
         precondition(box.isValid, "bodies(overlapping:): the box must be finite with lower ≤ upper")
         guard prepareQueryIndex() else { return scanBodies(overlapping: box) }
@@ -86,7 +88,7 @@ extension World {
 
     /// Casts a ray from `origin` along `translation` and returns the closest shape hit
     /// (bodies and boundaries), or nil. A ray starting inside a shape does not hit it. Of
-    /// shapes hit at the same fraction, the one created first (lowest slot) is reported.
+    /// shapes hit at the same fraction, the one of the lowest shape slot is reported.
     ///
     /// The ray visits the grid cells along its path only (see `bodies(overlapping:)` for when
     /// a query scans instead).
