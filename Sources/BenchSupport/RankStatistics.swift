@@ -156,8 +156,8 @@ public struct MannWhitney: Sendable, Equatable {
 public struct HodgesLehmann: Sendable, Equatable {
     /// Median of the pairwise differences y − x.
     public let estimate: Double
-    public let lower: Double
-    public let upper: Double
+    /// The confidence interval's bounds.
+    public let lower, upper: Double
     /// The interval is [d₍k₎, d₍mn+1−k₎] of the sorted differences (1-based); k = 0 means the
     /// samples are too small for the level and the interval is unbounded.
     public let rank: Int

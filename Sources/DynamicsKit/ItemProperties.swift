@@ -6,13 +6,11 @@ import Foundation
 /// set the same property, the later one in the hierarchy wins; removing the behavior restores
 /// the defaults.
 struct ItemProperties: Equatable {
-    var elasticity: CGFloat = 0.2
-    var friction: CGFloat = 0.2
+    var elasticity: CGFloat = 0.2, friction: CGFloat = 0.2
     var density: CGFloat = 1
     /// 0, as documented for UIKit and as Box2D bodies start: the spec's 0.1 would make a free
     /// fall lose 3 % in one second, against the recipe "falls 500 pt in 1 s (± 2 %)".
-    var resistance: CGFloat = 0
-    var angularResistance: CGFloat = 0.1
+    var resistance: CGFloat = 0, angularResistance: CGFloat = 0.1
     var charge: CGFloat = 0
     var isAnchored = false
     var allowsRotation = true

@@ -275,12 +275,7 @@ public final class LayoutSolver {
         }
         let r = markerLeavingRow(m)
         precondition(r >= 0, "LayoutSolver: internal error: no row to remove a constraint's marker from")
-        let leaving = rowBasic[Int(r)]
-        rowOf[Int(leaving)] = -1
-        addTerm(r, leaving, -1)
-        solveFor(r, m)
-        setBasic(r, m)
-        substitute(m, r)
+        exchange(r, m)
         rowOf[Int(m)] = -1
         freeRow(r)
     }
@@ -690,6 +685,11 @@ public final class LayoutSolver {
     /// Row `r`'s basic symbol leaves the basis; `entering` takes its place.
     func pivot(_ r: Int32, _ entering: Int32) {
         pivots += 1
+        exchange(r, entering)
+    }
+
+    /// `pivot` without counting it (also how a marker is moved into the basis to be removed).
+    private func exchange(_ r: Int32, _ entering: Int32) {
         let leaving = rowBasic[Int(r)]
         rowOf[Int(leaving)] = -1
         addTerm(r, leaving, -1)

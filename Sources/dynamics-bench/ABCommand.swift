@@ -41,8 +41,7 @@ extension DynamicsBench {
         @Option(name: .long, help: "Timed steps per run.")
         var steps: Int = 300
 
-        @Option(name: .long, help: "Largest accepted slowdown of steps/s, e.g. 5% (the default).")
-        var maxRegression: String = "5%"
+        @OptionGroup var limit: RegressionLimit
 
         @Option(name: .long, help: "Output on stdout: table or json.")
         var format: ABFormat = .table
@@ -58,7 +57,7 @@ extension DynamicsBench {
         struct Speeds { var wall: Double; var cpu: Double? }
 
         func run() throws {
-            let threshold = try RegressionThreshold(parsing: maxRegression)
+            let threshold = try limit.threshold()
             guard rounds >= ABGate.minimumRounds else {
                 throw BenchUsageError("--rounds must be at least \(ABGate.minimumRounds) (got \(rounds)): fewer rounds cannot reach p < 0.01")
             }

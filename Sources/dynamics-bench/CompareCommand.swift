@@ -24,11 +24,10 @@ extension DynamicsBench {
         @Argument(help: "The current result file.")
         var current: String
 
-        @Option(name: .long, help: "Largest accepted slowdown of the median, e.g. 5% (the default).")
-        var maxRegression: String = "5%"
+        @OptionGroup var limit: RegressionLimit
 
         func run() throws {
-            let threshold = try RegressionThreshold(parsing: maxRegression)
+            let threshold = try limit.threshold()
             let base = try ResultFile.load(path: baseline, role: "baseline")
             let cur = try ResultFile.load(path: current, role: "current")
             let report = Comparison.compare(baseline: base.results, current: cur.results, threshold: threshold)

@@ -26,41 +26,25 @@ extension DynamicsBench {
                 """
         )
 
-        @Option(help: "Run for this many minutes (new worlds stop starting after it).")
-        var minutes: Double?
-
         @Option(help: "How many worlds (default 2000, or no limit with --minutes).")
         var worlds: Int?
 
         @Option(help: "Steps of 1/60 s per world.")
         var steps: Int = EngineFuzzer.Options.defaultSteps
 
-        @Option(help: "The run's seed (decimal or 0x-hex).")
-        var seed: String?
-
-        @Option(help: "Replay one world by its own seed (as printed with a violation).")
-        var replay: String?
-
         @Option(help: "Stop a world after this many seconds of wall time (a warning listing its seed; 0: no limit).")
         var worldSeconds: Double = 20
 
-        @Flag(help: "Print every call (with --replay: of that world).")
-        var verbose = false
-
-        @Flag(help: "Run each world in a forked child, so a crash is reported and the run goes on (default with --minutes).")
-        var keepGoing = false
+        @OptionGroup var fuzz: FuzzRunOptions
 
         func run() throws {
             guard steps > 0 else { throw BenchUsageError("--steps must be positive (got \(steps))") }
-            if let worlds, worlds <= 0 { throw BenchUsageError("--worlds must be positive (got \(worlds))") }
-            if let minutes, !(minutes > 0 && minutes.isFinite) { throw BenchUsageError("--minutes must be positive (got \(minutes))") }
-            CrashReplay.installHandlers()
+            let limit = try fuzz.limit(worlds, "--worlds")
+            try fuzz.start()
 
-            if let replay {
-                let s = try FuzzAPI.parseSeed(replay, option: "--replay")
-                say("fuzz: replaying world \(replay) with --steps \(steps)")
-                let log: ((String) -> Void)? = verbose ? { say($0) } : nil
-                let result = EngineFuzzer.runWorld(seed: s, steps: steps, log: log)
+            if let s = try fuzz.replaySeed() {
+                say("fuzz: replaying world \(fuzz.replay!) with --steps \(steps)")
+                let result = EngineFuzzer.runWorld(seed: s, steps: steps, log: fuzz.callLog)
                 for v in result.violations { say("violation: \(v)") }
                 for (k, n) in result.warnings.sorted(by: { $0.key < $1.key }) { say("warning: \(k) ×\(n)") }
                 say("continuous hits: \(result.continuousHits), most bodies: \(result.maxBodies), joints made: \(result.jointsMade)")
@@ -69,12 +53,11 @@ extension DynamicsBench {
                 return
             }
 
-            let runSeed = try seed.map { try FuzzAPI.parseSeed($0, option: "--seed") } ?? EngineFuzzer.Options.defaultSeed
-            let limit = worlds ?? (minutes == nil ? 2_000 : nil)
-            say("fuzz: seed 0x\(String(runSeed, radix: 16)), \(limit.map { "\($0) worlds" } ?? "no world limit")\(minutes.map { ", \($0) min" } ?? ""), \(steps) steps each")
-            var options = EngineFuzzer.Options(seed: runSeed, worlds: limit, steps: steps, minutes: minutes,
-                                               verbose: verbose, progressInterval: 5, log: { say($0) })
-            options.isolate = keepGoing || minutes != nil
+            let runSeed = try fuzz.runSeed(default: EngineFuzzer.Options.defaultSeed)
+            fuzz.sayStart("fuzz", seed: runSeed, limit: limit, unit: "world", each: "\(steps) steps each")
+            var options = EngineFuzzer.Options(seed: runSeed, worlds: limit, steps: steps, minutes: fuzz.minutes,
+                                               verbose: fuzz.verbose, progressInterval: 5, log: { say($0) })
+            options.isolate = fuzz.isolate
             options.worldTimeLimit = worldSeconds > 0 ? worldSeconds : nil
             let report = EngineFuzzer.run(options)
             if !report.warnings.isEmpty {
@@ -85,10 +68,8 @@ extension DynamicsBench {
                 }
             }
             if !report.violations.isEmpty {
-                say("\nviolations (first of each kind):")
-                for v in report.distinctViolations { say("  \(v.kind): \(v.message) [step \(v.step)]\n    replay: \(v.replayCommand)") }
-                let counts = Dictionary(grouping: report.violations, by: \.kind).mapValues(\.count)
-                say("\nby kind: " + counts.sorted { $0.value > $1.value }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))
+                FuzzRunOptions.sayViolations(firsts: report.distinctViolations.map { "\($0.kind): \($0.message) [step \($0.step)]\n    replay: \($0.replayCommand)" },
+                                             kinds: report.violations.map { "\($0.kind)" })
                 for (kind, vs) in Dictionary(grouping: report.violations, by: \.kind).sorted(by: { $0.key < $1.key }) {
                     var seeds: [UInt64] = []
                     for v in vs where !seeds.contains(v.worldSeed) && seeds.count < 8 { seeds.append(v.worldSeed) }

@@ -214,3 +214,36 @@ func gitCommit() -> String? {
 var commandLineText: String {
     (["dynamics-bench"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
 }
+
+/// The scene a one-scene command builds (`render`, `snapshot`, `query`): its name, size and seed.
+struct SceneChoice: ParsableArguments {
+    @Argument(help: "Scene name (see `dynamics-bench list`).")
+    var scene: String
+
+    @Option(name: .long, parsing: .unconditional, help: "The scene's size parameter (default: see the command's description).")
+    var items: Int?
+
+    @Option(name: .long, parsing: .unconditional, help: "Seed for scenes that use randomness.")
+    var seed: UInt64 = 0
+
+    /// The scene and its size (`--items`, else `defaultSize` of it), checked: the scene
+    /// exists and the size is positive and at most the scene's largest.
+    func resolve(defaultSize: (any BenchmarkScene) -> Int) throws -> (scene: any BenchmarkScene, size: Int) {
+        let s = try SceneCatalog.scene(named: scene)
+        if let items { try requirePositive(items, "--items") }
+        let size = items ?? defaultSize(s)
+        if size > s.maximumSize {
+            throw BenchUsageError("--items for '\(s.name)' must be at most \(s.maximumSize) (got \(size))")
+        }
+        return (s, size)
+    }
+}
+
+/// The regression limit of `compare` and `ab`.
+struct RegressionLimit: ParsableArguments {
+    @Option(name: .long, help: "Largest accepted slowdown of the median steps/s, e.g. 5% (the default).")
+    var maxRegression: String = "5%"
+
+    /// `--max-regression` parsed (a usage error when it is not a percentage).
+    func threshold() throws -> RegressionThreshold { try RegressionThreshold(parsing: maxRegression) }
+}

@@ -36,19 +36,15 @@ extension DynamicsBench {
                 Scenes: \(SceneCatalog.names.joined(separator: ", ")). Examples:
                   dynamics-bench render pyramid --items 20 --out pyramid.svg
                   dynamics-bench render pile --items 100 --steps 300 --out pile.html
+                --items defaults to the scene's smallest benchmark size.
                 Exit status: 0 ok, 2 usage error (unknown scene, bad size or count, unwritable FILE).
                 """
         )
 
-        @Argument(help: "Scene name (see `dynamics-bench list`).")
-        var scene: String
-
         @Option(name: .long, help: "The file to write (.svg or .html).")
         var out: String
 
-        @Option(name: .long, parsing: .unconditional,
-                help: "The scene's size parameter (default: the scene's smallest benchmark size).")
-        var items: Int?
+        @OptionGroup var choice: SceneChoice
 
         @Option(name: .long, parsing: .unconditional,
                 help: "Steps to run (default: the scene's, 600; for svg: --at when given).")
@@ -66,9 +62,6 @@ extension DynamicsBench {
         @Option(name: .customLong("max-frames"), parsing: .unconditional, help: "Recordings: the most frames kept.")
         var maxFrames: Int = 600
 
-        @Option(name: .long, parsing: .unconditional, help: "Seed for scenes that use randomness.")
-        var seed: UInt64 = 0
-
         @Option(name: .long, parsing: .unconditional, help: "Largest picture width in pixels.")
         var width: Int = 1200
 
@@ -76,13 +69,8 @@ extension DynamicsBench {
         var height: Int = 900
 
         func run() throws {
-            let s = try SceneCatalog.scene(named: scene)
-            let size = items ?? s.defaultSizes.first ?? s.defaultSize
+            let (s, size) = try choice.resolve { $0.defaultSizes.first ?? $0.defaultSize }
             let kind = try resolvedFormat()
-            if let items { try requirePositive(items, "--items") }
-            if size > s.maximumSize {
-                throw BenchUsageError("--items for '\(s.name)' must be at most \(s.maximumSize) (got \(size))")
-            }
             if let steps, steps < 0 { throw BenchUsageError("--steps must not be negative (got \(steps))") }
             if let at, at < 0 { throw BenchUsageError("--at must not be negative (got \(at))") }
             if let at, let steps, at > steps {
@@ -95,7 +83,7 @@ extension DynamicsBench {
             try requirePositive(height, "--height")
             try checkWritable(out)
 
-            let instance = try s.build(size: size, seed: seed)
+            let instance = try s.build(size: size, seed: choice.seed)
             var options = RenderOptions()
             options.maxWidth = Double(width)
             options.maxHeight = Double(height)

@@ -12,15 +12,11 @@ extension DynamicsBench {
             discussion: """
                 Builds the scene, steps it --steps times (or loads --from FILE, timed as first_restore_ms), then takes \
                 --repeat rounds of one snapshot and one restore (medians reported) and checks that the restored world's \
-                state digest equals the original's.
+                state digest equals the original's. --items defaults to the scene's headline size.
                 """
         )
 
-        @Argument(help: "Scene name (see `dynamics-bench list`).")
-        var scene: String
-
-        @Option(name: .long, parsing: .unconditional, help: "The scene's size parameter (default: its headline size).")
-        var items: Int?
+        @OptionGroup var choice: SceneChoice
 
         @Option(name: .long, parsing: .unconditional, help: "Steps before the snapshot (default 120).")
         var steps: Int = 120
@@ -31,9 +27,6 @@ extension DynamicsBench {
         @Option(name: .long, parsing: .unconditional, help: "Worker threads for the steps (default 2).")
         var threads: Int = 2
 
-        @Option(name: .long, parsing: .unconditional, help: "Seed for scenes that use randomness.")
-        var seed: UInt64 = 0
-
         @Option(name: .long, help: "Measure the world of this snapshot or checkpoint file instead (no build, no steps).")
         var from: String?
 
@@ -41,11 +34,10 @@ extension DynamicsBench {
         var format: OutputFormat = .table
 
         func run() throws {
-            let s = try SceneCatalog.scene(named: scene)
+            let (s, size) = try choice.resolve { $0.defaultSize }
             try requirePositive(repeats, "--repeat")
             try requirePositive(threads, "--threads")
             guard steps >= 0 else { throw BenchUsageError("--steps must not be negative") }
-            let size = items ?? s.defaultSize
             let world: World
             var firstRestoreMs: Double? = nil
             if let path = from {
@@ -55,7 +47,7 @@ extension DynamicsBench {
                 do { world = try World(snapshot: bytes) } catch { throw BenchUsageError("--from \(path): \(error)") }
                 firstRestoreMs = (ContinuousClock().now - t0).seconds * 1000
             } else {
-                let instance = try s.build(size: size, seed: seed)
+                let instance = try s.build(size: size, seed: choice.seed)
                 guard instance.driver == nil else { throw BenchUsageError("scene '\(s.name)' is not one engine world") }
                 instance.workerCount = threads
                 instance.run(steps: steps)

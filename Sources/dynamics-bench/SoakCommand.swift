@@ -94,7 +94,7 @@ extension DynamicsBench {
             try requirePositive(steps, "--steps")
             try requirePositive(workers, "--workers")
             let churnRate = try Self.parseChurn(churn)
-            let seedValue = try FuzzAPI.parseSeed(seed, option: "--seed")
+            let seedValue = try FuzzRunOptions.parseSeed(seed, option: "--seed")
             let every = sampleEvery ?? max(1, steps / 200)
             try requirePositive(every, "--sample-every")
             let warm = warmup ?? steps / 10

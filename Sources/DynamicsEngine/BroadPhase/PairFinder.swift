@@ -135,12 +135,8 @@ extension World {
         let chunkSize = 256
         let chunks = (count + chunkSize - 1) / chunkSize
         while bp.workerPairs.count < chunks { bp.workerPairs.append([]) }
-        let staticGrid = bp.staticGrid, grid = bp.grid
-        let moving = bp.moving, movingLarge = bp.movingLarge, staticLarge = bp.staticLarge
         let pairs = PairContext(world: self, shapes: ctx.shapes, metas: ctx.metas.readOnly, boxes: ctx.fatBoxes.readOnly,
-                              isLarge: shapeIsLarge.view, enlarged: bp.enlarged.view,
-                              staticGrid: GridView(staticGrid), grid: GridView(grid, masks: filter != nil),
-                              moving: moving.view, movingLarge: movingLarge.view, staticLarge: staticLarge.view)
+                              isLarge: shapeIsLarge.view, enlarged: bp.enlarged.view, index: bp.index(masks: filter != nil))
         let task = PairEmission(pairs: pairs, emitters: emitters.view, incremental: incremental,
                                 out: ChunkBuffers(bp.workerPairs.mutableView))
         Parallel.forChunks(workers: workers, count: count, chunkSize: chunkSize, counter: chunkCounter, task)
@@ -287,6 +283,22 @@ struct BoxUpdate: RangeTask, @unchecked Sendable {
 }
 
 
+/// The broad phase's structure as it is read (`BroadPhase.index`): the grid of static shapes,
+/// the grid of small moving shapes, every moving shape, the large moving and the large static
+/// shapes. The pair finder and the world queries (`World/Queries.swift`) read it alike.
+struct BroadPhaseIndex {
+    let staticGrid, grid: GridView
+    let moving, movingLarge, staticLarge: View<Int32>
+}
+
+extension BroadPhase {
+    /// Views of the grids and lists; `masks`: the moving grid's entry masks too.
+    func index(masks: Bool) -> BroadPhaseIndex {
+        BroadPhaseIndex(staticGrid: GridView(staticGrid), grid: GridView(grid, masks: masks),
+                        moving: moving.view, movingLarge: movingLarge.view, staticLarge: staticLarge.view)
+    }
+}
+
 /// A read-only view of a built grid.
 struct GridView {
     var geo: GridGeometry
@@ -309,14 +321,9 @@ struct PairContext: @unchecked Sendable {
     let shapes: View<ShapeRecord>
     let metas: View<BodyMeta>
     let boxes: View<AABB>
-    let isLarge: View<UInt8>
-    /// 1 for a shape whose fat box changed this step.
-    let enlarged: View<UInt8>
-    let staticGrid: GridView
-    let grid: GridView
-    let moving: View<Int32>
-    let movingLarge: View<Int32>
-    let staticLarge: View<Int32>
+    /// Per shape slot: 1 for a shape in a large list; 1 for a shape whose fat box changed this step.
+    let isLarge, enlarged: View<UInt8>
+    let index: BroadPhaseIndex
 
     @inline(__always)
     static func shapeAABB(_ rec: ShapeRecord, _ xf: Transform, _ verts: View<Vec2>) -> AABB {
@@ -414,22 +421,22 @@ struct PairContext: @unchecked Sendable {
     func emitPartners(of s: Int, rule: PartnerRule, into out: inout [UInt64]) {
         let box = boxes[s]
         // Static partners: the static grid, then the large static shapes.
-        query(staticGrid, box: box, from: s, rule: .all, into: &out)
-        for t32 in staticLarge {
+        query(index.staticGrid, box: box, from: s, rule: .all, into: &out)
+        for t32 in index.staticLarge {
             let t = Int(t32)
             if box.overlaps(boxes[t]) && shouldCollide(s, t) { out.append(UInt64(UInt32(s)) << 32 | UInt64(UInt32(t))) }
         }
         // Moving partners: a large shape tests every moving shape; a small one the grid (small
         // shapes) and the large ones.
         if isLarge[s] != 0 {
-            for t32 in moving {
+            for t32 in index.moving {
                 let t = Int(t32)
                 guard let key = pairKey(s, t, rule) else { continue }
                 if box.overlaps(boxes[t]) && shouldCollide(s, t) { out.append(key) }
             }
         } else {
-            query(grid, box: box, from: s, rule: rule, into: &out)
-            for t32 in movingLarge {
+            query(index.grid, box: box, from: s, rule: rule, into: &out)
+            for t32 in index.movingLarge {
                 let t = Int(t32)
                 guard let key = pairKey(s, t, rule) else { continue }
                 if box.overlaps(boxes[t]) && shouldCollide(s, t) { out.append(key) }

@@ -84,17 +84,13 @@ struct JointRecord {
     var referenceAngle: Float = 0
 
     // Solver scratch (valid during a step).
-    var rA = Vec2.zero
-    var rB = Vec2.zero
+    var rA = Vec2.zero, rB = Vec2.zero
     var deltaCenter = Vec2.zero
     var deltaAngle: Float = 0
     var axis = Vec2.zero
-    var invMassA: Float = 0
-    var invIA: Float = 0
-    var invMassB: Float = 0
-    var invIB: Float = 0
-    var writeA = false
-    var writeB = false
+    var invMassA: Float = 0, invIA: Float = 0
+    var invMassB: Float = 0, invIB: Float = 0
+    var writeA = false, writeB = false
     var axialMass: Float = 0
     var softness = Softness.rigid
     var springSoftness = Softness.rigid
@@ -104,7 +100,6 @@ struct JointRecord {
     var linearImpulse = Vec2.zero
     var angularImpulse: Float = 0
     var springImpulse: Float = 0
-    var lowerImpulse: Float = 0
-    var upperImpulse: Float = 0
+    var lowerImpulse: Float = 0, upperImpulse: Float = 0
     var motorImpulse: Float = 0
 }

@@ -28,16 +28,35 @@ extension Collide {
 
     /// The two polygons of a polygon pair, all that the contact stage needs (no allocation).
     private struct PolygonPair {
+        /// Each polygon's vertex count, vertices, normals and radius.
         var countA: Int
-        var vA: View<Vec2>
-        var nA: View<Vec2>
+        var vA, nA: View<Vec2>
         var rA: Float
         var countB: Int
-        var vB: View<Vec2>
-        var nB: View<Vec2>
+        var vB, nB: View<Vec2>
         var rB: Float
         /// B's frame expressed in A's frame.
         var xf: Transform
+    }
+
+    /// The face of polygon 1 (`count1` vertices `v1`, normals `n1`) along whose normal polygon 2
+    /// lies farthest out, and that separation. Polygon 1 is placed in polygon 2's frame by `xf`
+    /// (`inverse`: by its inverse). Stops at the first face that separates them (separation
+    /// − `rTotal` ≥ `speculative`): the caller needs no more.
+    @inline(__always)
+    private static func maxSeparation(_ count1: Int, _ v1: View<Vec2>, _ n1: View<Vec2>, _ count2: Int, _ v2: View<Vec2>,
+                                      _ xf: Transform, inverse: Bool, rTotal: Float, speculative: Float) -> (edge: Int, separation: Float) {
+        var edge = 0
+        var best = -Float.greatestFiniteMagnitude
+        for i in 0..<count1 {
+            let n = inverse ? xf.q.invRotate(n1[i]) : xf.q.rotate(n1[i])
+            let v = inverse ? xf.invApply(v1[i]) : xf.apply(v1[i])
+            var s = Float.greatestFiniteMagnitude
+            for j in 0..<count2 { s = min(s, dot(n, v2[j] - v)) }
+            if s - rTotal >= speculative { return (i, s) }  // a separating axis: done
+            if s > best { best = s; edge = i }
+        }
+        return (edge, best)
     }
 
     /// The SAT + clipping core. Polygon A is given by its vertices and normals (so a segment can pose as a
@@ -52,29 +71,12 @@ extension Collide {
         let countB = pair.countB, vB = pair.vB, nB = pair.nB, xf = pair.xf
         let rTotal = rA + pair.rB
 
-        // Axis of maximum separation among A's normals (measured in B's frame).
-        var edgeA = 0
-        var sepA = -Float.greatestFiniteMagnitude
-        for i in 0..<countA {
-            let n = xf.q.invRotate(nA[i])
-            let v = xf.invApply(vA[i])
-            var s = Float.greatestFiniteMagnitude
-            for j in 0..<countB { s = min(s, dot(n, vB[j] - v)) }
-            if s - rTotal >= speculative { return Manifold() }  // separating axis: done
-            if s > sepA { sepA = s; edgeA = i }
-        }
-
-        // Axis of maximum separation among B's normals (measured in A's frame).
-        var edgeB = 0
-        var sepB = -Float.greatestFiniteMagnitude
-        for j in 0..<countB {
-            let n = xf.q.rotate(nB[j])
-            let v = xf.apply(vB[j])
-            var s = Float.greatestFiniteMagnitude
-            for i in 0..<countA { s = min(s, dot(n, vA[i] - v)) }
-            if s - rTotal >= speculative { return Manifold() }
-            if s > sepB { sepB = s; edgeB = j }
-        }
+        // Axes of maximum separation among A's normals (measured in B's frame), then B's (in
+        // A's frame); a separating axis ends the test.
+        let (edgeA, sepA) = maxSeparation(countA, vA, nA, countB, vB, xf, inverse: true, rTotal: rTotal, speculative: speculative)
+        if sepA - rTotal >= speculative { return Manifold() }
+        let (edgeB, sepB) = maxSeparation(countB, vB, nB, countA, vA, xf, inverse: false, rTotal: rTotal, speculative: speculative)
+        if sepB - rTotal >= speculative { return Manifold() }
 
         // Prefer A's face unless B's separates clearly more (hysteresis against flip-flop).
         let flip = sepB > sepA + referenceTolerance
@@ -86,6 +88,19 @@ extension Collide {
         // face was only just inside the tolerance): use the other polygon's best face.
         return faceContact(pair, flip: !flip, edge: flip ? edgeA : edgeB,
                            separation: flip ? sepA : sepB, xfA, speculative) ?? Manifold()
+    }
+
+    /// The edge (of `count` with outward `normals`) whose normal is most anti-parallel to `n`
+    /// (the first of equals).
+    @inline(__always)
+    private static func incidentEdge(_ normals: View<Vec2>, _ count: Int, _ n: Vec2) -> Int {
+        var inc = 0
+        var minDot = Float.greatestFiniteMagnitude
+        for i in 0..<count {
+            let d = dot(normals[i], n)
+            if d < minDot { minDot = d; inc = i }
+        }
+        return inc
     }
 
     /// Contact against reference face `edge` of polygon A (`flip == false`) or B (`flip == true`).
@@ -103,15 +118,8 @@ extension Collide {
             v11 = pair.vA[refEdge]
             v12 = pair.vA[nextIndex(refEdge, pair.countA)]
             // Incident edge: B's edge whose normal is most anti-parallel to n1.
-            let nInB = xf.q.invRotate(n1)
-            var inc = 0
-            var minDot = Float.greatestFiniteMagnitude
-            for j in 0..<pair.countB {
-                let d = dot(pair.nB[j], nInB)
-                if d < minDot { minDot = d; inc = j }
-            }
-            i21 = inc
-            i22 = nextIndex(inc, pair.countB)
+            i21 = incidentEdge(pair.nB, pair.countB, xf.q.invRotate(n1))
+            i22 = nextIndex(i21, pair.countB)
             v21 = xf.apply(pair.vB[i21])
             v22 = xf.apply(pair.vB[i22])
             r1 = pair.rA; r2 = pair.rB
@@ -119,14 +127,8 @@ extension Collide {
             n1 = xf.q.rotate(pair.nB[refEdge])
             v11 = xf.apply(pair.vB[refEdge])
             v12 = xf.apply(pair.vB[nextIndex(refEdge, pair.countB)])
-            var inc = 0
-            var minDot = Float.greatestFiniteMagnitude
-            for i in 0..<pair.countA {
-                let d = dot(pair.nA[i], n1)
-                if d < minDot { minDot = d; inc = i }
-            }
-            i21 = inc
-            i22 = nextIndex(inc, pair.countA)
+            i21 = incidentEdge(pair.nA, pair.countA, n1)
+            i22 = nextIndex(i21, pair.countA)
             v21 = pair.vA[i21]
             v22 = pair.vA[i22]
             r1 = pair.rB; r2 = pair.rA

@@ -46,8 +46,7 @@ struct ManifoldPoint: Sendable {
     /// Feature key that identifies this point across steps (for warm starting).
     var id: UInt32 = 0
     /// Accumulated impulses (solver state carried across steps).
-    var normalImpulse: Float = 0
-    var tangentImpulse: Float = 0
+    var normalImpulse: Float = 0, tangentImpulse: Float = 0
     /// Largest normal impulse applied during the last step (for events and restitution).
     var maxNormalImpulse: Float = 0
     /// Contact recycling: the separation when the manifold was computed.

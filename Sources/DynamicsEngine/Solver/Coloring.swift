@@ -60,9 +60,7 @@ struct ColoredBatches {
         colorCursor.grow(to: n * stride, with: 0)
         return IslandColoring(bodyColors: bodyColors.mutableView, colorOf: colorOf.mutableView,
                               order: order.mutableView, counts: islandCounts.mutableView, cursors: colorCursor.mutableView,
-                              bodies: ib.bodies.view, bodyStart: ib.groupBodyStart.view,
-                              contactStart: ib.groupContactStart.view, contactList: ib.contactList.view,
-                              contacts: contacts, metas: metas, all: (1 << UInt32(Self.colorCount)) - 1)
+                              groups: ib.groups, contacts: contacts, metas: metas, all: (1 << UInt32(Self.colorCount)) - 1)
     }
 
     /// Pass 2, after every island has been coloured. Returns the number of overflow constraints.
@@ -120,7 +118,7 @@ struct ColoredBatches {
         let n = ib.groupCount
         let w = n > 0 ? Int(wideStart[n]) : 0
         let v = BatchPreparation(wide: wide.mutableView, extra: wideExtra.mutableView, order: order.view,
-                                 contactList: ib.contactList.view, source: batchSource.view,
+                                 groups: ib.groups, source: batchSource.view,
                                  lanes: batchLanes.view, prepare: source, bounce: bounce)
         Parallel.forChunks(workers: workers, count: w, chunkSize: 64, counter: claim, v)
     }
@@ -133,13 +131,9 @@ struct ColoredBatches {
 struct IslandColoring: @unchecked Sendable {
     let bodyColors: MutableView<UInt32>
     let colorOf: MutableView<UInt8>
-    let order: MutableView<Int32>
-    let counts: MutableView<Int32>
+    let order, counts: MutableView<Int32>
     let cursors: MutableView<Int>
-    let bodies: View<Int32>
-    let bodyStart: View<Int32>
-    let contactStart: View<Int32>
-    let contactList: View<Int32>
+    let groups: SolveGroups
     let contacts: View<Contact>
     let metas: View<BodyMeta>
     let all: UInt32
@@ -148,8 +142,9 @@ struct IslandColoring: @unchecked Sendable {
         let k = ColoredBatches.colorCount
         let row = counts.subview(isl * (k + 1) ..< (isl + 1) * (k + 1))
         for q in 0...k { row[q] = 0 }
-        for q in Int(bodyStart[isl])..<Int(bodyStart[isl + 1]) { bodyColors[Int(bodies[q])] = 0 }
-        let c0 = Int(contactStart[isl]), c1 = Int(contactStart[isl + 1])
+        let bodies = groups.bodies, contactList = groups.contactList
+        for q in groups.bodyRange(isl) { bodyColors[Int(bodies[q])] = 0 }
+        let c0 = groups.contactRange(isl).lowerBound, c1 = groups.contactRange(isl).upperBound
         for i in c0..<c1 {
             // The constraint's bodies, and whether the solver writes them (as `prepare` sets
             // `writeA` / `writeB`: dynamic bodies only).
@@ -186,7 +181,7 @@ private struct BatchPreparation: RangeTask, @unchecked Sendable {
     let wide: MutableView<WideContact>
     let extra: MutableView<WideExtra>
     let order: View<Int32>
-    let contactList: View<Int32>
+    let groups: SolveGroups
     let source: View<Int32>
     let lanes: View<UInt8>
     let prepare: DKPrepareSource
@@ -195,6 +190,7 @@ private struct BatchPreparation: RangeTask, @unchecked Sendable {
     func run(_ batches: Range<Int>, part: Int) {
         var bounces: Int32 = 0
         var src = prepare
+        let contactList = groups.contactList
         for b in batches {
             let first = Int(source[b]), count = Int(lanes[b])
             var contacts = SIMD4<Int32>(repeating: 0)

@@ -54,22 +54,15 @@ struct SolverViews: @unchecked Sendable {
     var constraints: MutableView<ContactConstraint>
     var wide: MutableView<WideContact>
     var extra: View<WideExtra>
-    var wideStart: View<Int32>
-    var colorStart: View<Int32>
-    var overflowStart: View<Int32>
+    var wideStart, colorStart, overflowStart: View<Int32>
     /// The step's batch count (store items past it are overflow constraints), the overflow
     /// constraints' positions in the contact list, and where impulses go.
     var batchCount: Int
     var overflow: View<Int32>
-    var contactList: View<Int32>
     var joints: MutableView<JointRecord>
-    var bodies: View<Int32>
-    var bodyStart: View<Int32>
-    var jointList: View<Int32>
-    var jointStart: View<Int32>
+    var groups: SolveGroups
     var subSteps: Int
-    var h: Float
-    var invH: Float
+    var h, invH: Float
     var maxBiasVelocity: Float
     var softness: WideContactSolver.LaneSoftness
     var restitutionThreshold: Float
@@ -87,7 +80,7 @@ struct SolverViews: @unchecked Sendable {
         let h = self.h
         let maxSpeedSq = maxLinearSpeed * maxLinearSpeed
         let maxAngularSpeed = 0.25 * Float.pi * invH
-        let sims = step.sims, states = step.states
+        let sims = step.sims, states = step.states, bodies = groups.bodies
         for k in r {
             let b = Int(bodies[k])
             let sim = sims[b]
@@ -107,7 +100,7 @@ struct SolverViews: @unchecked Sendable {
     /// Position and rotation change (as deltas from the start of the step).
     @inline(__always)
     func integratePositions(_ r: Range<Int>) {
-        let h = self.h, states = step.states
+        let h = self.h, states = step.states, bodies = groups.bodies
         for k in r {
             let b = Int(bodies[k])
             var st = states[b]
@@ -122,6 +115,7 @@ struct SolverViews: @unchecked Sendable {
 
     @inline(__always)
     func joints(_ pass: Pass, _ r: Range<Int>) {
+        let jointList = groups.jointList
         for k in r {
             let j = Int(jointList[k])
             switch pass {
@@ -195,7 +189,7 @@ struct SolverViews: @unchecked Sendable {
                 for l in 0..<4 where slots[l] >= 0 { WideContact.store(wide.readOnly, k, lane: l, into: &step.contactData[Int(slots[l])].manifold) }
             } else {
                 let o = k - batchCount
-                let slot = Int(step.contacts[Int(contactList[Int(overflow[o])])].slot)
+                let slot = Int(step.contacts[Int(groups.contactList[Int(overflow[o])])].slot)
                 ContactSolver.store(constraints[o], into: &step.contactData[slot].manifold)
             }
         }
@@ -220,7 +214,7 @@ struct SolverViews: @unchecked Sendable {
     func islandConstraints(_ isl: Int) -> IslandConstraints {
         let k = ColoredBatches.colorCount
         let colors = colorStart.subview(isl * (k + 1) ..< (isl + 1) * (k + 1))
-        var c = IslandConstraints(joints: Int(jointStart[isl])..<Int(jointStart[isl + 1]),
+        var c = IslandConstraints(joints: groups.jointRange(isl),
                                   overflow: Int(overflowStart[isl])..<Int(overflowStart[isl + 1]),
                                   hasBatches: colors[1] > colors[0], single: 0..<0, lone: nil)
         if c.hasBatches && colors[2] == colors[1] { c.single = Int(colors[0])..<Int(colors[1]) }
@@ -244,7 +238,7 @@ struct SolverViews: @unchecked Sendable {
     /// Solves island `isl` for the whole step on the calling thread: `SubStep`'s stages on the
     /// whole island, then restitution once (batch by batch, then the overflow).
     func solveIsland(_ isl: Int) {
-        let bodyRange = Int(bodyStart[isl])..<Int(bodyStart[isl + 1])
+        let bodyRange = groups.bodyRange(isl)
         let c = islandConstraints(isl)
         if let lone = c.lone {
             // A lone batch goes straight to the one-lane passes, its warm start together with
@@ -289,8 +283,8 @@ struct SolverViews: @unchecked Sendable {
     func appendStages(island isl: Int, workers: Int, to stages: Column<Stage>) {
         let k = ColoredBatches.colorCount
         let colors = colorStart.subview(isl * (k + 1) ..< (isl + 1) * (k + 1))
-        let b0 = bodyStart[isl], b1 = bodyStart[isl + 1]
-        let j0 = jointStart[isl], j1 = jointStart[isl + 1]
+        let b0 = groups.bodyStart[isl], b1 = groups.bodyStart[isl + 1]
+        let j0 = groups.jointStart[isl], j1 = groups.jointStart[isl + 1]
         let o0 = overflowStart[isl], o1 = overflowStart[isl + 1]
         let island = Int32(isl)
         let parts = Int32(2 * workers)

@@ -31,6 +31,23 @@ struct IslandBuilder {
     let groupJointStart = Column<Int32>()
     /// A group takes further islands while it holds at most this many contacts and bodies.
     static let groupLimit: Int32 = 128
+
+    /// The solve groups' lists, as the colouring and the solver read them.
+    var groups: SolveGroups {
+        SolveGroups(bodies: bodies.view, bodyStart: groupBodyStart.view, contactList: contactList.view,
+                    contactStart: groupContactStart.view, jointList: jointList.view, jointStart: groupJointStart.view)
+    }
+}
+
+/// Views of the solve groups (`IslandBuilder.groups`): group g's bodies are
+/// `bodies[bodyRange(g)]`, its contacts (indices into the step's contacts)
+/// `contactList[contactRange(g)]`, its joints (slots) `jointList[jointRange(g)]`.
+struct SolveGroups {
+    var bodies, bodyStart, contactList, contactStart, jointList, jointStart: View<Int32>
+
+    @inline(__always) func bodyRange(_ g: Int) -> Range<Int> { Int(bodyStart[g])..<Int(bodyStart[g + 1]) }
+    @inline(__always) func contactRange(_ g: Int) -> Range<Int> { Int(contactStart[g])..<Int(contactStart[g + 1]) }
+    @inline(__always) func jointRange(_ g: Int) -> Range<Int> { Int(jointStart[g])..<Int(jointStart[g + 1]) }
 }
 
 extension World {

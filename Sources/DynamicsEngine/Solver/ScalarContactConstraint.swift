@@ -2,16 +2,13 @@
 @usableFromInline
 struct ConstraintPoint {
     /// Anchors from the centres of mass at the start of the step (world frame).
-    var anchorA = Vec2.zero
-    var anchorB = Vec2.zero
+    var anchorA = Vec2.zero, anchorB = Vec2.zero
     /// Separation at the start of the step minus the anchors' normal offset.
     var adjustedSeparation: Float = 0
     var relativeVelocity: Float = 0
-    var normalImpulse: Float = 0
-    var tangentImpulse: Float = 0
+    var normalImpulse: Float = 0, tangentImpulse: Float = 0
     var maxNormalImpulse: Float = 0
-    var normalMass: Float = 0
-    var tangentMass: Float = 0
+    var normalMass: Float = 0, tangentMass: Float = 0
 }
 
 /// A contact prepared as a scalar constraint: the contacts that find no colour (the overflow)
@@ -20,26 +17,20 @@ struct ConstraintPoint {
 /// are written.
 @usableFromInline
 struct ContactConstraint {
-    var bodyA: Int32 = 0
-    var bodyB: Int32 = 0
+    var bodyA: Int32 = 0, bodyB: Int32 = 0
     var contact: Int32 = 0
     var pointCount: Int32 = 0
-    var writeA = false
-    var writeB = false
+    var writeA = false, writeB = false
     var normal = Vec2.zero
-    var friction: Float = 0
-    var restitution: Float = 0
-    var invMassA: Float = 0
-    var invIA: Float = 0
-    var invMassB: Float = 0
-    var invIB: Float = 0
+    var friction: Float = 0, restitution: Float = 0
+    /// Each body's inverse mass and inverse rotational inertia.
+    var invMassA: Float = 0, invIA: Float = 0
+    var invMassB: Float = 0, invIB: Float = 0
     var softness = Softness.rigid
     /// 2-point manifolds: the normal rows' 2×2 effective-mass matrix K and its inverse,
     /// for the block solve (both points at once). `useBlock` is false when K is ill-conditioned.
     var useBlock = false
-    var k11: Float = 0
-    var k12: Float = 0
-    var k22: Float = 0
+    var k11: Float = 0, k12: Float = 0, k22: Float = 0
     var invK = SIMD4<Float>()
     var p0 = ConstraintPoint()
     var p1 = ConstraintPoint()

@@ -66,6 +66,7 @@ extension World {
         sims[i].center = sims[i].xf.apply(sims[i].localCenter)
         sims[i].center0 = sims[i].center
         if metas[i].type == .static { staticDirty = true }
+        queryIndex.isStale = true
         wakeBody(i)
     }
 

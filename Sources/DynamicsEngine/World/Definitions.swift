@@ -123,14 +123,12 @@ public struct BodyDef: Sendable {
 public struct WorldSettings: Sendable, Equatable {
     /// Sub-steps per `step(dt:)`.
     public var subSteps: Int = 4
-    /// Contact stiffness in Hz (capped at a quarter of the sub-step rate).
-    public var contactHertz: Float = 30
-    public var contactDampingRatio: Float = 10
+    /// Contact stiffness in Hz (capped at a quarter of the sub-step rate) and damping ratio.
+    public var contactHertz: Float = 30, contactDampingRatio: Float = 10
     /// The largest speed (pt/s) at which overlap is pushed apart.
     public var maxContactPushSpeed: Float = 300
     /// Joint stiffness for rigid joints (Hz) and damping ratio.
-    public var jointHertz: Float = 60
-    public var jointDampingRatio: Float = 2
+    public var jointHertz: Float = 60, jointDampingRatio: Float = 2
     /// Relative approach speed (pt/s) below which contacts do not bounce.
     public var restitutionThreshold: Float = 100
     /// Allowed overlap and the contact tolerance (pt).

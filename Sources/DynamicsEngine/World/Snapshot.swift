@@ -189,16 +189,16 @@ extension World {
         r.offset = start + n
     }
 
-    private func beginWrite(_ w: SnapshotWriter, _ name: StaticString) -> Int {
+    /// Writes section `name`: its tag, its length (patched after `body` wrote its content).
+    @discardableResult
+    private func writeSection<T>(_ w: SnapshotWriter, _ name: StaticString, _ body: () -> T) -> T {
         w.reserve(12)
         w.u32(tag(name))
-        let at = w.count
+        let lengthAt = w.count
         w.u64(0)
-        return at
-    }
-
-    private func endWrite(_ w: SnapshotWriter, _ lengthAt: Int) {
+        let result = body()
         w.patchU64(UInt64(w.count - lengthAt - 8), at: lengthAt)
+        return result
     }
 }
 
@@ -240,41 +240,17 @@ extension World {
         w.u64(0)  // payload length
         w.u64(0)  // checksum
 
-        var at = beginWrite(w, "APPL")
-        w.bytes(applicationData)
-        endWrite(w, at)
-
-        at = beginWrite(w, "WRLD")
-        writeWorldHead(w)
-        endWrite(w, at)
-
-        at = beginWrite(w, "GRUP")
-        writeGroups(w)
-        endWrite(w, at)
-
-        at = beginWrite(w, "GEOM")
-        let prototypeOf = writePrototypes(w)
-        endWrite(w, at)
-
-        at = beginWrite(w, "BODY")
-        writeBodies(w)
-        endWrite(w, at)
-
-        at = beginWrite(w, "SHAP")
-        writeShapes(w, prototypeOf)
-        endWrite(w, at)
-
-        at = beginWrite(w, "JONT")
-        writeJoints(w)
-        endWrite(w, at)
-
-        at = beginWrite(w, "CONT")
-        writeContacts(w)
-        endWrite(w, at)
-
-        at = beginWrite(w, "EVNT")
-        for list in [contactBeginEvents, contactEndEvents, pendingEndEvents] { writeEvents(w, list) }
-        endWrite(w, at)
+        writeSection(w, "APPL") { w.bytes(applicationData) }
+        writeSection(w, "WRLD") { writeWorldHead(w) }
+        writeSection(w, "GRUP") { writeGroups(w) }
+        let prototypeOf = writeSection(w, "GEOM") { writePrototypes(w) }
+        writeSection(w, "BODY") { writeBodies(w) }
+        writeSection(w, "SHAP") { writeShapes(w, prototypeOf) }
+        writeSection(w, "JONT") { writeJoints(w) }
+        writeSection(w, "CONT") { writeContacts(w) }
+        writeSection(w, "EVNT") {
+            for list in [contactBeginEvents, contactEndEvents, pendingEndEvents] { writeEvents(w, list) }
+        }
 
         let payload = w.count - SnapshotHeader.size
         w.patchU64(UInt64(payload), at: 16)

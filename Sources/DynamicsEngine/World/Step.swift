@@ -19,6 +19,8 @@ extension World {
         }
         guard dt > 0 else { return }
         isStepping = true
+        // Bodies move: the queries check the grids' boxes again before they read them.
+        queryIndex.isStale = true
         defer { isStepping = false }
 
         // Below ~1 000 bodies one thread is faster than waking others (the result is the

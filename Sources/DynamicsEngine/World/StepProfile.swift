@@ -10,14 +10,11 @@ public struct StepProfile: Sendable, Equatable {
     public var pairEmission: Double = 0
     /// Matching this step's pairs with last step's contacts.
     public var merge: Double = 0
-    public var narrowPhase: Double = 0
-    public var islands: Double = 0
-    public var prepare: Double = 0
+    public var narrowPhase: Double = 0, islands: Double = 0, prepare: Double = 0
     /// Part of `prepare`: colouring the islands and laying out their batches (nothing when the
     /// step kept last step's islands).
     public var coloring: Double = 0
-    public var solve: Double = 0
-    public var finalize: Double = 0
+    public var solve: Double = 0, finalize: Double = 0
     public var steps: Int = 0
     public init() {}
 

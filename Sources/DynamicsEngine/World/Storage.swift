@@ -10,12 +10,9 @@ struct BodySim {
     var localCenter = Vec2.zero
     var force = Vec2.zero
     var torque: Float = 0
-    var mass: Float = 0
-    var inertia: Float = 0
-    var invMass: Float = 0
-    var invInertia: Float = 0
-    var linearDamping: Float = 0
-    var angularDamping: Float = 0
+    var mass: Float = 0, inertia: Float = 0
+    var invMass: Float = 0, invInertia: Float = 0
+    var linearDamping: Float = 0, angularDamping: Float = 0
     /// Gravitational acceleration applied to this body.
     var gravity = Vec2.zero
     /// Distance from the centre of mass to the farthest shape point.
@@ -45,9 +42,8 @@ struct BodyMeta {
     var alive = false
     var type = BodyType.dynamic
     var awake = true
-    var fixedRotation = false
-    var ownGravity = false
-    var allowSleep = true
+    /// From the body's definition and setters.
+    var fixedRotation = false, ownGravity = false, allowSleep = true
     /// Moved farther than half its core radius in the last step: the continuous step checks
     /// its path against static geometry.
     var isFast = false
@@ -78,14 +74,13 @@ struct ShapeRecord {
     var isBoundary = false
     var isStatic = false
     var generation: UInt32 = 0
-    var vertexStart: Int32 = 0
-    var vertexCount: Int32 = 0
+    /// The shape's vertices (and normals) in the pool: `vertexStart ..< vertexStart + vertexCount`.
+    var vertexStart: Int32 = 0, vertexCount: Int32 = 0
     /// Circle centre or polygon centroid, body frame.
     var center = Vec2.zero
     var radius: Float = 0
-    var friction: Float = 0.6
-    var restitution: Float = 0
-    var density: Float = 1
+    /// The shape's material.
+    var friction: Float = 0.6, restitution: Float = 0, density: Float = 1
     /// For boundaries: the group they belong to and the caller's identifier.
     var boundaryGroup: Int32 = -1
     var boundaryID: UInt64 = 0

@@ -123,6 +123,8 @@ public final class World {
     let contactData = Column<ContactData>()
     @exclusivity(unchecked) var contactFreeSlots: [Int32] = []
     @exclusivity(unchecked) var broadPhase = BroadPhase()
+    /// What the world queries keep besides the broad phase's grids (`World/Queries.swift`).
+    @exclusivity(unchecked) var queryIndex = QueryIndex()
     @exclusivity(unchecked) var islands = IslandBuilder()
     @exclusivity(unchecked) var solver = SolverScratch()
     /// This step's colour batches (kept apart from `solver` so both can be borrowed at once).
