@@ -22,12 +22,12 @@ struct ContactStorageTests {
             let boxes = try (0..<20).map { k in try TestWorld.box(w, at: Vec2(Float(k) * 150 - 1425, -50), size: Vec2(100, 100)) }
             TestWorld.run(w, seconds: 0.25)
             #expect(w.touchingContactCount == 20, "round \(round)")
-            peak = max(peak, w.contactData.count)
+            peak = max(peak, w.contacts.data.count)
             for b in boxes { w.destroyBody(b) }
             TestWorld.run(w, seconds: 0.05)
             #expect(w.contactCount == 0)
         }
         #expect(peak == 20, "slots in use at most: \(peak)")
-        #expect(w.contactFreeSlots.count == w.contactData.count)
+        #expect(w.contacts.freeSlots.count == w.contacts.data.count)
     }
 }
