@@ -327,9 +327,24 @@ final class ContactSet {
     /// Sorts `found` (key order, as the records are), drops repeats and visits it (moved
     /// out first, so `visit` may itself look up contacts).
     private func visitFound(_ visit: (Int) -> Void) {
+        switch found.count {
+        case 0: return
+        case 1: visit(Int(found[0])); return
+        default: break
+        }
         var list: [Int32] = []
         swap(&list, &found)
-        list.sort()
+        // Insertion sort for the usual few contacts of a body (`sort` costs more there).
+        if list.count <= 32 {
+            for i in 1..<list.count {
+                let x = list[i]
+                var j = i
+                while j > 0 && list[j - 1] > x { list[j] = list[j - 1]; j -= 1 }
+                list[j] = x
+            }
+        } else {
+            list.sort()
+        }
         var last: Int32 = -1
         for k in list where k != last { visit(Int(k)); last = k }
         swap(&list, &found)

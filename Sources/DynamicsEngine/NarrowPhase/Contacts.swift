@@ -51,16 +51,18 @@ extension World {
     /// awake body now touches. Only the contacts the narrow phase listed can matter (those that
     /// began or ended, and those with points and a sleeping body), in contact order.
     func collectContactChanges() {
+        // (Nothing below resizes the contacts: the view holds.)
+        let cs = contacts.mutableView
         for c in 0..<contactChangeChunks {
           for k32 in contactChanges[c] {
             let k = Int(k32)
-            let f = contacts[k].flags
+            let f = cs[k].flags
             if f & Contact.ended != 0 {
-                contacts.endEvents.append(contacts.endEvent(for: contacts[k], shapes: shapes.view, metas: metas.view))
-                contacts[k].flags &= ~Contact.ended
+                contacts.endEvents.append(contacts.endEvent(for: cs[k], shapes: shapes.view, metas: metas.view))
+                cs[k].flags &= ~Contact.ended
             }
             if f & Contact.hasPoints != 0 {
-                let a = Int(contacts[k].bodyA), b = Int(contacts[k].bodyB)
+                let a = Int(cs[k].bodyA), b = Int(cs[k].bodyB)
                 if metas[a].awake != metas[b].awake {
                     if metas[a].type != .static && !metas[a].awake { wakeBody(a) }
                     if metas[b].type != .static && !metas[b].awake { wakeBody(b) }
@@ -73,9 +75,10 @@ extension World {
     /// Begin events for contacts that began this step (after solving, so the point is the
     /// one with the largest normal impulse).
     func collectBeginEvents() {
+        let cs = contacts.view
         for ch in 0..<contactChangeChunks {
-          for k32 in contactChanges[ch] where contacts[Int(k32)].flags & Contact.began != 0 {
-            contacts.beginEvents.append(contacts.beginEvent(for: contacts[Int(k32)], shapes: shapes.view, metas: metas.view))
+          for k32 in contactChanges[ch] where cs[Int(k32)].flags & Contact.began != 0 {
+            contacts.beginEvents.append(contacts.beginEvent(for: cs[Int(k32)], shapes: shapes.view, metas: metas.view))
           }
         }
     }

@@ -99,7 +99,7 @@ extension World {
         rest.atRest = same
         if !same {
             rest.states.assign(from: states); rest.sims.assign(from: sims); rest.metas.assign(from: metas)
-            rest.contacts.assign(from: contacts.records); rest.data.assign(from: contacts.data); rest.fatBoxes.assign(from: fatBoxes)
+            rest.contacts.assign(from: contacts.view); rest.data.assign(from: contacts.data.view); rest.fatBoxes.assign(from: fatBoxes)
             rest.full = true
             rest.dt = dt; rest.gravity = gravity; rest.settingsGeneration = settingsGeneration; rest.hits = hits
         }
