@@ -5,10 +5,11 @@ import Testing
 /// field added to these records costs every contact of a 100 000-body pile.
 @Suite("Contact storage")
 struct ContactStorageTests {
-    @Test("the merged contact record is 40 bytes, its manifold slot 120, a batch of four solver contacts 592")
+    @Test("the merged contact record is 40 bytes, its manifold slot 120 and list links 24, a batch of four solver contacts 592")
     func sizes() {
         #expect(MemoryLayout<Contact>.stride == 40)
         #expect(MemoryLayout<ContactData>.stride == 120)
+        #expect(MemoryLayout<ContactEdges>.stride == 24)
         #expect(MemoryLayout<WideContact>.stride == 592)
     }
 
@@ -22,12 +23,12 @@ struct ContactStorageTests {
             let boxes = try (0..<20).map { k in try TestWorld.box(w, at: Vec2(Float(k) * 150 - 1425, -50), size: Vec2(100, 100)) }
             TestWorld.run(w, seconds: 0.25)
             #expect(w.touchingContactCount == 20, "round \(round)")
-            peak = max(peak, w.contactData.count)
+            peak = max(peak, w.contacts.data.count)
             for b in boxes { w.destroyBody(b) }
             TestWorld.run(w, seconds: 0.05)
             #expect(w.contactCount == 0)
         }
         #expect(peak == 20, "slots in use at most: \(peak)")
-        #expect(w.contactFreeSlots.count == w.contactData.count)
+        #expect(w.contacts.freeSlots.count == w.contacts.data.count)
     }
 }

@@ -59,7 +59,7 @@ struct IncrementalBroadPhaseTests {
             }
             if step % 31 == 3, let b = bodies.randomElement(using: &rng) { w.setLinearVelocity(b, Vec2(rng.float(-300, 300), -600)) }
             w.step()
-            let got = w.contacts.map(\.key)
+            let got = w.contacts.view.map(\.key)
             let want = Self.expectedKeys(w)
             #expect(got == want, "step \(step): \(got.count) contacts, \(want.count) overlapping fat boxes; replay: swift test --filter IncrementalBroadPhaseTests")
             if got != want { return }
@@ -115,7 +115,7 @@ struct IncrementalBroadPhaseTests {
             if step % 7 == 3 { regroup(bodies[Int(rng.next() % UInt64(bodies.count))]) }
             if step % 23 == 9, let b = bodies.randomElement(using: &rng) { w.setLinearVelocity(b, Vec2(rng.float(-400, 400), -500)) }
             w.step()
-            let got = w.contacts.map(\.key), want = expected()
+            let got = w.contacts.view.map(\.key), want = expected()
             #expect(got == want, "step \(step): \(got.count) contacts, \(want.count) expected; replay: swift test --filter IncrementalBroadPhaseTests")
             if got != want { return }
             filtered += w.broadPhase.grid.entryMasks.isEmpty ? 0 : 1
@@ -144,7 +144,7 @@ struct IncrementalBroadPhaseTests {
             w.step()
             let moving = w.broadPhase.moving.count
             if moving <= World.fewMovingShapes { sawFew = true } else { sawMany = true }
-            let got = w.contacts.map(\.key), want = Self.expectedKeys(w)
+            let got = w.contacts.view.map(\.key), want = Self.expectedKeys(w)
             #expect(got == want, "step \(step), \(moving) moving shapes: \(got.count) contacts, \(want.count) expected; replay: swift test --filter IncrementalBroadPhaseTests")
             if got != want { return }
         }
@@ -157,11 +157,11 @@ struct IncrementalBroadPhaseTests {
         try TestWorld.ground(w, top: 0)
         for k in 0..<4 { try TestWorld.box(w, at: Vec2(Float(k) * 150, -50), size: Vec2(100, 100)) }
         TestWorld.run(w, seconds: 1)
-        let keys = w.contacts.map(\.key)
+        let keys = w.contacts.view.map(\.key)
         let reused = w.pairsReusedSteps
         TestWorld.run(w, seconds: 1)
         #expect(w.pairsReusedSteps - reused >= 55)
-        #expect(w.contacts.map(\.key) == keys)
+        #expect(w.contacts.view.map(\.key) == keys)
         #expect(keys == Self.expectedKeys(w))
     }
 }

@@ -50,7 +50,7 @@ struct PreparationTests {
             WideContactSolver.forceBaseline(baseline)
             defer { WideContactSolver.forceBaseline(false) }
             do {
-                let c = w.contacts.view, d = w.contactData.view, s = w.sims.view, v = w.states.view, m = w.metas.view
+                let c = w.contacts.view, d = w.contacts.data.view, s = w.sims.view, v = w.states.view, m = w.metas.view
                 var source = WideContactSolver.source(contacts: c, data: d, sims: s, states: v, metas: m, padBody: w.boundaryBody)
                 for first in stride(from: 0, to: solved.count, by: 4) {
                     let lanes = Array(solved[first..<min(first + 4, solved.count)])

@@ -70,7 +70,7 @@ struct SnapshotTests {
         if la.count != lb.count { return out + ["contact counts differ (\(la.count) vs \(lb.count))"] }
         for (k, (ka, kb)) in zip(la, lb).enumerated() {
             var c = a.contacts[ka], d = b.contacts[kb]
-            let mc = a.contactData[Int(c.slot)], md = b.contactData[Int(d.slot)]
+            let mc = a.contacts.data[Int(c.slot)], md = b.contacts.data[Int(d.slot)]
             c.slot = 0; d.slot = 0
             if c != d { out.append("contact \(k): record differs") }
             if mc.manifold.pointCount != md.manifold.pointCount { out.append("contact \(k): point counts differ"); continue }

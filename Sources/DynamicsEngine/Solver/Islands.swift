@@ -61,18 +61,18 @@ extension World {
         let keep = !islandsDirty
         islandsDirty = false
         if keep {
-            assert(islandsMatchRebuilt(contactLinks.view.subview(0..<contacts.count), metas.view, joints.view, states.view),
+            assert(islandsMatchRebuilt(contacts.links.view.subview(0..<contacts.count), metas.view, joints.view, states.view),
                    "kept islands differ from rebuilt ones: a change did not raise islandsDirty")
             // (Which islands may sleep is only read when sleeping is on.)
             if settings.isSleepEnabled {
-                refreshSleepability(contactLinks.view.subview(0..<contacts.count), metas.view, states.view, &islands)
+                refreshSleepability(contacts.links.view.subview(0..<contacts.count), metas.view, states.view, &islands)
             }
             islandsReusedSteps += 1
             return true
         }
         // The builder in place (`islands` is exclusivity-unchecked and nothing below reads it
         // through `self`): no copy or move of its buffers.
-        buildIslands(contactLinks.view.subview(0..<contacts.count), metas.view, joints.view, states.view, &islands)
+        buildIslands(contacts.links.view.subview(0..<contacts.count), metas.view, joints.view, states.view, &islands)
         return false
     }
 
@@ -115,7 +115,7 @@ extension World {
     }
 
     /// `buildIslands` over buffer views (no class property access per body or contact).
-    /// `cs` holds each contact's bodies when it has points, else (-1, -1) (`contactLinks`).
+    /// `cs` holds each contact's bodies when it has points, else (-1, -1) (`ContactSet.links`).
     private func buildIslands(_ cs: View<SIMD2<Int32>>, _ me: View<BodyMeta>, _ js: View<JointRecord>,
                               _ st: View<BodyState>, _ ib: inout IslandBuilder) {
         let nb = Int(bodySlots.count)

@@ -227,6 +227,8 @@ extension World {
             destroyJoint(jointHandle(j))
         }
         if metas[i].type == .static { staticDirty = true }
+        // Contacts (found through the shapes' lists, so before the shapes go).
+        endContacts(ofBody: i)
         // Shapes.
         var s = metas[i].firstShape
         while s >= 0 {
@@ -237,7 +239,6 @@ extension World {
         for g in groupsOfBody[i] { groups[Int(g)].members.removeAll { $0 == Int32(i) } }
         groupsOfBody[i].removeAllKeepingCapacity()
         removeFromSleepRing(i)
-        endContacts(ofBody: i)
         metas[i].alive = false
         islandsDirty = true
         metas[i].firstShape = -1

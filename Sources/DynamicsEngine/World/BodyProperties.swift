@@ -212,10 +212,7 @@ extension World {
             shapes[s].restitution = m.restitution
         }
         // Existing contacts pick up the new friction / restitution.
-        for k in contacts.indices where contacts[k].shapeA >= 0 && (contacts[k].bodyA == Int32(i) || contacts[k].bodyB == Int32(i)) {
-            contacts[k].friction = (shapes[Int(contacts[k].shapeA)].friction * shapes[Int(contacts[k].shapeB)].friction).squareRoot()
-            contacts[k].restitution = max(shapes[Int(contacts[k].shapeA)].restitution, shapes[Int(contacts[k].shapeB)].restitution)
-        }
+        forEachContact(ofBody: i) { contacts.remix($0, shapes: shapes.view) }
         updateMass(body: i)
         wakeBody(i)
     }

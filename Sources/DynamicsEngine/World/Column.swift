@@ -130,7 +130,11 @@ final class Column<Element>: RandomAccessCollection, MutableCollection {
     }
 
     /// Makes this column a copy of `other` (its buffer kept when large enough).
-    func assign(from other: Column<Element>) {
+    func assign(from other: Column<Element>) { assign(from: other.view) }
+
+    /// Makes this column a copy of `other`'s elements. (A view, unlike a column reached
+    /// through another object, is passed without a retain and a release.)
+    func assign(from other: View<Element>) {
         truncate(to: 0)
         reserveCapacity(other.count)
         if other.count > 0 { base.initialize(from: other.base, count: other.count) }

@@ -61,7 +61,7 @@ extension World {
     /// Small, no joints, nothing structural pending (a structural change always takes a full step).
     private var restEligible: Bool {
         bodyCount <= Self.restBodyLimit && jointCount == 0 && !broadPhaseDirty && !staticDirty && !islandsDirty
-            && pendingEndEvents.isEmpty
+            && contacts.pendingEndEvents.isEmpty
     }
 
     /// A step at rest: what a full step would change from an exact rest point — the sleep
@@ -99,7 +99,7 @@ extension World {
         rest.atRest = same
         if !same {
             rest.states.assign(from: states); rest.sims.assign(from: sims); rest.metas.assign(from: metas)
-            rest.contacts.assign(from: contacts); rest.data.assign(from: contactData); rest.fatBoxes.assign(from: fatBoxes)
+            rest.contacts.assign(from: contacts.view); rest.data.assign(from: contacts.data.view); rest.fatBoxes.assign(from: fatBoxes)
             rest.full = true
             rest.dt = dt; rest.gravity = gravity; rest.settingsGeneration = settingsGeneration; rest.hits = hits
         }
@@ -127,7 +127,7 @@ extension World {
         }
         let r = rest
         guard same(states.view, r.states.view), same(sims.view, r.sims.view), same(contacts.view, r.contacts.view),
-              same(contactData.view, r.data.view), same(fatBoxes.view, r.fatBoxes.view),
+              same(contacts.data.view, r.data.view), same(fatBoxes.view, r.fatBoxes.view),
               metas.count == r.metas.count else { return false }
         let m = metas.view, rm = r.metas.view
         if bitwise {

@@ -43,45 +43,38 @@ extension World {
         metas[i].sleepNext = -1
     }
 
+    /// Calls `visit` with the index of every live contact of body `i` (through its shapes'
+    /// contact lists, not every contact of the world), in key order.
+    @inline(__always)
+    func forEachContact(ofBody i: Int, _ visit: (Int) -> Void) {
+        contacts.forEachContact(ofShapesFrom: metas[i].firstShape, shapeNext: shapeNext.view, visit)
+    }
+
     /// Wakes every body that has a contact with body `i`.
     func wakeTouchingBodies(of i: Int) {
-        let b = Int32(i)
-        for c in contacts where c.shapeA >= 0 && (c.bodyA == b || c.bodyB == b) {
-            wakeBody(Int(c.bodyA)); wakeBody(Int(c.bodyB))
-        }
+        forEachContact(ofBody: i) { k in wakeBody(Int(contacts[k].bodyA)); wakeBody(Int(contacts[k].bodyB)) }
     }
 
     /// Wakes every body that has a contact with shape `s`.
     func wakeTouching(boundary s: Int) {
-        let sh = Int32(s)
-        for c in contacts where c.shapeA >= 0 && (c.shapeA == sh || c.shapeB == sh) {
-            wakeBody(Int(c.bodyA)); wakeBody(Int(c.bodyB))
-        }
+        contacts.forEachContact(ofShape: s) { k in wakeBody(Int(contacts[k].bodyA)); wakeBody(Int(contacts[k].bodyB)) }
     }
 
-    /// Ends the contacts of body `i` now: end events are reported after the next step.
+    /// Ends the contacts of body `i` now (before its shapes are released): end events are
+    /// reported after the next step.
     func endContacts(ofBody i: Int) {
-        let b = Int32(i)
-        for k in contacts.indices where contacts[k].shapeA >= 0 && (contacts[k].bodyA == b || contacts[k].bodyB == b) {
-            endContact(k)
-        }
+        forEachContact(ofBody: i) { endContact($0) }
     }
 
     /// Ends the contacts of shape `s` now.
     func endContacts(ofShape s: Int) {
-        let sh = Int32(s)
-        for k in contacts.indices where contacts[k].shapeA >= 0 && (contacts[k].shapeA == sh || contacts[k].shapeB == sh) {
-            endContact(k)
-        }
+        contacts.forEachContact(ofShape: s) { endContact($0) }
     }
 
     func endContact(_ k: Int) {
         let c = contacts[k]
-        if c.flags & Contact.touching != 0 {
-            pendingEndEvents.append(endEvent(for: c))
-        }
+        contacts.end(k, shapes: shapes.view, metas: metas.view)  // dropped by the next merge
         wakeBody(Int(c.bodyA)); wakeBody(Int(c.bodyB))
-        contacts[k].shapeA = -1  // dropped by the next merge
         broadPhaseDirty = true
     }
 }

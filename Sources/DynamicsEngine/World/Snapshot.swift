@@ -121,7 +121,7 @@ extension World {
         n += 4
         for s in 0..<Int(shapeSlots.count) { n += 64 + 30 + 16 * Int(sh[s].vertexCount) }
         n += 4 + contacts.count * 128 + Int(jointSlots.count) * 200
-        n += 12 + (contactBeginEvents.count + contactEndEvents.count + pendingEndEvents.count) * 56
+        n += 12 + (contacts.beginEvents.count + contacts.endEvents.count + contacts.pendingEndEvents.count) * 56
         return n
     }
 
@@ -249,7 +249,7 @@ extension World {
         writeSection(w, "JONT") { writeJoints(w) }
         writeSection(w, "CONT") { writeContacts(w) }
         writeSection(w, "EVNT") {
-            for list in [contactBeginEvents, contactEndEvents, pendingEndEvents] { writeEvents(w, list) }
+            for list in [contacts.beginEvents, contacts.endEvents, contacts.pendingEndEvents] { writeEvents(w, list) }
         }
 
         let payload = w.count - SnapshotHeader.size
@@ -463,7 +463,7 @@ extension World {
     /// when no body of the contact is awake (otherwise the next step's narrow phase rewrites
     /// them before anything reads them).
     private func writeContacts(_ w: SnapshotWriter) {
-        let cs = contacts.view, data = contactData.view, me = metas.view
+        let cs = contacts.view, data = contacts.data.view, me = metas.view
         var live = 0
         for k in cs.indices where cs[k].shapeA >= 0 { live += 1 }
         w.reserve(4)
@@ -648,7 +648,7 @@ extension World {
         // Start from nothing: the designated initialiser made a boundary body and group 0.
         sims.removeAll(); states.removeAll(); metas.removeAll(); groupsOfBody = []
         shapes.removeAll(); shapeNext.removeAll(); aabbs.removeAll(); fatBoxes.removeAll(); shapeIsLarge.removeAll()
-        joints.removeAll(); contacts.removeAll(); contactData.removeAll(); contactLinks.removeAll(); contactFreeSlots = []
+        joints.removeAll(); contacts.removeAll()
         groups = []
         pool = VertexPool()
         _ = pool.allocate([.zero], [.zero])
@@ -667,9 +667,9 @@ extension World {
         try readJoints(&r, count: nj, bodyCount: nb)
         try readContacts(&r)
         try World.section(&r, "EVNT") { r in
-            contactBeginEvents = try readEvents(&r)
-            contactEndEvents = try readEvents(&r)
-            pendingEndEvents = try readEvents(&r)
+            contacts.beginEvents = try readEvents(&r)
+            contacts.endEvents = try readEvents(&r)
+            contacts.pendingEndEvents = try readEvents(&r)
         }
         if r.offset != r.end {
             throw r.invalid("payload", at: r.offset, "\(r.end - r.offset) bytes after the last section")
@@ -1059,9 +1059,8 @@ extension World {
     private func readContacts(_ r: inout SnapshotReader) throws {
         try World.section(&r, "CONT") { r in
             let n = try r.count("contacts", atMost: Int(Int32.max), minBytesEach: 2)
-            contacts.reserveCapacity(n); contactData.reserveCapacity(n)
-            contactLinks.append(contentsOf: repeatElement(SIMD2<Int32>(-1, -1), count: n))
             let ns = Int(shapeSlots.count)
+            contacts.reserve(n, shapeCount: ns)
             let sh = shapes.view, me = metas.view
             var key: UInt64 = 0
             for k in 0..<n {
@@ -1073,7 +1072,7 @@ extension World {
                 guard delta > 0, !overflow, a < ns, b < ns, a != b, sh[a].alive, sh[b].alive, sh[a].body != sh[b].body else {
                     throw r.invalid("contact.key", at: at, "key \(key): not two live shapes of different bodies in increasing key order")
                 }
-                var c = World.makeContact(key: key, shapes: sh)
+                var c = ContactSet.makeContact(key: key, shapes: sh)
                 let f = try r.u8()
                 let hasPoints = f & Contact.hasPoints != 0
                 if !hasPoints && f & (ContactBits.twoPoints | ContactBits.speculative) != 0 {
@@ -1103,7 +1102,7 @@ extension World {
                     if kept { mp.point = try r.vec2("contact.point"); mp.separation = try r.f32("contact.separation") }
                     if p == 0 { d.manifold.p0 = mp } else { d.manifold.p1 = mp }
                 }
-                contacts.append(c); contactData.append(d)
+                contacts.append(restored: c, d)
             }
         }
     }

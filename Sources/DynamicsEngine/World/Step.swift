@@ -9,14 +9,7 @@ extension World {
         precondition(dt.isFinite && dt >= 0, "World.step(dt:): the time step must be finite and not negative (got \(dt))")
         precondition(!isStepping, "World.step(dt:) called while the world is already stepping")
         precondition(settings.subSteps >= 1, "WorldSettings.subSteps must be at least 1")
-        // (Each only when needed: a call on an empty array still costs ~50 instructions, a
-        // sizeable part of a small world's step.)
-        if !contactBeginEvents.isEmpty { contactBeginEvents.removeAllKeepingCapacity() }
-        if !contactEndEvents.isEmpty { contactEndEvents.removeAllKeepingCapacity() }
-        if !pendingEndEvents.isEmpty {
-            contactEndEvents.append(contentsOf: pendingEndEvents)
-            pendingEndEvents.removeAllKeepingCapacity()
-        }
+        contacts.startStepEvents()
         guard dt > 0 else { return }
         isStepping = true
         // Bodies move: the queries check the grids' boxes again before they read them.

@@ -5,8 +5,8 @@
 /// struct of this size cost a `memcpy` per copy, a tenth of a one-body world's step.)
 ///
 /// Lifetime: the body and shape columns keep their size for the whole step, so their views
-/// stay valid. The contact columns grow in the merge (new contacts, new data slots) and the
-/// narrow phase (the island links): `refreshContacts` renews those views after each.
+/// stay valid. The contact columns grow in the merge (new contacts, new data slots, their
+/// island links): `refreshContacts` renews those views after it.
 /// Concurrency: every pass documents which elements each worker writes (a body range, a
 /// contact chunk, one colour's batches); the views themselves are plain addresses and counts,
 /// and nothing changes the context while workers run. Hot loops copy the views they use
@@ -42,7 +42,7 @@ final class StepContext: @unchecked Sendable {
 
     /// Renews the contact views after the contact columns grew or were swapped.
     func refreshContacts(_ w: World) {
-        contacts = w.contacts.mutableView; contactData = w.contactData.mutableView; links = w.contactLinks.mutableView
+        contacts = w.contacts.mutableView; contactData = w.contacts.data.mutableView; links = w.contacts.links.mutableView
     }
 }
 

@@ -99,9 +99,9 @@ public final class World {
     @exclusivity(unchecked) var jointSlots = SlotAllocator()
     @exclusivity(unchecked) public internal(set) var jointCount = 0
 
-    // Contacts (sorted by key) and the step pipeline's reusable buffers.
-    let contacts = Column<Contact>()
-    let contactsBack = Column<Contact>()
+    /// The contacts: records, manifolds, island links, events, per-shape lists (`ContactSet`).
+    let contacts = ContactSet()
+    // The step pipeline's reusable buffers.
     /// Per narrow-phase chunk of `contactChunk` contacts: the contacts that changed this step
     /// (see `NarrowPhaseContext.update`); the first `contactChangeChunks` lists are current.
     let contactChanges = Column<[Int32]>()
@@ -110,18 +110,7 @@ public final class World {
     /// reads only these, not every contact).
     let staticTouches = Column<[Int32]>()
     @exclusivity(unchecked) var contactChangeChunks = 0
-    /// Per contact of this step: its bodies when it has points, else (-1, -1) — the compact
-    /// input of the island passes (written by the narrow phase).
-    let contactLinks = Column<SIMD2<Int32>>()
     let contactChunk = 512
-    /// Per merge worker: old contacts that are gone this step (indices, in order), and new
-    /// contacts (indices into the merged array).
-    let mergeEnded = Column<[Int32]>()
-    let mergeFresh = Column<[Int32]>()
-    /// The contacts' manifolds, in slots that stay put while a contact lives (`Contact.slot`),
-    /// and the free slots (reused last freed first).
-    let contactData = Column<ContactData>()
-    @exclusivity(unchecked) var contactFreeSlots: [Int32] = []
     @exclusivity(unchecked) var broadPhase = BroadPhase()
     /// What the world queries keep besides the broad phase's grids (`World/Queries.swift`).
     @exclusivity(unchecked) var queryIndex = QueryIndex()
@@ -136,15 +125,13 @@ public final class World {
     /// shapes touch when a manifold point is within the linear slop, or when the solve pushed
     /// on a speculative point (a fast body that struck and bounced off within one step: it
     /// begins touching in the next step and stops in a later one, as UIKit reports a bounce).
-    @exclusivity(unchecked) public internal(set) var contactBeginEvents: [ContactEvent] = []
+    public var contactBeginEvents: [ContactEvent] { contacts.beginEvents }
     /// Contacts that stopped touching in the last step (or whose body was destroyed).
-    @exclusivity(unchecked) public internal(set) var contactEndEvents: [ContactEvent] = []
-    /// End events produced between steps (destroyed bodies and boundaries).
-    @exclusivity(unchecked) var pendingEndEvents: [ContactEvent] = []
+    public var contactEndEvents: [ContactEvent] { contacts.endEvents }
     /// True when the last step reported a contact that began or ended (`contactBeginEvents`
     /// or `contactEndEvents` not empty). Read here rather than from another module, where
     /// each read of those lists costs a dynamic exclusivity check.
-    public var hasContactEvents: Bool { !contactBeginEvents.isEmpty || !contactEndEvents.isEmpty }
+    public var hasContactEvents: Bool { !contacts.beginEvents.isEmpty || !contacts.endEvents.isEmpty }
     /// Accumulates per-phase wall time of `step` while true (see `profile`).
     @exclusivity(unchecked) public var isProfiling = false
     /// Per-phase wall time summed over the steps taken while `isProfiling` was on.

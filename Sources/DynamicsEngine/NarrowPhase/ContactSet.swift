@@ -1,0 +1,465 @@
+/// A potential or actual contact between two shapes; persists while their boxes overlap.
+///
+/// 40 bytes: the records are merged with each step's pairs and copied whole, so the manifold
+/// and its recycling cache live apart, in a slot of `ContactSet.data` that stays put while
+/// the contact lives (`slot`).
+@usableFromInline
+struct Contact {
+    /// Has manifold points (possibly speculative): links islands and is solved.
+    static let hasPoints: UInt8 = 1
+    /// Actually touching (a point within the linear slop): drives begin / end events.
+    static let touching: UInt8 = 2
+    /// Began touching in this step (begin event pending).
+    static let began: UInt8 = 4
+    /// Stopped touching in this step (end event pending).
+    static let ended: UInt8 = 8
+    /// The manifold was computed (not recycled) at the placements cached below, so a later
+    /// step may recycle it (see `NarrowPhaseContext.recycle`).
+    static let cached: UInt8 = 16
+    /// The last step recycled the manifold instead of computing it.
+    static let recycled: UInt8 = 32
+    /// Has points, none within the slop (speculative only). When the solve pushed on such a
+    /// contact, the shapes touched during the step (a fast body that struck and bounced off
+    /// within it): the next step's narrow phase, which reads the impulses anyway, makes the
+    /// contact touching (`NarrowPhaseContext.update`).
+    static let speculative: UInt8 = 64
+
+    var key: UInt64 = 0
+    /// Shape A has the larger `ShapeKind` (the narrow phase's convention); -1 = dead.
+    var shapeA: Int32 = -1
+    var shapeB: Int32 = -1
+    var bodyA: Int32 = -1
+    var bodyB: Int32 = -1
+    var friction: Float = 0
+    var restitution: Float = 0
+    /// This contact's `ContactData` slot (assigned right after the merge that creates it).
+    var slot: Int32 = -1
+    var flags: UInt8 = 0
+}
+
+/// A contact's manifold and where it was computed, in a slot of `ContactSet.data` that
+/// stays put while the contact lives (freed slots are reused, last freed first, in key order,
+/// so the assignment never depends on the worker count).
+@usableFromInline
+struct ContactData {
+    var manifold = Manifold()
+    /// Where the manifold was last computed: centre of A minus centre of B, and both rotations.
+    var cachedOffset = Vec2.zero
+    var cachedQA = Rot.identity
+    var cachedQB = Rot.identity
+}
+
+/// A contact's two places in the per-shape contact lists, kept per data slot (a slot stays
+/// put while its contact lives, while the contact's index changes at every merge).
+///
+/// Side 0 is the shape in the key's high half, side 1 the one in its low half, so the two
+/// shapes give back the key (and the key, by binary search, the contact's index). An edge is
+/// `2 · slot + side`; `next` / `prev` are edges of the same shape's list, -1 at the ends.
+struct ContactEdges {
+    var shapes = SIMD2<Int32>(-1, -1)
+    var next = SIMD2<Int32>(-1, -1)
+    var prev = SIMD2<Int32>(-1, -1)
+}
+
+/// Every contact of a world and its whole lifecycle: the contact records (sorted by pair
+/// key), their manifolds in stable slots, the island links the narrow phase writes, the
+/// begin / end events, the per-shape contact lists and the material mixing rule.
+///
+/// - The step merges the broad phase's pairs in (`merge`): contacts whose pair persists keep
+///   their record and slot, new pairs get a record and a slot, vanished ones end (an end event
+///   when they touched) and free their slot. A contact's index changes whenever the pairs do;
+///   its slot does not.
+/// - A contact can also end between steps (`end`, for a destroyed body or boundary): it stays
+///   in the records, dead (`shapeA == -1`), until the next merge drops it.
+/// - Each shape lists its contacts (a doubly linked list through `edges`, by slot), updated in
+///   the merge's serial loops, in key order, so an operation on one body or boundary visits
+///   only that body's contacts (`forEachContact`) instead of every contact of the world.
+///   The lists feed no step computation: their order never changes a result.
+final class ContactSet {
+    /// The contacts, sorted by pair key (`Contact.key`), dead ones included until the next merge.
+    let records = Column<Contact>()
+    /// The merge's output buffer, which then trades places with `records`.
+    private let back = Column<Contact>()
+    /// The contacts' manifolds, in slots that stay put while a contact lives (`Contact.slot`).
+    let data = Column<ContactData>()
+    /// Free data slots (reused last freed first).
+    @exclusivity(unchecked) var freeSlots: [Int32] = []
+    /// Per contact of this step: its bodies when it has points, else (-1, -1) — the compact
+    /// input of the island passes (written by the narrow phase).
+    let links = Column<SIMD2<Int32>>()
+    /// Contacts that began touching in the last step (see `World.contactBeginEvents`).
+    @exclusivity(unchecked) var beginEvents: [ContactEvent] = []
+    /// Contacts that stopped touching in the last step (see `World.contactEndEvents`).
+    @exclusivity(unchecked) var endEvents: [ContactEvent] = []
+    /// End events produced between steps (destroyed bodies and boundaries), reported by the
+    /// next step.
+    @exclusivity(unchecked) var pendingEndEvents: [ContactEvent] = []
+    /// Per merge worker: old contacts that are gone this step (indices, in order), and new
+    /// contacts (indices into the merged array).
+    private let mergeEnded = Column<[Int32]>()
+    private let mergeFresh = Column<[Int32]>()
+    /// Per data slot: the contact's places in its two shapes' lists.
+    private let edges = Column<ContactEdges>()
+    /// Per shape slot: the first edge of its contact list, or -1 (shapes beyond the end have none).
+    private let heads = Column<Int32>()
+    /// `forEachContact`'s reusable list of contact indices.
+    @exclusivity(unchecked) private var found: [Int32] = []
+
+    // MARK: - The records
+
+    @inline(__always) var count: Int { records.count }
+    @inline(__always) var indices: Range<Int> { 0..<records.count }
+    @inline(__always) var view: View<Contact> { records.view }
+    @inline(__always) var mutableView: MutableView<Contact> { records.mutableView }
+
+    @inline(__always)
+    subscript(i: Int) -> Contact {
+        unsafeAddress {
+            assert(i >= 0 && i < records.count, "ContactSet: index \(i) outside 0..<\(records.count)")
+            return UnsafePointer(records.base + i)
+        }
+        unsafeMutableAddress {
+            assert(i >= 0 && i < records.count, "ContactSet: index \(i) outside 0..<\(records.count)")
+            return records.base + i
+        }
+    }
+
+    /// The index of the contact with pair key `key`, or -1.
+    func index(ofKey key: UInt64) -> Int {
+        let cs = records.view
+        var lo = 0, hi = cs.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if cs[mid].key < key { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < cs.count && cs[lo].key == key ? lo : -1
+    }
+
+    // MARK: - Materials
+
+    /// The mixing rule: a contact's friction is the geometric mean of its shapes' frictions,
+    /// its restitution the larger of theirs.
+    @inline(__always)
+    static func mix(_ a: ShapeRecord, _ b: ShapeRecord) -> (friction: Float, restitution: Float) {
+        ((a.friction * b.friction).squareRoot(), max(a.restitution, b.restitution))
+    }
+
+    /// The contact for pair `key` (no slot yet): shape A has the larger kind (ties: the
+    /// higher slot), materials mixed.
+    static func makeContact(key: UInt64, shapes: View<ShapeRecord>) -> Contact {
+        var s = Int32(truncatingIfNeeded: key >> 32)
+        var t = Int32(truncatingIfNeeded: key & 0xFFFF_FFFF)
+        let ks = shapes[Int(s)].kind.rawValue, kt = shapes[Int(t)].kind.rawValue
+        if kt > ks || (kt == ks && t < s) { swap(&s, &t) }
+        var c = Contact()
+        c.key = key
+        c.shapeA = s; c.shapeB = t
+        c.bodyA = shapes[Int(s)].body; c.bodyB = shapes[Int(t)].body
+        (c.friction, c.restitution) = mix(shapes[Int(s)], shapes[Int(t)])
+        return c
+    }
+
+    /// Contact `k` takes up its shapes' current materials.
+    func remix(_ k: Int, shapes: View<ShapeRecord>) {
+        (records[k].friction, records[k].restitution) = Self.mix(shapes[Int(records[k].shapeA)], shapes[Int(records[k].shapeB)])
+    }
+
+    // MARK: - The merge
+
+    /// Merges this step's sorted pair keys with last step's sorted contacts: pairs that
+    /// persist keep their record and manifold (warm starting), new pairs get new contacts,
+    /// and contacts whose pair vanished (or that ended explicitly) end.
+    ///
+    /// Every pair yields exactly one contact (kept or new), so contact `i` of the result
+    /// belongs to pair `i`: the pairs are split into contiguous ranges, one per worker, each
+    /// merged with the old contacts of the same key range. Then serially, in key order: end
+    /// events, freed slots and list removals of the contacts that are gone, then slots (last
+    /// freed first) and list entries for the new ones. The result is the same for any
+    /// `workers`.
+    func merge(pairs: View<UInt64>, shapes: View<ShapeRecord>, metas: View<BodyMeta>, workers: Int) {
+        let out = back
+        let np = pairs.count
+        // Only ever grown: every slot below `np` is overwritten below.
+        if out.count < np {
+            out.append(contentsOf: repeatElement(Contact(), count: np - out.count))
+        } else {
+            out.truncate(to: np)
+        }
+        if heads.count < shapes.count { heads.append(contentsOf: repeatElement(Int32(-1), count: shapes.count - heads.count)) }
+        while mergeEnded.count < workers { mergeEnded.append([]) }
+        while mergeFresh.count < workers { mergeFresh.append([]) }
+        let m = ContactMerge(pairs: pairs, old: records.view, shapes: shapes, out: out.mutableView,
+                             ended: ChunkBuffers(mergeEnded.mutableView), fresh: ChunkBuffers(mergeFresh.mutableView),
+                             parts: workers)
+        // Worker w owns pairs `share(np, w, workers)` and old contacts of keys in the same range.
+        Parallel.forRanges(workers: workers, count: workers, minPerWorker: 1, m)
+        for w in 0..<workers {
+            for j in mergeEnded[w] {
+                let c = records[Int(j)]
+                if c.shapeA >= 0 && c.flags & Contact.touching != 0 {
+                    endEvents.append(endEvent(for: c, shapes: shapes, metas: metas))
+                }
+                if c.slot >= 0 { unlink(c.slot); freeSlots.append(c.slot) }
+            }
+        }
+        for w in 0..<workers {
+            for i in mergeFresh[w] {
+                let slot: Int32
+                if let f = freeSlots.popLast() {
+                    slot = f
+                    data[Int(f)] = ContactData()
+                } else {
+                    slot = Int32(data.count)
+                    data.append(ContactData())
+                    edges.append(ContactEdges())
+                }
+                out[Int(i)].slot = slot
+                link(slot, key: out[Int(i)].key)
+            }
+        }
+        records.swapStorage(with: back)
+        if links.count < records.count {
+            links.append(contentsOf: repeatElement(SIMD2(-1, -1), count: records.count - links.count))
+        }
+    }
+
+    // MARK: - Ending contacts between steps
+
+    /// Ends contact `k` now (a destroyed body or boundary): an end event for the next step
+    /// when it touched; the record stays, dead, until the next merge drops it. The caller
+    /// wakes its bodies and has the broad phase look again.
+    func end(_ k: Int, shapes: View<ShapeRecord>, metas: View<BodyMeta>) {
+        let c = records[k]
+        if c.flags & Contact.touching != 0 {
+            pendingEndEvents.append(endEvent(for: c, shapes: shapes, metas: metas))
+        }
+        records[k].shapeA = -1
+    }
+
+    /// Makes the pending end events (from between steps) part of this step's, and clears the
+    /// last step's events. (Each only when needed: a call on an empty array still costs ~50
+    /// instructions, a sizeable part of a small world's step.)
+    @inline(__always)
+    func startStepEvents() {
+        if !beginEvents.isEmpty { beginEvents.removeAllKeepingCapacity() }
+        if !endEvents.isEmpty { endEvents.removeAllKeepingCapacity() }
+        if !pendingEndEvents.isEmpty {
+            endEvents.append(contentsOf: pendingEndEvents)
+            pendingEndEvents.removeAllKeepingCapacity()
+        }
+    }
+
+    // MARK: - Events
+
+    /// The event for a contact: boundaries are always the partner; otherwise body A reports.
+    func event(for c: Contact, point: Vec2, normal: Vec2, shapes: View<ShapeRecord>, metas: View<BodyMeta>) -> ContactEvent {
+        @inline(__always) func handle(_ i: Int32) -> BodyHandle { BodyHandle(index: i, generation: metas[Int(i)].generation) }
+        let sa = shapes[Int(c.shapeA)], sb = shapes[Int(c.shapeB)]
+        if sa.isBoundary {
+            let h = BoundaryHandle(shape: c.shapeA, generation: sa.generation)
+            return ContactEvent(body: handle(c.bodyB), other: .boundary(h, id: sa.boundaryID), point: point, normal: -normal)
+        }
+        if sb.isBoundary {
+            let h = BoundaryHandle(shape: c.shapeB, generation: sb.generation)
+            return ContactEvent(body: handle(c.bodyA), other: .boundary(h, id: sb.boundaryID), point: point, normal: normal)
+        }
+        return ContactEvent(body: handle(c.bodyA), other: .body(handle(c.bodyB)), point: point, normal: normal)
+    }
+
+    /// An end event: no point, no normal.
+    func endEvent(for c: Contact, shapes: View<ShapeRecord>, metas: View<BodyMeta>) -> ContactEvent {
+        event(for: c, point: .zero, normal: .zero, shapes: shapes, metas: metas)
+    }
+
+    /// A begin event (or a touching contact's description): at the manifold point with the
+    /// largest normal impulse. The point lies midway between the surfaces where the step
+    /// began; for a contact with speculative points only, which touched because the solve
+    /// pushed on it, the surfaces met, so the point is moved onto the surface of the static
+    /// shape when there is one (a boundary stays where it is).
+    func beginEvent(for c: Contact, shapes: View<ShapeRecord>, metas: View<BodyMeta>) -> ContactEvent {
+        let m = data[Int(c.slot)].manifold
+        var best = 0
+        if m.pointCount > 1 && m.p1.maxNormalImpulse > m.p0.maxNormalImpulse { best = 1 }
+        guard m.pointCount > 0 else { return event(for: c, point: .zero, normal: m.normal, shapes: shapes, metas: metas) }
+        var point = m[best].point
+        if c.flags & Contact.speculative != 0 {
+            // (The normal points from A to B: A's surface lies half the separation back.)
+            let half = 0.5 * m[best].separation
+            if shapes[Int(c.shapeA)].isStatic { point -= half * m.normal }
+            else if shapes[Int(c.shapeB)].isStatic { point += half * m.normal }
+        }
+        return event(for: c, point: point, normal: m.normal, shapes: shapes, metas: metas)
+    }
+
+    // MARK: - Per-shape contact lists
+
+    /// Calls `visit` with the index of every live contact of shape `s`, in key order.
+    func forEachContact(ofShape s: Int, _ visit: (Int) -> Void) {
+        found.removeAllKeepingCapacity()
+        gather(shape: s)
+        visitFound(visit)
+    }
+
+    /// Calls `visit` with the index of every live contact of a body's shapes — `first`, then
+    /// `shapeNext[first]` and so on until -1 — each once, in key order.
+    func forEachContact(ofShapesFrom first: Int32, shapeNext: View<Int32>, _ visit: (Int) -> Void) {
+        found.removeAllKeepingCapacity()
+        var s = first
+        while s >= 0 { gather(shape: Int(s)); s = shapeNext[Int(s)] }
+        visitFound(visit)
+    }
+
+    /// Appends to `found` the live contacts in shape `s`'s list.
+    private func gather(shape s: Int) {
+        guard s < heads.count else { return }
+        let ed = edges.view
+        var e = heads[s]
+        while e >= 0 {
+            let slot = Int(e >> 1)
+            let key = UInt64(UInt32(bitPattern: ed[slot].shapes[0])) << 32 | UInt64(UInt32(bitPattern: ed[slot].shapes[1]))
+            let k = index(ofKey: key)
+            assert(k >= 0 && records[k].slot == Int32(slot), "ContactSet: shape \(s) lists slot \(slot), which no contact holds")
+            if records[k].shapeA >= 0 { found.append(Int32(k)) }
+            e = ed[slot].next[Int(e & 1)]
+        }
+    }
+
+    /// Sorts `found` (key order, as the records are), drops repeats and visits it (moved
+    /// out first, so `visit` may itself look up contacts).
+    private func visitFound(_ visit: (Int) -> Void) {
+        switch found.count {
+        case 0: return
+        case 1: visit(Int(found[0])); return
+        default: break
+        }
+        var list: [Int32] = []
+        swap(&list, &found)
+        // Insertion sort for the usual few contacts of a body (`sort` costs more there).
+        if list.count <= 32 {
+            for i in 1..<list.count {
+                let x = list[i]
+                var j = i
+                while j > 0 && list[j - 1] > x { list[j] = list[j - 1]; j -= 1 }
+                list[j] = x
+            }
+        } else {
+            list.sort()
+        }
+        var last: Int32 = -1
+        for k in list where k != last { visit(Int(k)); last = k }
+        swap(&list, &found)
+    }
+
+    /// Puts slot `slot`'s contact (pair `key`) at the front of both its shapes' lists.
+    private func link(_ slot: Int32, key: UInt64) {
+        let shapesOf = SIMD2(Int32(truncatingIfNeeded: key >> 32), Int32(truncatingIfNeeded: key & 0xFFFF_FFFF))
+        let ed = edges.mutableView
+        ed[Int(slot)].shapes = shapesOf
+        for side in 0..<2 {
+            let s = Int(shapesOf[side])
+            let e = 2 * slot + Int32(side)
+            let h = heads[s]
+            ed[Int(slot)].next[side] = h
+            ed[Int(slot)].prev[side] = -1
+            if h >= 0 { ed[Int(h >> 1)].prev[Int(h & 1)] = e }
+            heads[s] = e
+        }
+    }
+
+    /// Takes slot `slot`'s contact out of both its shapes' lists.
+    private func unlink(_ slot: Int32) {
+        let ed = edges.mutableView
+        // (The two sides are different shapes' lists: unlinking one leaves the other's links.)
+        let x = ed[Int(slot)]
+        for side in 0..<2 {
+            let p = x.prev[side], n = x.next[side]
+            if p >= 0 { ed[Int(p >> 1)].next[Int(p & 1)] = n } else { heads[Int(x.shapes[side])] = n }
+            if n >= 0 { ed[Int(n >> 1)].prev[Int(n & 1)] = p }
+        }
+        ed[Int(slot)] = ContactEdges()
+    }
+
+    // MARK: - Snapshots
+
+    /// Empties the set (before a snapshot is restored).
+    func removeAll() {
+        records.removeAll(); back.removeAll(); data.removeAll(); links.removeAll(); freeSlots = []
+        edges.removeAll(); heads.removeAll()
+        beginEvents = []; endEvents = []; pendingEndEvents = []
+    }
+
+    /// Room for `n` contacts, among shapes `0..<shapeCount` (a snapshot's).
+    func reserve(_ n: Int, shapeCount: Int) {
+        records.reserveCapacity(n); data.reserveCapacity(n); edges.reserveCapacity(n); links.reserveCapacity(n)
+        if heads.count < shapeCount { heads.append(contentsOf: repeatElement(Int32(-1), count: shapeCount - heads.count)) }
+    }
+
+    /// Appends a restored contact (keys increasing) with its manifold, in slot `count`.
+    func append(restored c: Contact, _ d: ContactData) {
+        precondition(c.slot == Int32(data.count) && (records.isEmpty || records[records.count - 1].key < c.key),
+                     "ContactSet.append(restored:): contacts come in key order, each in the next slot")
+        records.append(c); data.append(d); edges.append(ContactEdges()); links.append(SIMD2(-1, -1))
+        link(c.slot, key: c.key)
+    }
+}
+
+/// One worker's part of `ContactSet.merge` (raw views; each part writes only its own
+/// slots of `out` and its own `ended` / `fresh` lists).
+struct ContactMerge: RangeTask, @unchecked Sendable {
+    let pairs: View<UInt64>
+    let old: View<Contact>
+    let shapes: View<ShapeRecord>
+    let out: MutableView<Contact>
+    /// Per part: old contacts that are gone (pair vanished, or ended explicitly).
+    let ended: ChunkBuffers<Int32>
+    /// Per part: new contacts (indices into `out`), which need a data slot.
+    let fresh: ChunkBuffers<Int32>
+    /// How many parts the merge is split into.
+    let parts: Int
+
+    /// The first old contact whose key is at least `key` (old contacts are sorted by key).
+    func lowerBound(_ key: UInt64) -> Int {
+        var lo = 0, hi = old.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if old[mid].key < key { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// Part `part` of `workers` (the range is the part's own index: one part per worker).
+    func run(_ range: Range<Int>, part: Int) { merge(part: part, of: parts) }
+
+    func merge(part w: Int, of workers: Int) {
+        let np = pairs.count, no = old.count
+        let r = Parallel.share(np, w, workers)
+        var i = r.lowerBound
+        let iEnd = r.upperBound
+        var j = w == 0 ? 0 : (i < np ? lowerBound(pairs[i]) : no)
+        let jEnd = w == workers - 1 ? no : (iEnd < np ? lowerBound(pairs[iEnd]) : no)
+        ended.withBuffer(w) { endedHere in
+        fresh.withBuffer(w) { freshHere in
+        endedHere.removeAllKeepingCapacity()
+        freshHere.removeAllKeepingCapacity()
+        while i < iEnd || j < jEnd {
+            if j < jEnd && old[j].shapeA < 0 { endedHere.append(Int32(j)); j += 1; continue }  // ended explicitly
+            if i < iEnd && (j >= jEnd || pairs[i] < old[j].key) {
+                out[i] = ContactSet.makeContact(key: pairs[i], shapes: shapes)
+                freshHere.append(Int32(i))
+                i += 1
+            } else if i >= iEnd || pairs[i] > old[j].key {
+                endedHere.append(Int32(j))
+                j += 1
+            } else {
+                out[i] = old[j]
+                out[i].flags &= ~Contact.began
+                i += 1; j += 1
+            }
+        }
+        }}
+    }
+}
+
+// Compared field by field when a small world looks for exact rest (`Rest.swift`).
+extension Contact: Equatable {}
+extension ContactData: Equatable {}
