@@ -24,10 +24,7 @@ public final class AnimationClock: @unchecked Sendable {
     public static let main = AnimationClock()
 
     private struct WeakAnimator { weak var animator: DynamicAnimator? }
-    /// Guards `animators` and `runs`. (A `Mutex`, whose lock word lives in the clock: an
-    /// `NSLock` kept its mutex in an allocation of its own, one more cache line for a frame
-    /// of a thousand components' clocks to fetch.)
-    private let lock = Mutex<Void>(())
+    private let lock = NSLock()
     @exclusivity(unchecked) private var animators: [WeakAnimator] = []
     @exclusivity(unchecked) private var runs: [ViewAnimationRun] = []
     /// `runs.count`, written under the lock: a frame with no view animation reads it instead
@@ -87,34 +84,32 @@ public final class AnimationClock: @unchecked Sendable {
 
     private func advanceOnce(by seconds: TimeInterval) {
         time += seconds
-        var only: DynamicAnimator?
-        lock.withLock { _ in
-            if animators.count == 1, let a = animators[0].animator {
-                // One live animator (a component on its own clock): stepped without the
-                // snapshot list, which cost more than a small world's step leaves room for.
-                only = a
-            } else {
-                var dead = false
-                for a in animators { if let x = a.animator { animatorScratch.append(x) } else { dead = true } }
-                if dead { animators.removeAll { $0.animator == nil } }
-            }
-        }
-        if let only {
+        lock.lock()
+        if animators.count == 1, let only = animators[0].animator {
+            // One live animator (a component on its own clock): stepped without the snapshot
+            // list, which cost more than a small world's step leaves room for. Same order.
+            lock.unlock()
             only.step(by: seconds)
         } else {
+            var dead = false
+            for a in animators { if let x = a.animator { animatorScratch.append(x) } else { dead = true } }
+            if dead { animators.removeAll { $0.animator == nil } }
+            lock.unlock()
             for a in animatorScratch { a.step(by: seconds) }
             animatorScratch.removeAll(keepingCapacity: true)
         }
 
         guard runCount.load(ordering: .acquiring) > 0 else { return }
-        lock.withLock { _ in if !runs.isEmpty { runScratch.append(contentsOf: runs) } }
+        lock.lock()
+        if !runs.isEmpty { runScratch.append(contentsOf: runs) }
+        lock.unlock()
         guard !runScratch.isEmpty else { return }
         if !events.isEmpty { events.removeAll(keepingCapacity: true) }
         for r in runScratch { r.advance(by: seconds, events: &events) }
-        lock.withLock { _ in
-            runs.removeAll { $0.ended }
-            runCount.store(runs.count, ordering: .releasing)
-        }
+        lock.lock()
+        runs.removeAll { $0.ended }
+        runCount.store(runs.count, ordering: .releasing)
+        lock.unlock()
         runScratch.removeAll(keepingCapacity: true)
         guard !events.isEmpty else { return }
         // Swap buffers so callbacks that commit animations start from an empty list.
@@ -150,32 +145,31 @@ public final class AnimationClock: @unchecked Sendable {
 
     /// True when no animator on the clock is running and no view animation is left.
     public var isIdle: Bool {
-        lock.withLock { _ in
-            if !runs.isEmpty { return false }
-            return !animators.contains { $0.animator?.isRunning == true }
-        }
+        lock.lock(); defer { lock.unlock() }
+        if !runs.isEmpty { return false }
+        return !animators.contains { $0.animator?.isRunning == true }
     }
 
     /// Number of view animations committed on this clock that have not ended.
     public var runningViewAnimationCount: Int {
-        lock.withLock { _ in runs.count }
+        lock.lock(); defer { lock.unlock() }
+        return runs.count
     }
 
     func register(_ animator: DynamicAnimator) {
-        lock.withLock { _ in
-            animators.removeAll { $0.animator == nil }
-            animators.append(WeakAnimator(animator: animator))
-        }
+        lock.lock(); defer { lock.unlock() }
+        animators.removeAll { $0.animator == nil }
+        animators.append(WeakAnimator(animator: animator))
     }
 
     func unregister(_ animator: DynamicAnimator) {
-        lock.withLock { _ in animators.removeAll { $0.animator == nil || $0.animator === animator } }
+        lock.lock(); defer { lock.unlock() }
+        animators.removeAll { $0.animator == nil || $0.animator === animator }
     }
 
     func add(_ run: ViewAnimationRun) {
-        lock.withLock { _ in
-            runs.append(run)
-            runCount.store(runs.count, ordering: .releasing)
-        }
+        lock.lock(); defer { lock.unlock() }
+        runs.append(run)
+        runCount.store(runs.count, ordering: .releasing)
     }
 }
