@@ -118,7 +118,7 @@ struct ColoredBatches {
         let n = ib.groupCount
         let w = n > 0 ? Int(wideStart[n]) : 0
         let v = BatchPreparation(wide: wide.mutableView, extra: wideExtra.mutableView, order: order.view,
-                                 groups: ib.groups, source: batchSource.view,
+                                 contactList: ib.contactList.view, source: batchSource.view,
                                  lanes: batchLanes.view, prepare: source, bounce: bounce)
         Parallel.forChunks(workers: workers, count: w, chunkSize: 64, counter: claim, v)
     }
@@ -181,7 +181,9 @@ private struct BatchPreparation: RangeTask, @unchecked Sendable {
     let wide: MutableView<WideContact>
     let extra: MutableView<WideExtra>
     let order: View<Int32>
-    let groups: SolveGroups
+    /// (Only the contact list, not all of `SolveGroups`: each view read is a column object to
+    /// fetch, and a thousand small worlds stepped in turn find them out of the cache.)
+    let contactList: View<Int32>
     let source: View<Int32>
     let lanes: View<UInt8>
     let prepare: DKPrepareSource
@@ -190,7 +192,6 @@ private struct BatchPreparation: RangeTask, @unchecked Sendable {
     func run(_ batches: Range<Int>, part: Int) {
         var bounces: Int32 = 0
         var src = prepare
-        let contactList = groups.contactList
         for b in batches {
             let first = Int(source[b]), count = Int(lanes[b])
             var contacts = SIMD4<Int32>(repeating: 0)

@@ -33,7 +33,7 @@ struct IslandBuilder {
     static let groupLimit: Int32 = 128
 
     /// The solve groups' lists, as the colouring and the solver read them.
-    var groups: SolveGroups {
+    @inline(__always) var groups: SolveGroups {
         SolveGroups(bodies: bodies.view, bodyStart: groupBodyStart.view, contactList: contactList.view,
                     contactStart: groupContactStart.view, jointList: jointList.view, jointStart: groupJointStart.view)
     }
