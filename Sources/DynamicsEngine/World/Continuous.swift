@@ -20,30 +20,18 @@ enum CoreSweep {
     case startsInside(normal: Vec2)
 }
 
-/// The continuous step's views of the world (see `World.solveContinuous`): the bodies it
-/// writes, and the static geometry its sweeps read — shape records, boxes, the vertex pool,
-/// the static grid and the large static shapes. The per-body work below reaches the world
-/// only through these (and, for collision groups with index ≥ 64 only, through `world`), so
-/// the workers of the parallel fast-body sweep retain and release nothing per body.
-///
-/// Lifetime: made after the static grid is current; the step grows no column while the
-/// continuous step runs, so the views stay valid. Concurrency: a fast body's sweep writes only
-/// that body's placement, velocity and `isFast`, and reads only its own record and static
-/// geometry (which nothing writes in the step), so bodies may be swept on any worker.
-struct ContinuousViews: @unchecked Sendable {
+/// What the core sweeps read and write (see `World.solveContinuous`): the bodies' placements
+/// and velocities, the shape records and the vertex pool — views, so that sweeps on worker
+/// threads retain and release nothing. Cheap to make (the contacts' core check makes one
+/// every step that has static touches).
+struct CoreSweepViews: @unchecked Sendable {
     let sims: MutableView<BodySim>
     let states: MutableView<BodyState>
-    let metas: MutableView<BodyMeta>
     let shapes: View<ShapeRecord>
-    let boxes: View<AABB>
     let vertices: View<Vec2>
     let normals: View<Vec2>
-    let staticGrid: GridView
-    let staticLarge: View<Int32>
     /// `WorldSettings.linearSlop`: how far before a hit a stopped body is put.
     let slop: Float
-    /// Only for the collision filter's slow path (groups with index ≥ 64).
-    unowned(unsafe) let world: World
 
     /// Puts body `i`'s centre of mass at `c` (rotation kept).
     @inline(__always) func moveCenter(_ i: Int, to c: Vec2) {
@@ -58,43 +46,6 @@ struct ContinuousViews: @unchecked Sendable {
         let d = sims[i].center - c0
         let f = max(0, t - slop / max(length(d), 1.0e-6))
         moveCenter(i, to: c0 + f * d)
-    }
-
-    /// A fast body's sweep against every static shape along its path (see
-    /// `World.solveContinuous`); returns how many times it was stopped or turned.
-    func sweepFastBody(_ i: Int) -> Int {
-        let c0 = sims[i].center0
-        let r = sims[i].coreRadius
-        var hits = 0
-        // Each shape against the path as the earlier ones left it: every change only shortens
-        // the path or turns it out of a shape, so it keeps what the earlier ones ensured.
-        // The static shapes whose box overlaps the path's box (static grid order, then the
-        // large static shapes), that body `i` collides with.
-        let c1 = sims[i].center
-        let sweep = AABB(lower: pointwiseMin(c0, c1) - Vec2(r, r), upper: pointwiseMax(c0, c1) + Vec2(r, r))
-        @inline(__always) func visit(_ s: Int) {
-            let rec = shapes[s]
-            guard rec.alive, rec.isStatic, boxes[s].overlaps(sweep), staticShapeCollides(body: i, shape: rec) else { return }
-            switch sweepCore(shape: s, from: c0, by: sims[i].center - c0, radius: r) {
-            case .miss: break
-            case .hit(let t): stopBody(i, at: t); hits += 1
-            // Its whole core starts in the shape: its inner core is swept against it.
-            case .startsInside: hits += constrainInnerCore(body: i, shape: s)
-            }
-        }
-        let g = staticGrid
-        if g.geo.nx > 0 {
-            let range = g.geo.cellRange(sweep)
-            let nx = Int(g.geo.nx)
-            for y in range.y...range.w {
-                for x in range.x...range.z {
-                    let c = Int(y) * nx + Int(x)
-                    for e in Int(g.cellStart[c])..<Int(g.cellStart[c + 1]) { visit(Int(g.entries[e])) }
-                }
-            }
-        }
-        for k in 0..<staticLarge.count { visit(Int(staticLarge[k])) }
-        return hits
     }
 
     /// Sweeps body `i`'s inner core from the step's start to its current centre against static
@@ -115,20 +66,6 @@ struct ContinuousViews: @unchecked Sendable {
             if vn < 0 { states[i].v -= vn * n }
             return 1
         }
-    }
-
-    /// The broad phase's filter for dynamic body `i` and a static shape `rec` (of another body).
-    @inline(__always) func staticShapeCollides(body i: Int, shape rec: ShapeRecord) -> Bool {
-        let b = Int(rec.body)
-        if b == i { return false }
-        if rec.isBoundary {
-            let g = rec.boundaryGroup
-            if g < 64 { return metas[i].boundaryMask & (1 << UInt64(g)) != 0 }
-            return world.bodyCollidesWithBoundary(i, group: g)
-        }
-        if metas[i].itemMask & metas[b].itemMask != 0 { return true }
-        if !(metas[i].overflow && metas[b].overflow) { return false }
-        return world.bodiesCollide(i, b)
     }
 
     /// What a circle of radius `r` moving from `o` by `d` does against shape `s` (at its
@@ -207,6 +144,79 @@ struct ContinuousViews: @unchecked Sendable {
     }
 }
 
+/// The continuous step's views of the world for the fast-body sweep: the core sweeps' views,
+/// the body records, the shapes' boxes, the static grid and the large static shapes. The
+/// per-body work below reaches the world only through these (and, for collision groups with
+/// index ≥ 64 only, through `world`), so the workers of the parallel fast-body sweep retain
+/// and release nothing per body.
+///
+/// Lifetime: made after the static grid is current; the step grows no column while the
+/// continuous step runs, so the views stay valid. Concurrency: a fast body's sweep writes only
+/// that body's placement, velocity and `isFast`, and reads only its own record and static
+/// geometry (which nothing writes in the step), so bodies may be swept on any worker.
+struct ContinuousViews: @unchecked Sendable {
+    let core: CoreSweepViews
+    let metas: MutableView<BodyMeta>
+    let boxes: View<AABB>
+    let staticGrid: GridView
+    let staticLarge: View<Int32>
+    /// Only for the collision filter's slow path (groups with index ≥ 64).
+    unowned(unsafe) let world: World
+
+    /// A fast body's sweep against every static shape along its path (see
+    /// `World.solveContinuous`); returns how many times it was stopped or turned.
+    func sweepFastBody(_ i: Int) -> Int {
+        let sims = core.sims, shapes = core.shapes
+        let c0 = sims[i].center0
+        let r = sims[i].coreRadius
+        var hits = 0
+        // Each shape against the path as the earlier ones left it: every change only shortens
+        // the path or turns it out of a shape, so it keeps what the earlier ones ensured.
+        // The static shapes whose box overlaps the path's box (static grid order, then the
+        // large static shapes), that body `i` collides with.
+        let c1 = sims[i].center
+        let sweep = AABB(lower: pointwiseMin(c0, c1) - Vec2(r, r), upper: pointwiseMax(c0, c1) + Vec2(r, r))
+        @inline(__always) func visit(_ s: Int) {
+            let rec = shapes[s]
+            guard rec.alive, rec.isStatic, boxes[s].overlaps(sweep), staticShapeCollides(body: i, shape: rec) else { return }
+            switch core.sweepCore(shape: s, from: c0, by: sims[i].center - c0, radius: r) {
+            case .miss: break
+            case .hit(let t): core.stopBody(i, at: t); hits += 1
+            // Its whole core starts in the shape: its inner core is swept against it.
+            case .startsInside: hits += core.constrainInnerCore(body: i, shape: s)
+            }
+        }
+        let g = staticGrid
+        if g.geo.nx > 0 {
+            let range = g.geo.cellRange(sweep)
+            let nx = Int(g.geo.nx)
+            for y in range.y...range.w {
+                for x in range.x...range.z {
+                    let c = Int(y) * nx + Int(x)
+                    for e in Int(g.cellStart[c])..<Int(g.cellStart[c + 1]) { visit(Int(g.entries[e])) }
+                }
+            }
+        }
+        for k in 0..<staticLarge.count { visit(Int(staticLarge[k])) }
+        return hits
+    }
+
+    /// The broad phase's filter for dynamic body `i` and a static shape `rec` (of another body).
+    @inline(__always) func staticShapeCollides(body i: Int, shape rec: ShapeRecord) -> Bool {
+        let b = Int(rec.body)
+        if b == i { return false }
+        if rec.isBoundary {
+            let g = rec.boundaryGroup
+            if g < 64 { return metas[i].boundaryMask & (1 << UInt64(g)) != 0 }
+            return world.bodyCollidesWithBoundary(i, group: g)
+        }
+        if metas[i].itemMask & metas[b].itemMask != 0 { return true }
+        if !(metas[i].overflow && metas[b].overflow) { return false }
+        return world.bodiesCollide(i, b)
+    }
+
+}
+
 /// The fast-body sweep over body slots `range` (one chunk): every fast body swept, a flagged
 /// body that died or is no longer dynamic unflagged. Writes only the bodies of its range and
 /// `hits[part]` (the chunk's count of stops), which the caller sums.
@@ -261,26 +271,33 @@ extension World {
         guard settings.isContinuousEnabled else { return }
         if oneSidedSegmentCount > 0 { keepInsideOneSidedBoundaries() }
         let fastCount = fastCounter.count
-        if fastCount > 0 && staticDirty { rebuildStaticGrid() }
-        let v = continuousViews()
-        if fastCount > 0 { sweepFastBodies(v, fastCount: fastCount) }
-        keepCoresOutOfTouchedStatics(v)
+        if fastCount > 0 {
+            if staticDirty { rebuildStaticGrid() }
+            sweepFastBodies(continuousViews(), fastCount: fastCount)
+        }
+        keepCoresOutOfTouchedStatics()
         guard fastCount > 0 else { return }
-        let metas = v.metas
-        for i in 0..<metas.count where metas[i].isFast {
+        for i in 0..<Int(bodySlots.count) where metas[i].isFast {
             metas[i].isFast = false
-            if metas[i].isBullet { sweepBullet(i, v) }
+            if metas[i].isBullet { sweepBullet(i, coreSweepViews()) }
         }
     }
 
-    /// The continuous step's views (after the static grid is current; see `ContinuousViews`).
+    /// The continuous step's views for the fast-body sweep (after the static grid is current;
+    /// see `ContinuousViews`).
     func continuousViews() -> ContinuousViews {
         let n = Int(bodySlots.count)
-        return ContinuousViews(sims: sims.mutableView.subview(0..<n), states: states.mutableView.subview(0..<n),
-                               metas: metas.mutableView.subview(0..<n), shapes: shapes.view, boxes: aabbs.view,
-                               vertices: pool.vertices.view, normals: pool.normals.view,
+        return ContinuousViews(core: coreSweepViews(), metas: metas.mutableView.subview(0..<n), boxes: aabbs.view,
                                staticGrid: GridView(broadPhase.staticGrid), staticLarge: broadPhase.staticLarge.view,
-                               slop: settings.linearSlop, world: self)
+                               world: self)
+    }
+
+    /// The core sweeps' views (see `CoreSweepViews`).
+    @inline(__always) func coreSweepViews() -> CoreSweepViews {
+        let n = Int(bodySlots.count)
+        return CoreSweepViews(sims: sims.mutableView.subview(0..<n), states: states.mutableView.subview(0..<n),
+                              shapes: shapes.view, vertices: pool.vertices.view, normals: pool.normals.view,
+                              slop: settings.linearSlop)
     }
 
     /// Sweeps every fast body (`fastCount` were flagged) against the static shapes: in chunks
@@ -305,7 +322,7 @@ extension World {
     /// placements after this step: stopped before the first it would touch (bodies it starts
     /// in are left to the contacts). The bodies are found by a pass over all of them, each
     /// bounded by the circle of its extent.
-    func sweepBullet(_ i: Int, _ v: ContinuousViews) {
+    func sweepBullet(_ i: Int, _ v: CoreSweepViews) {
         let c0 = sims[i].center0, r = sims[i].coreRadius
         var c1 = sims[i].center
         let lo = pointwiseMin(c0, c1) - Vec2(r, r), hi = pointwiseMax(c0, c1) + Vec2(r, r)
@@ -325,10 +342,10 @@ extension World {
     /// A body that touches a static shape (has a contact with points on it) and moved: its
     /// inner core may not enter the shape (see `solveContinuous`). Fast bodies were swept
     /// against every static shape already.
-    func keepCoresOutOfTouchedStatics(_ v: ContinuousViews) {
+    func keepCoresOutOfTouchedStatics() {
         // Only the contacts the narrow phase listed (awake, with points, a static body on
         // one side), in contact order. (Nothing below grows the columns: the views stay valid.)
-        let cs = contacts.view, sh = v.shapes, me = v.metas, sims = v.sims
+        let cs = contacts.view, sh = shapes.view, me = metas.view, sims = self.sims.view
         var hits = 0
         for chunk in 0..<contactChangeChunks {
             for k32 in staticTouches[chunk] {
@@ -342,7 +359,7 @@ extension World {
                 else { continue }
                 guard me[b].type == .dynamic, !me[b].isFast, !sh[s].oneSided,
                       sims[b].center != sims[b].center0 else { continue }
-                hits += v.constrainInnerCore(body: b, shape: s)
+                hits += coreSweepViews().constrainInnerCore(body: b, shape: s)
             }
         }
         continuousHits += hits
