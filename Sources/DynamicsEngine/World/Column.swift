@@ -20,7 +20,9 @@ import Glibc
 // - layout-checked raw access: `MutableView<BodyState>.velocityLanes` / `setVelocityLanes`
 //   read and write a body's (v, w) as one 16-byte vector; `BodyState.lanesLayoutHolds`
 //   (asserted there in debug builds) and `WideContactSolver.layoutMatches` (asserted before
-//   the kernels run, and tested) check the layouts the engine and the C kernels share.
+//   the kernels run, and tested) check the layouts the engine and the C kernels share;
+// - `Prefault.pages`: hands a new buffer's address range to `madvise` (no element is read or
+//   written), for `Column.reserveCapacity(_:prefaultingWithin:)`.
 //
 // Outside this file, raw pointers remain only at the C hand-offs above (`WideContactSolver.source`,
 // `SolverViews.batches`) and in the parallel infrastructure's bookkeeping, where there are no
