@@ -389,8 +389,11 @@ final class ContactSet {
     }
 
     /// Room for `n` contacts, among shapes `0..<shapeCount` (a snapshot's).
-    func reserve(_ n: Int, shapeCount: Int) {
-        records.reserveCapacity(n); data.reserveCapacity(n); edges.reserveCapacity(n); links.reserveCapacity(n)
+    /// Room for `n` restored contacts; columns whose new part is within `budget` bytes get their
+    /// pages mapped at once (`Column.reserveCapacity(_:prefaultingWithin:)`).
+    func reserve(_ n: Int, shapeCount: Int, prefaultingWithin budget: Int) {
+        records.reserveCapacity(n, prefaultingWithin: budget); data.reserveCapacity(n, prefaultingWithin: budget)
+        edges.reserveCapacity(n, prefaultingWithin: budget); links.reserveCapacity(n, prefaultingWithin: budget)
         if heads.count < shapeCount { heads.append(contentsOf: repeatElement(Int32(-1), count: shapeCount - heads.count)) }
     }
 

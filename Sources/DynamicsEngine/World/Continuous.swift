@@ -20,6 +20,221 @@ enum CoreSweep {
     case startsInside(normal: Vec2)
 }
 
+/// What the core sweeps read and write (see `World.solveContinuous`): the bodies' placements
+/// and velocities, the shape records and the vertex pool — views, so that sweeps on worker
+/// threads retain and release nothing. Cheap to make (the contacts' core check makes one
+/// every step that has static touches).
+struct CoreSweepViews: @unchecked Sendable {
+    let sims: MutableView<BodySim>
+    let states: MutableView<BodyState>
+    let shapes: View<ShapeRecord>
+    let vertices: View<Vec2>
+    let normals: View<Vec2>
+    /// `WorldSettings.linearSlop`: how far before a hit a stopped body is put.
+    let slop: Float
+
+    /// Puts body `i`'s centre of mass at `c` (rotation kept).
+    @inline(__always) func moveCenter(_ i: Int, to c: Vec2) {
+        sims[i].center = c
+        sims[i].xf.p = c - sims[i].xf.q.rotate(sims[i].localCenter)
+    }
+
+    /// Puts body `i` just before fraction `t` of its move this step (backed off by the slop).
+    /// The caller counts the hit.
+    @inline(__always) func stopBody(_ i: Int, at t: Float) {
+        let c0 = sims[i].center0
+        let d = sims[i].center - c0
+        let f = max(0, t - slop / max(length(d), 1.0e-6))
+        moveCenter(i, to: c0 + f * d)
+    }
+
+    /// Sweeps body `i`'s inner core from the step's start to its current centre against static
+    /// shape `s`: stops it before it enters, or, when it starts inside, removes the part of its
+    /// move (and of its velocity) deeper into the shape. Returns 1 when it changed the body.
+    func constrainInnerCore(body i: Int, shape s: Int) -> Int {
+        let c0 = sims[i].center0
+        let d = sims[i].center - c0
+        let r = World.innerCoreFraction * sims[i].coreRadius
+        switch sweepCore(shape: s, from: c0, by: d, radius: r) {
+        case .miss: return 0
+        case .hit(let t): stopBody(i, at: t); return 1
+        case .startsInside(let n):
+            let dn = dot(d, n)
+            guard dn < 0 else { return 0 }
+            moveCenter(i, to: sims[i].center - dn * n)
+            let vn = dot(states[i].v, n)
+            if vn < 0 { states[i].v -= vn * n }
+            return 1
+        }
+    }
+
+    /// What a circle of radius `r` moving from `o` by `d` does against shape `s` (at its
+    /// body's current placement; static in all but the bullets' sweep):
+    /// where it first touches it (as a fraction of `d`), or that it starts inside it (with the
+    /// outward normal of least penetration). Polygons and segments are grown by `r` with
+    /// square corners (a little early at corners: safe for stopping). A one-sided segment
+    /// stops only paths crossing its inside face and never reports `startsInside`.
+    func sweepCore(shape s: Int, from o: Vec2, by d: Vec2, radius r: Float) -> CoreSweep {
+        let rec = shapes[s]
+        let xf = sims[Int(rec.body)].xf
+        switch rec.kind {
+        case .circle:
+            let c = xf.apply(rec.center)
+            let R = rec.radius + r
+            let p = o - c
+            let a = dot(d, d)
+            let b = dot(p, d)
+            let cc = dot(p, p) - R * R
+            if cc <= 0 {
+                let l = length(p)
+                return .startsInside(normal: l > 0 ? p / l : (a > 0 ? -d / a.squareRoot() : Vec2(0, 1)))
+            }
+            if a <= 0 || b >= 0 { return .miss }  // not approaching
+            let disc = b * b - a * cc
+            if disc < 0 { return .miss }
+            let t = (-b - disc.squareRoot()) / a
+            return t <= 1 ? .hit(max(t, 0)) : .miss
+        case .polygon:
+            let st = Int(rec.vertexStart), n = Int(rec.vertexCount)
+            var planes = PlaneClip(origin: o, translation: d)
+            // The face of least penetration, should the origin be inside every plane.
+            var least = -Float.infinity, leastNormal = Vec2(0, 1)
+            var missed = false
+            for k in 0..<n {
+                let nw = xf.q.rotate(normals[st + k])
+                let offset = dot(nw, xf.apply(vertices[st + k])) + r + rec.radius
+                let sep = dot(nw, o) - offset
+                if sep > least { least = sep; leastNormal = nw }
+                if !missed && !planes.clip(normal: nw, offset: offset) { missed = true }
+            }
+            if least <= 0 { return .startsInside(normal: leastNormal) }
+            if missed { return .miss }
+            return planes.entry.map { .hit($0) } ?? .miss
+        case .segment:
+            let st = Int(rec.vertexStart)
+            let v1 = xf.apply(vertices[st]), v2 = xf.apply(vertices[st + 1])
+            let e = v2 - v1
+            let le = length(e)
+            guard le > 0 else { return .miss }
+            let u = e / le
+            var planes = PlaneClip(origin: o, translation: d)
+            if rec.oneSided {
+                // Along the segment, grown by r at both ends.
+                guard planes.clip(normal: u, offset: dot(u, v2) + r), planes.clip(normal: -u, offset: -dot(u, v1) + r) else { return .miss }
+                // Only the inside face stops bodies: the slab from r in front of the line to
+                // far behind it; a body already past the line is left to the contact.
+                let n = xf.q.rotate(normals[st])
+                let behind = length(d) + 2 * r
+                guard planes.clip(normal: n, offset: dot(n, v1) + r), planes.clip(normal: -n, offset: -dot(n, v1) + behind) else { return .miss }
+                return planes.entryPlane == 2 ? .hit(planes.entry!) : .miss
+            }
+            // A two-sided segment: the box around it grown by r.
+            let n = rightPerp(u)
+            let side = dot(n, o - v1), along = dot(u, o - v1)
+            if abs(side) <= r && along >= -r && along <= le + r {
+                // Inside: out through the nearer side of the line, or the nearer end.
+                let toStart = along + r, toEnd = le + r - along
+                if min(toStart, toEnd) < r - abs(side) { return .startsInside(normal: toStart < toEnd ? -u : u) }
+                return .startsInside(normal: side >= 0 ? n : -n)
+            }
+            guard planes.clip(normal: u, offset: dot(u, v2) + r), planes.clip(normal: -u, offset: -dot(u, v1) + r),
+                  planes.clip(normal: n, offset: dot(n, v1) + r), planes.clip(normal: -n, offset: -dot(n, v1) + r) else { return .miss }
+            return planes.entry.map { .hit($0) } ?? .miss
+        }
+    }
+}
+
+/// The continuous step's views of the world for the fast-body sweep: the core sweeps' views,
+/// the body records, the shapes' boxes, the static grid and the large static shapes. The
+/// per-body work below reaches the world only through these (and, for collision groups with
+/// index ≥ 64 only, through `world`), so the workers of the parallel fast-body sweep retain
+/// and release nothing per body.
+///
+/// Lifetime: made after the static grid is current; the step grows no column while the
+/// continuous step runs, so the views stay valid. Concurrency: a fast body's sweep writes only
+/// that body's placement, velocity and `isFast`, and reads only its own record and static
+/// geometry (which nothing writes in the step), so bodies may be swept on any worker.
+struct ContinuousViews: @unchecked Sendable {
+    let core: CoreSweepViews
+    let metas: MutableView<BodyMeta>
+    let boxes: View<AABB>
+    let staticGrid: GridView
+    let staticLarge: View<Int32>
+    /// Only for the collision filter's slow path (groups with index ≥ 64).
+    unowned(unsafe) let world: World
+
+    /// A fast body's sweep against every static shape along its path (see
+    /// `World.solveContinuous`); returns how many times it was stopped or turned.
+    func sweepFastBody(_ i: Int) -> Int {
+        let sims = core.sims, shapes = core.shapes
+        let c0 = sims[i].center0
+        let r = sims[i].coreRadius
+        var hits = 0
+        // Each shape against the path as the earlier ones left it: every change only shortens
+        // the path or turns it out of a shape, so it keeps what the earlier ones ensured.
+        // The static shapes whose box overlaps the path's box (static grid order, then the
+        // large static shapes), that body `i` collides with.
+        let c1 = sims[i].center
+        let sweep = AABB(lower: pointwiseMin(c0, c1) - Vec2(r, r), upper: pointwiseMax(c0, c1) + Vec2(r, r))
+        @inline(__always) func visit(_ s: Int) {
+            let rec = shapes[s]
+            guard rec.alive, rec.isStatic, boxes[s].overlaps(sweep), staticShapeCollides(body: i, shape: rec) else { return }
+            switch core.sweepCore(shape: s, from: c0, by: sims[i].center - c0, radius: r) {
+            case .miss: break
+            case .hit(let t): core.stopBody(i, at: t); hits += 1
+            // Its whole core starts in the shape: its inner core is swept against it.
+            case .startsInside: hits += core.constrainInnerCore(body: i, shape: s)
+            }
+        }
+        let g = staticGrid
+        if g.geo.nx > 0 {
+            let range = g.geo.cellRange(sweep)
+            let nx = Int(g.geo.nx)
+            for y in range.y...range.w {
+                for x in range.x...range.z {
+                    let c = Int(y) * nx + Int(x)
+                    for e in Int(g.cellStart[c])..<Int(g.cellStart[c + 1]) { visit(Int(g.entries[e])) }
+                }
+            }
+        }
+        for k in 0..<staticLarge.count { visit(Int(staticLarge[k])) }
+        return hits
+    }
+
+    /// The broad phase's filter for dynamic body `i` and a static shape `rec` (of another body).
+    @inline(__always) func staticShapeCollides(body i: Int, shape rec: ShapeRecord) -> Bool {
+        let b = Int(rec.body)
+        if b == i { return false }
+        if rec.isBoundary {
+            let g = rec.boundaryGroup
+            if g < 64 { return metas[i].boundaryMask & (1 << UInt64(g)) != 0 }
+            return world.bodyCollidesWithBoundary(i, group: g)
+        }
+        if metas[i].itemMask & metas[b].itemMask != 0 { return true }
+        if !(metas[i].overflow && metas[b].overflow) { return false }
+        return world.bodiesCollide(i, b)
+    }
+
+}
+
+/// The fast-body sweep over body slots `range` (one chunk): every fast body swept, a flagged
+/// body that died or is no longer dynamic unflagged. Writes only the bodies of its range and
+/// `hits[part]` (the chunk's count of stops), which the caller sums.
+struct FastBodySweep: RangeTask, @unchecked Sendable {
+    let views: ContinuousViews
+    let hits: MutableView<Int>
+
+    func run(_ range: Range<Int>, part: Int) {
+        let v = views, metas = views.metas
+        var n = 0
+        for i in range where metas[i].isFast {
+            guard metas[i].alive, metas[i].type == .dynamic else { metas[i].isFast = false; continue }
+            n += v.sweepFastBody(i)
+        }
+        hits[part] = n
+    }
+}
+
 extension World {
     /// The share of its core radius with which a body is swept against a static shape its
     /// whole core already overlaps at the step's start (a circle resting on a wall, a body
@@ -48,32 +263,66 @@ extension World {
     ///
     /// A fast bullet (`BodyDef.isBullet`) is then swept against the other dynamic bodies too.
     ///
-    /// One-sided boundary segments stop only bodies leaving the inside. Runs on the calling
-    /// thread in body and contact order: the result does not depend on the worker count.
+    /// One-sided boundary segments stop only bodies leaving the inside. The fast bodies are
+    /// swept in parallel (each one's sweep depends only on its own record and static geometry);
+    /// everything else runs on the calling thread in body and contact order: the result does
+    /// not depend on the worker count.
     func solveContinuous() {
         guard settings.isContinuousEnabled else { return }
         if oneSidedSegmentCount > 0 { keepInsideOneSidedBoundaries() }
-        let anyFast = fastCounter.count > 0
-        if anyFast {
+        let fastCount = fastCounter.count
+        if fastCount > 0 {
             if staticDirty { rebuildStaticGrid() }
-            for i in 0..<Int(bodySlots.count) where metas[i].isFast {
-                guard metas[i].alive, metas[i].type == .dynamic else { metas[i].isFast = false; continue }
-                sweepFastBody(i)
-            }
+            sweepFastBodies(continuousViews(), fastCount: fastCount)
         }
         keepCoresOutOfTouchedStatics()
-        guard anyFast else { return }
+        guard fastCount > 0 else { return }
         for i in 0..<Int(bodySlots.count) where metas[i].isFast {
             metas[i].isFast = false
-            if metas[i].isBullet { sweepBullet(i) }
+            if metas[i].isBullet { sweepBullet(i, coreSweepViews()) }
         }
+    }
+
+    /// The continuous step's views for the fast-body sweep (after the static grid is current;
+    /// see `ContinuousViews`).
+    func continuousViews() -> ContinuousViews {
+        let n = Int(bodySlots.count)
+        return ContinuousViews(core: coreSweepViews(), metas: metas.mutableView.subview(0..<n), boxes: aabbs.view,
+                               staticGrid: GridView(broadPhase.staticGrid), staticLarge: broadPhase.staticLarge.view,
+                               world: self)
+    }
+
+    /// The core sweeps' views (see `CoreSweepViews`).
+    @inline(__always) func coreSweepViews() -> CoreSweepViews {
+        let n = Int(bodySlots.count)
+        return CoreSweepViews(sims: sims.mutableView.subview(0..<n), states: states.mutableView.subview(0..<n),
+                              shapes: shapes.view, vertices: pool.vertices.view, normals: pool.normals.view,
+                              slop: settings.linearSlop)
+    }
+
+    /// Sweeps every fast body (`fastCount` were flagged) against the static shapes: in chunks
+    /// of body slots on the step's workers when there are enough, each chunk counting its
+    /// stops; the counts are summed in chunk order.
+    func sweepFastBodies(_ v: ContinuousViews, fastCount: Int) {
+        let nb = v.metas.count
+        let parallel = stepWorkers > 1 && fastCount >= parallelMin(256)
+        let chunkSize = parallel ? (minBodiesForParallel == 0 ? 8 : 1024) : max(nb, 1)
+        let chunks = (nb + chunkSize - 1) / chunkSize
+        continuousChunkHits.grow(to: max(chunks, 1), with: 0)
+        let task = FastBodySweep(views: v, hits: continuousChunkHits.mutableView)
+        if parallel {
+            Parallel.forChunks(workers: stepWorkers, count: nb, chunkSize: chunkSize, counter: chunkCounter, task)
+        } else {
+            task.run(0..<nb, part: 0)
+        }
+        for c in 0..<max(chunks, 1) { continuousHits += continuousChunkHits[c] }
     }
 
     /// A fast bullet's core swept against the other dynamic bodies (not bullets) at their
     /// placements after this step: stopped before the first it would touch (bodies it starts
     /// in are left to the contacts). The bodies are found by a pass over all of them, each
     /// bounded by the circle of its extent.
-    func sweepBullet(_ i: Int) {
+    func sweepBullet(_ i: Int, _ v: CoreSweepViews) {
         let c0 = sims[i].center0, r = sims[i].coreRadius
         var c1 = sims[i].center
         let lo = pointwiseMin(c0, c1) - Vec2(r, r), hi = pointwiseMax(c0, c1) + Vec2(r, r)
@@ -81,26 +330,11 @@ extension World {
             let c = sims[b].center, e = sims[b].maxExtent
             guard c.x + e >= lo.x, c.x - e <= hi.x, c.y + e >= lo.y, c.y - e <= hi.y, bodiesCollide(i, b) else { continue }
             forEachShape(of: b) { s in
-                if case .hit(let t) = sweepCore(shape: s, from: c0, by: c1 - c0, radius: r) {
-                    stopBody(i, at: t)
+                if case .hit(let t) = v.sweepCore(shape: s, from: c0, by: c1 - c0, radius: r) {
+                    v.stopBody(i, at: t)
+                    continuousHits += 1
                     c1 = sims[i].center
                 }
-            }
-        }
-    }
-
-    /// A fast body's sweep against every static shape along its path (see `solveContinuous`).
-    func sweepFastBody(_ i: Int) {
-        let c0 = sims[i].center0
-        let r = sims[i].coreRadius
-        // Each shape against the path as the earlier ones left it: every change only shortens
-        // the path or turns it out of a shape, so it keeps what the earlier ones ensured.
-        forStaticShapes(body: i, along: c0, sims[i].center, radius: r) { s in
-            switch sweepCore(shape: s, from: c0, by: sims[i].center - c0, radius: r) {
-            case .miss: break
-            case .hit(let t): stopBody(i, at: t)
-            // Its whole core starts in the shape: its inner core is swept against it.
-            case .startsInside: constrainInnerCore(body: i, shape: s)
             }
         }
     }
@@ -111,8 +345,9 @@ extension World {
     func keepCoresOutOfTouchedStatics() {
         // Only the contacts the narrow phase listed (awake, with points, a static body on
         // one side), in contact order. (Nothing below grows the columns: the views stay valid.)
+        let cs = contacts.view, sh = shapes.view, me = metas.view, sims = self.sims.view
+        var hits = 0
         for chunk in 0..<contactChangeChunks {
-            let cs = contacts.view, sh = shapes.view, me = metas.view
             for k32 in staticTouches[chunk] {
                 let k = Int(k32)
                 let sa = Int(cs[k].shapeA)
@@ -124,43 +359,10 @@ extension World {
                 else { continue }
                 guard me[b].type == .dynamic, !me[b].isFast, !sh[s].oneSided,
                       sims[b].center != sims[b].center0 else { continue }
-                constrainInnerCore(body: b, shape: s)
+                hits += coreSweepViews().constrainInnerCore(body: b, shape: s)
             }
         }
-    }
-
-    /// Sweeps body `i`'s inner core from the step's start to its current centre against static
-    /// shape `s`: stops it before it enters, or, when it starts inside, removes the part of its
-    /// move (and of its velocity) deeper into the shape.
-    func constrainInnerCore(body i: Int, shape s: Int) {
-        let c0 = sims[i].center0
-        let d = sims[i].center - c0
-        let r = Self.innerCoreFraction * sims[i].coreRadius
-        switch sweepCore(shape: s, from: c0, by: d, radius: r) {
-        case .miss: break
-        case .hit(let t): stopBody(i, at: t)
-        case .startsInside(let n):
-            let dn = dot(d, n)
-            guard dn < 0 else { return }
-            moveCenter(i, to: sims[i].center - dn * n)
-            let vn = dot(states[i].v, n)
-            if vn < 0 { states[i].v -= vn * n }
-            continuousHits += 1
-        }
-    }
-
-    /// Puts body `i` just before fraction `t` of its move this step (backed off by the slop).
-    func stopBody(_ i: Int, at t: Float) {
-        let c0 = sims[i].center0
-        let d = sims[i].center - c0
-        let f = max(0, t - settings.linearSlop / max(length(d), 1.0e-6))
-        moveCenter(i, to: c0 + f * d)
-        continuousHits += 1
-    }
-
-    @inline(__always) func moveCenter(_ i: Int, to c: Vec2) {
-        sims[i].center = c
-        sims[i].xf.p = c - sims[i].xf.q.rotate(sims[i].localCenter)
+        continuousHits += hits
     }
 
     /// A one-sided boundary (a container's wall) keeps centres of mass inside at any speed:
@@ -199,113 +401,6 @@ extension World {
             let vn = dot(states[b].v, n)
             if vn < 0 { states[b].v -= vn * n }
             continuousHits += 1
-        }
-    }
-
-    /// Calls `visit` with each live static shape body `i` collides with whose box overlaps
-    /// the path of a circle of radius `r` from `c0` to `c1` (static grid order, then the
-    /// large static shapes).
-    func forStaticShapes(body i: Int, along c0: Vec2, _ c1: Vec2, radius r: Float, _ visit: (Int) -> Void) {
-        let sweep = AABB(lower: pointwiseMin(c0, c1) - Vec2(r, r), upper: pointwiseMax(c0, c1) + Vec2(r, r))
-        @inline(__always) func test(_ s: Int) {
-            guard shapes[s].alive, shapes[s].isStatic, aabbs[s].overlaps(sweep), staticShapeCollides(body: i, shape: s) else { return }
-            visit(s)
-        }
-        let g = broadPhase.staticGrid
-        if g.nx > 0 {
-            let geo = GridGeometry(origin: g.origin, invCellSize: g.invCellSize, nx: g.nx, ny: g.ny)
-            let range = geo.cellRange(sweep)
-            let nx = Int(g.nx)
-            for y in range.y...range.w {
-                for x in range.x...range.z {
-                    let c = Int(y) * nx + Int(x)
-                    for e in Int(g.cellStart[c])..<Int(g.cellStart[c + 1]) { test(Int(g.entries[e])) }
-                }
-            }
-        }
-        for s in broadPhase.staticLarge { test(Int(s)) }
-    }
-
-    /// The broad phase's filter for a dynamic body and a static shape.
-    func staticShapeCollides(body i: Int, shape s: Int) -> Bool {
-        let b = Int(shapes[s].body)
-        if b == i { return false }
-        if shapes[s].isBoundary { return bodyCollidesWithBoundary(i, group: shapes[s].boundaryGroup) }
-        return bodiesCollide(i, b)
-    }
-
-    /// What a circle of radius `r` moving from `o` by `d` does against shape `s` (at its
-    /// body's current placement; static in all but the bullets' sweep):
-    /// where it first touches it (as a fraction of `d`), or that it starts inside it (with the
-    /// outward normal of least penetration). Polygons and segments are grown by `r` with
-    /// square corners (a little early at corners: safe for stopping). A one-sided segment
-    /// stops only paths crossing its inside face and never reports `startsInside`.
-    func sweepCore(shape s: Int, from o: Vec2, by d: Vec2, radius r: Float) -> CoreSweep {
-        let rec = shapes[s]
-        let xf = sims[Int(rec.body)].xf
-        switch rec.kind {
-        case .circle:
-            let c = xf.apply(rec.center)
-            let R = rec.radius + r
-            let p = o - c
-            let a = dot(d, d)
-            let b = dot(p, d)
-            let cc = dot(p, p) - R * R
-            if cc <= 0 {
-                let l = length(p)
-                return .startsInside(normal: l > 0 ? p / l : (a > 0 ? -d / a.squareRoot() : Vec2(0, 1)))
-            }
-            if a <= 0 || b >= 0 { return .miss }  // not approaching
-            let disc = b * b - a * cc
-            if disc < 0 { return .miss }
-            let t = (-b - disc.squareRoot()) / a
-            return t <= 1 ? .hit(max(t, 0)) : .miss
-        case .polygon:
-            let st = Int(rec.vertexStart), n = Int(rec.vertexCount)
-            var planes = PlaneClip(origin: o, translation: d)
-            // The face of least penetration, should the origin be inside every plane.
-            var least = -Float.infinity, leastNormal = Vec2(0, 1)
-            var missed = false
-            for k in 0..<n {
-                let nw = xf.q.rotate(pool.normals[st + k])
-                let offset = dot(nw, xf.apply(pool.vertices[st + k])) + r + rec.radius
-                let sep = dot(nw, o) - offset
-                if sep > least { least = sep; leastNormal = nw }
-                if !missed && !planes.clip(normal: nw, offset: offset) { missed = true }
-            }
-            if least <= 0 { return .startsInside(normal: leastNormal) }
-            if missed { return .miss }
-            return planes.entry.map { .hit($0) } ?? .miss
-        case .segment:
-            let st = Int(rec.vertexStart)
-            let v1 = xf.apply(pool.vertices[st]), v2 = xf.apply(pool.vertices[st + 1])
-            let e = v2 - v1
-            let le = length(e)
-            guard le > 0 else { return .miss }
-            let u = e / le
-            var planes = PlaneClip(origin: o, translation: d)
-            if rec.oneSided {
-                // Along the segment, grown by r at both ends.
-                guard planes.clip(normal: u, offset: dot(u, v2) + r), planes.clip(normal: -u, offset: -dot(u, v1) + r) else { return .miss }
-                // Only the inside face stops bodies: the slab from r in front of the line to
-                // far behind it; a body already past the line is left to the contact.
-                let n = xf.q.rotate(pool.normals[st])
-                let behind = length(d) + 2 * r
-                guard planes.clip(normal: n, offset: dot(n, v1) + r), planes.clip(normal: -n, offset: -dot(n, v1) + behind) else { return .miss }
-                return planes.entryPlane == 2 ? .hit(planes.entry!) : .miss
-            }
-            // A two-sided segment: the box around it grown by r.
-            let n = rightPerp(u)
-            let side = dot(n, o - v1), along = dot(u, o - v1)
-            if abs(side) <= r && along >= -r && along <= le + r {
-                // Inside: out through the nearer side of the line, or the nearer end.
-                let toStart = along + r, toEnd = le + r - along
-                if min(toStart, toEnd) < r - abs(side) { return .startsInside(normal: toStart < toEnd ? -u : u) }
-                return .startsInside(normal: side >= 0 ? n : -n)
-            }
-            guard planes.clip(normal: u, offset: dot(u, v2) + r), planes.clip(normal: -u, offset: -dot(u, v1) + r),
-                  planes.clip(normal: n, offset: dot(n, v1) + r), planes.clip(normal: -n, offset: -dot(n, v1) + r) else { return .miss }
-            return planes.entry.map { .hit($0) } ?? .miss
         }
     }
 }

@@ -582,6 +582,20 @@ struct SnapshotWorldHead {
 private let maxSlots = Int(Int32.max)
 
 extension World {
+    /// How many bytes of memory one column of a section's records may have mapped ahead
+    /// (`Column.reserveCapacity(_:prefaultingWithin:)`): a few times the section's bytes left,
+    /// which an honest snapshot's columns stay within (a body's 65 bytes become about 200 in
+    /// three columns, a contact's 54 about 170 in three), so that a crafted count cannot make
+    /// the restore commit much more memory than the snapshot's size.
+    static func prefaultBudget(_ r: SnapshotReader) -> Int { 8 * r.remaining }
+
+    /// Per slot of `s` (whose free slots `readSlots` checked): whether it is listed free.
+    static func freeMask(_ s: SlotAllocator) -> [Bool] {
+        var m = [Bool](repeating: false, count: Int(s.count))
+        for f in s.freeSlots { m[Int(f)] = true }
+        return m
+    }
+
     static func readSlots(_ r: inout SnapshotReader, _ name: StaticString) throws -> SlotAllocator {
         var s = SlotAllocator()
         let n = try r.count(name, atMost: maxSlots)
@@ -767,11 +781,14 @@ extension World {
     private func readBodies(_ r: inout SnapshotReader, count nb: Int, shapeCount ns: Int, groupCount ng: Int) throws -> [Int32] {
         try World.section(&r, "BODY") { r in
             try r.need(nb * 5)  // the least each slot takes
-            sims.reserveCapacity(nb); states.reserveCapacity(nb); metas.reserveCapacity(nb)
+            let budget = World.prefaultBudget(r)
+            sims.reserveCapacity(nb, prefaultingWithin: budget); states.reserveCapacity(nb, prefaultingWithin: budget)
+            metas.reserveCapacity(nb, prefaultingWithin: budget)
             groupsOfBody.reserveCapacity(nb)
+            shapeNext.reserveCapacity(ns, prefaultingWithin: budget)
             shapeNext.append(contentsOf: repeatElement(-1, count: ns))
             var owner = [Int32](repeating: -1, count: ns)
-            let free = Set(bodySlots.freeSlots)
+            let free = World.freeMask(bodySlots)
             let g = gravity
             // Bodies in the default group only share one list (no allocation per body).
             let defaultList: [Int32] = [0]
@@ -783,11 +800,11 @@ extension World {
                 var sim = BodySim(), st = BodyState()
                 guard f0 & BodyBits.alive != 0 else {
                     if f0 != 0 { throw r.invalid("body.flags", at: at, "\(f0) for a dead slot") }
-                    if !free.contains(Int32(i)) { throw r.invalid("body.alive", at: at, "dead body \(i) is not a free slot") }
+                    if !free[i] { throw r.invalid("body.alive", at: at, "dead body \(i) is not a free slot") }
                     sims.append(sim); states.append(st); metas.append(meta); groupsOfBody.append([])
                     continue
                 }
-                if free.contains(Int32(i)) { throw r.invalid("body.alive", at: at, "live body \(i) is listed as a free slot") }
+                if free[i] { throw r.invalid("body.alive", at: at, "live body \(i) is listed as a free slot") }
                 meta.alive = true
                 guard let type = BodyType(rawValue: (f0 >> 1) & 3) else { throw r.invalid("body.type", at: at, "\((f0 >> 1) & 3)") }
                 meta.type = type
@@ -864,9 +881,12 @@ extension World {
                             _ protos: (list: [Prototype], verts: [Vec2], norms: [Vec2]), prototypeOf: inout [Int32]) throws {
         try World.section(&r, "SHAP") { r in
             try r.need(ns * 5)
-            shapes.reserveCapacity(ns); aabbs.reserveCapacity(ns); fatBoxes.reserveCapacity(ns)
+            let budget = World.prefaultBudget(r)
+            shapes.reserveCapacity(ns, prefaultingWithin: budget); aabbs.reserveCapacity(ns, prefaultingWithin: budget)
+            fatBoxes.reserveCapacity(ns, prefaultingWithin: budget)
+            shapeIsLarge.reserveCapacity(ns, prefaultingWithin: budget)
             shapeIsLarge.append(contentsOf: repeatElement(0, count: ns))
-            let free = Set(shapeSlots.freeSlots)
+            let free = World.freeMask(shapeSlots)
             prototypeOf = [Int32](repeating: -1, count: ns)
             oneSidedSegmentCount = 0
             // Blocks of at least 4 vertices per shape with vertices.
@@ -879,12 +899,12 @@ extension World {
                 let zero = AABB(lower: .zero, upper: .zero)
                 guard f & ShapeBits.alive != 0 else {
                     if f != 0 { throw r.invalid("shape.flags", at: at, "\(f) for a dead slot") }
-                    if !free.contains(Int32(s)) || owner[s] >= 0 { throw r.invalid("shape.alive", at: at, "dead shape \(s) is not a free slot") }
+                    if !free[s] || owner[s] >= 0 { throw r.invalid("shape.alive", at: at, "dead shape \(s) is not a free slot") }
                     shapes.append(rec); aabbs.append(zero); fatBoxes.append(zero)
                     continue
                 }
                 if f > 15 { throw r.invalid("shape.flags", at: at, "unknown flags \(f)") }
-                if free.contains(Int32(s)) { throw r.invalid("shape.alive", at: at, "live shape \(s) is listed as a free slot") }
+                if free[s] { throw r.invalid("shape.alive", at: at, "live shape \(s) is listed as a free slot") }
                 let b = owner[s]
                 if b < 0 { throw r.invalid("shape.body", at: at, "live shape \(s) belongs to no body") }
                 rec.alive = true
@@ -955,7 +975,11 @@ extension World {
         r.section = "BODY"
         // `updateMass` is a function of the body's shapes, type and fixed rotation: bodies of
         // one shape share the result per (prototype, type, fixed rotation).
-        var memo: [Int: BodySim] = [:]
+        // (Indexed by key: hashing into a dictionary cost about 6 % of the instructions of a
+        // 100 000-body restore.)
+        let keys = 8 * (Int(prototypeOf.max() ?? -1) + 1)
+        var memoSlot = [Int32](repeating: -1, count: keys)
+        var memo: [BodySim] = []
         var defaultMasks: (UInt64, UInt64, Bool)? = nil
         groups[0].members.reserveCapacity(nb)
         for i in 0..<nb where metas[i].alive {
@@ -965,14 +989,15 @@ extension World {
             if i != Int(boundaryBody) {
                 let m = metas[i]
                 let key = m.shapeCount == 1 ? Int(prototypeOf[Int(m.firstShape)]) * 8 + Int(m.type.rawValue) * 2 + (m.fixedRotation ? 1 : 0) : -1
-                if key >= 0, let known = memo[key] {
+                if key >= 0 && memoSlot[key] >= 0 {
+                    let known = memo[Int(memoSlot[key])]
                     var sim = keep
                     sim.mass = known.mass; sim.inertia = known.inertia; sim.invMass = known.invMass
                     sim.invInertia = known.invInertia; sim.localCenter = known.localCenter; sim.maxExtent = known.maxExtent
                     sims[i] = sim
                 } else {
                     updateMass(body: i)
-                    if key >= 0 { memo[key] = sims[i] }
+                    if key >= 0 { memoSlot[key] = Int32(memo.count); memo.append(sims[i]) }
                 }
             }
             sims[i].coreRadius = keep.coreRadius
@@ -1059,8 +1084,9 @@ extension World {
     private func readContacts(_ r: inout SnapshotReader) throws {
         try World.section(&r, "CONT") { r in
             let n = try r.count("contacts", atMost: Int(Int32.max), minBytesEach: 2)
+            let budget = World.prefaultBudget(r)
             let ns = Int(shapeSlots.count)
-            contacts.reserve(n, shapeCount: ns)
+            contacts.reserve(n, shapeCount: ns, prefaultingWithin: budget)
             let sh = shapes.view, me = metas.view
             var key: UInt64 = 0
             for k in 0..<n {

@@ -89,6 +89,8 @@ public final class World {
     let fastCounter = FastCounter()
     /// How many fast bodies the continuous step stopped at static geometry, ever.
     @exclusivity(unchecked) public internal(set) var continuousHits = 0
+    /// Per chunk of the parallel fast-body sweep: its stops (summed after the sweep).
+    let continuousChunkHits = Column<Int>()
 
     // Groups.
     @exclusivity(unchecked) var groups: [GroupRecord] = []
