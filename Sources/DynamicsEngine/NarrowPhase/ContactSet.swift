@@ -388,9 +388,9 @@ final class ContactSet {
         beginEvents = []; endEvents = []; pendingEndEvents = []
     }
 
-    /// Room for `n` contacts, among shapes `0..<shapeCount` (a snapshot's).
-    /// Room for `n` restored contacts; columns whose new part is within `budget` bytes get their
-    /// pages mapped at once (`Column.reserveCapacity(_:prefaultingWithin:)`).
+    /// Room for `n` restored contacts among shapes `0..<shapeCount` (a snapshot's); columns whose
+    /// new part is within `budget` bytes get their pages mapped at once
+    /// (`Column.reserveCapacity(_:prefaultingWithin:)`).
     func reserve(_ n: Int, shapeCount: Int, prefaultingWithin budget: Int) {
         records.reserveCapacity(n, prefaultingWithin: budget); data.reserveCapacity(n, prefaultingWithin: budget)
         edges.reserveCapacity(n, prefaultingWithin: budget); links.reserveCapacity(n, prefaultingWithin: budget)
