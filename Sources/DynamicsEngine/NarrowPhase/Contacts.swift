@@ -9,9 +9,9 @@ extension World {
                        workers: np >= parallelMin(2048) ? stepWorkers : 1)
     }
 
-    @inline(__always)
-    func shapeView(_ s: Int, _ v: View<Vec2>, _ n: View<Vec2>) -> ShapeView {
-        ShapeView(shapes[s], vertices: v, normals: n)
+    /// The shapes and the vertex pool as views (valid until a shape is added or removed).
+    var shapeGeometry: ShapeGeometry {
+        ShapeGeometry(records: shapes.view, vertices: pool.vertices.view, normals: pool.normals.view)
     }
 
     /// Runs the narrow phase on every contact with an awake body, carrying impulses over by
@@ -181,8 +181,8 @@ struct NarrowPhaseContext: @unchecked Sendable {
         staticTouches.removeAllKeepingCapacity()
         let cs = step.contacts, links = step.links, data = step.contactData
         let me = step.metas, st = step.states, si = step.sims, dt = step.dt
-        let shapes = step.shapes, vertices = step.vertices, normals = step.normals
-        @inline(__always) func view(_ s: Int32) -> ShapeView { ShapeView(shapes[Int(s)], vertices: vertices, normals: normals) }
+        let geometry = step.geometry
+        @inline(__always) func view(_ s: Int32) -> ShapeView { geometry.shape(Int(s)) }
         var linkChanged = false
         defer { if linkChanged { linksChanged.set() } }
         for k in range {

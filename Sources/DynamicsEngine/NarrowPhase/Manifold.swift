@@ -33,6 +33,17 @@ extension ShapeView {
     }
 }
 
+/// The shape records with the vertex pool they index: what it takes to see any shape's
+/// geometry, as views a pass can hand its worker threads.
+struct ShapeGeometry {
+    let records: View<ShapeRecord>
+    let vertices: View<Vec2>
+    let normals: View<Vec2>
+
+    /// Shape `s`'s geometry.
+    @inline(__always) func shape(_ s: Int) -> ShapeView { ShapeView(records[s], vertices: vertices, normals: normals) }
+}
+
 /// One contact point of a manifold.
 @usableFromInline
 struct ManifoldPoint: Sendable {

@@ -27,9 +27,7 @@ enum CoreSweep {
 struct CoreSweepViews: @unchecked Sendable {
     let sims: MutableView<BodySim>
     let states: MutableView<BodyState>
-    let shapes: View<ShapeRecord>
-    let vertices: View<Vec2>
-    let normals: View<Vec2>
+    let geometry: ShapeGeometry
     /// `WorldSettings.linearSlop`: how far before a hit a stopped body is put.
     let slop: Float
 
@@ -75,7 +73,7 @@ struct CoreSweepViews: @unchecked Sendable {
     /// square corners (a little early at corners: safe for stopping). A one-sided segment
     /// stops only paths crossing its inside face and never reports `startsInside`.
     func sweepCore(shape s: Int, from o: Vec2, by d: Vec2, radius r: Float) -> CoreSweep {
-        let rec = shapes[s]
+        let rec = geometry.records[s]
         let xf = sims[Int(rec.body)].xf
         switch rec.kind {
         case .circle:
@@ -101,8 +99,8 @@ struct CoreSweepViews: @unchecked Sendable {
             var least = -Float.infinity, leastNormal = Vec2(0, 1)
             var missed = false
             for k in 0..<n {
-                let nw = xf.q.rotate(normals[st + k])
-                let offset = dot(nw, xf.apply(vertices[st + k])) + r + rec.radius
+                let nw = xf.q.rotate(geometry.normals[st + k])
+                let offset = dot(nw, xf.apply(geometry.vertices[st + k])) + r + rec.radius
                 let sep = dot(nw, o) - offset
                 if sep > least { least = sep; leastNormal = nw }
                 if !missed && !planes.clip(normal: nw, offset: offset) { missed = true }
@@ -112,7 +110,7 @@ struct CoreSweepViews: @unchecked Sendable {
             return planes.entry.map { .hit($0) } ?? .miss
         case .segment:
             let st = Int(rec.vertexStart)
-            let v1 = xf.apply(vertices[st]), v2 = xf.apply(vertices[st + 1])
+            let v1 = xf.apply(geometry.vertices[st]), v2 = xf.apply(geometry.vertices[st + 1])
             let e = v2 - v1
             let le = length(e)
             guard le > 0 else { return .miss }
@@ -123,7 +121,7 @@ struct CoreSweepViews: @unchecked Sendable {
                 guard planes.clip(normal: u, offset: dot(u, v2) + r), planes.clip(normal: -u, offset: -dot(u, v1) + r) else { return .miss }
                 // Only the inside face stops bodies: the slab from r in front of the line to
                 // far behind it; a body already past the line is left to the contact.
-                let n = xf.q.rotate(normals[st])
+                let n = xf.q.rotate(geometry.normals[st])
                 let behind = length(d) + 2 * r
                 guard planes.clip(normal: n, offset: dot(n, v1) + r), planes.clip(normal: -n, offset: -dot(n, v1) + behind) else { return .miss }
                 return planes.entryPlane == 2 ? .hit(planes.entry!) : .miss
@@ -166,7 +164,7 @@ struct ContinuousViews: @unchecked Sendable {
     /// A fast body's sweep against every static shape along its path (see
     /// `World.solveContinuous`); returns how many times it was stopped or turned.
     func sweepFastBody(_ i: Int) -> Int {
-        let sims = core.sims, shapes = core.shapes
+        let sims = core.sims, shapes = core.geometry.records
         let c0 = sims[i].center0
         let r = sims[i].coreRadius
         var hits = 0
@@ -296,8 +294,7 @@ extension World {
     @inline(__always) func coreSweepViews() -> CoreSweepViews {
         let n = Int(bodySlots.count)
         return CoreSweepViews(sims: sims.mutableView.subview(0..<n), states: states.mutableView.subview(0..<n),
-                              shapes: shapes.view, vertices: pool.vertices.view, normals: pool.normals.view,
-                              slop: settings.linearSlop)
+                              geometry: shapeGeometry, slop: settings.linearSlop)
     }
 
     /// Sweeps every fast body (`fastCount` were flagged) against the static shapes: in chunks

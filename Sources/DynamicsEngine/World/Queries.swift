@@ -149,7 +149,7 @@ extension World {
     private func castRay(at s: Int, origin: Vec2, translation: Vec2, rayBox: AABB, into best: inout RayBest) {
         let xf = sims[Int(shapes[s].body)].xf
         guard shapeAABB(s, xf).overlaps(rayBox) else { return }
-        guard let hit = RayCaster.cast(shapeView(s, pool.vertices.view, pool.normals.view), xf,
+        guard let hit = RayCaster.cast(shapeGeometry.shape(s), xf,
                                        origin: origin, translation: translation) else { return }
         if best.shape < 0 || hit.fraction < best.hit.fraction || (hit.fraction == best.hit.fraction && s < best.shape) {
             best = RayBest(shape: s, hit: hit)

@@ -30,6 +30,9 @@ final class StepContext: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var contactData = MutableView<ContactData>()
     @exclusivity(unchecked) private(set) var links = MutableView<SIMD2<Int32>>()
 
+    /// The shapes with the vertex pool, together.
+    @inline(__always) var geometry: ShapeGeometry { ShapeGeometry(records: shapes, vertices: vertices, normals: normals) }
+
     /// Points the context at world `w`'s columns for a step of `dt` seconds.
     fileprivate func start(_ w: World, dt: Float, workers: Int) {
         self.dt = dt
