@@ -137,4 +137,30 @@ struct ContactSetTests {
         }
         #expect(w.contactCount > 100)
     }
+
+    @Test("a restored world builds its lists on first use, also after steps that changed its contacts")
+    func restoredListsBuiltLate() throws {
+        let seed: UInt64 = 5
+        let (w, bodies, _) = try Self.pile(seed: seed, count: 120)
+        let replay = "replay: swift test --filter ContactSetTests/restoredListsBuiltLate (seed \(seed))"
+        let copy = try World(snapshot: w.snapshot())
+        // Steps whose merges end and begin contacts before any list is asked for: a few bodies
+        // thrown across the pile, and one destroyed (its shapes' slots reused next).
+        var rng = TestRandom(seed: seed)
+        for (k, b) in bodies.enumerated() where k % 9 == 0 {
+            copy.setLinearVelocity(b, Vec2(rng.float(-900, 900), rng.float(-1200, -400)))
+        }
+        var changed = 0
+        for _ in 0..<20 {
+            let keys = Set(copy.contacts.view.map(\.key))
+            copy.step()
+            changed += Set(copy.contacts.view.map(\.key)).symmetricDifference(keys).count
+        }
+        #expect(changed > 20, "the steps changed \(changed) contacts; \(replay)")
+        // The first single-body operation builds the lists from the contacts as they now are.
+        copy.destroyBody(bodies[60])
+        if let m = Self.listsMismatch(copy) { Issue.record("after the destroy: \(m); \(replay)"); return }
+        copy.step()
+        if let m = Self.listsMismatch(copy) { Issue.record("a step later: \(m); \(replay)") }
+    }
 }

@@ -74,7 +74,9 @@ struct ContactEdges {
 /// - Each shape lists its contacts (a doubly linked list through `edges`, by slot), updated in
 ///   the merge's serial loops, in key order, so an operation on one body or boundary visits
 ///   only that body's contacts (`forEachContact`) instead of every contact of the world.
-///   The lists feed no step computation: their order never changes a result.
+///   The lists feed no step computation: their order never changes a result. A restored set
+///   builds them on first use (`listsStale`): a restore that no single-body operation follows
+///   pays nothing for them.
 final class ContactSet {
     /// The contacts, sorted by pair key (`Contact.key`), dead ones included until the next merge.
     let records = Column<Contact>()
@@ -102,6 +104,9 @@ final class ContactSet {
     private let edges = Column<ContactEdges>()
     /// Per shape slot: the first edge of its contact list, or -1 (shapes beyond the end have none).
     private let heads = Column<Int32>()
+    /// Set by a restore: `edges` and `heads` are not built yet, and the merge leaves them alone
+    /// until `forEachContact` builds them from the records (`buildLists`).
+    @exclusivity(unchecked) private var listsStale = false
     /// `forEachContact`'s reusable list of contact indices.
     @exclusivity(unchecked) private var found: [Int32] = []
 
@@ -199,7 +204,10 @@ final class ContactSet {
                 if c.shapeA >= 0 && c.flags & Contact.touching != 0 {
                     endEvents.append(endEvent(for: c, shapes: shapes, metas: metas))
                 }
-                if c.slot >= 0 { unlink(c.slot); freeSlots.append(c.slot) }
+                if c.slot >= 0 {
+                    if !listsStale { unlink(c.slot) }
+                    freeSlots.append(c.slot)
+                }
             }
         }
         for w in 0..<workers {
@@ -211,10 +219,10 @@ final class ContactSet {
                 } else {
                     slot = Int32(data.count)
                     data.append(ContactData())
-                    edges.append(ContactEdges())
+                    if !listsStale { edges.append(ContactEdges()) }
                 }
                 out[Int(i)].slot = slot
-                link(slot, key: out[Int(i)].key)
+                if !listsStale { link(slot, key: out[Int(i)].key) }
             }
         }
         records.swapStorage(with: back)
@@ -295,6 +303,7 @@ final class ContactSet {
 
     /// Calls `visit` with the index of every live contact of shape `s`, in key order.
     func forEachContact(ofShape s: Int, _ visit: (Int) -> Void) {
+        if listsStale { buildLists() }
         found.removeAllKeepingCapacity()
         gather(shape: s)
         visitFound(visit)
@@ -303,6 +312,7 @@ final class ContactSet {
     /// Calls `visit` with the index of every live contact of a body's shapes — `first`, then
     /// `shapeNext[first]` and so on until -1 — each once, in key order.
     func forEachContact(ofShapesFrom first: Int32, shapeNext: View<Int32>, _ visit: (Int) -> Void) {
+        if listsStale { buildLists() }
         found.removeAllKeepingCapacity()
         var s = first
         while s >= 0 { gather(shape: Int(s)); s = shapeNext[Int(s)] }
@@ -350,6 +360,16 @@ final class ContactSet {
         swap(&list, &found)
     }
 
+    /// Builds every shape's list from the records (after a restore): each contact with a slot,
+    /// dead ones included until the merge drops them, as the merge would have kept them.
+    private func buildLists() {
+        listsStale = false
+        edges.truncate(to: 0)
+        edges.grow(to: data.count, with: ContactEdges())
+        for s in heads.indices { heads[s] = -1 }
+        for k in records.indices where records[k].slot >= 0 { link(records[k].slot, key: records[k].key) }
+    }
+
     /// Puts slot `slot`'s contact (pair `key`) at the front of both its shapes' lists.
     private func link(_ slot: Int32, key: UInt64) {
         let shapesOf = SIMD2(Int32(truncatingIfNeeded: key >> 32), Int32(truncatingIfNeeded: key & 0xFFFF_FFFF))
@@ -384,7 +404,7 @@ final class ContactSet {
     /// Empties the set (before a snapshot is restored).
     func removeAll() {
         records.removeAll(); back.removeAll(); data.removeAll(); links.removeAll(); freeSlots = []
-        edges.removeAll(); heads.removeAll()
+        edges.removeAll(); heads.removeAll(); listsStale = false
         beginEvents = []; endEvents = []; pendingEndEvents = []
     }
 
@@ -393,16 +413,17 @@ final class ContactSet {
     /// (`Column.reserveCapacity(_:prefaultingWithin:)`).
     func reserve(_ n: Int, shapeCount: Int, prefaultingWithin budget: Int) {
         records.reserveCapacity(n, prefaultingWithin: budget); data.reserveCapacity(n, prefaultingWithin: budget)
-        edges.reserveCapacity(n, prefaultingWithin: budget); links.reserveCapacity(n, prefaultingWithin: budget)
+        links.reserveCapacity(n, prefaultingWithin: budget)
         if heads.count < shapeCount { heads.append(contentsOf: repeatElement(Int32(-1), count: shapeCount - heads.count)) }
     }
 
-    /// Appends a restored contact (keys increasing) with its manifold, in slot `count`.
+    /// Appends a restored contact (keys increasing) with its manifold, in slot `count`. The
+    /// shapes' lists are built when first asked for.
     func append(restored c: Contact, _ d: ContactData) {
         precondition(c.slot == Int32(data.count) && (records.isEmpty || records[records.count - 1].key < c.key),
                      "ContactSet.append(restored:): contacts come in key order, each in the next slot")
-        records.append(c); data.append(d); edges.append(ContactEdges()); links.append(SIMD2(-1, -1))
-        link(c.slot, key: c.key)
+        records.append(c); data.append(d); links.append(SIMD2(-1, -1))
+        listsStale = true
     }
 }
 
