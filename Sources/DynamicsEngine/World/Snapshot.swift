@@ -1086,7 +1086,7 @@ extension World {
             let n = try r.count("contacts", atMost: Int(Int32.max), minBytesEach: 2)
             let budget = World.prefaultBudget(r)
             let ns = Int(shapeSlots.count)
-            contacts.reserve(n, shapeCount: ns, prefaultingWithin: budget)
+            contacts.reserve(n, prefaultingWithin: budget)
             let sh = shapes.view, me = metas.view
             var key: UInt64 = 0
             for k in 0..<n {
