@@ -30,7 +30,7 @@ extension World {
             if bp.moving.count < shapeCount { bp.moving.append(contentsOf: repeatElement(0, count: shapeCount - bp.moving.count)) }
             if bp.enlarged.count < shapeCount { bp.enlarged.append(contentsOf: repeatElement(0, count: shapeCount - bp.enlarged.count)) }
             var count = 0
-            let sh = shapes.view, mv = bp.moving.mutableView, en = bp.enlarged.mutableView
+            let sh = ctx.shapes, mv = bp.moving.mutableView, en = bp.enlarged.mutableView
             for s in 0..<shapeCount {
                 if sh[s].alive && !sh[s].isStatic { mv[count] = Int32(s); count += 1 } else { en[s] = 0 }
             }
@@ -77,7 +77,7 @@ extension World {
         if incremental {
             let largeLimit = largeShapeCells * bp.cellSize
             let allLarge = n <= Self.fewMovingShapes
-            let bx = fatBoxes.view, large = shapeIsLarge.view, el = bp.enlargedList.view
+            let bx = ctx.fatBoxes.readOnly, large = shapeIsLarge.view, el = bp.enlargedList.view
             for k in el.indices {
                 let s = Int(el[k])
                 let e = bx[s].upper - bx[s].lower
@@ -90,7 +90,7 @@ extension World {
         } else {
             // Mean size (serial, in slot order: the cell size never depends on the worker count).
             var sizeSum: Float = 0
-            let bx = fatBoxes.view, mv = bp.moving.view
+            let bx = ctx.fatBoxes.readOnly, mv = bp.moving.view
             for k in mv.indices {
                 let e = bx[Int(mv[k])].upper - bx[Int(mv[k])].lower
                 sizeSum += max(e.x, e.y)
@@ -124,8 +124,8 @@ extension World {
         // Entry masks only when there is more than one collision group to tell apart (they
         // cost about 1 % of a step in a world of one group, where they pass everything).
         let liveGroups = Int(groupSlots.count) - groupSlots.freeSlots.count
-        let filter = liveGroups > 1 ? CollisionFilter(shapes: shapes.view, metas: metas.view) : nil
-        bp.grid.build(ids: small.view, boxes: fatBoxes.view, cellSize: bp.cellSize, workers: workers, pipeline: pipeline,
+        let filter = liveGroups > 1 ? CollisionFilter(shapes: ctx.shapes, metas: ctx.metas.readOnly) : nil
+        bp.grid.build(ids: small.view, boxes: ctx.fatBoxes.readOnly, cellSize: bp.cellSize, workers: workers, pipeline: pipeline,
                       minParallel: parallelMin(1024), filter: filter)
         let tEmit = isProfiling ? StepProfile.now() : 0
         defer { if isProfiling { profile.pairEmission += StepProfile.now() - tEmit } }

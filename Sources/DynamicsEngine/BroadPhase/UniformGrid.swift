@@ -31,8 +31,13 @@ struct UniformGrid {
                         filter: CollisionFilter? = nil) {
         let n = ids.count
         guard n > 0 else {
-            nx = 0; ny = 0
-            cellStart.removeAllKeepingCapacity(); entries.removeAllKeepingCapacity()
+            // (An empty grid — nx 0 — has empty lists already: a world whose few moving
+            // shapes are all large does not open them every step.)
+            assert(nx != 0 || (cellStart.isEmpty && entries.isEmpty), "an empty grid with cells")
+            if nx != 0 {
+                nx = 0; ny = 0
+                cellStart.removeAllKeepingCapacity(); entries.removeAllKeepingCapacity()
+            }
             return
         }
         var lo = boxes[Int(ids[0])].lower, hi = boxes[Int(ids[0])].upper

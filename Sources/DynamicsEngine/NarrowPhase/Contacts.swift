@@ -18,6 +18,12 @@ extension World {
     /// feature id, and flags contacts that began or stopped touching. Contacts are split into
     /// contiguous ranges across the workers; each contact is written only by its own worker.
     func updateContacts(_ step: StepContext) {
+        // No contact (a body in flight): no chunk, no list, no flag to look at. (`linksChanged`
+        // is read only below, after this pass cleared it.)
+        guard step.contacts.count > 0 else {
+            contactChangeChunks = 0
+            return
+        }
         let dt = step.dt, workers = step.workers
         // (The merge grew the island links with the contacts: the context's views hold.)
         assert(contacts.links.count >= contacts.count, "the merge did not grow the contacts' island links")
@@ -51,6 +57,7 @@ extension World {
     /// awake body now touches. Only the contacts the narrow phase listed can matter (those that
     /// began or ended, and those with points and a sleeping body), in contact order.
     func collectContactChanges() {
+        guard contactChangeChunks > 0 else { return }
         // (Nothing below resizes the contacts: the view holds.)
         let cs = contacts.mutableView
         for c in 0..<contactChangeChunks {
@@ -75,6 +82,7 @@ extension World {
     /// Begin events for contacts that began this step (after solving, so the point is the
     /// one with the largest normal impulse).
     func collectBeginEvents() {
+        guard contactChangeChunks > 0 else { return }
         let cs = contacts.view
         for ch in 0..<contactChangeChunks {
           for k32 in contactChanges[ch] where cs[Int(k32)].flags & Contact.began != 0 {

@@ -117,6 +117,8 @@ struct ColoredBatches {
                           bounce: WorkFlag) {
         let n = ib.groupCount
         let w = n > 0 ? Int(wideStart[n]) : 0
+        // (Islands of joints and overflow constraints only: no batch column to open.)
+        guard w > 0 else { return }
         let v = BatchPreparation(wide: wide.mutableView, extra: wideExtra.mutableView, order: order.view,
                                  contactList: ib.contactList.view, source: batchSource.view,
                                  lanes: batchLanes.view, prepare: source, bounce: bounce)

@@ -39,6 +39,54 @@ enum SubStep {
     }
 }
 
+/// A sub-step's body stages — velocities from gravity, forces and damping, then positions —
+/// over entries of a body list: the only encoding of them, run by `SolverViews` inside an
+/// island's sub-steps and by the lean solve of a world without constraints.
+struct BodyIntegration {
+    var sims: MutableView<BodySim>
+    var states: MutableView<BodyState>
+    /// Body slots; the stages take ranges of this list.
+    var bodies: View<Int32>
+    var h, invH: Float
+    var maxLinearSpeed: Float
+
+    /// Gravity, forces and damping for body list entries `r`.
+    @inline(__always)
+    func velocities(_ r: Range<Int>) {
+        let h = self.h
+        let maxSpeedSq = maxLinearSpeed * maxLinearSpeed
+        let maxAngularSpeed = 0.25 * Float.pi * invH
+        let sims = self.sims, states = self.states, bodies = self.bodies
+        for k in r {
+            let b = Int(bodies[k])
+            let sim = sims[b]
+            var st = states[b]
+            let linDamp = 1 / (1 + h * sim.linearDamping)
+            let angDamp = 1 / (1 + h * sim.angularDamping)
+            st.v = linDamp * (st.v + h * (sim.invMass * sim.force + sim.gravity))
+            st.w = angDamp * (st.w + h * sim.invInertia * sim.torque)
+            let sp = lengthSquared(st.v)
+            if sp > maxSpeedSq { st.v *= maxLinearSpeed / sp.squareRoot() }
+            // At most a quarter turn per sub-step: the linearised contacts stay valid.
+            if abs(st.w) > maxAngularSpeed { st.w = st.w > 0 ? maxAngularSpeed : -maxAngularSpeed }
+            states[b] = st
+        }
+    }
+
+    /// Position and rotation change (as deltas from the start of the step) for entries `r`.
+    @inline(__always)
+    func positions(_ r: Range<Int>) {
+        let h = self.h, states = self.states, bodies = self.bodies
+        for k in r {
+            let b = Int(bodies[k])
+            var st = states[b]
+            st.dq = st.dq.integrated(h * st.w)
+            st.dp += h * st.v
+            states[b] = st
+        }
+    }
+}
+
 /// Views of the world's arrays for one step's solve. Valid only inside `World.solve`.
 ///
 /// Concurrency: islands touch disjoint bodies, contacts and joints, so different islands may
@@ -76,38 +124,16 @@ struct SolverViews: @unchecked Sendable {
 
     /// Gravity, forces and damping for island body list entries `r`.
     @inline(__always)
-    func integrateVelocities(_ r: Range<Int>) {
-        let h = self.h
-        let maxSpeedSq = maxLinearSpeed * maxLinearSpeed
-        let maxAngularSpeed = 0.25 * Float.pi * invH
-        let sims = step.sims, states = step.states, bodies = groups.bodies
-        for k in r {
-            let b = Int(bodies[k])
-            let sim = sims[b]
-            var st = states[b]
-            let linDamp = 1 / (1 + h * sim.linearDamping)
-            let angDamp = 1 / (1 + h * sim.angularDamping)
-            st.v = linDamp * (st.v + h * (sim.invMass * sim.force + sim.gravity))
-            st.w = angDamp * (st.w + h * sim.invInertia * sim.torque)
-            let sp = lengthSquared(st.v)
-            if sp > maxSpeedSq { st.v *= maxLinearSpeed / sp.squareRoot() }
-            // At most a quarter turn per sub-step: the linearised contacts stay valid.
-            if abs(st.w) > maxAngularSpeed { st.w = st.w > 0 ? maxAngularSpeed : -maxAngularSpeed }
-            states[b] = st
-        }
-    }
+    func integrateVelocities(_ r: Range<Int>) { integration.velocities(r) }
 
     /// Position and rotation change (as deltas from the start of the step).
     @inline(__always)
-    func integratePositions(_ r: Range<Int>) {
-        let h = self.h, states = step.states, bodies = groups.bodies
-        for k in r {
-            let b = Int(bodies[k])
-            var st = states[b]
-            st.dq = st.dq.integrated(h * st.w)
-            st.dp += h * st.v
-            states[b] = st
-        }
+    func integratePositions(_ r: Range<Int>) { integration.positions(r) }
+
+    /// The bodies' own stages, as the lean solve (`World.solveUnconstrained`) runs them too.
+    @inline(__always)
+    var integration: BodyIntegration {
+        BodyIntegration(sims: step.sims, states: step.states, bodies: groups.bodies, h: h, invH: invH, maxLinearSpeed: maxLinearSpeed)
     }
 
     /// The three constraint passes of a sub-step.

@@ -18,6 +18,12 @@ struct IslandBuilder {
     let jointList = Column<Int32>()
     /// 0 when something keeps the island awake (a moving kinematic body touches it).
     let canSleep = Column<UInt8>()
+    /// How many contacts and joints the islands hold (with neither, the solve only integrates
+    /// the bodies: `World.solveUnconstrained`). Kept with the islands.
+    var contactsInIslands = 0, jointsInIslands = 0
+    /// The islands' colouring and batch layout (`ColoredBatches`) are done: a solve that keeps
+    /// the islands keeps them too. Down after every build.
+    var colored = false
     /// Solve groups: runs of consecutive islands solved (coloured, packed, scheduled) as one
     /// unit, so that many small islands share colour batches and per-island fixed costs (a
     /// world of ten resting boxes had ten batches of one contact each). Group g holds islands
@@ -57,22 +63,23 @@ extension World {
     /// solve then keeps too). Only whether a moving kinematic body keeps an island awake is
     /// looked at again. Returns whether the islands were kept.
     @discardableResult
-    func buildIslands() -> Bool {
+    func buildIslands(_ ctx: StepContext) -> Bool {
         let keep = !islandsDirty
         islandsDirty = false
         if keep {
             assert(islandsMatchRebuilt(contacts.links.view.subview(0..<contacts.count), metas.view, joints.view, states.view),
                    "kept islands differ from rebuilt ones: a change did not raise islandsDirty")
-            // (Which islands may sleep is only read when sleeping is on.)
-            if settings.isSleepEnabled {
-                refreshSleepability(contacts.links.view.subview(0..<contacts.count), metas.view, states.view, &islands)
+            // (Which islands may sleep is only read when sleeping is on; islands without contacts
+            // have no kinematic partner to keep them awake, and were built sleepable.)
+            if settings.isSleepEnabled && islands.contactsInIslands > 0 {
+                refreshSleepability(ctx.links.readOnly.subview(0..<ctx.contacts.count), ctx.metas.readOnly, ctx.states.readOnly, &islands)
             }
             islandsReusedSteps += 1
             return true
         }
         // The builder in place (`islands` is exclusivity-unchecked and nothing below reads it
         // through `self`): no copy or move of its buffers.
-        buildIslands(contacts.links.view.subview(0..<contacts.count), metas.view, joints.view, states.view, &islands)
+        buildIslands(ctx.links.readOnly.subview(0..<ctx.contacts.count), ctx.metas.readOnly, joints.view, ctx.states.readOnly, &islands)
         return false
     }
 
@@ -182,6 +189,8 @@ extension World {
             }
         }
         ib.bodies.grow(to: nBodies, with: 0); ib.contactList.grow(to: nContacts, with: 0); ib.jointList.grow(to: nJoints, with: 0)
+        ib.contactsInIslands = nContacts; ib.jointsInIslands = nJoints
+        ib.colored = false
         // Fill with cursors.
         let cur = solver.cursor
         cur.grow(to: n, with: 0)

@@ -10,6 +10,12 @@ extension World {
     }
 
     private func solve(_ ctx: StepContext, keptIslands: Bool, _ ib: inout IslandBuilder) {
+        // Islands without a contact or a joint on one worker (a body in flight): the bodies'
+        // own stages are the whole solve.
+        if ctx.workers == 1 && ib.contactsInIslands == 0 && ib.jointsInIslands == 0 {
+            solveUnconstrained(ctx, &ib)
+            return
+        }
         let dt = ctx.dt
         let n = settings.subSteps
         let h = dt / Float(n)
@@ -29,7 +35,7 @@ extension World {
         // out their batches — unless the islands are last step's, whose colours and layout
         // still hold. (The contacts and bodies are not resized during the solve.)
         let overflowCount: Int
-        if keptIslands {
+        if keptIslands && ib.colored {
             overflowCount = ib.groupCount > 0 ? Int(batches.overflowStart[ib.groupCount]) : 0
         } else {
             let coloring = batches.coloring(islands: &ib, contacts: ctx.contacts.readOnly, metas: ctx.metas.readOnly,
@@ -38,6 +44,7 @@ extension World {
             Parallel.forChunks(workers: workers, count: (ib.groupCount + islandChunk - 1) / islandChunk, chunkSize: 1,
                                counter: chunkCounter, IslandColoringTask(coloring: coloring, islands: ib.groupCount, chunk: islandChunk))
             overflowCount = batches.layout(islands: &ib)
+            ib.colored = true
         }
         if isProfiling { profile.coloring += StepProfile.now() - solveStart }
         if solver.constraints.count < overflowCount {
@@ -106,14 +113,35 @@ extension World {
         }
     }
 
+    /// The solve of islands that hold no contact and no joint, on one worker: every sub-step
+    /// only integrates the bodies, group by group, as `SolverViews.solveIsland` does for such
+    /// islands (same stages, same order, same arithmetic), without the colouring, the batch
+    /// preparation and the solver's views, which would find nothing to do. The islands stay
+    /// uncoloured (`IslandBuilder.colored`) until a solve with constraints colours them.
+    private func solveUnconstrained(_ ctx: StepContext, _ ib: inout IslandBuilder) {
+        let n = settings.subSteps
+        let h = ctx.dt / Float(n)
+        let run = BodyIntegration(sims: ctx.sims, states: ctx.states, bodies: ib.bodies.view, h: h, invH: 1 / h,
+                                  maxLinearSpeed: settings.maxLinearSpeed)
+        let starts = ib.groupBodyStart.view
+        for g in 0..<ib.groupCount {
+            let r = Int(starts[g])..<Int(starts[g + 1])
+            for _ in 0..<n {
+                run.velocities(r)
+                run.positions(r)
+            }
+        }
+    }
+
     /// Splits this step's islands into those solved by all workers together (many colour
     /// batches) and those solved whole by one worker (largest first, for balance). The split
     /// changes only who does the work, never the arithmetic.
     func scheduleIslands(workers: Int) {
+        // (One worker reads neither list: a small world's step does not touch them.)
+        guard workers > 1 else { return }
         // (Each only when needed: a call on an empty array still costs a release.)
         if !solver.smallIslands.isEmpty { solver.smallIslands.removeAllKeepingCapacity() }
         if !solver.bigIslands.isEmpty { solver.bigIslands.removeAllKeepingCapacity() }
-        guard workers > 1 else { return }
         let ib = islands  // (only with several workers)
         // Small islands, largest first (ties by index), so long islands do not end up last on
         // one worker: a counting sort on the size (contacts + bodies) into reused buffers (the

@@ -50,6 +50,7 @@ extension World {
         islandsDirty = true
         if isNew {
             sims.append(BodySim()); states.append(BodyState()); metas.append(BodyMeta()); groupsOfBody.append([])
+            columnsEpoch &+= 1
         }
         var meta = BodyMeta()
         meta.generation = metas[i].generation &+ 1
@@ -89,6 +90,8 @@ extension World {
     func addShape(body: Int, def: ShapeDef, polygon: PolygonData?) -> Int32 {
         let (slot, isNew) = shapeSlots.allocate()
         let s = Int(slot)
+        // (The shape columns or the vertex pool may grow: the step context takes new views.)
+        columnsEpoch &+= 1
         if isNew { shapes.append(ShapeRecord()); shapeNext.append(-1); aabbs.append(AABB(lower: .zero, upper: .zero)); fatBoxes.append(AABB(lower: .zero, upper: .zero)); shapeIsLarge.append(0) }
         broadPhaseDirty = true
         var rec = ShapeRecord()

@@ -278,6 +278,12 @@ struct View<Element>: RandomAccessCollection, @unchecked Sendable {
         assert(r.lowerBound >= 0 && r.upperBound <= count, "View: elements \(r) outside 0..<\(count)")
         return View(base + r.lowerBound, r.count)
     }
+
+    /// Whether this is a view of all of `column` as it is now (same address, same count): a
+    /// kept view is still valid (debug checks).
+    func isView(of column: Column<Element>) -> Bool {
+        count == column.count && (count == 0 || base == UnsafePointer(column.base))
+    }
 }
 
 /// A pass's view of `count` elements it may write (see `View`). Copies of a view write the

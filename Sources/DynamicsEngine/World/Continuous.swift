@@ -265,36 +265,38 @@ extension World {
     /// swept in parallel (each one's sweep depends only on its own record and static geometry);
     /// everything else runs on the calling thread in body and contact order: the result does
     /// not depend on the worker count.
-    func solveContinuous() {
+    func solveContinuous(_ ctx: StepContext) {
         guard settings.isContinuousEnabled else { return }
         if oneSidedSegmentCount > 0 { keepInsideOneSidedBoundaries() }
         let fastCount = fastCounter.count
         if fastCount > 0 {
             if staticDirty { rebuildStaticGrid() }
-            sweepFastBodies(continuousViews(), fastCount: fastCount)
+            sweepFastBodies(continuousViews(ctx), fastCount: fastCount)
         }
-        keepCoresOutOfTouchedStatics()
+        keepCoresOutOfTouchedStatics(ctx)
         guard fastCount > 0 else { return }
+        let metas = ctx.metas
         for i in 0..<Int(bodySlots.count) where metas[i].isFast {
             metas[i].isFast = false
-            if metas[i].isBullet { sweepBullet(i, coreSweepViews()) }
+            if metas[i].isBullet { sweepBullet(i, coreSweepViews(ctx)) }
         }
     }
 
     /// The continuous step's views for the fast-body sweep (after the static grid is current;
     /// see `ContinuousViews`).
-    func continuousViews() -> ContinuousViews {
+    func continuousViews(_ ctx: StepContext) -> ContinuousViews {
         let n = Int(bodySlots.count)
-        return ContinuousViews(core: coreSweepViews(), metas: metas.mutableView.subview(0..<n), boxes: aabbs.view,
+        return ContinuousViews(core: coreSweepViews(ctx), metas: ctx.metas.subview(0..<n), boxes: ctx.boxes.readOnly,
                                staticGrid: GridView(broadPhase.staticGrid), staticLarge: broadPhase.staticLarge.view,
                                world: self)
     }
 
-    /// The core sweeps' views (see `CoreSweepViews`).
-    @inline(__always) func coreSweepViews() -> CoreSweepViews {
+    /// The core sweeps' views (see `CoreSweepViews`), from the step context's (a small world's
+    /// step does not fetch the column objects again).
+    @inline(__always) func coreSweepViews(_ ctx: StepContext) -> CoreSweepViews {
         let n = Int(bodySlots.count)
-        return CoreSweepViews(sims: sims.mutableView.subview(0..<n), states: states.mutableView.subview(0..<n),
-                              geometry: shapeGeometry, slop: settings.linearSlop)
+        return CoreSweepViews(sims: ctx.sims.subview(0..<n), states: ctx.states.subview(0..<n),
+                              geometry: ctx.geometry, slop: settings.linearSlop)
     }
 
     /// Sweeps every fast body (`fastCount` were flagged) against the static shapes: in chunks
@@ -339,10 +341,11 @@ extension World {
     /// A body that touches a static shape (has a contact with points on it) and moved: its
     /// inner core may not enter the shape (see `solveContinuous`). Fast bodies were swept
     /// against every static shape already.
-    func keepCoresOutOfTouchedStatics() {
+    func keepCoresOutOfTouchedStatics(_ ctx: StepContext) {
         // Only the contacts the narrow phase listed (awake, with points, a static body on
         // one side), in contact order. (Nothing below grows the columns: the views stay valid.)
-        let cs = contacts.view, sh = shapes.view, me = metas.view, sims = self.sims.view
+        guard contactChangeChunks > 0 else { return }
+        let cs = ctx.contacts.readOnly, sh = ctx.shapes, me = ctx.metas.readOnly, sims = ctx.sims.readOnly
         var hits = 0
         for chunk in 0..<contactChangeChunks {
             for k32 in staticTouches[chunk] {
@@ -356,7 +359,7 @@ extension World {
                 else { continue }
                 guard me[b].type == .dynamic, !me[b].isFast, !sh[s].oneSided,
                       sims[b].center != sims[b].center0 else { continue }
-                hits += coreSweepViews().constrainInnerCore(body: b, shape: s)
+                hits += coreSweepViews(ctx).constrainInnerCore(body: b, shape: s)
             }
         }
         continuousHits += hits

@@ -11,13 +11,13 @@ extension World {
         fastCounter.reset()
         // Each body is written only by the worker owning its slot range.
         Parallel.forRanges(workers: ctx.workers, count: nb, minPerWorker: parallelMin(512), v)
-        sleepRestingIslands()
+        sleepRestingIslands(ctx.metas.readOnly)
     }
 
     /// Puts to sleep the islands whose every body rested long enough (the end of
     /// `finalizeBodies`, and of a step at rest).
     @inline(__always)
-    func sleepRestingIslands() {
+    func sleepRestingIslands(_ metas: View<BodyMeta>) {
         guard settings.isSleepEnabled else { return }
         // Islands whose every body rested long enough fall asleep together.
         for isl in 0..<islands.count where islands.canSleep[isl] != 0 {

@@ -74,7 +74,7 @@ extension World {
             BodyFinalize.advanceSleepTimer(&me[i], body: i, v: st[i].v, w: st[i].w, dt: dt, linTol: linTol, angTol: angTol,
                                            kinematicSleepTime: kinematicSleepTime)
         }
-        sleepRestingIslands()
+        sleepRestingIslands(metas.view)
         continuousHits += rest.hits
         restSteps += 1
         // Whatever fell asleep changed the state: the next step compares afresh.
@@ -85,8 +85,9 @@ extension World {
     /// (Cheap while anything moves: only a world whose awake bodies all stand still — zero
     /// velocities — is compared and copied.)
     @inline(__always)
-    func recordRest(dt: Float, hits: Int) {
-        if bodyCount <= Self.restBodyLimit && jointCount == 0 && standsStill {
+    func recordRest(_ ctx: StepContext, hits: Int) {
+        let dt = ctx.dt
+        if bodyCount <= Self.restBodyLimit && jointCount == 0 && Self.standsStill(ctx.states.readOnly, ctx.metas.readOnly) {
             recordStillState(dt: dt, hits: hits)
         } else if rest.full {
             rest.full = false; rest.atRest = false
@@ -105,10 +106,10 @@ extension World {
         }
     }
 
-    /// Every awake body has zero velocity.
+    /// Every awake body has zero velocity. (The step context's views: the column objects are
+    /// more cache lines for a small world's step to fetch.)
     @inline(__always)
-    private var standsStill: Bool {
-        let st = states.view, me = metas.view
+    private static func standsStill(_ st: View<BodyState>, _ me: View<BodyMeta>) -> Bool {
         for i in 0..<st.count where me[i].awake && me[i].alive && me[i].type != .static {
             if st[i].v != .zero || st[i].w != 0 { return false }
         }

@@ -47,18 +47,19 @@ extension World {
         findPairs(ctx)
         lap(\.broadPhase)
         mergeContacts()
-        ctx.refreshContacts(self)
+        // (Only a merge changes the contact columns during a step.)
+        if pairsChanged { ctx.refreshContacts(self) }
         lap(\.merge)
         updateContacts(ctx)
         collectContactChanges()
         wakeJointedBodies()
         lap(\.narrowPhase)
-        let keptIslands = buildIslands()
+        let keptIslands = buildIslands(ctx)
         lap(\.islands)
         solve(ctx, keptIslands: keptIslands)
         lap(\.solve)
         finalizeBodies(ctx)
-        solveContinuous()
+        solveContinuous(ctx)
         collectBeginEvents()
         lap(\.finalize)
         #if DEBUG
@@ -68,7 +69,7 @@ extension World {
                    "a step from an exact rest point changed the world: the rest copy misses something a step reads")
         }
         #endif
-        recordRest(dt: dt, hits: continuousHits - hitsBefore)
+        recordRest(ctx, hits: continuousHits - hitsBefore)
         if profiling { profile.steps += 1 }
         stepCount += 1
     }

@@ -112,6 +112,9 @@ public final class World {
     /// reads only these, not every contact).
     let staticTouches = Column<[Int32]>()
     @exclusivity(unchecked) var contactChangeChunks = 0
+    /// Raised whenever a body or shape column (records, boxes, the vertex pool) may have grown
+    /// or been replaced: the step context keeps its views of them until it changes.
+    @exclusivity(unchecked) var columnsEpoch = 0
     let contactChunk = 512
     @exclusivity(unchecked) var broadPhase = BroadPhase()
     /// What the world queries keep besides the broad phase's grids (`World/Queries.swift`).
