@@ -62,9 +62,14 @@ extension World {
         bp.lastMovingCount = movingCount
         bp.pairs.removeAllKeepingCapacity()
         guard n > 0 else { broadPhaseDirty = false; return }
-        // The enlarged shapes, in slot order.
-        bp.enlargedList.removeAllKeepingCapacity()
-        if !dirty {
+        // A few moving shapes are all "large": they test each other box against box, and no
+        // moving grid is built (a one-body world spent a third of its pair finding on it).
+        let allLarge = n <= Self.fewMovingShapes
+        // The enlarged shapes, in slot order: only the incremental pass reads them, and it
+        // needs at least four moving shapes (here one moved out, a quarter of fewer).
+        let mayIncrement = !dirty && n >= 4
+        if mayIncrement {
+            bp.enlargedList.removeAllKeepingCapacity()
             let en = bp.enlarged.view, mv = bp.moving.view
             for k in mv.indices where en[Int(mv[k])] != 0 { bp.enlargedList.append(mv[k]) }
         }
@@ -73,10 +78,9 @@ extension World {
         // longer fits: every shape looks again. Both find the same pairs (every pair of
         // overlapping fat boxes the filter allows, under the same keys), so the choice is
         // only about speed.
-        var incremental = !dirty && bp.enlargedList.count * 4 <= n && bp.cellSize > 0
+        var incremental = mayIncrement && bp.enlargedList.count * 4 <= n && bp.cellSize > 0
         if incremental {
             let largeLimit = largeShapeCells * bp.cellSize
-            let allLarge = n <= Self.fewMovingShapes
             let bx = ctx.fatBoxes.readOnly, large = shapeIsLarge.view, el = bp.enlargedList.view
             for k in el.indices {
                 let s = Int(el[k])
@@ -85,9 +89,14 @@ extension World {
             }
         }
         broadPhaseDirty = false
+        // All large and nothing structural since the last pass: the moving shapes are the ones
+        // the lists were last sorted from (only a structural change, which makes the pass
+        // dirty, changes them), all large whatever the cell size, so the lists stand and the
+        // moving grid stays empty.
+        let listsStand = allLarge && !dirty
         if incremental {
             incrementalPass += 1
-        } else {
+        } else if !listsStand {
             // Mean size (serial, in slot order: the cell size never depends on the worker count).
             var sizeSum: Float = 0
             let bx = ctx.fatBoxes.readOnly, mv = bp.moving.view
@@ -99,9 +108,6 @@ extension World {
             bp.cellSize = max(1, 1.5 * sizeSum / Float(n))
             bp.movingLarge.removeAllKeepingCapacity()
             let largeLimit = largeShapeCells * bp.cellSize
-            // A few moving shapes are all "large": they test each other box against box, and no
-            // moving grid is built (a one-body world spent a third of its pair finding on it).
-            let allLarge = n <= Self.fewMovingShapes
             // Small shapes written through a view (the list only grows); large ones are rare.
             bp.movingSmall.grow(to: n, with: 0)
             var smallCount = 0
@@ -125,8 +131,12 @@ extension World {
         // cost about 1 % of a step in a world of one group, where they pass everything).
         let liveGroups = Int(groupSlots.count) - groupSlots.freeSlots.count
         let filter = liveGroups > 1 ? CollisionFilter(shapes: ctx.shapes, metas: ctx.metas.readOnly) : nil
-        bp.grid.build(ids: small.view, boxes: ctx.fatBoxes.readOnly, cellSize: bp.cellSize, workers: workers, pipeline: pipeline,
-                      minParallel: parallelMin(1024), filter: filter)
+        if !listsStand {
+            bp.grid.build(ids: small.view, boxes: ctx.fatBoxes.readOnly, cellSize: bp.cellSize, workers: workers, pipeline: pipeline,
+                          minParallel: parallelMin(1024), filter: filter)
+        }
+        assert(!listsStand || (bp.movingSmall.isEmpty && bp.grid.nx == 0 && bp.movingLarge.elementsEqual(bp.moving)),
+               "a world of few moving shapes kept lists that are not all of them, large")
         let tEmit = isProfiling ? StepProfile.now() : 0
         defer { if isProfiling { profile.pairEmission += StepProfile.now() - tEmit } }
         // Pairs: chunks of emitters claimed by the workers, each chunk into its own buffer.
