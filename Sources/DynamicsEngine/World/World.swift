@@ -67,6 +67,8 @@ public final class World {
     let linksChanged = WorkFlag()
     /// Steps that reused the previous step's islands (for tests and profiles).
     @exclusivity(unchecked) var islandsReusedSteps = 0
+    /// Steps solved by the bodies' own stages only (`solveUnconstrained`; for tests).
+    @exclusivity(unchecked) var unconstrainedSolves = 0
     /// 1 when a moving shape is in the broad phase's large list.
     let shapeIsLarge = Column<UInt8>()
     /// The contact softness of the last solve and what it was computed from.
