@@ -40,6 +40,12 @@ struct BroadPhase {
     let freshPairs = Column<UInt64>()
     /// Each chunk's own pair output (concatenated in chunk order, which keeps the keys sorted).
     let workerPairs = Column<[UInt64]>()
+    /// The pair finder's views of the grids and lists (`index(masks:)`), kept from a pass of
+    /// few moving shapes while the lists and grids they view stand: a world of one or two
+    /// bodies whose shape left its fat box reads them here instead of opening ten column
+    /// objects. Dropped by every change to those lists and grids.
+    var keptIndex: BroadPhaseIndex?
+    var keptIndexMasks = false
     /// Typical cell size of the last build.
     var cellSize: Float = 0
     /// Moving shapes at the last build.
@@ -55,6 +61,7 @@ extension World {
     func rebuildStaticGrid(keepingBoxes: Bool = false) {
         // In place, into kept buffers: a boundary moved by a component's toggle rebuilds this
         // grid, and that must not allocate once warm.
+        broadPhase.keptIndex = nil
         broadPhase.staticIDs.removeAllKeepingCapacity()
         broadPhase.staticSizes.removeAllKeepingCapacity()
         for s in 0..<Int(shapeSlots.count) where shapes[s].alive && shapes[s].isStatic {

@@ -94,6 +94,7 @@ extension World {
         // dirty, changes them), all large whatever the cell size, so the lists stand and the
         // moving grid stays empty.
         let listsStand = allLarge && !dirty
+        if !listsStand { bp.keptIndex = nil }
         if incremental {
             incrementalPass += 1
         } else if !listsStand {
@@ -145,8 +146,17 @@ extension World {
         let chunkSize = 256
         let chunks = (count + chunkSize - 1) / chunkSize
         while bp.workerPairs.count < chunks { bp.workerPairs.append([]) }
+        let masks = filter != nil
+        let index: BroadPhaseIndex
+        if let kept = bp.keptIndex, bp.keptIndexMasks == masks {
+            assert(kept.isSame(as: bp.index(masks: masks)), "the kept pair-finder index is not the broad phase's")
+            index = kept
+        } else {
+            index = bp.index(masks: masks)
+            if allLarge { bp.keptIndex = index; bp.keptIndexMasks = masks }
+        }
         let pairs = PairContext(world: self, shapes: ctx.shapes, metas: ctx.metas.readOnly, boxes: ctx.fatBoxes.readOnly,
-                              isLarge: shapeIsLarge.view, enlarged: bp.enlarged.view, index: bp.index(masks: filter != nil))
+                              isLarge: shapeIsLarge.view, enlarged: bp.enlarged.view, index: index)
         let task = PairEmission(pairs: pairs, emitters: emitters.view, incremental: incremental,
                                 out: ChunkBuffers(bp.workerPairs.mutableView))
         Parallel.forChunks(workers: workers, count: count, chunkSize: chunkSize, counter: chunkCounter, task)
@@ -299,6 +309,20 @@ struct BoxUpdate: RangeTask, @unchecked Sendable {
 struct BroadPhaseIndex {
     let staticGrid, grid: GridView
     let moving, movingLarge, staticLarge: View<Int32>
+
+    /// The same views of the same buffers (a kept index is still valid; debug checks).
+    func isSame(as o: BroadPhaseIndex) -> Bool {
+        func same<T>(_ a: View<T>, _ b: View<T>) -> Bool {
+            a.count == b.count && (a.count == 0 || a.base == b.base)
+        }
+        func same(_ a: GridView, _ b: GridView) -> Bool {
+            a.geo.origin == b.geo.origin && a.geo.invCellSize == b.geo.invCellSize && a.geo.nx == b.geo.nx && a.geo.ny == b.geo.ny
+                && same(a.cellStart, b.cellStart) && same(a.entries, b.entries)
+                && (a.masks == nil) == (b.masks == nil) && (a.masks == nil || same(a.masks!, b.masks!))
+        }
+        return same(staticGrid, o.staticGrid) && same(grid, o.grid) && same(moving, o.moving)
+            && same(movingLarge, o.movingLarge) && same(staticLarge, o.staticLarge)
+    }
 }
 
 extension BroadPhase {
