@@ -185,9 +185,11 @@ final class ContactSet {
     func merge(pairs: View<UInt64>, shapes: View<ShapeRecord>, metas: View<BodyMeta>, workers: Int) {
         let out = back
         let np = pairs.count
-        // Only ever grown: every slot below `np` is overwritten below.
+        // Every slot below `np` is overwritten below: when the buffer must grow, the old one
+        // (last step's records, not read) is released before the new one is taken.
         if out.count < np {
-            out.append(contentsOf: repeatElement(Contact(), count: np - out.count))
+            if np > out.capacity { out.refill(count: np, with: Contact()) }
+            else { out.append(contentsOf: repeatElement(Contact(), count: np - out.count)) }
         } else {
             out.truncate(to: np)
         }
@@ -212,6 +214,13 @@ final class ContactSet {
                     freeSlots.append(c.slot)
                 }
             }
+        }
+        // The new contacts' slots beyond the free ones, in one growth of the data column.
+        var fresh = 0
+        for w in 0..<workers { fresh += mergeFresh[w].count }
+        if fresh > freeSlots.count {
+            data.reserveRoom(for: fresh - freeSlots.count)
+            if !listsStale { edges.reserveRoom(for: fresh - freeSlots.count) }
         }
         for w in 0..<workers {
             for i in mergeFresh[w] {
