@@ -30,7 +30,7 @@ public final class World {
     let sims = Column<BodySim>()
     let states = Column<BodyState>()
     let metas = Column<BodyMeta>()
-    @exclusivity(unchecked) var groupsOfBody: [[Int32]] = []
+    @exclusivity(unchecked) var groupsOfBody = BodyGroupTable()
     @exclusivity(unchecked) var bodySlots = SlotAllocator()
     /// Number of live bodies.
     @exclusivity(unchecked) public internal(set) var bodyCount = 0
