@@ -35,7 +35,8 @@ struct BodyState {
     var dq = Rot.identity
 }
 
-/// Bookkeeping for a body slot (cold data).
+/// Bookkeeping for a body slot (cold data). 64 bytes: the flags together, then the 4-byte
+/// fields, then the 8-byte ones (declared in another order it took 72).
 @usableFromInline
 struct BodyMeta {
     var generation: UInt32 = 0
@@ -49,23 +50,24 @@ struct BodyMeta {
     var isFast = false
     /// A bullet (`BodyDef.isBullet`): when fast, also swept against other dynamic bodies.
     var isBullet = false
+    /// Member of a group with index ≥ 64 (consult `World.groupsOfBody`).
+    var overflow = false
     var firstShape: Int32 = -1
     var shapeCount: Int32 = 0
     var sleepTime: Float = 0
-    /// Collision groups (< 64) whose items / boundaries this body collides with.
-    var itemMask: UInt64 = 0
-    var boundaryMask: UInt64 = 0
-    /// Member of a group with index ≥ 64 (consult `World.groupsOfBody`).
-    var overflow = false
     /// Next body of the same sleeping island (a ring), or -1.
     var sleepNext: Int32 = -1
     var charge: Float = 0
-    var userData: UInt64 = 0
     /// The island this body belonged to in the last step, or -1.
     var island: Int32 = -1
+    /// Collision groups (< 64) whose items / boundaries this body collides with.
+    var itemMask: UInt64 = 0
+    var boundaryMask: UInt64 = 0
+    var userData: UInt64 = 0
 }
 
-/// One collision shape. Indexed by shape slot.
+/// One collision shape. Indexed by shape slot. 64 bytes: the flags together, then the 4-byte
+/// fields, the centre and the 8-byte identifier (declared in another order it took 72).
 @usableFromInline
 struct ShapeRecord {
     var body: Int32 = -1
@@ -73,6 +75,10 @@ struct ShapeRecord {
     var alive = false
     var isBoundary = false
     var isStatic = false
+    /// A boundary segment of a loop that keeps bodies inside: it pushes only along its inward
+    /// normal (stored as the segment's first normal), so a body squeezed past the line is
+    /// pushed back in, never out.
+    var oneSided = false
     var generation: UInt32 = 0
     /// The shape's vertices (and normals) in the pool: `vertexStart ..< vertexStart + vertexCount`.
     var vertexStart: Int32 = 0, vertexCount: Int32 = 0
@@ -84,10 +90,6 @@ struct ShapeRecord {
     /// For boundaries: the group they belong to and the caller's identifier.
     var boundaryGroup: Int32 = -1
     var boundaryID: UInt64 = 0
-    /// A boundary segment of a loop that keeps bodies inside: it pushes only along its inward
-    /// normal (stored as the segment's first normal), so a body squeezed past the line is
-    /// pushed back in, never out.
-    var oneSided = false
 }
 
 /// A collision group: its mode and members.
