@@ -149,9 +149,10 @@ final class Column<Element>: RandomAccessCollection, MutableCollection {
     /// unused, and the eighth on top of `needed` keeps a big jump (a pile's contacts appearing
     /// within a few steps) from being followed at once by another growth — a copy of the whole
     /// buffer while both old and new are mapped, when the world is at its largest.
+    /// A first buffer (capacity 0) is taken at the size needed.
     @inline(__always)
     private func grownCapacity(toFit needed: Int) -> Int {
-        if Swift.max(needed, capacity) * MemoryLayout<Element>.stride >= Self.gentleGrowthBytes {
+        if capacity > 0 && Swift.max(needed, capacity) * MemoryLayout<Element>.stride >= Self.gentleGrowthBytes {
             let m = Swift.max(needed, capacity)
             return m + m / 8
         }
@@ -169,11 +170,13 @@ final class Column<Element>: RandomAccessCollection, MutableCollection {
 
     /// Makes the column `n` copies of `value`, its old contents discarded: when the buffer
     /// must grow, the old one is released first, so the two never coexist and nothing is
-    /// copied (a buffer that every pass overwrites whole: the contact merge's output).
+    /// copied (a buffer that every pass overwrites whole: the contact merge's output). A large
+    /// one grows to a thirty-second more than `n` (and its block's usable size): growing
+    /// copies nothing here, so it needs less room ahead than `grownCapacity` leaves.
     func refill(count n: Int, with value: Element) {
         truncate(to: 0)
         if n > capacity {
-            let c = grownCapacity(toFit: n)
+            let c = n * MemoryLayout<Element>.stride >= Self.gentleGrowthBytes ? n + n / 32 : grownCapacity(toFit: n)
             if capacity > 0 { base.deallocate() }
             base = Self.dummy; capacity = 0
             reserveCapacity(c)
