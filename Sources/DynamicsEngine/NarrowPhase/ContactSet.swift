@@ -108,6 +108,9 @@ final class ContactSet {
     /// `edges` and `heads` are not built yet (a new or restored set), and the merge leaves them
     /// alone until `forEachContact` builds them from the records (`buildLists`).
     @exclusivity(unchecked) private var listsStale = true
+    /// A merge list (`mergeEnded`, `mergeFresh`) that has room for this many indices (256 KB)
+    /// and holds less than an eighth of it is released after the merge.
+    static let burstListCapacity = 1 << 16
     /// `forEachContact`'s reusable list of contact indices.
     @exclusivity(unchecked) private var found: [Int32] = []
 
@@ -236,6 +239,15 @@ final class ContactSet {
                 out[Int(i)].slot = slot
                 if !listsStale { link(slot, key: out[Int(i)].key) }
             }
+        }
+        // A burst (a pile's two million contacts appearing within a few steps) grows these
+        // lists to its size; they are not read again before the next merge, so once one holds
+        // far less than it can, it is released (a free, no allocation) and grows again from
+        // empty to what the next merges need — a few small allocations once after a burst,
+        // none in a steady world, whose lists never pass the threshold.
+        for w in 0..<workers {
+            if mergeEnded[w].capacity >= Self.burstListCapacity && mergeEnded[w].count < mergeEnded[w].capacity / 8 { mergeEnded[w] = [] }
+            if mergeFresh[w].capacity >= Self.burstListCapacity && mergeFresh[w].count < mergeFresh[w].capacity / 8 { mergeFresh[w] = [] }
         }
         records.swapStorage(with: back)
         if links.count < records.count {
