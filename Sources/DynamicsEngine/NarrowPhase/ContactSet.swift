@@ -108,6 +108,9 @@ final class ContactSet {
     /// `edges` and `heads` are not built yet (a new or restored set), and the merge leaves them
     /// alone until `forEachContact` builds them from the records (`buildLists`).
     @exclusivity(unchecked) private var listsStale = true
+    /// A merge list (`mergeEnded`, `mergeFresh`) that has room for this many indices (256 KB)
+    /// and holds less than an eighth of it is released after the merge.
+    static let burstListCapacity = 1 << 16
     /// `forEachContact`'s reusable list of contact indices.
     @exclusivity(unchecked) private var found: [Int32] = []
 
@@ -185,9 +188,11 @@ final class ContactSet {
     func merge(pairs: View<UInt64>, shapes: View<ShapeRecord>, metas: View<BodyMeta>, workers: Int) {
         let out = back
         let np = pairs.count
-        // Only ever grown: every slot below `np` is overwritten below.
+        // Every slot below `np` is overwritten below: when the buffer must grow, the old one
+        // (last step's records, not read) is released before the new one is taken.
         if out.count < np {
-            out.append(contentsOf: repeatElement(Contact(), count: np - out.count))
+            if np > out.capacity { out.refill(count: np, with: Contact()) }
+            else { out.append(contentsOf: repeatElement(Contact(), count: np - out.count)) }
         } else {
             out.truncate(to: np)
         }
@@ -213,6 +218,13 @@ final class ContactSet {
                 }
             }
         }
+        // The new contacts' slots beyond the free ones, in one growth of the data column.
+        var fresh = 0
+        for w in 0..<workers { fresh += mergeFresh[w].count }
+        if fresh > freeSlots.count {
+            data.reserveRoom(for: fresh - freeSlots.count)
+            if !listsStale { edges.reserveRoom(for: fresh - freeSlots.count) }
+        }
         for w in 0..<workers {
             for i in mergeFresh[w] {
                 let slot: Int32
@@ -227,6 +239,15 @@ final class ContactSet {
                 out[Int(i)].slot = slot
                 if !listsStale { link(slot, key: out[Int(i)].key) }
             }
+        }
+        // A burst (a pile's two million contacts appearing within a few steps) grows these
+        // lists to its size; they are not read again before the next merge, so once one holds
+        // far less than it can, it is released (a free, no allocation) and grows again from
+        // empty to what the next merges need — a few small allocations once after a burst,
+        // none in a steady world, whose lists never pass the threshold.
+        for w in 0..<workers {
+            if mergeEnded[w].capacity >= Self.burstListCapacity && mergeEnded[w].count < mergeEnded[w].capacity / 8 { mergeEnded[w] = [] }
+            if mergeFresh[w].capacity >= Self.burstListCapacity && mergeFresh[w].count < mergeFresh[w].capacity / 8 { mergeFresh[w] = [] }
         }
         records.swapStorage(with: back)
         if links.count < records.count {

@@ -36,12 +36,12 @@ extension World {
         // A chunk lists at most one entry per contact: reserve that once, so the lists do
         // not grow (and allocate) step after step while a world fills up.
         while contactChanges.count < chunks {
-            var list: [Int32] = []
+            var list: [UInt16] = []
             list.reserveCapacity(contactChunk)
             contactChanges.append(list)
         }
         while staticTouches.count < chunks {
-            var list: [Int32] = []
+            var list: [UInt16] = []
             list.reserveCapacity(contactChunk)
             staticTouches.append(list)
         }
@@ -49,7 +49,7 @@ extension World {
         // Chunk c writes only its contacts and its own list.
         Parallel.forChunks(workers: workers, count: count, chunkSize: contactChunk, counter: chunkCounter,
                            ContactUpdate(ctx: run, out: ChunkBuffers(contactChanges.mutableView),
-                                         statics: ChunkBuffers(staticTouches.mutableView)))
+                                         statics: ChunkBuffers(staticTouches.mutableView), chunkSize: contactChunk))
         if linksChanged.isSet { islandsDirty = true }
     }
 
@@ -61,8 +61,8 @@ extension World {
         // (Nothing below resizes the contacts: the view holds.)
         let cs = contacts.mutableView
         for c in 0..<contactChangeChunks {
-          for k32 in contactChanges[c] {
-            let k = Int(k32)
+          for offset in contactChanges[c] {
+            let k = c * contactChunk + Int(offset)
             let f = cs[k].flags
             if f & Contact.ended != 0 {
                 contacts.endEvents.append(contacts.endEvent(for: cs[k], shapes: shapes.view, metas: metas.view))
@@ -85,8 +85,8 @@ extension World {
         guard contactChangeChunks > 0 else { return }
         let cs = contacts.view
         for ch in 0..<contactChangeChunks {
-          for k32 in contactChanges[ch] where cs[Int(k32)].flags & Contact.began != 0 {
-            contacts.beginEvents.append(contacts.beginEvent(for: cs[Int(k32)], shapes: shapes.view, metas: metas.view))
+          for offset in contactChanges[ch] where cs[ch * contactChunk + Int(offset)].flags & Contact.began != 0 {
+            contacts.beginEvents.append(contacts.beginEvent(for: cs[ch * contactChunk + Int(offset)], shapes: shapes.view, metas: metas.view))
           }
         }
     }
@@ -183,10 +183,12 @@ struct NarrowPhaseContext: @unchecked Sendable {
 
 
     /// Updates contacts `range` and lists in `changes` (cleared first) those that began or
-    /// ended touching, or have points and a sleeping body (which an awake partner may wake).
-    func update(_ range: Range<Int>, changes: inout [Int32], staticTouches: inout [Int32]) {
+    /// ended touching, or have points and a sleeping body (which an awake partner may wake),
+    /// as offsets from `range.lowerBound` (a range holds at most 65 536 contacts).
+    func update(_ range: Range<Int>, changes: inout [UInt16], staticTouches: inout [UInt16]) {
         changes.removeAllKeepingCapacity()
         staticTouches.removeAllKeepingCapacity()
+        assert(range.count <= 1 << 16, "NarrowPhaseContext.update: a range of \(range.count) contacts does not fit 16-bit offsets")
         let cs = step.contacts, links = step.links, data = step.contactData
         let me = step.metas, st = step.states, si = step.sims, dt = step.dt
         let geometry = step.geometry
@@ -203,7 +205,7 @@ struct NarrowPhaseContext: @unchecked Sendable {
                 let linked = cs[k].flags & Contact.hasPoints != 0
                 let link = linked ? SIMD2(Int32(a), Int32(b)) : SIMD2<Int32>(-1, -1)
                 if links[k] != link { links[k] = link; linkChanged = true }
-                if sleeping && linked { changes.append(Int32(k)) }
+                if sleeping && linked { changes.append(UInt16(truncatingIfNeeded: k - range.lowerBound)) }
                 continue
             }
             let wasTouching = cs[k].flags & Contact.touching != 0
@@ -255,8 +257,8 @@ struct NarrowPhaseContext: @unchecked Sendable {
             }
             let link = pointCount > 0 ? SIMD2(Int32(a), Int32(b)) : SIMD2<Int32>(-1, -1)
             if links[k] != link { links[k] = link; linkChanged = true }
-            if f & (Contact.began | Contact.ended) != 0 || (sleeping && pointCount > 0) { changes.append(Int32(k)) }
-            if pointCount > 0 && (me[a].type == .static || me[b].type == .static) { staticTouches.append(Int32(k)) }
+            if f & (Contact.began | Contact.ended) != 0 || (sleeping && pointCount > 0) { changes.append(UInt16(truncatingIfNeeded: k - range.lowerBound)) }
+            if pointCount > 0 && (me[a].type == .static || me[b].type == .static) { staticTouches.append(UInt16(truncatingIfNeeded: k - range.lowerBound)) }
         }
     }
 }
@@ -265,9 +267,12 @@ struct NarrowPhaseContext: @unchecked Sendable {
 /// The narrow phase of one chunk of contacts: chunk `c` writes only its contacts and list `c`.
 struct ContactUpdate: RangeTask, @unchecked Sendable {
     let ctx: NarrowPhaseContext
-    let out: ChunkBuffers<Int32>
-    let statics: ChunkBuffers<Int32>
+    let out: ChunkBuffers<UInt16>
+    let statics: ChunkBuffers<UInt16>
+    /// Contacts per chunk: chunk `c` is the range from `c · chunkSize` (its lists' offsets count from there).
+    let chunkSize: Int
     func run(_ range: Range<Int>, part c: Int) {
+        assert(range.lowerBound == c * chunkSize, "ContactUpdate: chunk \(c) starts at \(range.lowerBound)")
         out.withBuffer(c) { changes in statics.withBuffer(c) { ctx.update(range, changes: &changes, staticTouches: &$0) } }
     }
 }

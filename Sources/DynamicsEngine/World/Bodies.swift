@@ -49,7 +49,7 @@ extension World {
         let i = Int(slot)
         islandsDirty = true
         if isNew {
-            sims.append(BodySim()); states.append(BodyState()); metas.append(BodyMeta()); groupsOfBody.append([])
+            sims.append(BodySim()); states.append(BodyState()); metas.append(BodyMeta()); groupsOfBody.appendSlot()
             columnsEpoch &+= 1
         }
         var meta = BodyMeta()
@@ -75,7 +75,7 @@ extension World {
             states[i].v = clampedSpeed(def.linearVelocity)
             states[i].w = def.fixedRotation ? 0 : clampedSpin(def.angularVelocity)
         }
-        groupsOfBody[i].removeAllKeepingCapacity()   // a reused slot keeps its capacity
+        groupsOfBody.removeAll(ofBody: i)
         for g in def.groups { addToGroupUnchecked(body: i, group: Int(g.index)) }
 
         for (sd, poly) in prepared { _ = addShape(body: i, def: sd, polygon: poly) }
@@ -240,7 +240,7 @@ extension World {
             s = next
         }
         for g in groupsOfBody[i] { groups[Int(g)].members.removeAll { $0 == Int32(i) } }
-        groupsOfBody[i].removeAllKeepingCapacity()
+        groupsOfBody.removeAll(ofBody: i)
         removeFromSleepRing(i)
         metas[i].alive = false
         islandsDirty = true

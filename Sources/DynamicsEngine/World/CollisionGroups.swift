@@ -84,14 +84,14 @@ extension World {
 
     func addToGroupUnchecked(body i: Int, group gi: Int) {
         if groupsOfBody[i].contains(Int32(gi)) { return }
-        groupsOfBody[i].append(Int32(gi))
+        groupsOfBody.append(Int32(gi), toBody: i)
         groups[gi].members.append(Int32(i))
         recomputeMasks(body: i)
     }
 
     func removeFromGroupUnchecked(body i: Int, group gi: Int) {
         guard let k = groupsOfBody[i].firstIndex(of: Int32(gi)) else { return }
-        groupsOfBody[i].remove(at: k)
+        groupsOfBody.remove(at: k, ofBody: i)
         groups[gi].members.removeAll { $0 == Int32(i) }
         recomputeMasks(body: i)
     }

@@ -348,8 +348,8 @@ extension World {
         let cs = ctx.contacts.readOnly, sh = ctx.shapes, me = ctx.metas.readOnly, sims = ctx.sims.readOnly
         var hits = 0
         for chunk in 0..<contactChangeChunks {
-            for k32 in staticTouches[chunk] {
-                let k = Int(k32)
+            for offset in staticTouches[chunk] {
+                let k = chunk * contactChunk + Int(offset)
                 let sa = Int(cs[k].shapeA)
                 guard sa >= 0, cs[k].flags & Contact.hasPoints != 0 else { continue }
                 let sb = Int(cs[k].shapeB)

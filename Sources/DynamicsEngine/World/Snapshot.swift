@@ -662,7 +662,7 @@ extension World {
         // Every column is rebuilt: the step context takes new views.
         columnsEpoch &+= 1
         // Start from nothing: the designated initialiser made a boundary body and group 0.
-        sims.removeAll(); states.removeAll(); metas.removeAll(); groupsOfBody = []
+        sims.removeAll(); states.removeAll(); metas.removeAll(); groupsOfBody = BodyGroupTable()
         shapes.removeAll(); shapeNext.removeAll(); aabbs.removeAll(); fatBoxes.removeAll(); shapeIsLarge.removeAll()
         joints.removeAll(); contacts.removeAll()
         groups = []
@@ -803,7 +803,7 @@ extension World {
                 guard f0 & BodyBits.alive != 0 else {
                     if f0 != 0 { throw r.invalid("body.flags", at: at, "\(f0) for a dead slot") }
                     if !free[i] { throw r.invalid("body.alive", at: at, "dead body \(i) is not a free slot") }
-                    sims.append(sim); states.append(st); metas.append(meta); groupsOfBody.append([])
+                    sims.append(sim); states.append(st); metas.append(meta); groupsOfBody.appendSlot()
                     continue
                 }
                 if free[i] { throw r.invalid("body.alive", at: at, "live body \(i) is listed as a free slot") }
@@ -873,7 +873,7 @@ extension World {
                 }
                 meta.shapeCount = Int32(nShapes)
                 if type == .static && meta.awake { throw r.invalid("body.awake", at: at, "a static body is never awake") }
-                sims.append(sim); states.append(st); metas.append(meta); groupsOfBody.append(list)
+                sims.append(sim); states.append(st); metas.append(meta); groupsOfBody.appendSlot(list)
             }
             return owner
         }

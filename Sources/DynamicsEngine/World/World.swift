@@ -30,7 +30,7 @@ public final class World {
     let sims = Column<BodySim>()
     let states = Column<BodyState>()
     let metas = Column<BodyMeta>()
-    @exclusivity(unchecked) var groupsOfBody: [[Int32]] = []
+    @exclusivity(unchecked) var groupsOfBody = BodyGroupTable()
     @exclusivity(unchecked) var bodySlots = SlotAllocator()
     /// Number of live bodies.
     @exclusivity(unchecked) public internal(set) var bodyCount = 0
@@ -108,15 +108,18 @@ public final class World {
     // The step pipeline's reusable buffers.
     /// Per narrow-phase chunk of `contactChunk` contacts: the contacts that changed this step
     /// (see `NarrowPhaseContext.update`); the first `contactChangeChunks` lists are current.
-    let contactChanges = Column<[Int32]>()
+    /// Entries are offsets in the chunk (contact `c · contactChunk + offset`): 2 bytes each,
+    /// and a list reserved for a whole chunk takes 1 KB instead of 2.
+    let contactChanges = Column<[UInt16]>()
     /// Per narrow-phase chunk: the awake contacts with points between a dynamic body and a
     /// static one, in contact order (the continuous step's `keepCoresOutOfTouchedStatics`
-    /// reads only these, not every contact).
-    let staticTouches = Column<[Int32]>()
+    /// reads only these, not every contact); offsets in the chunk, as `contactChanges`.
+    let staticTouches = Column<[UInt16]>()
     @exclusivity(unchecked) var contactChangeChunks = 0
     /// Raised whenever a body or shape column (records, boxes, the vertex pool) may have grown
     /// or been replaced: the step context keeps its views of them until it changes.
     @exclusivity(unchecked) var columnsEpoch = 0
+    /// (At most 65 536: the chunk lists hold 16-bit offsets.)
     let contactChunk = 512
     @exclusivity(unchecked) var broadPhase = BroadPhase()
     /// What the world queries keep besides the broad phase's grids (`World/Queries.swift`).
