@@ -5,8 +5,10 @@
 /// struct of this size cost a `memcpy` per copy, a tenth of a one-body world's step.)
 ///
 /// Lifetime: the body and shape columns keep their size for the whole step, so their views
-/// stay valid. The contact columns grow in the merge (new contacts, new data slots, their
-/// island links): `refreshContacts` renews those views after it.
+/// stay valid; between steps they change only where `World.columnsEpoch` is raised (a body
+/// or shape slot added, a restore), and `start` keeps the views until it is. The contact
+/// columns grow in the merge (new contacts, new data slots, their island links): `start`
+/// takes their views every step and `refreshContacts` renews them after a merge.
 /// Concurrency: every pass documents which elements each worker writes (a body range, a
 /// contact chunk, one colour's batches); the views themselves are plain addresses and counts,
 /// and nothing changes the context while workers run. Hot loops copy the views they use
