@@ -22,7 +22,10 @@ import Glibc
 //   (asserted there in debug builds) and `WideContactSolver.layoutMatches` (asserted before
 //   the kernels run, and tested) check the layouts the engine and the C kernels share;
 // - `Prefault.pages`: hands a new buffer's address range to `madvise` (no element is read or
-//   written), for `Column.reserveCapacity(_:prefaultingWithin:)`.
+//   written), for `Column.reserveCapacity(_:prefaultingWithin:)`;
+// - `PrefetchPlan` (`PrefetchPlan.swift`): keeps line addresses as integers and hands them to
+//   the processor's prefetch instruction (`dk_prefetch_lines`), which never faults and
+//   changes no memory; nothing is read or written through them.
 //
 // Outside this file, raw pointers remain only at the C hand-offs above (`WideContactSolver.source`,
 // `SolverViews.batches`) and in the parallel infrastructure's bookkeeping, where there are no
@@ -269,7 +272,7 @@ final class Column<Element>: RandomAccessCollection, MutableCollection {
 /// The size of the block `malloc` handed out at `p` (`malloc.h`, which the Glibc module does not
 /// bring in; Swift's allocations on Linux are `malloc` blocks).
 @_silgen_name("malloc_usable_size")
-private func mallocUsableSize(_ p: UnsafeMutableRawPointer?) -> Int
+func mallocUsableSize(_ p: UnsafeMutableRawPointer?) -> Int
 #endif
 
 // MARK: - Prefaulting

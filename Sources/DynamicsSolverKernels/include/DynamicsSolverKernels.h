@@ -121,4 +121,16 @@ void dk_wide_force_baseline(int on);
 /// two contacts solved lane by lane, with the same results), for tests that compare the two.
 void dk_wide_force_lanes(int on);
 
+/// Asks the processor to bring the cache line at `address` toward its cache, for writing.
+/// Only a hint: it never faults, whatever the address (freed or never mapped memory
+/// included), and changes no memory.
+static inline void dk_prefetch_line(uintptr_t address) {
+    __builtin_prefetch((const void *)address, 1, 3);
+}
+
+/// `dk_prefetch_line` for each of `count` line addresses.
+static inline void dk_prefetch_lines(const uintptr_t *lines, intptr_t count) {
+    for (intptr_t i = 0; i < count; i++) __builtin_prefetch((const void *)lines[i], 1, 3);
+}
+
 #endif
