@@ -34,6 +34,16 @@ struct CompiledState {
 
     init(world: World) { self.world = world }
 
+    /// Adds what a tick reads of these lists (their storage and the behaviors in them).
+    func addHotLines(to plan: inout PrefetchPlan) {
+        plan.add(array: forceRefs)
+        for b in forceRefs.prefix(8) { plan.add(object: b.takeUnretainedValue(), lines: 2) }
+        plan.add(array: scannedCollisions)
+        for c in scannedCollisions.prefix(4) { plan.add(object: c, lines: 2) }
+        plan.add(array: actionBehaviors)
+        for b in actionBehaviors.prefix(4) { plan.add(object: b, lines: 2) }
+    }
+
     /// Empties the per-slot values, sized for `slots` record slots, and, with `tickLists`,
     /// the per-tick lists (keeps the storage: recompiling allocates nothing once warm).
     mutating func reset(slots: Int, tickLists: Bool) {

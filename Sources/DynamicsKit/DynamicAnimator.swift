@@ -488,6 +488,19 @@ public final class DynamicAnimator {
         deliverContactCalls()
     }
 
+    /// Adds to `plan` what this animator's next tick touches: the animator, its per-tick lists
+    /// and behaviors, its first items' views, and its world (`World.addHotLines(to:)`).
+    func addHotLines(to plan: inout PrefetchPlan) {
+        plan.add(object: self, lines: 5)
+        compiled.addHotLines(to: &plan)
+        for b in topLevel.prefix(8) { plan.add(object: b, lines: 2) }
+        plan.add(array: live)
+        for k in live.indices.prefix(8) {
+            if let v = live[k].view { plan.add(object: v.takeUnretainedValue(), lines: 3) }
+        }
+        world.addHotLines(to: &plan)
+    }
+
     /// Writes every item's centre and rotation from its body, in one pass. The transform is
     /// only touched when the body's angle changed since the last write.
     private func writeBack() {

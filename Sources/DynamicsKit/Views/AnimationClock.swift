@@ -1,3 +1,4 @@
+import DynamicsEngine
 import Foundation
 import Synchronization
 
@@ -37,6 +38,16 @@ public final class AnimationClock: @unchecked Sendable {
 
     /// Seconds advanced so far.
     @exclusivity(unchecked) public private(set) var time: TimeInterval = 0
+
+    /// What the next advance touches (this clock, its animators and their worlds), for
+    /// `advance(_:by:workers:)`, which prefetches it while the clock before this one advances.
+    /// Remade by that loop every `planInterval` advances, when all of it is in the cache.
+    @exclusivity(unchecked) private var plan = PrefetchPlan()
+    /// Advances through `advance(_:by:workers:)` since `plan` was made.
+    @exclusivity(unchecked) private var planAge = Int.max
+    /// Advances between two makings of `plan`: buffers move rarely once a component is warm,
+    /// and a stale address only costs a wasted prefetch.
+    static let planInterval = 30
 
     public init() {}
 
@@ -123,6 +134,73 @@ public final class AnimationClock: @unchecked Sendable {
             run.fire(event)
         }
         firing.removeAll(keepingCapacity: true)
+    }
+
+    /// Advances every clock of `clocks` by `seconds`, as each one's `advance(by:)` would,
+    /// split into contiguous shares over `workers` threads of the engine's worker pool (the
+    /// calling thread takes part; see `ParallelWork.forEach`). For many independent
+    /// components, each on its own clock (a screen full of menus, a server simulating many
+    /// users' interfaces).
+    ///
+    /// Faster than calling `advance(by:)` on each: a thousand small worlds do not fit in the
+    /// processor's caches, so each one is cold when its turn comes and its step waits on
+    /// memory. This loop asks for the memory of the next clock (its animators, their
+    /// behaviors, items and worlds) while the current one computes: the clock object two
+    /// ahead, the list of what it touches one ahead.
+    ///
+    /// Each clock must be advanced from one thread at a time (`AnimationClock`), and the
+    /// clocks in one call must be distinct and share no animator, view or behavior: they run
+    /// at once on different threads. Nothing is allocated once warm while the worker pool is
+    /// free.
+    /// - Precondition: `seconds` finite and ≥ 0, `workers` ≥ 1.
+    public static func advance(_ clocks: [AnimationClock], by seconds: TimeInterval, workers: Int = 1) {
+        precondition(seconds.isFinite && seconds >= 0, "AnimationClock.advance(_:by:workers:): time must be finite and not negative (got \(seconds))")
+        precondition(workers >= 1, "AnimationClock.advance(_:by:workers:): workers must be at least 1")
+        let w = min(workers, clocks.count)
+        guard w > 0 else { return }
+        ParallelWork.forEach(w, workers: w, AdvanceShares(clocks: clocks, seconds: seconds, parts: w))
+    }
+
+    /// One worker's contiguous share of `advance(_:by:workers:)`, advanced with prefetching.
+    private struct AdvanceShares: IndexedWork, @unchecked Sendable {
+        let clocks: [AnimationClock]
+        let seconds: TimeInterval
+        let parts: Int
+        func perform(_ part: Int) {
+            let n = clocks.count
+            let lo = part * n / parts, hi = (part + 1) * n / parts
+            clocks.withUnsafeBufferPointer { c in
+                // The first clocks' objects and lists (later ones two and one ahead below).
+                if lo < hi { PrefetchPlan.prefetch(object: c[lo]) }
+                if lo + 1 < hi { PrefetchPlan.prefetch(object: c[lo + 1]) }
+                if lo < hi { c[lo].plan.prefetchList(); c[lo].plan.prefetch() }
+                for i in lo..<hi {
+                    if i + 2 < hi { PrefetchPlan.prefetch(object: c[i + 2]) }
+                    if i + 1 < hi {
+                        let next = c[i + 1]
+                        next.plan.prefetchList()
+                        next.plan.prefetch()
+                    }
+                    let clock = c[i]
+                    clock.advance(by: seconds)
+                    if clock.planAge >= AnimationClock.planInterval { clock.makePlan() } else { clock.planAge += 1 }
+                }
+            }
+        }
+    }
+
+    /// Lists what the next advance touches, just after an advance (when it is all cached).
+    private func makePlan() {
+        plan.removeAll()
+        plan.add(object: self, lines: 3)
+        plan.add(object: lock, lines: 2)
+        lock.lock()
+        plan.add(array: animators)
+        for a in animators.prefix(4) { a.animator?.addHotLines(to: &plan) }
+        plan.add(array: runs)
+        for r in runs.prefix(4) { plan.add(object: r, lines: 2) }
+        lock.unlock()
+        planAge = 0
     }
 
     /// Advances `seconds` in frames of `frameDuration` (default 1/60 s).

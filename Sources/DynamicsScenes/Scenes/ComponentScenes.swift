@@ -9,14 +9,6 @@ func parallelFor(_ count: Int, workers: Int, _ body: (Int) -> Void) {
     ParallelWork.forEach(count, workers: workers, body)
 }
 
-/// One frame of every clock, as `IndexedWork`: handing it to the workers allocates nothing
-/// (a closure cost one allocation per frame; `concurrentPerform` about four).
-struct AdvanceClocks: IndexedWork, @unchecked Sendable {
-    let clocks: [AnimationClock]
-    let seconds: Double
-    func perform(_ index: Int) { clocks[index].advance(by: seconds) }
-}
-
 /// The phone-sized target view of the UI scenes (pt).
 let phoneScreen = CGRect(x: 0, y: 0, width: 375, height: 667)
 
@@ -166,11 +158,12 @@ public final class CycledComponentsDriver<Component: CycledComponent>: SceneDriv
         return count
     }
 
-    /// Advances every component's clock by one frame, in parallel over the workers.
+    /// Advances every component's clock by one frame, in parallel over the workers, each
+    /// worker prefetching its next clock's memory (`AnimationClock.advance(_:by:workers:)`).
     public func advance(dt: Float, workers: Int) {
         frame += 1
         let seconds = frameSeconds(dt)
-        ParallelWork.forEach(clocks.count, workers: workers, AdvanceClocks(clocks: clocks, seconds: seconds))
+        AnimationClock.advance(clocks, by: seconds, workers: workers)
     }
 
     public func itemCenters() -> [Vec2] { components.map { $0.movingCenter.vec2 } }

@@ -1,0 +1,75 @@
+import DynamicsEngine
+import DynamicsKit
+import Foundation
+import Testing
+
+/// `AnimationClock.advance(_:by:workers:)`: many independent clocks advanced together (with
+/// the next clock's memory prefetched) end exactly where advancing each one alone ends.
+@Suite("Advancing many clocks")
+struct ClockBatchTests {
+    /// One small scene per clock: a view falling onto the bottom of its bounds, pushed
+    /// sideways now and then, and a view animation fading it.
+    final class Scene {
+        let clock = AnimationClock()
+        let animator: DynamicAnimator
+        let view: DynamicView
+        let push: PushBehavior
+        init(_ i: Int) {
+            animator = DynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 320, height: 480), clock: clock)
+            view = DynamicView(frame: CGRect(x: 40 + CGFloat(i % 7) * 30, y: 20 + CGFloat(i % 5) * 40, width: 50, height: 30))
+            animator.addBehavior(GravityBehavior(items: [view]))
+            let c = CollisionBehavior(items: [view])
+            c.translatesReferenceBoundsIntoBoundary = true
+            animator.addBehavior(c)
+            push = PushBehavior(items: [view], mode: .instantaneous)
+            push.active = false
+            animator.addBehavior(push)
+        }
+        /// What a frame changes before the clocks advance: every 37 frames a push, every 50 a fade.
+        func change(frame f: Int, _ i: Int) {
+            if (f + i) % 37 == 0 {
+                push.setAngle(CGFloat((f * 7 + i) % 628) / 100, magnitude: 0.3)
+                push.active = true
+            }
+            if (f + 3 * i) % 50 == 0 {
+                DynamicView.animate(withDuration: 0.4, delay: 0, options: [], clock: clock, animations: { [view] in
+                    view.alpha = view.alpha > 0.5 ? 0.2 : 1
+                }, completion: nil)
+            }
+        }
+        var state: [Double] {
+            [Double(view.center.x), Double(view.center.y), Double(view.transform.rotationAngle),
+             Double(view.presentation.alpha), clock.time]
+        }
+    }
+
+    @Test("1 and 2 workers end bit for bit where advancing each clock alone ends", arguments: [1, 2])
+    func sameAsOneByOne(workers: Int) {
+        let n = 45
+        let alone = (0..<n).map(Scene.init)
+        let together = (0..<n).map(Scene.init)
+        let clocks = together.map(\.clock)
+        for f in 0..<240 {
+            for (i, s) in alone.enumerated() { s.change(frame: f, i) }
+            for (i, s) in together.enumerated() { s.change(frame: f, i) }
+            for s in alone { s.clock.advance(by: 1.0 / 60.0) }
+            AnimationClock.advance(clocks, by: 1.0 / 60.0, workers: workers)
+        }
+        for i in 0..<n {
+            #expect(alone[i].state == together[i].state, "scene \(i)")
+        }
+        // The scenes moved and landed: the comparison is not between two still pictures.
+        let moved = zip(alone, (0..<n).map(Scene.init)).filter { $0.view.center != $1.view.center }.count
+        #expect(moved == n)
+        #expect(alone.allSatisfy { $0.view.center.y < 480 && $0.view.center.y > 0 })
+    }
+
+    @Test("no clock, or more workers than clocks, is fine")
+    func edges() {
+        AnimationClock.advance([], by: 1.0 / 60.0, workers: 4)
+        let s = Scene(0)
+        let before = s.view.center
+        AnimationClock.advance([s.clock], by: 0.5, workers: 4)
+        #expect(s.clock.time == 0.5 && s.view.center.y > before.y)
+    }
+}
