@@ -45,7 +45,8 @@ struct ClockBatchTests {
 
     @Test("1 and 2 workers end bit for bit where advancing each clock alone ends", arguments: [1, 2])
     func sameAsOneByOne(workers: Int) {
-        let n = 45
+        // Enough clocks that each worker's share prefetches (at least 32 each).
+        let n = 70
         let alone = (0..<n).map(Scene.init)
         let together = (0..<n).map(Scene.init)
         let clocks = together.map(\.clock)
@@ -64,12 +65,18 @@ struct ClockBatchTests {
         #expect(alone.allSatisfy { $0.view.center.y < 480 && $0.view.center.y > 0 })
     }
 
-    @Test("no clock, or more workers than clocks, is fine")
+    @Test("no clock, or more workers than clocks, is fine; a few clocks advance without prefetching, with the same result")
     func edges() {
         AnimationClock.advance([], by: 1.0 / 60.0, workers: 4)
         let s = Scene(0)
         let before = s.view.center
         AnimationClock.advance([s.clock], by: 0.5, workers: 4)
         #expect(s.clock.time == 0.5 && s.view.center.y > before.y)
+        let few = (0..<5).map(Scene.init), alone = (0..<5).map(Scene.init)
+        for _ in 0..<60 {
+            AnimationClock.advance(few.map(\.clock), by: 1.0 / 60.0)
+            for a in alone { a.clock.advance(by: 1.0 / 60.0) }
+        }
+        #expect(zip(few, alone).allSatisfy { $0.state == $1.state })
     }
 }

@@ -103,84 +103,48 @@ public struct PrefetchPlan: ~Copyable {
     var addresses: [UInt] { (0..<count).map { lines[$0] } }
 }
 
-/// Storage a world's step may touch: the first lines of a column's buffer.
-protocol PrefetchableStorage: AnyObject {
-    func addBufferLines(to plan: inout PrefetchPlan)
-}
-
-extension Column: PrefetchableStorage {
-    func addBufferLines(to plan: inout PrefetchPlan) {
-        if count > 0 { plan.add(UnsafeRawPointer(base), bytes: count * MemoryLayout<Element>.stride, maxLines: 4) }
-    }
-}
-
-/// A world's parts that its step touches besides the world object: found once by reflection
-/// (every column and every engine object the world holds, through its structures), then
-/// listed without allocating. Found again after a restore, which replaces some of them.
-struct WorldHotParts {
-    var objects: [AnyObject] = []
-    var columns: [any PrefetchableStorage] = []
-    /// Lines of the world object itself.
-    var worldLines = 1
-
-    init() {}
-
-    init(of world: World) {
-        var seen = Set<ObjectIdentifier>([ObjectIdentifier(world)])
-        // (Not StagePipeline's: a small world steps on one worker.)
-        seen.insert(ObjectIdentifier(world.pipeline))
-        Self.collect(world, depth: 0, seen: &seen, into: &self)
-        #if os(Linux)
-        worldLines = Swift.max(1, Swift.min(32, (mallocUsableSize(Unmanaged.passUnretained(world).toOpaque()) + 63) / 64))
-        #else
-        worldLines = 16
-        #endif
-    }
-
-    private static func collect(_ value: Any, depth: Int, seen: inout Set<ObjectIdentifier>, into parts: inout WorldHotParts) {
-        for child in Mirror(reflecting: value).children {
-            let v = child.value
-            if let c = v as? any PrefetchableStorage {
-                if seen.insert(ObjectIdentifier(c)).inserted { parts.columns.append(c) }
-                continue
-            }
-            let m = Mirror(reflecting: v)
-            switch m.displayStyle {
-            case .class?:
-                guard String(reflecting: type(of: v)).hasPrefix("DynamicsEngine.") else { continue }
-                let o = v as AnyObject
-                guard seen.insert(ObjectIdentifier(o)).inserted else { continue }
-                if !(o is StepContext || o is ContactSet || o is RestSnapshot) { parts.objects.append(o) }
-                if depth < 4 { collect(v, depth: depth + 1, seen: &seen, into: &parts) }
-            case .struct?, .optional?, .tuple?:
-                if depth < 4 { collect(v, depth: depth + 1, seen: &seen, into: &parts) }
-            default:
-                continue
-            }
+extension PrefetchPlan {
+    /// Adds the first `maxLines` lines of `column`'s buffer, if it holds anything.
+    @inline(__always)
+    mutating func add<T>(buffer column: Column<T>, maxLines: Int = 4) {
+        if column.count > 0 {
+            add(UnsafeRawPointer(column.view.base), bytes: column.count * MemoryLayout<T>.stride, maxLines: maxLines)
         }
+    }
+
+    /// Adds a pair-finder grid's buffers.
+    mutating func add(grid g: UniformGrid) {
+        add(buffer: g.cellStart); add(buffer: g.entries); add(buffer: g.entryMasks)
+        add(buffer: g.ranges); add(buffer: g.bandTotals)
     }
 }
 
 extension World {
     /// Adds to `plan` the memory this world's next step will touch: the world object, its
-    /// step context, contacts and other parts, and the first lines of every buffer that
-    /// holds something. The first call finds those parts (it allocates); later calls only
-    /// list them. Used by `AnimationClock.advance(_:by:workers:)` to prefetch one animator's
-    /// world while the one before it steps; any owner of many small worlds can do the same.
+    /// step context, contact set and rest snapshot, the column objects the step still reads,
+    /// and the first lines of each buffer a small world's step reads that holds something
+    /// (bodies, shapes, contacts, the rest copy, the pair finder's lists and grids, islands,
+    /// the solver's and the colour batches'). Allocates nothing. Used by
+    /// `AnimationClock.advance(_:by:workers:)` to prefetch one animator's world while the one
+    /// before it steps; any owner of many small worlds can do the same.
     public func addHotLines(to plan: inout PrefetchPlan) {
-        if hotPartsStale {
-            hotParts = WorldHotParts(of: self)
-            hotPartsStale = false
+        if hotWorldLines == 0 {
+            #if os(Linux)
+            hotWorldLines = Swift.max(1, Swift.min(32, (mallocUsableSize(Unmanaged.passUnretained(self).toOpaque()) + 63) / 64))
+            #else
+            hotWorldLines = 16
+            #endif
         }
-        plan.add(object: self, lines: hotParts.worldLines)
-        // The objects a step reads beyond their first line.
+        plan.add(object: self, lines: hotWorldLines)
+        // Objects (beyond their first line for the larger ones).
         plan.add(object: stepContext, lines: 4)
         plan.add(object: contacts, lines: 3)
         plan.add(object: rest, lines: 2)
+        plan.add(object: boxEscaped); plan.add(object: linksChanged); plan.add(object: bounceFlag)
+        plan.add(object: fastCounter); plan.add(object: chunkCounter)
         plan.add(array: contacts.beginEvents, maxLines: 1)
         plan.add(array: contacts.endEvents, maxLines: 1)
-        for o in hotParts.objects { plan.add(object: o) }
-        // The column objects a step still reads (most are reached through the step
+        // The column objects a step still reads (the others are reached through the step
         // context's kept views, which need only the buffers).
         plan.add(object: sims); plan.add(object: metas); plan.add(object: joints); plan.add(object: shapeIsLarge)
         plan.add(object: contacts.data); plan.add(object: contacts.links)
@@ -188,6 +152,29 @@ extension World {
         plan.add(object: broadPhase.grid.bandTotals)
         plan.add(object: islands.bodies); plan.add(object: islands.bodyStart); plan.add(object: islands.groupBodyStart)
         plan.add(object: islands.jointList); plan.add(object: islands.canSleep)
-        for c in hotParts.columns { c.addBufferLines(to: &plan) }
+        // Buffers: bodies and shapes,
+        plan.add(buffer: sims); plan.add(buffer: states); plan.add(buffer: metas)
+        plan.add(buffer: shapes); plan.add(buffer: shapeNext); plan.add(buffer: aabbs); plan.add(buffer: fatBoxes)
+        plan.add(buffer: shapeIsLarge); plan.add(buffer: joints); plan.add(buffer: groupsOfBody.head)
+        plan.add(buffer: pool.vertices); plan.add(buffer: pool.normals)
+        // contacts and the rest copy,
+        plan.add(buffer: contacts.records); plan.add(buffer: contacts.data); plan.add(buffer: contacts.links)
+        plan.add(buffer: rest.sims); plan.add(buffer: rest.states); plan.add(buffer: rest.metas)
+        plan.add(buffer: rest.contacts); plan.add(buffer: rest.data); plan.add(buffer: rest.fatBoxes)
+        // the pair finder,
+        plan.add(buffer: broadPhase.moving); plan.add(buffer: broadPhase.movingSmall); plan.add(buffer: broadPhase.movingLarge)
+        plan.add(buffer: broadPhase.staticLarge); plan.add(buffer: broadPhase.staticIDs); plan.add(buffer: broadPhase.pairs)
+        plan.add(buffer: broadPhase.enlarged); plan.add(buffer: broadPhase.enlargedList)
+        plan.add(grid: broadPhase.grid); plan.add(grid: broadPhase.staticGrid)
+        // islands, the solver and the colour batches.
+        plan.add(buffer: islands.islandOf); plan.add(buffer: islands.bodyStart); plan.add(buffer: islands.bodies)
+        plan.add(buffer: islands.contactStart); plan.add(buffer: islands.contactList); plan.add(buffer: islands.canSleep)
+        plan.add(buffer: islands.groupBodyStart); plan.add(buffer: islands.groupContactStart)
+        plan.add(buffer: islands.jointStart); plan.add(buffer: islands.jointList); plan.add(buffer: islands.groupJointStart)
+        plan.add(buffer: solver.constraints); plan.add(buffer: solver.cursor); plan.add(buffer: solver.smallIslands)
+        plan.add(buffer: batches.wide); plan.add(buffer: batches.wideExtra); plan.add(buffer: batches.wideStart)
+        plan.add(buffer: batches.colorStart); plan.add(buffer: batches.order); plan.add(buffer: batches.bodyColors)
+        plan.add(buffer: batches.colorOf); plan.add(buffer: batches.batchSource); plan.add(buffer: batches.batchLanes)
+        plan.add(buffer: batches.islandCounts)
     }
 }

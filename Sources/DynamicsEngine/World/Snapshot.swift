@@ -659,10 +659,8 @@ extension World {
     /// checked; `r` is at the WRLD section.
     func restore(from r: inout SnapshotReader) throws {
         let head = try World.readWorldHead(&r)
-        // Every column is rebuilt: the step context takes new views, and the prefetch plan's
-        // parts are found again (the vertex pool and group table are new).
+        // Every column is rebuilt: the step context takes new views.
         columnsEpoch &+= 1
-        hotPartsStale = true
         // Start from nothing: the designated initialiser made a boundary body and group 0.
         sims.removeAll(); states.removeAll(); metas.removeAll(); groupsOfBody = BodyGroupTable()
         shapes.removeAll(); shapeNext.removeAll(); aabbs.removeAll(); fatBoxes.removeAll(); shapeIsLarge.removeAll()
