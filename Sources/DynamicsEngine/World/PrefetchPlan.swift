@@ -5,8 +5,9 @@ import DynamicsSolverKernels
 /// while something else still computes.
 ///
 /// Why: a thousand small animators stepped in turn are bound by memory, not arithmetic. Each
-/// small world is cold when its turn comes, and its step waits for some forty cache lines
-/// spread over its objects and buffers, one after the other as pointers lead to them. A loop
+/// small world is cold when its turn comes, and its frame waits for over a hundred cache
+/// lines spread over its objects and buffers, many one after the other as pointers lead to
+/// them. A loop
 /// over many independent pieces of work (`AnimationClock.advance(_:by:workers:)`) asks for
 /// the next piece's lines while it computes the current one, so they arrive together and
 /// meanwhile.

@@ -155,12 +155,15 @@ public final class AnimationClock: @unchecked Sendable {
     ///
     /// Each clock must be advanced from one thread at a time (`AnimationClock`), and the
     /// clocks in one call must be distinct and share no animator, view or behavior: they run
-    /// at once on different threads. Nothing is allocated once warm while the worker pool is
-    /// free.
+    /// at once on different threads (debug builds stop on a clock given twice). Nothing is
+    /// allocated once warm while the worker pool is free.
     /// - Precondition: `seconds` finite and ≥ 0, `workers` ≥ 1.
     public static func advance(_ clocks: [AnimationClock], by seconds: TimeInterval, workers: Int = 1) {
         precondition(seconds.isFinite && seconds >= 0, "AnimationClock.advance(_:by:workers:): time must be finite and not negative (got \(seconds))")
         precondition(workers >= 1, "AnimationClock.advance(_:by:workers:): workers must be at least 1")
+        // (Checked in debug builds only: the check allocates.)
+        assert(Set(clocks.map(ObjectIdentifier.init)).count == clocks.count,
+               "AnimationClock.advance(_:by:workers:): a clock appears more than once")
         let w = min(workers, clocks.count)
         guard w > 0 else { return }
         ParallelWork.forEach(w, workers: w, AdvanceShares(clocks: clocks, seconds: seconds, parts: w))
