@@ -123,6 +123,63 @@ struct IncrementalBroadPhaseTests {
         #expect(filtered > 0, "the moving grid was built with entry masks")
     }
 
+    @Test("layers of collision groups sharing one space, each inside its own four boundary edges: crowded cells searched, edges not large; contacts = overlapping fat boxes the groups allow")
+    func layeredGroupsWithBoundariesMatchBruteForce() throws {
+        let w = World(gravity: Vec2(0, 1000))
+        var rng = TestRandom(seed: 0x1A7E_5EED)
+        let layers = 6
+        let corners = [Vec2(-400, -600), Vec2(400, -600), Vec2(400, 0), Vec2(-400, 0)]
+        var bodies: [BodyHandle] = []
+        for _ in 0..<layers {
+            let g = w.createCollisionGroup()
+            for k in 0..<4 { _ = try w.addBoundary(corners[k], corners[(k + 1) % 4], group: g) }
+            for _ in 0..<60 {
+                let p = Vec2(rng.float(-380, 380), rng.float(-580, -200))
+                let b = rng.float(0, 1) < 0.5 ? try TestWorld.circle(w, at: p, radius: rng.float(8, 14))
+                                              : try TestWorld.box(w, at: p, size: Vec2(rng.float(14, 26), rng.float(14, 26)))
+                w.addBody(b, to: g)
+                bodies.append(b)
+            }
+        }
+        func expected() -> [UInt64] {
+            var keys: [UInt64] = []
+            let n = Int(w.shapeSlots.count)
+            for s in 0..<n where w.shapes[s].alive {
+                for t in (s + 1)..<max(n, s + 1) where w.shapes[t].alive {
+                    let a = Int(w.shapes[s].body), b = Int(w.shapes[t].body)
+                    if a == b || (w.metas[a].type != .dynamic && w.metas[b].type != .dynamic) { continue }
+                    guard w.fatBoxes[s].overlaps(w.fatBoxes[t]) else { continue }
+                    let allowed = w.shapes[t].isBoundary ? w.bodyCollidesWithBoundary(a, group: w.shapes[t].boundaryGroup)
+                        : w.shapes[s].isBoundary ? w.bodyCollidesWithBoundary(b, group: w.shapes[s].boundaryGroup)
+                        : w.bodiesCollide(a, b)
+                    guard allowed else { continue }
+                    let (first, second) = w.shapes[t].isStatic ? (s, t) : w.shapes[s].isStatic ? (t, s) : (s, t)
+                    keys.append(UInt64(UInt32(first)) << 32 | UInt64(UInt32(second)))
+                }
+            }
+            return keys.sorted()
+        }
+        var crowded = 0, boundaryContacts = 0
+        for step in 0..<180 {
+            if step % 19 == 7, let b = bodies.randomElement(using: &rng) { w.setLinearVelocity(b, Vec2(rng.float(-600, 600), -700)) }
+            w.step()
+            let got = w.contacts.view.map(\.key), want = expected()
+            #expect(got == want, "step \(step): \(got.count) contacts, \(want.count) expected; replay: swift test --filter IncrementalBroadPhaseTests")
+            if got != want { return }
+            boundaryContacts += w.contacts.view.filter { w.shapes[Int($0.key & 0xFFFF_FFFF)].isBoundary }.count
+            let g = w.broadPhase.grid
+            if g.nx > 0 {
+                let cs = g.cellStart.view
+                if (0..<(Int(g.nx) * Int(g.ny))).contains(where: { Int(cs[$0 + 1] - cs[$0]) > PairContext.searchedCellEntries }) { crowded += 1 }
+            }
+        }
+        // The edges (one row or column of cells each) are in the static grid, not tested by
+        // every shape; cells crowded enough to be searched were met; shapes touched the edges.
+        #expect(w.broadPhase.staticLarge.isEmpty && w.broadPhase.staticSmall.count == 4 * layers)
+        #expect(Int(w.broadPhase.staticGrid.nx) * Int(w.broadPhase.staticGrid.ny) > 1)
+        #expect(crowded > 0 && boundaryContacts > 0, "crowded steps \(crowded), boundary contacts \(boundaryContacts)")
+    }
+
     @Test("a few moving shapes (all tested box against box, no moving grid), growing past the limit and back: contacts = overlapping fat boxes, every step")
     func fewMovingShapesMatchBruteForce() throws {
         let w = World(gravity: Vec2(0, 1000))

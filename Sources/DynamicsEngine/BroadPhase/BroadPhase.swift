@@ -71,19 +71,31 @@ extension World {
             }
             broadPhase.staticIDs.append(Int32(s))
             let e = aabbs[s].upper - aabbs[s].lower
-            broadPhase.staticSizes.append(max(e.x, e.y))
+            // The side of a square of the box's area: a long thin boundary counts as the strip
+            // it is, not as its length.
+            broadPhase.staticSizes.append((max(e.x, 0) * max(e.y, 0)).squareRoot())
         }
-        // Cell size: twice the mean size of the smaller half of the static shapes.
+        // Cell size: twice the mean size of the smaller half of the static shapes, grown as the
+        // grid grows it to keep to about four cells per shape.
         var sizes = broadPhase.staticSizes  // (a reference: sorted in place)
         sizes.sort()
         let half = broadPhase.staticSizes.prefix(max(1, broadPhase.staticSizes.count / 2))
-        let cell = half.isEmpty ? 100 : max(1, half.reduce(0, +) / Float(half.count) * 2)
+        var cell = half.isEmpty ? 100 : max(1, half.reduce(0, +) / Float(half.count) * 2)
+        let ids = broadPhase.staticIDs
+        if let first = ids.first {
+            var lo = fatBoxes[Int(first)].lower, hi = fatBoxes[Int(first)].upper
+            for s in ids { lo = vmin(lo, fatBoxes[Int(s)].lower); hi = vmax(hi, fatBoxes[Int(s)].upper) }
+            let ext = hi - lo, maxCells = Float(max(16, 4 * ids.count))
+            while (ext.x / cell + 1) * (ext.y / cell + 1) > maxCells { cell *= 1.5 }
+        }
+        // Large: a box over as many cells as a square of `largeShapeCells` cells a side (a
+        // boundary along a screen's edge, over one row of cells, is not).
         broadPhase.staticSmall.removeAllKeepingCapacity()
         broadPhase.staticLarge.removeAllKeepingCapacity()
-        let ids = broadPhase.staticIDs
+        let largeCells = largeShapeCells * largeShapeCells
         for s in ids {
             let e = aabbs[Int(s)].upper - aabbs[Int(s)].lower
-            if max(e.x, e.y) > largeShapeCells * cell { broadPhase.staticLarge.append(s) } else { broadPhase.staticSmall.append(s) }
+            if (e.x / cell + 1) * (e.y / cell + 1) > largeCells { broadPhase.staticLarge.append(s) } else { broadPhase.staticSmall.append(s) }
         }
         broadPhase.staticGrid.build(ids: broadPhase.staticSmall.view, boxes: fatBoxes.view, cellSize: cell)
         staticDirty = false

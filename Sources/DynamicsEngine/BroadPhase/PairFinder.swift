@@ -478,6 +478,10 @@ struct PairContext: @unchecked Sendable {
         }
     }
 
+    /// Cells of more shapes than this are searched for the first partner of higher slot
+    /// (rule `.above`) instead of scanned from their start.
+    static let searchedCellEntries = 8
+
     /// Partners of `s` in `grid` that `rule` lets `s` report, each reported once: only in the
     /// cell holding the lower corner of the two boxes' intersection.
     @inline(__always)
@@ -494,7 +498,20 @@ struct PairContext: @unchecked Sendable {
         for y in r.y...r.w {
             for x in r.x...r.z {
                 let c = Int(y) * nx + Int(x)
-                for e in Int(cs[c])..<Int(cs[c + 1]) {
+                let end = Int(cs[c + 1])
+                var first = Int(cs[c])
+                // Reporting partners of higher slot only, in a crowded cell (layers of collision
+                // groups sharing the space): a cell lists its shapes in increasing slot order,
+                // so those at or below `s` are passed over at once.
+                if rule == .above && end - first > Self.searchedCellEntries {
+                    var hi = end
+                    while first < hi {
+                        let mid = (first + hi) >> 1
+                        if Int(en[mid]) <= s { first = mid + 1 } else { hi = mid }
+                    }
+                    assert(first == end || Int(en[first]) > s, "a grid cell's shapes are not in slot order")
+                }
+                for e in first..<end {
                     if let masks, masks[e] & own == 0 { continue }
                     let t = Int(en[e])
                     guard let key = pairKey(s, t, rule) else { continue }
