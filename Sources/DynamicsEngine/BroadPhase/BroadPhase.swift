@@ -64,7 +64,15 @@ extension World {
         broadPhase.keptIndex = nil
         broadPhase.staticIDs.removeAllKeepingCapacity()
         broadPhase.staticSizes.removeAllKeepingCapacity()
-        for s in 0..<Int(shapeSlots.count) where shapes[s].alive && shapes[s].isStatic {
+        // The moving shapes' mean size (a moving shape's query covers about (size / cell + 1)²
+        // cells of this grid, so the cells are not made much smaller than the moving shapes).
+        var movingSizeSum: Float = 0, movingCount = 0
+        for s in 0..<Int(shapeSlots.count) where shapes[s].alive {
+            guard shapes[s].isStatic else {
+                let e = aabbs[s].upper - aabbs[s].lower
+                if e.x.isFinite && e.y.isFinite { movingSizeSum += max(e.x, e.y, 0); movingCount += 1 }
+                continue
+            }
             if !keepingBoxes {
                 aabbs[s] = shapeAABB(s, sims[Int(shapes[s].body)].xf).expanded(by: 0.5 * speculativeDistance)
                 fatBoxes[s] = aabbs[s]
@@ -75,12 +83,14 @@ extension World {
             // it is, not as its length.
             broadPhase.staticSizes.append((max(e.x, 0) * max(e.y, 0)).squareRoot())
         }
-        // Cell size: twice the mean size of the smaller half of the static shapes, grown as the
-        // grid grows it to keep to about four cells per shape.
+        // Cell size: twice the mean size of the smaller half of the static shapes, at least 1.5
+        // times the moving shapes' mean size (the moving grid's), grown as the grid grows it to
+        // keep to about four cells per shape.
         var sizes = broadPhase.staticSizes  // (a reference: sorted in place)
         sizes.sort()
         let half = broadPhase.staticSizes.prefix(max(1, broadPhase.staticSizes.count / 2))
         var cell = half.isEmpty ? 100 : max(1, half.reduce(0, +) / Float(half.count) * 2)
+        if movingCount > 0 { cell = max(cell, 1.5 * movingSizeSum / Float(movingCount)) }
         let ids = broadPhase.staticIDs
         if let first = ids.first {
             var lo = fatBoxes[Int(first)].lower, hi = fatBoxes[Int(first)].upper
