@@ -123,7 +123,7 @@ struct IncrementalBroadPhaseTests {
         #expect(filtered > 0, "the moving grid was built with entry masks")
     }
 
-    @Test("layers of collision groups sharing one space, each inside its own four boundary edges: crowded cells searched, edges not large; contacts = overlapping fat boxes the groups allow")
+    @Test("layers of collision groups sharing one space, each inside its own four boundary edges: crowded cells searched, other groups' runs passed over, edges not large; contacts = overlapping fat boxes the groups allow")
     func layeredGroupsWithBoundariesMatchBruteForce() throws {
         let w = World(gravity: Vec2(0, 1000))
         var rng = TestRandom(seed: 0x1A7E_5EED)
@@ -159,7 +159,7 @@ struct IncrementalBroadPhaseTests {
             }
             return keys.sorted()
         }
-        var crowded = 0, boundaryContacts = 0
+        var crowded = 0, boundaryContacts = 0, longRuns = 0
         for step in 0..<180 {
             if step % 19 == 7, let b = bodies.randomElement(using: &rng) { w.setLinearVelocity(b, Vec2(rng.float(-600, 600), -700)) }
             w.step()
@@ -171,13 +171,24 @@ struct IncrementalBroadPhaseTests {
             if g.nx > 0 {
                 let cs = g.cellStart.view
                 if (0..<(Int(g.nx) * Int(g.ny))).contains(where: { Int(cs[$0 + 1] - cs[$0]) > PairContext.searchedCellEntries }) { crowded += 1 }
+                // Runs of one group's shapes in a cell, passed over in one jump: each run end
+                // is past its entry, within the cell, and the masks inside a run are equal.
+                let runs = g.entryRunEnds.view, masks = g.entryMasks.view
+                for c in 0..<(Int(g.nx) * Int(g.ny)) {
+                    for e in Int(cs[c])..<Int(cs[c + 1]) {
+                        let r = Int(runs[e])
+                        #expect(r > e && r <= Int(cs[c + 1]) && (e..<r).allSatisfy { masks[$0] == masks[e] }
+                                && (r == Int(cs[c + 1]) || masks[r] != masks[e]), "step \(step), cell \(c), entry \(e): run end \(r)")
+                        if r > e + 2 { longRuns += 1 }
+                    }
+                }
             }
         }
         // The edges (one row or column of cells each) are in the static grid, not tested by
         // every shape; cells crowded enough to be searched were met; shapes touched the edges.
         #expect(w.broadPhase.staticLarge.isEmpty && w.broadPhase.staticSmall.count == 4 * layers)
         #expect(Int(w.broadPhase.staticGrid.nx) * Int(w.broadPhase.staticGrid.ny) > 1)
-        #expect(crowded > 0 && boundaryContacts > 0, "crowded steps \(crowded), boundary contacts \(boundaryContacts)")
+        #expect(crowded > 0 && boundaryContacts > 0 && longRuns > 0, "crowded steps \(crowded), boundary contacts \(boundaryContacts), runs of 3 or more \(longRuns)")
     }
 
     @Test("a few moving shapes (all tested box against box, no moving grid), growing past the limit and back: contacts = overlapping fat boxes, every step")

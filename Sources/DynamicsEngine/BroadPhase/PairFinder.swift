@@ -319,6 +319,7 @@ struct BroadPhaseIndex {
             a.geo.origin == b.geo.origin && a.geo.invCellSize == b.geo.invCellSize && a.geo.nx == b.geo.nx && a.geo.ny == b.geo.ny
                 && same(a.cellStart, b.cellStart) && same(a.entries, b.entries)
                 && (a.masks == nil) == (b.masks == nil) && (a.masks == nil || same(a.masks!, b.masks!))
+                && same(a.runEnds, b.runEnds)
         }
         return same(staticGrid, o.staticGrid) && same(grid, o.grid) && same(moving, o.moving)
             && same(movingLarge, o.movingLarge) && same(staticLarge, o.staticLarge)
@@ -340,9 +341,12 @@ struct GridView {
     var entries: View<Int32>
     /// Each entry's filter mask (`UniformGrid.entryMasks`), for a grid built with a filter.
     var masks: View<UInt64>?
+    /// With `masks`: each entry's run end (`UniformGrid.entryRunEnds`).
+    var runEnds = View<Int32>()
     init(_ g: UniformGrid, masks: Bool = false) {
         geo = GridGeometry(origin: g.origin, invCellSize: g.invCellSize, nx: g.nx, ny: g.ny)
         cellStart = g.cellStart.view; entries = g.entries.view; self.masks = masks ? g.entryMasks.view : nil
+        if masks { runEnds = g.entryRunEnds.view }
     }
 }
 
@@ -493,7 +497,7 @@ struct PairContext: @unchecked Sendable {
         let cs = g.cellStart, en = g.entries
         // With entry masks (the moving grid): this shape's mask, to pass over the shapes of
         // other collision groups before reading their boxes.
-        let masks = g.masks
+        let masks = g.masks, runs = g.runEnds
         let own: UInt64 = masks != nil ? CollisionFilter(shapes: shapes, metas: metas).mask(of: s) : 0
         for y in r.y...r.w {
             for x in r.x...r.z {
@@ -511,9 +515,12 @@ struct PairContext: @unchecked Sendable {
                     }
                     assert(first == end || Int(en[first]) > s, "a grid cell's shapes are not in slot order")
                 }
-                for e in first..<end {
-                    if let masks, masks[e] & own == 0 { continue }
+                var e = first
+                while e < end {
+                    // A shape of a group `s` does not collide with: pass over its run.
+                    if let masks, masks[e] & own == 0 { e = Int(runs[e]); continue }
                     let t = Int(en[e])
+                    e += 1
                     guard let key = pairKey(s, t, rule) else { continue }
                     let tb = boxes[t]
                     guard box.overlaps(tb) else { continue }

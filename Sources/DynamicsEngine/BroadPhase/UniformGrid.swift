@@ -16,6 +16,11 @@ struct UniformGrid {
     /// `entries[e]`), read before the entry's box so that shapes of other collision groups
     /// sharing a cell are passed over without touching their boxes.
     let entryMasks = Column<UInt64>()
+    /// Built with a filter: for entry e, the first entry after it in its cell whose mask
+    /// differs from e's (or the cell's end), so a query passes over a run of shapes of a group
+    /// it does not collide with in one jump (layers of groups sharing the space: a cell lists
+    /// each layer's shapes together, as it lists shapes in slot order).
+    let entryRunEnds = Column<Int32>()
     /// Per-shape cell range of the last build (x0, y0, x1, y1), indexed by position in the input.
     let ranges = Column<SIMD4<Int32>>()
     /// Parallel build only: per band of rows, its entry total (then its first entry).
@@ -120,6 +125,23 @@ struct UniformGrid {
             while c > 0 { cs[c] = cs[c - 1]; c -= 1 }
             cs[0] = 0
         }
+        if filter != nil { buildRunEnds(cells: cells, total: total) }
+    }
+
+    /// `entryRunEnds` for the entries and masks just built (each cell from its end back).
+    mutating func buildRunEnds(cells: Int, total: Int) {
+        if entryRunEnds.count < total { entryRunEnds.append(contentsOf: repeatElement(0, count: total - entryRunEnds.count)) }
+        let cs = cellStart.view, masks = entryMasks.view, runs = entryRunEnds.mutableView
+        for c in 0..<cells {
+            let start = Int(cs[c]), end = Int(cs[c + 1])
+            guard end > start else { continue }
+            var e = end - 1
+            runs[e] = Int32(end)
+            while e > start {
+                e -= 1
+                runs[e] = masks[e] == masks[e + 1] ? runs[e + 1] : Int32(e + 1)
+            }
+        }
     }
 }
 
@@ -161,6 +183,7 @@ extension UniformGrid {
         pipeline.stages.append(Stage(kind: 3, pass: 0, island: -1, begin: 0, end: Int32(ny), blockSize: Int32(rowsPerBand)))
         pipeline.run(workers: workers, filler)
         cellStart[cells] = Int32(total)
+        if filter != nil { buildRunEnds(cells: cells, total: total) }
     }
 }
 

@@ -115,7 +115,7 @@ extension PrefetchPlan {
 
     /// Adds a pair-finder grid's buffers.
     mutating func add(grid g: UniformGrid) {
-        add(buffer: g.cellStart); add(buffer: g.entries); add(buffer: g.entryMasks)
+        add(buffer: g.cellStart); add(buffer: g.entries); add(buffer: g.entryMasks); add(buffer: g.entryRunEnds)
         add(buffer: g.ranges); add(buffer: g.bandTotals)
     }
 }
