@@ -6,18 +6,24 @@ import Testing
 /// search gives them.
 @Suite("Broad phase: only enlarged shapes look, the pairs stay exact")
 struct IncrementalBroadPhaseTests {
-    /// Every pair of shapes of different bodies, at least one dynamic, whose fat boxes overlap
-    /// (no collision groups in these worlds, so the filter is only that), keyed as the broad
-    /// phase keys them: the moving shape first against a static one, else the lower slot.
-    static func expectedKeys(_ w: World) -> [UInt64] {
+    /// Every pair of shapes of different bodies, at least one dynamic, whose fat boxes overlap,
+    /// keyed as the broad phase keys them: the moving shape first against a static one, else
+    /// the lower slot. `groups`: only the pairs the world's collision groups allow (bodies the
+    /// groups let collide, a body and a boundary of a group it is in); without, every pair.
+    static func expectedKeys(_ w: World, groups: Bool = false) -> [UInt64] {
         var keys: [UInt64] = []
         let n = Int(w.shapeSlots.count)
         for s in 0..<n where w.shapes[s].alive {
             for t in (s + 1)..<max(n, s + 1) where w.shapes[t].alive {
                 let a = Int(w.shapes[s].body), b = Int(w.shapes[t].body)
-                if a == b { continue }
-                if w.metas[a].type != .dynamic && w.metas[b].type != .dynamic { continue }
+                if a == b || (w.metas[a].type != .dynamic && w.metas[b].type != .dynamic) { continue }
                 guard w.fatBoxes[s].overlaps(w.fatBoxes[t]) else { continue }
+                if groups {
+                    let allowed = w.shapes[t].isBoundary ? w.bodyCollidesWithBoundary(a, group: w.shapes[t].boundaryGroup)
+                        : w.shapes[s].isBoundary ? w.bodyCollidesWithBoundary(b, group: w.shapes[s].boundaryGroup)
+                        : w.bodiesCollide(a, b)
+                    guard allowed else { continue }
+                }
                 let (first, second) = w.shapes[t].isStatic ? (s, t) : w.shapes[s].isStatic ? (t, s) : (s, t)
                 keys.append(UInt64(UInt32(first)) << 32 | UInt64(UInt32(second)))
             }
@@ -96,20 +102,7 @@ struct IncrementalBroadPhaseTests {
                 bodies.append(b)
             }
         }
-        func expected() -> [UInt64] {
-            var keys: [UInt64] = []
-            let n = Int(w.shapeSlots.count)
-            for s in 0..<n where w.shapes[s].alive {
-                for t in (s + 1)..<max(n, s + 1) where w.shapes[t].alive {
-                    let a = Int(w.shapes[s].body), b = Int(w.shapes[t].body)
-                    if a == b || (w.metas[a].type != .dynamic && w.metas[b].type != .dynamic) { continue }
-                    guard w.fatBoxes[s].overlaps(w.fatBoxes[t]), w.bodiesCollide(a, b) else { continue }
-                    let (first, second) = w.shapes[t].isStatic ? (s, t) : w.shapes[s].isStatic ? (t, s) : (s, t)
-                    keys.append(UInt64(UInt32(first)) << 32 | UInt64(UInt32(second)))
-                }
-            }
-            return keys.sorted()
-        }
+        func expected() -> [UInt64] { Self.expectedKeys(w, groups: true) }
         var filtered = 0
         for step in 0..<240 {
             if step % 7 == 3 { regroup(bodies[Int(rng.next() % UInt64(bodies.count))]) }
@@ -141,24 +134,7 @@ struct IncrementalBroadPhaseTests {
                 bodies.append(b)
             }
         }
-        func expected() -> [UInt64] {
-            var keys: [UInt64] = []
-            let n = Int(w.shapeSlots.count)
-            for s in 0..<n where w.shapes[s].alive {
-                for t in (s + 1)..<max(n, s + 1) where w.shapes[t].alive {
-                    let a = Int(w.shapes[s].body), b = Int(w.shapes[t].body)
-                    if a == b || (w.metas[a].type != .dynamic && w.metas[b].type != .dynamic) { continue }
-                    guard w.fatBoxes[s].overlaps(w.fatBoxes[t]) else { continue }
-                    let allowed = w.shapes[t].isBoundary ? w.bodyCollidesWithBoundary(a, group: w.shapes[t].boundaryGroup)
-                        : w.shapes[s].isBoundary ? w.bodyCollidesWithBoundary(b, group: w.shapes[s].boundaryGroup)
-                        : w.bodiesCollide(a, b)
-                    guard allowed else { continue }
-                    let (first, second) = w.shapes[t].isStatic ? (s, t) : w.shapes[s].isStatic ? (t, s) : (s, t)
-                    keys.append(UInt64(UInt32(first)) << 32 | UInt64(UInt32(second)))
-                }
-            }
-            return keys.sorted()
-        }
+        func expected() -> [UInt64] { Self.expectedKeys(w, groups: true) }
         var crowded = 0, boundaryContacts = 0, longRuns = 0
         for step in 0..<180 {
             if step % 19 == 7, let b = bodies.randomElement(using: &rng) { w.setLinearVelocity(b, Vec2(rng.float(-600, 600), -700)) }
