@@ -530,9 +530,19 @@ public final class DynamicAnimator {
                     // Rotate by the change since the last write (the first time, read the item's
                     // angle); changes made to the transform from outside go through
                     // updateItem(usingCurrentState:), which resets the remembered angle.
-                    let item = live[k].item
-                    let last = live[k].angle.isNaN ? item.transform.rotationAngle : live[k].angle
-                    if last != a { item.transform = item.transform.rotated(by: a - last) }
+                    let remembered = live[k].angle
+                    if let view = live[k].view {
+                        // (Through the view as it is: copying the item out of its record
+                        // retained and released it, a quarter of a rotating item's write.)
+                        view._withUnsafeGuaranteedRef { v in
+                            let last = remembered.isNaN ? v.transform.rotationAngle : remembered
+                            if last != a { v.transform = v.transform.rotated(by: a - last) }
+                        }
+                    } else {
+                        let item = live[k].item
+                        let last = remembered.isNaN ? item.transform.rotationAngle : remembered
+                        if last != a { item.transform = item.transform.rotated(by: a - last) }
+                    }
                     live[k].angle = a
                 }
             }
