@@ -612,8 +612,15 @@ public final class DynamicAnimator {
     /// Makes the queued delegate calls, in order, unless calls are already being made further
     /// up the stack (that loop makes the new ones too). Calls a delegate makes from a callback
     /// (removing an item, say) are queued behind the current ones.
+    @inline(__always)
     func deliverContactCalls() {
-        guard !delivering, !outbox.isEmpty else { return }
+        // (The common case, nothing queued, without a call: a tick asks twice.)
+        if !outbox.isEmpty { deliverQueuedContactCalls() }
+    }
+
+    @inline(never)
+    private func deliverQueuedContactCalls() {
+        guard !delivering else { return }
         delivering = true
         defer { delivering = false }
         nextCall = 0

@@ -95,7 +95,13 @@ public struct PrefetchPlan: ~Copyable {
     /// not read).
     @inline(__always)
     public static func prefetch(object: AnyObject) {
-        let a = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+        prefetch(address: Unmanaged.passUnretained(object).toOpaque())
+    }
+
+    /// Asks for the first two lines at `address` (an object's, say), as `prefetch(object:)`.
+    @inline(__always)
+    public static func prefetch(address: UnsafeMutableRawPointer) {
+        let a = UInt(bitPattern: address)
         dk_prefetch_line(a)
         dk_prefetch_line(a + UInt(lineBytes))
     }

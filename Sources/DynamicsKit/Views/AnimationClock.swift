@@ -25,8 +25,13 @@ public final class AnimationClock: @unchecked Sendable {
     public static let main = AnimationClock()
 
     private struct WeakAnimator { weak var animator: DynamicAnimator? }
-    private let lock = NSLock()
+    /// Guards `animators` and `runs`. (A `Mutex` lives inside the clock: an `NSLock` is two
+    /// more objects to fetch and about 200 instructions a lock and unlock, a menu frame's 4 %.)
+    private let lock = Mutex<Void>(())
     @exclusivity(unchecked) private var animators: [WeakAnimator] = []
+    /// The one animator of `animators` when it holds exactly one (else nil), read in place: a
+    /// weak reference copied out of the array is a write to the animator's side table and back.
+    @exclusivity(unchecked) private weak var soleAnimator: DynamicAnimator?
     @exclusivity(unchecked) private var runs: [ViewAnimationRun] = []
     /// `runs.count`, written under the lock: a frame with no view animation reads it instead
     /// of taking the lock (a run committed on another thread meanwhile starts next frame).
@@ -45,9 +50,15 @@ public final class AnimationClock: @unchecked Sendable {
     @exclusivity(unchecked) private var plan = PrefetchPlan()
     /// Advances through `advance(_:by:workers:)` since `plan` was made.
     @exclusivity(unchecked) private var planAge = Int.max
-    /// Advances between two makings of `plan`: buffers move rarely once a component is warm,
-    /// and a stale address only costs a wasted prefetch.
+    /// Advances between two makings of `plan`: 30 for a clock's first `earlyPlans` plans (its
+    /// components' buffers grow to their working size in their first cycles), then 120 — once
+    /// warm, buffers rarely move, and a stale address only costs a wasted prefetch. (Making a
+    /// menu's plan every 30 advances was 2.6 % of its instructions.)
     static let planInterval = 30
+    static let warmPlanInterval = 120
+    static let earlyPlans = 6
+    /// Plans made so far (up to `earlyPlans`).
+    @exclusivity(unchecked) private var plansMade = 0
     /// A worker's share of `advance(_:by:workers:)` below this many clocks is advanced without
     /// prefetching: a menu's frame touches about 12 KB, so a few dozen stay in a core's cache
     /// from frame to frame, and asking for lines already there only costs instructions.
@@ -99,32 +110,32 @@ public final class AnimationClock: @unchecked Sendable {
 
     private func advanceOnce(by seconds: TimeInterval) {
         time += seconds
-        lock.lock()
-        if animators.count == 1, let only = animators[0].animator {
+        if let only = lock.withLock({ _ in soleAnimator }) {
             // One live animator (a component on its own clock): stepped without the snapshot
             // list, which cost more than a small world's step leaves room for. Same order.
-            lock.unlock()
             only.step(by: seconds)
         } else {
-            var dead = false
-            for a in animators { if let x = a.animator { animatorScratch.append(x) } else { dead = true } }
-            if dead { animators.removeAll { $0.animator == nil } }
-            lock.unlock()
+            lock.withLock { _ in
+                var dead = false
+                for a in animators { if let x = a.animator { animatorScratch.append(x) } else { dead = true } }
+                if dead { removeDeadAnimators() }
+            }
             for a in animatorScratch { a.step(by: seconds) }
             animatorScratch.removeAll(keepingCapacity: true)
         }
 
         guard runCount.load(ordering: .acquiring) > 0 else { return }
-        lock.lock()
-        if !runs.isEmpty { runScratch.append(contentsOf: runs) }
-        lock.unlock()
+        lock.withLock { _ in if !runs.isEmpty { runScratch.append(contentsOf: runs) } }
         guard !runScratch.isEmpty else { return }
         if !events.isEmpty { events.removeAll(keepingCapacity: true) }
         for r in runScratch { r.advance(by: seconds, events: &events) }
-        lock.lock()
-        runs.removeAll { $0.ended }
-        runCount.store(runs.count, ordering: .releasing)
-        lock.unlock()
+        // (Most frames end no animation: the list is rewritten only when one ended.)
+        if runScratch.contains(where: { $0.ended }) {
+            lock.withLock { _ in
+                runs.removeAll { $0.ended }
+                runCount.store(runs.count, ordering: .releasing)
+            }
+        }
         runScratch.removeAll(keepingCapacity: true)
         guard !events.isEmpty else { return }
         // Swap buffers so callbacks that commit animations start from an empty list.
@@ -177,26 +188,28 @@ public final class AnimationClock: @unchecked Sendable {
         func perform(_ part: Int) {
             let n = clocks.count
             let lo = part * n / parts, hi = (part + 1) * n / parts
-            clocks.withUnsafeBufferPointer { c in
-                // A few clocks stay in the cache from one frame to the next: no prefetching.
-                guard hi - lo >= AnimationClock.minClocksToPrefetch else {
-                    for i in lo..<hi { c[i].advance(by: seconds) }
-                    return
-                }
-                // The first clocks' objects and lists (later ones two and one ahead below).
-                PrefetchPlan.prefetch(object: c[lo])
-                PrefetchPlan.prefetch(object: c[lo + 1])
-                c[lo].plan.prefetchList(); c[lo].plan.prefetch()
-                for i in lo..<hi {
-                    if i + 2 < hi { PrefetchPlan.prefetch(object: c[i + 2]) }
-                    if i + 1 < hi {
-                        let next = c[i + 1]
-                        next.plan.prefetchList()
-                        next.plan.prefetch()
+            // (The clocks as unretained references: `clocks` holds them for the whole call, and
+            // a retain and release of three clocks a frame was 1.6 % of a menu's.)
+            clocks.withUnsafeBufferPointer { strong in
+                strong.withMemoryRebound(to: Unmanaged<AnimationClock>.self) { c in
+                    // A few clocks stay in the cache from one frame to the next: no prefetching.
+                    guard hi - lo >= AnimationClock.minClocksToPrefetch else {
+                        for i in lo..<hi { c[i]._withUnsafeGuaranteedRef { $0.advance(by: seconds) } }
+                        return
                     }
-                    let clock = c[i]
-                    clock.advance(by: seconds)
-                    if clock.planAge >= AnimationClock.planInterval { clock.makePlan() } else { clock.planAge += 1 }
+                    // The first clocks' objects and lists (later ones two and one ahead below).
+                    PrefetchPlan.prefetch(address: c[lo].toOpaque())
+                    PrefetchPlan.prefetch(address: c[lo + 1].toOpaque())
+                    c[lo]._withUnsafeGuaranteedRef { $0.plan.prefetchList(); $0.plan.prefetch() }
+                    for i in lo..<hi {
+                        if i + 2 < hi { PrefetchPlan.prefetch(address: c[i + 2].toOpaque()) }
+                        if i + 1 < hi { c[i + 1]._withUnsafeGuaranteedRef { $0.plan.prefetchList(); $0.plan.prefetch() } }
+                        c[i]._withUnsafeGuaranteedRef { clock in
+                            clock.advance(by: seconds)
+                            let interval = clock.plansMade < AnimationClock.earlyPlans ? AnimationClock.planInterval : AnimationClock.warmPlanInterval
+                            if clock.planAge >= interval { clock.makePlan() } else { clock.planAge += 1 }
+                        }
+                    }
                 }
             }
         }
@@ -206,14 +219,14 @@ public final class AnimationClock: @unchecked Sendable {
     private func makePlan() {
         plan.removeAll()
         plan.add(object: self, lines: 3)
-        plan.add(object: lock, lines: 2)
-        lock.lock()
-        plan.add(array: animators)
-        for a in animators.prefix(4) { a.animator?.addHotLines(to: &plan) }
-        plan.add(array: runs)
-        for r in runs.prefix(4) { plan.add(object: r, lines: 2) }
-        lock.unlock()
+        lock.withLock { _ in
+            plan.add(array: animators)
+            for a in animators.prefix(4) { a.animator?.addHotLines(to: &plan) }
+            plan.add(array: runs)
+            for r in runs.prefix(4) { plan.add(object: r, lines: 2) }
+        }
         planAge = 0
+        if plansMade < Self.earlyPlans { plansMade += 1 }
     }
 
     /// Advances `seconds` in frames of `frameDuration` (default 1/60 s).
@@ -236,31 +249,38 @@ public final class AnimationClock: @unchecked Sendable {
 
     /// True when no animator on the clock is running and no view animation is left.
     public var isIdle: Bool {
-        lock.lock(); defer { lock.unlock() }
-        if !runs.isEmpty { return false }
-        return !animators.contains { $0.animator?.isRunning == true }
+        lock.withLock { _ in runs.isEmpty && !animators.contains { $0.animator?.isRunning == true } }
     }
 
     /// Number of view animations committed on this clock that have not ended.
     public var runningViewAnimationCount: Int {
-        lock.lock(); defer { lock.unlock() }
-        return runs.count
+        lock.withLock { _ in runs.count }
     }
 
     func register(_ animator: DynamicAnimator) {
-        lock.lock(); defer { lock.unlock() }
-        animators.removeAll { $0.animator == nil }
-        animators.append(WeakAnimator(animator: animator))
+        lock.withLock { _ in
+            animators.append(WeakAnimator(animator: animator))
+            removeDeadAnimators()
+        }
     }
 
     func unregister(_ animator: DynamicAnimator) {
-        lock.lock(); defer { lock.unlock() }
-        animators.removeAll { $0.animator == nil || $0.animator === animator }
+        lock.withLock { _ in
+            animators.removeAll { $0.animator === animator }
+            removeDeadAnimators()
+        }
+    }
+
+    /// Drops the animators that were freed and sets `soleAnimator` (under the lock).
+    private func removeDeadAnimators() {
+        animators.removeAll { $0.animator == nil }
+        soleAnimator = animators.count == 1 ? animators[0].animator : nil
     }
 
     func add(_ run: ViewAnimationRun) {
-        lock.lock(); defer { lock.unlock() }
-        runs.append(run)
-        runCount.store(runs.count, ordering: .releasing)
+        lock.withLock { _ in
+            runs.append(run)
+            runCount.store(runs.count, ordering: .releasing)
+        }
     }
 }
