@@ -43,9 +43,10 @@ struct ClockBatchTests {
         }
     }
 
-    @Test("1 and 2 workers end bit for bit where advancing each clock alone ends", arguments: [1, 2])
+    @Test("1, 2 and 3 workers end bit for bit where advancing each clock alone ends", arguments: [1, 2, 3])
     func sameAsOneByOne(workers: Int) {
-        // Enough clocks that each worker's share prefetches (at least 32 each).
+        // Enough clocks that one or two workers prefetch (at least 32 a worker); three advance
+        // shares of 23 clocks without prefetching.
         let n = 70
         let alone = (0..<n).map(Scene.init)
         let together = (0..<n).map(Scene.init)

@@ -212,9 +212,10 @@ final class Column<Element>: RandomAccessCollection, MutableCollection {
 
     /// Makes this column a copy of `other`'s elements. (A view, unlike a column reached
     /// through another object, is passed without a retain and a release.)
+    @inline(__always)
     func assign(from other: View<Element>) {
         truncate(to: 0)
-        reserveCapacity(other.count)
+        if other.count > capacity { reserveCapacity(other.count) }
         if other.count > 0 { base.initialize(from: other.base, count: other.count) }
         count = other.count
     }

@@ -99,8 +99,11 @@ extension World {
             && hits == rest.hits && restSnapshotMatches(bitwise: true)
         rest.atRest = same
         if !same {
-            rest.states.assign(from: states); rest.sims.assign(from: sims); rest.metas.assign(from: metas)
-            rest.contacts.assign(from: contacts.view); rest.data.assign(from: contacts.data.view); rest.fatBoxes.assign(from: fatBoxes)
+            // (From views, and into the copy's columns through one local reference: a column
+            // passed as an argument is retained and released, six pairs a call.)
+            let r = rest
+            r.states.assign(from: states.view); r.sims.assign(from: sims.view); r.metas.assign(from: metas.view)
+            r.contacts.assign(from: contacts.view); r.data.assign(from: contacts.data.view); r.fatBoxes.assign(from: fatBoxes.view)
             rest.full = true
             rest.dt = dt; rest.gravity = gravity; rest.settingsGeneration = settingsGeneration; rest.hits = hits
         }
