@@ -470,8 +470,12 @@ public final class DynamicAnimator {
         if !isRunning && pending.isEmpty && canIdleWhilePaused && !world.hasAwakeBodies { return }
         if tickListsDirty { compile() }
         inTick = true
-        compiled.forceRefs.withUnsafeBufferPointer { refs in
-            for b in refs { b._withUnsafeGuaranteedRef { $0.applyForces(self, dt: dt) } }
+        // By index (the list's buffer was retained and released each tick through a buffer
+        // pointer; no user code runs in `applyForces`, and the list only changes when compiled).
+        var k = 0
+        while k < compiled.forceRefs.count {
+            compiled.forceRefs[k]._withUnsafeGuaranteedRef { $0.applyForces(self, dt: dt) }
+            k += 1
         }
         world.step(dt: Float(dt))
         writeBack()
