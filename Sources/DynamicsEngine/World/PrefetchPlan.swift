@@ -114,8 +114,11 @@ extension PrefetchPlan {
     /// Adds the first `maxLines` lines of `column`'s buffer, if it holds anything.
     @inline(__always)
     mutating func add<T>(buffer column: Column<T>, maxLines: Int = 4) {
-        if column.count > 0 {
-            add(UnsafeRawPointer(column.view.base), bytes: column.count * MemoryLayout<T>.stride, maxLines: maxLines)
+        // By capacity, not count: a buffer empty when the plan is made (a flying body's
+        // contacts, islands and colour batches) fills when a contact begins, and a plan lasts
+        // up to 120 advances.
+        if column.capacity > 0 {
+            add(UnsafeRawPointer(column.view.base), bytes: column.capacity * MemoryLayout<T>.stride, maxLines: maxLines)
         }
     }
 
@@ -129,7 +132,7 @@ extension PrefetchPlan {
 extension World {
     /// Adds to `plan` the memory this world's next step will touch: the world object, its
     /// step context, contact set and rest snapshot, the column objects the step still reads,
-    /// and the first lines of each buffer a small world's step reads that holds something
+    /// and the first lines of each buffer a small world's step reads that has storage
     /// (bodies, shapes, contacts, the rest copy, the pair finder's lists and grids, islands,
     /// the solver's and the colour batches'). Allocates nothing. Used by
     /// `AnimationClock.advance(_:by:workers:)` to prefetch one animator's world while the one
@@ -159,6 +162,27 @@ extension World {
         plan.add(object: broadPhase.grid.bandTotals)
         plan.add(object: islands.bodies); plan.add(object: islands.bodyStart); plan.add(object: islands.groupBodyStart)
         plan.add(object: islands.jointList); plan.add(object: islands.canSleep)
+        // (and those a step with a contact reads, or a body in flight: a trace of a menu's
+        // frames found them missing, a dozen lines of its frames with a contact; the objects
+        // were allocated together, so neighbours share lines.)
+        plan.add(object: shapes); plan.add(object: groupsOfBody.head)
+        plan.add(object: contacts.records)
+        plan.add(object: contactChanges); plan.add(object: staticTouches)
+        plan.add(object: broadPhase.freshPairs); plan.add(object: broadPhase.workerPairs)
+        plan.add(object: islands.contactStart); plan.add(object: islands.contactList)
+        plan.add(object: islands.groupContactStart); plan.add(object: islands.groupJointStart)
+        plan.add(object: solver.constraints)
+        plan.add(object: batches.order); plan.add(object: batches.wide); plan.add(object: batches.wideExtra)
+        plan.add(object: batches.wideStart); plan.add(object: batches.overflow); plan.add(object: batches.overflowStart)
+        plan.add(object: batches.colorStart); plan.add(object: batches.batchSource); plan.add(object: batches.batchLanes)
+        // Small arrays: the free-slot lists (their counts), the pending end events, the
+        // narrow phase's and the pair finder's first chunk buffers.
+        plan.add(array: shapeSlots.freeSlots, maxLines: 1); plan.add(array: groupSlots.freeSlots, maxLines: 1)
+        plan.add(array: contacts.pendingEndEvents, maxLines: 1)
+        plan.add(buffer: contactChanges); plan.add(buffer: staticTouches); plan.add(buffer: broadPhase.workerPairs)
+        if contactChanges.count > 0 { plan.add(array: contactChanges[0], maxLines: 1) }
+        if staticTouches.count > 0 { plan.add(array: staticTouches[0], maxLines: 1) }
+        if broadPhase.workerPairs.count > 0 { plan.add(array: broadPhase.workerPairs[0], maxLines: 1) }
         // Buffers: bodies and shapes,
         plan.add(buffer: sims); plan.add(buffer: states); plan.add(buffer: metas)
         plan.add(buffer: shapes); plan.add(buffer: shapeNext); plan.add(buffer: aabbs); plan.add(buffer: fatBoxes)
@@ -179,7 +203,8 @@ extension World {
         plan.add(buffer: islands.groupBodyStart); plan.add(buffer: islands.groupContactStart)
         plan.add(buffer: islands.jointStart); plan.add(buffer: islands.jointList); plan.add(buffer: islands.groupJointStart)
         plan.add(buffer: solver.constraints); plan.add(buffer: solver.cursor); plan.add(buffer: solver.smallIslands)
-        plan.add(buffer: batches.wide); plan.add(buffer: batches.wideExtra); plan.add(buffer: batches.wideStart)
+        // (A batch is ten lines; a small world's island uses the first.)
+        plan.add(buffer: batches.wide, maxLines: 10); plan.add(buffer: batches.wideExtra); plan.add(buffer: batches.wideStart)
         plan.add(buffer: batches.colorStart); plan.add(buffer: batches.order); plan.add(buffer: batches.bodyColors)
         plan.add(buffer: batches.colorOf); plan.add(buffer: batches.batchSource); plan.add(buffer: batches.batchLanes)
         plan.add(buffer: batches.islandCounts)

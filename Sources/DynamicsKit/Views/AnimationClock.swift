@@ -223,7 +223,8 @@ public final class AnimationClock: @unchecked Sendable {
             plan.add(array: animators)
             for a in animators.prefix(4) { a.animator?.addHotLines(to: &plan) }
             plan.add(array: runs)
-            for r in runs.prefix(4) { plan.add(object: r, lines: 2) }
+            for r in runs.prefix(4) { plan.add(object: r, lines: 3) }
+            if !runs.isEmpty { plan.add(array: runScratch, maxLines: 1) }
         }
         planAge = 0
         if plansMade < Self.earlyPlans { plansMade += 1 }
