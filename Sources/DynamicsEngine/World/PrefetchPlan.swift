@@ -114,11 +114,12 @@ extension PrefetchPlan {
     /// Adds the first `maxLines` lines of `column`'s buffer, if it holds anything.
     @inline(__always)
     mutating func add<T>(buffer column: Column<T>, maxLines: Int = 4) {
-        // By capacity, not count: a buffer empty when the plan is made (a flying body's
-        // contacts, islands and colour batches) fills when a contact begins, and a plan lasts
-        // up to 120 advances.
-        if column.capacity > 0 {
-            add(UnsafeRawPointer(column.view.base), bytes: column.capacity * MemoryLayout<T>.stride, maxLines: maxLines)
+        // A buffer empty when the plan is made (a flying body's contacts, islands and colour
+        // batches) may fill before the next plan (up to 120 advances): its first line.
+        if column.count > 0 {
+            add(UnsafeRawPointer(column.view.base), bytes: column.count * MemoryLayout<T>.stride, maxLines: maxLines)
+        } else if column.capacity > 0 {
+            add(UnsafeRawPointer(column.view.base), bytes: 1, maxLines: 1)
         }
     }
 
