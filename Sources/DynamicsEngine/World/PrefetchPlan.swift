@@ -111,11 +111,11 @@ public struct PrefetchPlan: ~Copyable {
 }
 
 extension PrefetchPlan {
-    /// Adds the first `maxLines` lines of `column`'s buffer, if it holds anything.
+    /// Adds the first `maxLines` lines of `column`'s elements, or the first line of its buffer
+    /// when it is empty but has one: a buffer empty when the plan is made (a flying body's
+    /// contacts, islands and colour batches) may fill before the next plan (up to 120 advances).
     @inline(__always)
     mutating func add<T>(buffer column: Column<T>, maxLines: Int = 4) {
-        // A buffer empty when the plan is made (a flying body's contacts, islands and colour
-        // batches) may fill before the next plan (up to 120 advances): its first line.
         if column.count > 0 {
             add(UnsafeRawPointer(column.view.base), bytes: column.count * MemoryLayout<T>.stride, maxLines: maxLines)
         } else if column.capacity > 0 {
