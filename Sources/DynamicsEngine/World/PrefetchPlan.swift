@@ -167,7 +167,7 @@ extension World {
         // frames found them missing, a dozen lines of its frames with a contact; the objects
         // were allocated together, so neighbours share lines.)
         plan.add(object: shapes); plan.add(object: groupsOfBody.head)
-        plan.add(object: contacts.records)
+        plan.add(object: contacts.records, lines: 2)  // (and the column allocated after it)
         plan.add(object: contactChanges); plan.add(object: staticTouches)
         plan.add(object: broadPhase.freshPairs); plan.add(object: broadPhase.workerPairs)
         plan.add(object: islands.contactStart); plan.add(object: islands.contactList)

@@ -224,7 +224,7 @@ public final class AnimationClock: @unchecked Sendable {
             for a in animators.prefix(4) { a.animator?.addHotLines(to: &plan) }
             plan.add(array: runs)
             for r in runs.prefix(4) { plan.add(object: r, lines: 3) }
-            if !runs.isEmpty { plan.add(array: runScratch, maxLines: 1) }
+            plan.add(array: runScratch, maxLines: 1)  // (nothing while it never held a run)
         }
         planAge = 0
         if plansMade < Self.earlyPlans { plansMade += 1 }
