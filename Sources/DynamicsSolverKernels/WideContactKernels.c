@@ -623,31 +623,78 @@ void dk_wide_relax(void *batches, intptr_t count, void *states, intptr_t bodyCou
 // MARK: A lone batch
 
 // A small island's usual case, a colour of one batch with one or two contacts and nothing
-// else to solve: the engine asks once per step (`dk_lone_batch`) and then calls the lane
-// passes directly for every sub-step, without the per-call dispatch and checks above. The
-// lane passes are plain scalar arithmetic, the same on every x86-64 processor.
+// else to solve: the engine asks once per step (`dk_lone_batch`, which names the live lanes)
+// and then hands the whole island's sub-steps to `dk_lone_island` — its bodies' velocity and
+// position stages too, so a menu resting on its boundary makes one call a step instead of
+// two a sub-step, and no lane is looked for again. The lane passes are plain scalar
+// arithmetic, the same on every x86-64 processor.
 
-int dk_lone_batch(const void *batches, intptr_t count) { return lone_lanes((const DKWideContact *)batches, count); }
+int dk_lone_batch(const void *batches, intptr_t count) {
+    const DKWideContact *c = batches;
+    if (!lone_lanes(c, count)) return 0;
+    int mask = 0;
+    for (int l = 0; l < 4; l++) mask |= ((c->writeA[l] | c->writeB[l]) != 0) << l;
+    return mask;
+}
 
-void dk_lone_warm_start_solve(void *batch, void *states, intptr_t bodyCount, float invH, float maxBiasVelocity,
-                              DKSoftness soft, DKSoftness staticSoft) {
-    DKWideContact *c = batch;
-    float *s = states;
-    check_bodies(c, bodyCount);
-    for (int l = 0; l < 4; l++) {
-        if (c->writeA[l] | c->writeB[l]) lane_warm_start(c, l, s);
-    }
-    for (int l = 0; l < 4; l++) {
-        if (c->writeA[l] | c->writeB[l]) lane_solve(c, l, s, invH, maxBiasVelocity, soft, staticSoft, 1);
+/// A sub-step's velocity stage for the island's bodies (the engine's `BodyIntegration.velocities`).
+AI void lone_velocities(float *s, const DKLoneBody *bodies, intptr_t n, const DKLoneStep *st) {
+    const float maxSpeed = st->maxLinearSpeed, maxSpeedSq = maxSpeed * maxSpeed, maxAng = st->maxAngularSpeed;
+    for (intptr_t k = 0; k < n; k++) {
+        const DKLoneBody *b = bodies + k;
+        float *r = s + 8 * (intptr_t)b->index;
+        float vx = b->linDamp * (r[0] + b->dvx), vy = b->linDamp * (r[1] + b->dvy);
+        float w = b->angDamp * (r[2] + b->dw);
+        float sp = vx * vx + vy * vy;
+        if (sp > maxSpeedSq) {
+            float f = maxSpeed / __builtin_sqrtf(sp);
+            vx *= f;
+            vy *= f;
+        }
+        if (__builtin_fabsf(w) > maxAng) w = w > 0.0f ? maxAng : -maxAng;
+        r[0] = vx;
+        r[1] = vy;
+        r[2] = w;
     }
 }
 
-void dk_lone_relax(void *batch, void *states, intptr_t bodyCount, float invH) {
+/// A sub-step's position stage (the engine's `BodyIntegration.positions`): the rotation
+/// change turned by h·w and renormalised, the move advanced by h·v.
+AI void lone_positions(float *s, const DKLoneBody *bodies, intptr_t n, float h) {
+    for (intptr_t k = 0; k < n; k++) {
+        float *r = s + 8 * (intptr_t)bodies[k].index;
+        float da = h * r[2];
+        float c = r[6], sn = r[7];
+        float c2 = c - da * sn, s2 = sn + da * c;
+        float mag = __builtin_sqrtf(c2 * c2 + s2 * s2);
+        float inv = mag > 0.0f ? 1.0f / mag : 0.0f;
+        r[6] = c2 * inv;
+        r[7] = s2 * inv;
+        r[4] = r[4] + h * r[0];
+        r[5] = r[5] + h * r[1];
+    }
+}
+
+void dk_lone_island(void *batch, int lanes, void *states, intptr_t bodyCount, const DKLoneBody *bodies, intptr_t bodyN,
+                    intptr_t subSteps, const DKLoneStep *step) {
     DKWideContact *c = batch;
     float *s = states;
     check_bodies(c, bodyCount);
-    for (int l = 0; l < 4; l++) {
-        if (c->writeA[l] | c->writeB[l]) lane_solve(c, l, s, invH, 0.0f, rigid, rigid, 0);
+#if DEBUG
+    DK_CHECK(lanes > 0 && lanes < 16, "lone island: lane mask %d", lanes);
+    for (intptr_t k = 0; k < bodyN; k++) {
+        DK_CHECK(bodies[k].index >= 0 && bodies[k].index < bodyCount, "lone island: body %d outside 0..<%ld",
+                 (int)bodies[k].index, (long)bodyCount);
+    }
+#endif
+    const float h = step->h, invH = step->invH, maxBias = step->maxBiasVelocity;
+    const DKSoftness soft = step->soft, staticSoft = step->staticSoft;
+    for (intptr_t sub = 0; sub < subSteps; sub++) {
+        lone_velocities(s, bodies, bodyN, step);
+        for (int m = lanes; m; m &= m - 1) lane_warm_start(c, __builtin_ctz(m), s);
+        for (int m = lanes; m; m &= m - 1) lane_solve(c, __builtin_ctz(m), s, invH, maxBias, soft, staticSoft, 1);
+        lone_positions(s, bodies, bodyN, h);
+        for (int m = lanes; m; m &= m - 1) lane_solve(c, __builtin_ctz(m), s, invH, 0.0f, rigid, rigid, 0);
     }
 }
 

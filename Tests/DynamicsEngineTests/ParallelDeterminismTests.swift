@@ -160,6 +160,27 @@ struct ParallelDeterminismTests {
                 try TestWorld.box($0, at: Vec2(0, -50))
                 try TestWorld.box($0, at: Vec2(-200, -50), type: .kinematic, velocity: Vec2(120, 0))
             }),
+            // The bodies' own stages inside the one-call island: damping, a body's own gravity,
+            // a force and a torque (the first step), and both speed limits (a low linear limit
+            // and a spin above a quarter turn per sub-step).
+            ("a damped, pushed, over-fast spinning box", {
+                var settings = WorldSettings()
+                settings.isSleepEnabled = false
+                settings.maxLinearSpeed = 300
+                let w = World(gravity: Vec2(0, 1000), settings: settings)
+                try TestWorld.ground(w, top: 0)
+                var def = BodyDef(type: .dynamic, position: Vec2(0, -40), angle: 0.1)
+                def.linearVelocity = Vec2(2000, -100)
+                def.angularVelocity = 400
+                def.linearDamping = 0.7
+                def.angularDamping = 0.4
+                def.gravity = Vec2(30, 1500)
+                let b = try w.createBody(def, shapes: [ShapeDef(.box(halfWidth: 40, halfHeight: 40),
+                                                                material: Material(density: 2, friction: 0.5, restitution: 0.2))])
+                w.applyForce(b, Vec2(-5e6, 2e6), at: Vec2(20, -60))
+                w.applyTorque(b, 3e8)
+                return w
+            }),
         ]
         defer { WideContactSolver.forceLanes(false) }
         for (name, make) in worlds {

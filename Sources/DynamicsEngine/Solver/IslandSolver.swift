@@ -50,24 +50,58 @@ struct BodyIntegration {
     var h, invH: Float
     var maxLinearSpeed: Float
 
+    /// The most a body turns in a sub-step: a quarter turn, so the linearised contacts stay valid.
+    @inline(__always)
+    var maxAngularSpeed: Float { 0.25 * Float.pi * invH }
+
+    /// What a sub-step's velocity stage does to body `b` (the same every sub-step of a step):
+    /// v ← linDamp · (v + dv), w ← angDamp · (w + dw). Also what `dk_lone_island` is given.
+    @inline(__always)
+    func velocityStage(_ b: Int) -> DKLoneBody {
+        let sim = sims[b]
+        let dv = h * (sim.invMass * sim.force + sim.gravity)
+        return DKLoneBody(index: Int32(b), linDamp: 1 / (1 + h * sim.linearDamping), angDamp: 1 / (1 + h * sim.angularDamping),
+                          dvx: dv.x, dvy: dv.y, dw: h * sim.invInertia * sim.torque)
+    }
+
+    /// The most bodies `solveInOneCall` takes (a lone batch's island has one to four; more
+    /// take the stages one by one, with the same results).
+    static let oneCallBodies = 4
+
+    /// A whole step of entries `r` (at most `oneCallBodies`) and their lone batch in one call
+    /// of `dk_lone_island`: `subSteps` sub-steps of the velocity stage, the batch's warm start
+    /// and biased pass, the position stage and the relax pass. The bodies' stages are given as
+    /// `velocityStage` computes them, so the arithmetic is that of `velocities` and
+    /// `positions`, bit for bit. (The same call for a lone body in flight measured no fewer
+    /// instructions than `World.solveUnconstrained`'s two stages, so that stays in Swift.)
+    @inline(__always)
+    func solveInOneCall(_ r: Range<Int>, subSteps: Int, batch: UnsafeMutableRawPointer, lanes: Int32, maxBiasVelocity: Float,
+                        soft: DKSoftness, staticSoft: DKSoftness) {
+        precondition(r.count <= Self.oneCallBodies, "BodyIntegration.solveInOneCall: more than \(Self.oneCallBodies) bodies")
+        var st = DKLoneStep(h: h, invH: invH, maxLinearSpeed: maxLinearSpeed, maxAngularSpeed: maxAngularSpeed,
+                            maxBiasVelocity: maxBiasVelocity, soft: soft, staticSoft: staticSoft)
+        let s = UnsafeMutableRawPointer(states.pointer(at: 0, count: states.count))
+        withUnsafeTemporaryAllocation(of: DKLoneBody.self, capacity: Self.oneCallBodies) { list in
+            var n = 0
+            for k in r { list[n] = velocityStage(Int(bodies[k])); n += 1 }
+            dk_lone_island(batch, lanes, s, states.count, list.baseAddress, n, subSteps, &st)
+        }
+    }
+
     /// Gravity, forces and damping for body list entries `r`.
     @inline(__always)
     func velocities(_ r: Range<Int>) {
-        let h = self.h
         let maxSpeedSq = maxLinearSpeed * maxLinearSpeed
-        let maxAngularSpeed = 0.25 * Float.pi * invH
-        let sims = self.sims, states = self.states, bodies = self.bodies
+        let maxAngularSpeed = self.maxAngularSpeed
+        let states = self.states, bodies = self.bodies
         for k in r {
             let b = Int(bodies[k])
-            let sim = sims[b]
+            let g = velocityStage(b)
             var st = states[b]
-            let linDamp = 1 / (1 + h * sim.linearDamping)
-            let angDamp = 1 / (1 + h * sim.angularDamping)
-            st.v = linDamp * (st.v + h * (sim.invMass * sim.force + sim.gravity))
-            st.w = angDamp * (st.w + h * sim.invInertia * sim.torque)
+            st.v = g.linDamp * (st.v + Vec2(g.dvx, g.dvy))
+            st.w = g.angDamp * (st.w + g.dw)
             let sp = lengthSquared(st.v)
             if sp > maxSpeedSq { st.v *= maxLinearSpeed / sp.squareRoot() }
-            // At most a quarter turn per sub-step: the linearised contacts stay valid.
             if abs(st.w) > maxAngularSpeed { st.w = st.w > 0 ? maxAngularSpeed : -maxAngularSpeed }
             states[b] = st
         }
@@ -230,8 +264,10 @@ struct SolverViews: @unchecked Sendable {
         var hasBatches: Bool
         /// The batches when they are all of one colour (a small island's usual case), else empty.
         var single: Range<Int>
-        /// The batch, when the island's only constraint is a lone batch (`dk_lone_batch`).
+        /// The batch, when the island's only constraint is a lone batch, and its live lanes
+        /// (`dk_lone_batch`).
         var lone: UnsafeMutableRawPointer?
+        var loneLanes: Int32 = 0
         /// Nothing at all (a lone body in flight).
         var isEmpty: Bool { !hasBatches && joints.isEmpty && overflow.isEmpty }
     }
@@ -247,7 +283,8 @@ struct SolverViews: @unchecked Sendable {
         if c.single.count == 1 && c.joints.isEmpty && c.overflow.isEmpty {
             assert(WideContactSolver.layoutMatches, "the engine's structures and the C kernels' differ in layout")
             let p = UnsafeMutableRawPointer(wide.pointer(at: c.single.lowerBound, count: 1))
-            if dk_lone_batch(p, 1) != 0 { c.lone = p }
+            let lanes = dk_lone_batch(p, 1)
+            if lanes != 0 { c.lone = p; c.loneLanes = lanes }
         }
         return c
     }
@@ -266,22 +303,10 @@ struct SolverViews: @unchecked Sendable {
     func solveIsland(_ isl: Int) {
         let bodyRange = groups.bodyRange(isl)
         let c = islandConstraints(isl)
-        if let lone = c.lone {
-            // A lone batch goes straight to the one-lane passes, its warm start together with
-            // the biased pass that follows it.
-            let s = UnsafeMutableRawPointer(step.states.pointer(at: 0, count: step.states.count))
-            let soft = softness.soft.kernel, staticSoft = softness.staticSoft.kernel
-            for _ in 0..<subSteps {
-                SubStep.forEachStage { stage in
-                    switch stage {
-                    case .integrateVelocities: integrateVelocities(bodyRange)
-                    case .constraints(.warmStart): break
-                    case .constraints(.solve): dk_lone_warm_start_solve(lone, s, step.states.count, invH, maxBiasVelocity, soft, staticSoft)
-                    case .constraints(.relax): dk_lone_relax(lone, s, step.states.count, invH)
-                    case .integratePositions: integratePositions(bodyRange)
-                    }
-                }
-            }
+        if let lone = c.lone, bodyRange.count <= BodyIntegration.oneCallBodies {
+            // A lone batch and its few bodies: the whole step's sub-steps in one call.
+            integration.solveInOneCall(bodyRange, subSteps: subSteps, batch: lone, lanes: c.loneLanes, maxBiasVelocity: maxBiasVelocity,
+                                       soft: softness.soft.kernel, staticSoft: softness.staticSoft.kernel)
         } else {
             let none = c.isEmpty
             for _ in 0..<subSteps {

@@ -99,15 +99,36 @@ void dk_wide_solve(void *batches, intptr_t count, void *states, intptr_t bodyCou
                    DKSoftness soft, DKSoftness staticSoft);
 void dk_wide_relax(void *batches, intptr_t count, void *states, intptr_t bodyCount, float invH);
 
-/// 1 when `count` batches are a lone batch (one batch with one or two contacts) that the
-/// one-lane passes below may solve: the same results as the passes above, bit for bit.
-/// 0 when the one-lane path is turned off (`dk_wide_force_lanes`).
+/// The live lanes of `count` batches when they are a lone batch (one batch with one or two
+/// contacts) that the one-lane passes below may solve, as a bit mask (bit l: lane l writes a
+/// body): the same results as the passes above, bit for bit. 0 when they are not, or when
+/// the one-lane path is turned off (`dk_wide_force_lanes`).
 int dk_lone_batch(const void *batches, intptr_t count);
-/// A lone batch's warm start followed by its biased pass (two stages of a sub-step that are
-/// always adjacent when the island has no other constraint), and its relax pass.
-void dk_lone_warm_start_solve(void *batch, void *states, intptr_t bodyCount, float invH, float maxBiasVelocity,
-                              DKSoftness soft, DKSoftness staticSoft);
-void dk_lone_relax(void *batch, void *states, intptr_t bodyCount, float invH);
+
+/// One body of an island solved by `dk_lone_island`: its state's index and what a sub-step's
+/// velocity stage adds, as the engine's `BodyIntegration` computes it once a step:
+/// v ← linDamp · (v + dv), w ← angDamp · (w + dw).
+typedef struct DKLoneBody {
+    int32_t index;
+    float linDamp, angDamp;
+    float dvx, dvy, dw;
+} DKLoneBody;
+
+/// A step's constants for `dk_lone_island`: the sub-step `h` and its inverse, the speed
+/// limits a sub-step's velocity stage applies, the biased pass's limit and softness.
+typedef struct DKLoneStep {
+    float h, invH;
+    float maxLinearSpeed, maxAngularSpeed;
+    float maxBiasVelocity;
+    DKSoftness soft, staticSoft;
+} DKLoneStep;
+
+/// A whole island's solve for the step when its only constraint is a lone batch: for each of
+/// `subSteps` sub-steps, the velocity stage of `bodies[0 ..< bodyN]`, the batch's warm start
+/// and biased pass, the position stage, the relax pass (`lanes`: `dk_lone_batch`'s mask). The
+/// same operations in the same order as the engine's sub-step (`SubStep`), bit for bit.
+void dk_lone_island(void *batch, int lanes, void *states, intptr_t bodyCount, const DKLoneBody *bodies, intptr_t bodyN,
+                    intptr_t subSteps, const DKLoneStep *step);
 
 /// 1 when the passes run eight lanes wide with AVX2 (the processor has it and the baseline
 /// is not forced).
