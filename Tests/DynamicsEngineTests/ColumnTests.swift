@@ -32,6 +32,24 @@ struct ColumnTests {
         #expect(c.isEmpty && c.capacity == 0)
     }
 
+    @Test("a column's counts are 32-bit: it holds up to Int32.max elements and refuses more with a message")
+    func countsAre32Bit() async {
+        #expect(Column<UInt8>.maxCount == Int(Int32.max))
+        // Counts round-trip through their 32-bit storage (grown past 2^16, swapped, truncated).
+        let c = Column<UInt8>(), d = Column<UInt8>()
+        c.append(contentsOf: repeatElement(7, count: 70_000))
+        #expect(c.count == 70_000 && c.capacity >= 70_000 && c[69_999] == 7)
+        c.swapStorage(with: d)
+        #expect(c.count == 0 && c.capacity == 0 && d.count == 70_000 && d.capacity >= 70_000)
+        d.truncate(to: 65_537)
+        #expect(d.count == 65_537 && d.view.count == 65_537)
+        let refused = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Column<UInt8>().reserveCapacity(Int(Int32.max) + 1)
+        }
+        let message = String(decoding: refused?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("more than a column holds"), "\(message)")
+    }
+
 #if DEBUG
     @Test("the standard library's algorithms work on a column in place (sort() copied it into a new array before)")
     func inPlaceAlgorithms() {
