@@ -193,7 +193,7 @@ public final class DynamicAnimator {
             b.willMove(to: self)
             b.dynamicAnimator = self
             b.bodies.removeAll()
-            for item in b.dynamicItems { b.bodies.append(retain(item)) }
+            b.forEachItem { b.bodies.append(retain($0)) }
         }
         rebuildFlat()
         for b in list { b.attach(to: self) }
@@ -208,7 +208,7 @@ public final class DynamicAnimator {
         for b in list.reversed() {
             b.detach(from: self)
             b.willMove(to: nil)
-            for item in b.dynamicItems { release(item) }
+            b.forEachItem { release($0) }
             b.bodies.removeAll()
             b.dynamicAnimator = nil
         }
@@ -216,17 +216,18 @@ public final class DynamicAnimator {
         itemPropertiesChanged()
     }
 
-    /// A reused list for `behaviorDidJoin` / `behaviorWillLeave` (a nested call, from a
-    /// behavior's `willMove`, finds it taken and uses a new one).
-    @exclusivity(unchecked) private var scratchList: [DynamicBehavior] = []
+    /// Reused lists for `behaviorDidJoin`, `behaviorWillLeave` and `removeAllBehaviors`, a few
+    /// deep: the last walks its list while each behavior leaves, which takes a second one (with
+    /// a single list, that second one was a new array for every behavior removed).
+    @exclusivity(unchecked) private var scratchLists: [[DynamicBehavior]] = []
     private func takeScratchList() -> [DynamicBehavior] {
-        var list: [DynamicBehavior] = []
-        swap(&list, &scratchList)
-        return list
+        scratchLists.popLast() ?? []
     }
     private func returnScratchList(_ list: inout [DynamicBehavior]) {
         list.removeAll(keepingCapacity: true)
-        if scratchList.capacity < list.capacity { swap(&list, &scratchList) }
+        guard list.capacity > 0, scratchLists.count < 4 else { return }
+        scratchLists.append(list)
+        list = []
     }
 
     /// An item list of a behavior in this animator changed: only those items gain or lose

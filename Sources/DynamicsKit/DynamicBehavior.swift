@@ -62,6 +62,11 @@ open class DynamicBehavior {
 
     /// The items this behavior acts on.
     var dynamicItems: [any DynamicItem] { [] }
+    /// Calls `body` with each of `dynamicItems`, in order, without building the list (a snap
+    /// behavior's one item made an array each time it joined or left an animator).
+    func forEachItem(_ body: (any DynamicItem) -> Void) {
+        for item in dynamicItems { body(item) }
+    }
     /// The bodies of `dynamicItems`, in the same order, while the behavior is in an animator
     /// (empty otherwise). The animator fills it when the behavior joins and keeps it in step
     /// as items join or leave the behavior (an item's body lives as long as some behavior of

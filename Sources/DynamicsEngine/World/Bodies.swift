@@ -15,8 +15,11 @@ extension World {
         if let g = def.gravity, !g.isFinite { throw WorldError.nonFinite("body gravity") }
         for g in def.groups where !isValid(g) { throw WorldError.unknownGroup(g) }
 
-        // Validate and prepare all shapes before touching the world.
-        var prepared: [(ShapeDef, PolygonData?)] = []
+        // Validate and prepare all shapes before touching the world (in a reused list: a new
+        // one was an allocation for every body created, as when a component re-adds its item).
+        var prepared = preparedShapes
+        preparedShapes = []
+        defer { prepared.removeAll(keepingCapacity: true); preparedShapes = prepared }
         for sd in shapeDefs {
             let m = sd.material
             guard m.density.isFinite, m.friction.isFinite, m.restitution.isFinite else {

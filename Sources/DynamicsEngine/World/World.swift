@@ -119,6 +119,8 @@ public final class World {
     /// Raised whenever a body or shape column (records, boxes, the vertex pool) may have grown
     /// or been replaced: the step context keeps its views of them until it changes.
     @exclusivity(unchecked) var columnsEpoch = 0
+    /// `createBody`'s list of validated shapes, kept empty between calls for its capacity.
+    @exclusivity(unchecked) var preparedShapes: [(ShapeDef, PolygonData?)] = []
     /// (At most 65 536: the chunk lists hold 16-bit offsets.)
     let contactChunk = 512
     @exclusivity(unchecked) var broadPhase = BroadPhase()

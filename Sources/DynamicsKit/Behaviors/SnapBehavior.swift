@@ -33,6 +33,7 @@ open class SnapBehavior: DynamicBehavior {
     }
 
     override var dynamicItems: [any DynamicItem] { [item] }
+    override func forEachItem(_ body: (any DynamicItem) -> Void) { body(item) }
 
     override func attach(to animator: DynamicAnimator) {
         guard let h = bodies.first else { return }
