@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 @testable import DynamicsEngine
 
@@ -189,6 +190,46 @@ struct ParallelDeterminismTests {
             WideContactSolver.forceLanes(true)
             let wide = try Self.run(make, workers: 1, steps: 150)
             #expect(lanes == wide, "\(name): the one-lane path diverged from the eight-lane passes")
+        }
+    }
+
+    /// A snapped item's island (one target joint, one body) is solved with the body's state
+    /// held in a local (`SolverViews.solveLoneTarget`); it must end bit for bit where the
+    /// general sub-step path does.
+    @Test("the snapped-item path and the general sub-step path agree bit for bit")
+    func loneTargetPath() throws {
+        func snapped(_ configure: @escaping (inout JointDef, World, BodyHandle) -> Void) -> () throws -> World {
+            {
+                let w = TestWorld.make()
+                try TestWorld.ground(w, top: 0)
+                var def = BodyDef(type: .dynamic, position: Vec2(-300, -400), angle: 0.8)
+                def.linearVelocity = Vec2(250, -600)
+                def.angularVelocity = 5
+                def.linearDamping = 0.3
+                def.angularDamping = 0.6
+                let b = try w.createBody(def, shapes: [ShapeDef(.box(halfWidth: 60, halfHeight: 25))])
+                var j = JointDef(type: .target, bodyA: nil, bodyB: b)
+                j.target = Vec2(100, -300); j.hertz = 3; j.dampingRatio = 0.4
+                configure(&j, w, b)
+                w.createJoint(j)
+                return w
+            }
+        }
+        let worlds: [(String, () throws -> World)] = [
+            ("a box snapped with an angular spring", snapped { j, _, _ in j.angularHertz = 5; j.angularDampingRatio = 0.5 }),
+            ("a box pulled by a weak target (the force limit)", snapped { j, _, _ in j.maxForce = 2e6; j.localAnchorB = Vec2(30, 10) }),
+            ("a box snapped into the ground (contacts join its island)", snapped { j, w, b in
+                j.target = Vec2(0, 10); j.angularHertz = 2; j.angularDampingRatio = 1
+                w.applyTorque(b, 1e8)
+            }),
+        ]
+        defer { SolverViews.loneTargetPathOff.store(false, ordering: .relaxed) }
+        for (name, make) in worlds {
+            SolverViews.loneTargetPathOff.store(false, ordering: .relaxed)
+            let fast = try Self.run(make, workers: 1, steps: 150)
+            SolverViews.loneTargetPathOff.store(true, ordering: .relaxed)
+            let general = try Self.run(make, workers: 1, steps: 150)
+            #expect(fast == general, "\(name): the snapped-item path diverged from the general path")
         }
     }
 

@@ -93,8 +93,7 @@ enum JointSolver {
             LA = axial * a1 + j.linearImpulse.x * s1 + j.linearImpulse.y
             LB = axial * a2 + j.linearImpulse.x * s2 + j.linearImpulse.y
         case .target:
-            sB.v += j.invMassB * j.linearImpulse
-            sB.w += j.invIB * (cross(rB, j.linearImpulse) + j.angularImpulse)
+            warmStartTarget(j, &sB, rB: rB)
             if j.writeB { states[b] = sB }
             return
         }
@@ -102,6 +101,14 @@ enum JointSolver {
         sB.v += j.invMassB * P; sB.w += j.invIB * LB
         if j.writeA { states[a] = sA }
         if j.writeB { states[b] = sB }
+    }
+
+    /// A target joint's warm start of its body's state (`rB`: its anchor turned by the
+    /// step's rotation so far, `sB.dq.rotate(j.rB)`).
+    @inline(__always)
+    static func warmStartTarget(_ j: JointRecord, _ sB: inout BodyState, rB: Vec2) {
+        sB.v += j.invMassB * j.linearImpulse
+        sB.w += j.invIB * (cross(rB, j.linearImpulse) + j.angularImpulse)
     }
 
     @inline(__always)

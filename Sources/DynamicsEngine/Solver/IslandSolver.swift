@@ -1,4 +1,5 @@
 import DynamicsSolverKernels
+import Synchronization
 
 /// Reusable per-step solver buffers.
 struct SolverScratch {
@@ -91,33 +92,37 @@ struct BodyIntegration {
     /// Gravity, forces and damping for body list entries `r`.
     @inline(__always)
     func velocities(_ r: Range<Int>) {
-        let maxSpeedSq = maxLinearSpeed * maxLinearSpeed
-        let maxAngularSpeed = self.maxAngularSpeed
         let states = self.states, bodies = self.bodies
         for k in r {
             let b = Int(bodies[k])
-            let g = velocityStage(b)
-            var st = states[b]
-            st.v = g.linDamp * (st.v + Vec2(g.dvx, g.dvy))
-            st.w = g.angDamp * (st.w + g.dw)
-            let sp = lengthSquared(st.v)
-            if sp > maxSpeedSq { st.v *= maxLinearSpeed / sp.squareRoot() }
-            if abs(st.w) > maxAngularSpeed { st.w = st.w > 0 ? maxAngularSpeed : -maxAngularSpeed }
-            states[b] = st
+            applyVelocityStage(velocityStage(b), to: &states[b])
         }
+    }
+
+    /// One body's velocity stage (`velocityStage`), then the speed limits.
+    @inline(__always)
+    func applyVelocityStage(_ g: DKLoneBody, to st: inout BodyState) {
+        let maxSpeedSq = maxLinearSpeed * maxLinearSpeed
+        let maxAngularSpeed = self.maxAngularSpeed
+        st.v = g.linDamp * (st.v + Vec2(g.dvx, g.dvy))
+        st.w = g.angDamp * (st.w + g.dw)
+        let sp = lengthSquared(st.v)
+        if sp > maxSpeedSq { st.v *= maxLinearSpeed / sp.squareRoot() }
+        if abs(st.w) > maxAngularSpeed { st.w = st.w > 0 ? maxAngularSpeed : -maxAngularSpeed }
     }
 
     /// Position and rotation change (as deltas from the start of the step) for entries `r`.
     @inline(__always)
     func positions(_ r: Range<Int>) {
-        let h = self.h, states = self.states, bodies = self.bodies
-        for k in r {
-            let b = Int(bodies[k])
-            var st = states[b]
-            st.dq = st.dq.integrated(h * st.w)
-            st.dp += h * st.v
-            states[b] = st
-        }
+        let states = self.states, bodies = self.bodies
+        for k in r { applyPositionStage(to: &states[Int(bodies[k])]) }
+    }
+
+    /// One body's position stage.
+    @inline(__always)
+    func applyPositionStage(to st: inout BodyState) {
+        st.dq = st.dq.integrated(h * st.w)
+        st.dp += h * st.v
     }
 }
 
@@ -303,7 +308,9 @@ struct SolverViews: @unchecked Sendable {
     func solveIsland(_ isl: Int) {
         let bodyRange = groups.bodyRange(isl)
         let c = islandConstraints(isl)
-        if let lone = c.lone, bodyRange.count <= BodyIntegration.oneCallBodies {
+        if let j = loneTarget(c, bodyRange) {
+            solveLoneTarget(j, body: Int(groups.bodies[bodyRange.lowerBound]))
+        } else if let lone = c.lone, bodyRange.count <= BodyIntegration.oneCallBodies {
             // A lone batch and its few bodies: the whole step's sub-steps in one call.
             integration.solveInOneCall(bodyRange, subSteps: subSteps, batch: lone, lanes: c.loneLanes, maxBiasVelocity: maxBiasVelocity,
                                        soft: softness.soft.kernel, staticSoft: softness.staticSoft.kernel)
@@ -320,6 +327,43 @@ struct SolverViews: @unchecked Sendable {
             }
         }
         if anyRestitution && (c.hasBatches || !c.overflow.isEmpty) { restitution(island: isl) }
+    }
+
+    /// Off: every island takes the general path (tests compare the two).
+    static let loneTargetPathOff = Atomic<Bool>(false)
+
+    /// The joint, when island `c`'s only constraint is one target joint and its only body is
+    /// the one the joint writes (a snapped item): `solveLoneTarget` solves it.
+    @inline(__always)
+    func loneTarget(_ c: IslandConstraints, _ bodyRange: Range<Int>) -> Int? {
+        guard c.joints.count == 1, !c.hasBatches, c.overflow.isEmpty, bodyRange.count == 1 else { return nil }
+        let j = Int(groups.jointList[c.joints.lowerBound])
+        guard joints[j].def.type == .target, joints[j].writeB, !joints[j].writeA,
+              Int(joints[j].bodyB) == Int(groups.bodies[bodyRange.lowerBound]),
+              !Self.loneTargetPathOff.load(ordering: .relaxed) else { return nil }
+        return j
+    }
+
+    /// A snapped item's island for the whole step, with the body's state held in a local:
+    /// `SubStep`'s stages as `solveIsland` runs them — the velocity stage, the joint's warm
+    /// start and biased pass, the position stage, its relax pass (a target joint has no
+    /// bias to leave out) — through the same functions, so bit for bit the same.
+    @inline(__always)
+    func solveLoneTarget(_ j: Int, body b: Int) {
+        let run = integration
+        let g = run.velocityStage(b)
+        var st = step.states[b]
+        for _ in 0..<subSteps {
+            SubStep.forEachStage { stage in
+                switch stage {
+                case .integrateVelocities: run.applyVelocityStage(g, to: &st)
+                case .constraints(.warmStart): JointSolver.warmStartTarget(joints[j], &st, rB: st.dq.rotate(joints[j].rB))
+                case .constraints(.solve), .constraints(.relax): JointSolver.solveTarget(&joints[j], &st, jointContext)
+                case .integratePositions: run.applyPositionStage(to: &st)
+                }
+            }
+        }
+        step.states[b] = st
     }
 
     // MARK: Stage pipeline (several workers)
