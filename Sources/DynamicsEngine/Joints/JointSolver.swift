@@ -321,10 +321,26 @@ enum JointSolver {
         sB.v += mB * P; sB.w += iB * LB
     }
 
+    @inline(__always)
     static func solveTarget(_ j: inout JointRecord, _ sB: inout BodyState, _ ctx: Context) {
+        solveTarget(&j, &sB, ctx, turned: turnsBody(j) ? turned(sB) : 0)
+    }
+
+    /// Whether a target joint turns its body back (an angular spring on a body that can turn):
+    /// only then does its pass read `turned`.
+    @inline(__always)
+    static func turnsBody(_ j: JointRecord) -> Bool { j.def.angularHertz > 0 && j.invIB > 0 }
+
+    /// How far the body has turned in the step so far (an `atan2f`): it changes only in the
+    /// position stage, so the relax pass and the next sub-step's biased pass share it.
+    @inline(__always)
+    static func turned(_ sB: BodyState) -> Float { Rot.relativeAngle(sB.dq, .identity) }
+
+    /// A target joint's pass, `turned` being `turned(sB)` (read only when `turnsBody(j)`).
+    static func solveTarget(_ j: inout JointRecord, _ sB: inout BodyState, _ ctx: Context, turned: Float) {
         let mB = j.invMassB, iB = j.invIB
         if j.def.angularHertz > 0 && iB > 0 {
-            let C = j.deltaAngle + Rot.relativeAngle(sB.dq, .identity)
+            let C = j.deltaAngle + turned
             let s = j.angularSoftness
             let impulse = -s.massScale * j.axialMass * (sB.w + s.biasRate * C) - s.impulseScale * j.angularImpulse
             j.angularImpulse += impulse

@@ -353,13 +353,19 @@ struct SolverViews: @unchecked Sendable {
         let run = integration
         let g = run.velocityStage(b)
         var st = step.states[b]
+        // The body's turn so far (an `atan2f`), taken once for the relax pass and the next
+        // biased pass: only the position stage between them changes it.
+        let turns = JointSolver.turnsBody(joints[j])
+        var turned: Float = 0, turnedIsCurrent = false
         for _ in 0..<subSteps {
             SubStep.forEachStage { stage in
                 switch stage {
                 case .integrateVelocities: run.applyVelocityStage(g, to: &st)
                 case .constraints(.warmStart): JointSolver.warmStartTarget(joints[j], &st, rB: st.dq.rotate(joints[j].rB))
-                case .constraints(.solve), .constraints(.relax): JointSolver.solveTarget(&joints[j], &st, jointContext)
-                case .integratePositions: run.applyPositionStage(to: &st)
+                case .constraints(.solve), .constraints(.relax):
+                    if turns && !turnedIsCurrent { turned = JointSolver.turned(st); turnedIsCurrent = true }
+                    JointSolver.solveTarget(&joints[j], &st, jointContext, turned: turned)
+                case .integratePositions: run.applyPositionStage(to: &st); turnedIsCurrent = false
                 }
             }
         }
