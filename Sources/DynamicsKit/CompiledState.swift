@@ -36,11 +36,23 @@ struct CompiledState {
 
     /// Adds what a tick reads of these lists (their storage and the behaviors in them).
     func addHotLines(to plan: inout PrefetchPlan) {
+        addIdleLines(to: &plan)
+        addBusyLines(to: &plan)
+    }
+
+    /// What a paused animator's check reads (`canIdleWhilePaused`): the force behaviors and
+    /// their first lines, the action list.
+    func addIdleLines(to plan: inout PrefetchPlan) {
+        plan.add(array: forceBehaviors)
+        for b in forceBehaviors.prefix(8) { plan.add(object: b, lines: 2) }
+        plan.add(array: actionBehaviors)
+    }
+
+    /// The rest of `addHotLines(to:)`.
+    func addBusyLines(to plan: inout PrefetchPlan) {
         plan.add(array: forceRefs)
-        for b in forceRefs.prefix(8) { plan.add(object: b.takeUnretainedValue(), lines: 2) }
         plan.add(array: scannedCollisions)
         for c in scannedCollisions.prefix(4) { plan.add(object: c, lines: 2) }
-        plan.add(array: actionBehaviors)
         for b in actionBehaviors.prefix(4) { plan.add(object: b, lines: 2) }
     }
 

@@ -72,6 +72,9 @@ public final class DynamicAnimator {
     /// Every behavior in the hierarchy, parent before children, in insertion order.
     @exclusivity(unchecked) private(set) var flat: [DynamicBehavior] = []
     @exclusivity(unchecked) private var accumulator: TimeInterval = 0
+    /// Whether the last tick returned at once (paused, nothing acting each tick): the clock's
+    /// hint that the next frame will touch only the animator's idle lines.
+    @exclusivity(unchecked) private(set) var lastTickIdled = false
     @exclusivity(unchecked) private var inTick = false
     @exclusivity(unchecked) private var stepping = false
     @exclusivity(unchecked) private var pending: [(add: Bool, behavior: DynamicBehavior)] = []
@@ -468,7 +471,8 @@ public final class DynamicAnimator {
     }
 
     private func tick(_ dt: TimeInterval) {
-        if !isRunning && pending.isEmpty && canIdleWhilePaused && !world.hasAwakeBodies { return }
+        if !isRunning && pending.isEmpty && canIdleWhilePaused && !world.hasAwakeBodies { lastTickIdled = true; return }
+        lastTickIdled = false
         if tickListsDirty { compile() }
         inTick = true
         // By index (the list's buffer was retained and released each tick through a buffer
@@ -496,14 +500,27 @@ public final class DynamicAnimator {
     /// Adds to `plan` what this animator's next tick touches: the animator, its per-tick lists
     /// and behaviors, its first items' views, and its world (`World.addHotLines(to:)`).
     func addHotLines(to plan: inout PrefetchPlan) {
+        addIdleLines(to: &plan)
+        addBusyLines(to: &plan)
+    }
+
+    /// What a paused animator's tick reads before it returns (`lastTickIdled`): the animator,
+    /// its per-tick lists, its world's body records (`World.addIdleLines(to:)`).
+    func addIdleLines(to plan: inout PrefetchPlan) {
         plan.add(object: self, lines: 5)
-        compiled.addHotLines(to: &plan)
+        compiled.addIdleLines(to: &plan)
+        world.addIdleLines(to: &plan)
+    }
+
+    /// The rest of `addHotLines(to:)`: the behaviors, the items' views, the world's step.
+    func addBusyLines(to plan: inout PrefetchPlan) {
+        compiled.addBusyLines(to: &plan)
         for b in topLevel.prefix(8) { plan.add(object: b, lines: 2) }
         plan.add(array: live)
         for k in live.indices.prefix(8) {
             if let v = live[k].view { plan.add(object: v.takeUnretainedValue(), lines: 3) }
         }
-        world.addHotLines(to: &plan)
+        world.addBusyLines(to: &plan)
     }
 
     /// Writes every item's centre and rotation from its body, in one pass. The transform is
@@ -651,6 +668,7 @@ public final class DynamicAnimator {
     func resume() {
         if !isRunning && hasWork {
             isRunning = true
+            clock.busy()
             delegate?.dynamicAnimatorWillResume(self)
         }
     }

@@ -29,6 +29,13 @@ struct PrefetchPlanTests {
         #expect(plan.count == 0)
         plan.prefetch()       // an empty plan asks for nothing
         plan.prefetchList()
+        // The idle prefix: the lines added before `markIdlePrefix()`.
+        plan.add(p, bytes: 0x80, maxLines: 8)
+        plan.markIdlePrefix()
+        plan.add(UnsafeRawPointer(bitPattern: 0x40_0000)!, bytes: 1)
+        #expect(plan.count == 4 && plan.idleCount == 3)   // 0x100010 ..< 0x100090: three lines
+        plan.prefetch(idle: true)
+        plan.prefetchList(idle: true)
     }
 
     @Test("an array adds its header and elements; an empty one nothing; an object its first lines")
@@ -67,6 +74,25 @@ struct PrefetchPlanTests {
         #expect(lines.contains(lineOf(UnsafeRawPointer(w.states.view.base))))
         #expect(lines.contains(lineOf(UnsafeRawPointer(w.contacts.data.view.base))))
         #expect(lines.contains(lineOf(UnsafeRawPointer(w.pool.vertices.view.base))))
+        // The idle lines (what `hasAwakeBodies` reads) come first, the busy ones after: the
+        // two listings together are the whole plan, in order.
+        var idle = PrefetchPlan(capacity: 512)
+        w.addIdleLines(to: &idle)
+        idle.markIdlePrefix()
+        #expect(idle.idleCount == idle.count && idle.count >= 3)
+        let idleLines = Set(idle.addresses)
+        #expect(idleLines.contains(lineOf(UnsafeRawPointer(Unmanaged.passUnretained(w).toOpaque()))))
+        #expect(idleLines.contains(lineOf(UnsafeRawPointer(Unmanaged.passUnretained(w.metas).toOpaque()))))
+        #expect(idleLines.contains(lineOf(UnsafeRawPointer(w.metas.view.base))))
+        #expect(!idleLines.contains(lineOf(UnsafeRawPointer(w.states.view.base))))
+        // The body-slot count `hasAwakeBodies` reads lies in the world's first lines.
+        let slots = withUnsafeMutablePointer(to: &w.bodySlots) { lineOf(UnsafeRawPointer($0)) }
+        #expect(idleLines.contains(slots))
+        w.addBusyLines(to: &idle)
+        #expect(idle.addresses == plan.addresses && idle.idleCount < idle.count)
+        idle.removeAll()
+        #expect(idle.count == 0 && idle.idleCount == 0)
+
         // A second listing gives the same plan (the parts are found once).
         var again = PrefetchPlan(capacity: 512)
         w.addHotLines(to: &again)

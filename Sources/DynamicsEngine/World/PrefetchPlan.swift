@@ -24,6 +24,9 @@ public struct PrefetchPlan: ~Copyable {
     private let lines: UnsafeMutablePointer<UInt>
     /// Lines in the plan.
     public private(set) var count = 0
+    /// The plan's first lines that an idle pass of the work still touches (`markIdlePrefix()`;
+    /// 0 until marked): what `prefetch(idle: true)` asks for.
+    public private(set) var idleCount = 0
 
     /// Bytes in a cache line (64 on the processors this package targets).
     public static let lineBytes = 64
@@ -38,7 +41,11 @@ public struct PrefetchPlan: ~Copyable {
     deinit { lines.deallocate() }
 
     /// Empties the plan (its storage is kept).
-    public mutating func removeAll() { count = 0 }
+    public mutating func removeAll() { count = 0; idleCount = 0 }
+
+    /// Marks the lines added so far as the ones an idle pass touches (a paused animator's
+    /// check, say); the lines added after them only a busy pass does.
+    public mutating func markIdlePrefix() { idleCount = count }
 
     /// Adds the lines of `bytes` bytes from `start`, at most `maxLines` of them (the first).
     public mutating func add(_ start: UnsafeRawPointer, bytes: Int, maxLines: Int = 4) {
@@ -76,18 +83,20 @@ public struct PrefetchPlan: ~Copyable {
         }
     }
 
-    /// Asks for every line of the plan.
+    /// Asks for every line of the plan, or (`idle`) only its idle prefix.
     @inline(__always)
-    public func prefetch() {
-        if count > 0 { dk_prefetch_lines(lines, count) }
+    public func prefetch(idle: Bool = false) {
+        let n = idle ? idleCount : count
+        if n > 0 { dk_prefetch_lines(lines, n) }
     }
 
-    /// Asks for the lines that hold the plan's own list of addresses (the step before
-    /// `prefetch()` when the plan itself is cold).
+    /// Asks for the lines that hold the plan's own list of addresses, or (`idle`) those of its
+    /// idle prefix: ask well before `prefetch()` when the plan itself is cold (its list is read
+    /// by `prefetch()`; a list asked for just before it is waited for).
     @inline(__always)
-    public func prefetchList() {
+    public func prefetchList(idle: Bool = false) {
         var a = UInt(bitPattern: lines) & ~UInt(Self.lineBytes - 1)
-        let end = UInt(bitPattern: lines + count)
+        let end = UInt(bitPattern: lines + (idle ? idleCount : count))
         while a < end { dk_prefetch_line(a); a += UInt(Self.lineBytes) }
     }
 
@@ -139,6 +148,25 @@ extension World {
     /// `AnimationClock.advance(_:by:workers:)` to prefetch one animator's world while the one
     /// before it steps; any owner of many small worlds can do the same.
     public func addHotLines(to plan: inout PrefetchPlan) {
+        addIdleLines(to: &plan)
+        addBusyLines(to: &plan)
+    }
+
+    /// Adds to `plan` what asking whether this world has awake bodies (`hasAwakeBodies`)
+    /// touches: the world object's first lines and its body records. The first part of
+    /// `addHotLines(to:)`; a paused animator's tick reads no more of its world.
+    public func addIdleLines(to plan: inout PrefetchPlan) {
+        plan.add(object: self, lines: Swift.min(Self.idleWorldLines, worldLines))
+        plan.add(object: metas)
+        plan.add(buffer: metas)
+    }
+
+    /// The world object's first lines, which hold its body columns and slot counts (its
+    /// stored properties are laid out in order, the body columns among the first).
+    static let idleWorldLines = 4
+
+    /// Cache lines of this object (found once).
+    private var worldLines: Int {
         if hotWorldLines == 0 {
             #if os(Linux)
             hotWorldLines = Swift.max(1, Swift.min(32, (mallocUsableSize(Unmanaged.passUnretained(self).toOpaque()) + 63) / 64))
@@ -146,7 +174,17 @@ extension World {
             hotWorldLines = 16
             #endif
         }
-        plan.add(object: self, lines: hotWorldLines)
+        return hotWorldLines
+    }
+
+    /// The rest of `addHotLines(to:)`: everything but `addIdleLines(to:)` (a busy tick's
+    /// step).
+    public func addBusyLines(to plan: inout PrefetchPlan) {
+        let idle = Swift.min(Self.idleWorldLines, worldLines)
+        if worldLines > idle {
+            plan.add(UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) + idle * PrefetchPlan.lineBytes,
+                     bytes: (worldLines - idle) * PrefetchPlan.lineBytes, maxLines: worldLines - idle)
+        }
         // Objects (beyond their first line for the larger ones).
         plan.add(object: stepContext, lines: 4)
         plan.add(object: contacts, lines: 3)
@@ -157,7 +195,7 @@ extension World {
         plan.add(array: contacts.endEvents, maxLines: 1)
         // The column objects a step still reads (the others are reached through the step
         // context's kept views, which need only the buffers).
-        plan.add(object: sims); plan.add(object: metas); plan.add(object: joints); plan.add(object: shapeIsLarge)
+        plan.add(object: sims); plan.add(object: joints); plan.add(object: shapeIsLarge)
         plan.add(object: contacts.data); plan.add(object: contacts.links)
         plan.add(object: broadPhase.enlarged); plan.add(object: broadPhase.moving); plan.add(object: broadPhase.pairs)
         plan.add(object: broadPhase.grid.bandTotals)
@@ -185,7 +223,7 @@ extension World {
         if staticTouches.count > 0 { plan.add(array: staticTouches[0], maxLines: 1) }
         if broadPhase.workerPairs.count > 0 { plan.add(array: broadPhase.workerPairs[0], maxLines: 1) }
         // Buffers: bodies and shapes,
-        plan.add(buffer: sims); plan.add(buffer: states); plan.add(buffer: metas)
+        plan.add(buffer: sims); plan.add(buffer: states)
         plan.add(buffer: shapes); plan.add(buffer: shapeNext); plan.add(buffer: aabbs); plan.add(buffer: fatBoxes)
         plan.add(buffer: shapeIsLarge); plan.add(buffer: joints); plan.add(buffer: groupsOfBody.head)
         plan.add(buffer: pool.vertices); plan.add(buffer: pool.normals)
