@@ -124,16 +124,17 @@ extension World {
             }
             bp.movingSmall.truncate(to: smallCount)
         }
-        // The grid of the small moving shapes' fat boxes. (A local reference, not a copy:
-        // reading bp.movingSmall while bp.grid is mutated would otherwise make the compiler
-        // materialise a temporary array every step.)
-        let small = bp.movingSmall
+        // The grid of the small moving shapes' fat boxes. (A view taken first: reading
+        // bp.movingSmall while bp.grid is mutated would otherwise make the compiler
+        // materialise a temporary array every step, and a local reference to the column was
+        // a retain and a release.)
+        let small = bp.movingSmall.view
         // Entry masks only when there is more than one collision group to tell apart (they
         // cost about 1 % of a step in a world of one group, where they pass everything).
         let liveGroups = Int(groupSlots.count) - groupSlots.freeSlots.count
         let filter = liveGroups > 1 ? CollisionFilter(shapes: ctx.shapes, metas: ctx.metas.readOnly) : nil
         if !listsStand {
-            bp.grid.build(ids: small.view, boxes: ctx.fatBoxes.readOnly, cellSize: bp.cellSize, workers: workers, pipeline: pipeline,
+            bp.grid.build(ids: small, boxes: ctx.fatBoxes.readOnly, cellSize: bp.cellSize, workers: workers, pipeline: pipeline,
                           minParallel: parallelMin(1024), filter: filter)
         }
         assert(!listsStand || (bp.movingSmall.isEmpty && bp.grid.nx == 0 && bp.movingLarge.elementsEqual(bp.moving)),
@@ -141,7 +142,7 @@ extension World {
         let tEmit = isProfiling ? StepProfile.now() : 0
         defer { if isProfiling { profile.pairEmission += StepProfile.now() - tEmit } }
         // Pairs: chunks of emitters claimed by the workers, each chunk into its own buffer.
-        let emitters = incremental ? bp.enlargedList : bp.moving
+        let emitters = incremental ? bp.enlargedList.view : bp.moving.view
         let count = emitters.count
         let chunkSize = 256
         let chunks = (count + chunkSize - 1) / chunkSize
@@ -157,7 +158,7 @@ extension World {
         }
         let pairs = PairContext(world: self, shapes: ctx.shapes, metas: ctx.metas.readOnly, boxes: ctx.fatBoxes.readOnly,
                               isLarge: shapeIsLarge.view, enlarged: bp.enlarged.view, index: index)
-        let task = PairEmission(pairs: pairs, emitters: emitters.view, incremental: incremental,
+        let task = PairEmission(pairs: pairs, emitters: emitters, incremental: incremental,
                                 out: ChunkBuffers(bp.workerPairs.mutableView))
         Parallel.forChunks(workers: workers, count: count, chunkSize: chunkSize, counter: chunkCounter, task)
         if !incremental {

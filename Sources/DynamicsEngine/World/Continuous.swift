@@ -347,9 +347,10 @@ extension World {
         guard contactChangeChunks > 0 else { return }
         let cs = ctx.contacts.readOnly, sh = ctx.shapes, me = ctx.metas.readOnly, sims = ctx.sims.readOnly
         var hits = 0
+        // (By index: iterating a chunk's list retained and released it.)
         for chunk in 0..<contactChangeChunks {
-            for offset in staticTouches[chunk] {
-                let k = chunk * contactChunk + Int(offset)
+            for j in 0..<staticTouches[chunk].count {
+                let k = chunk * contactChunk + Int(staticTouches[chunk][j])
                 let sa = Int(cs[k].shapeA)
                 guard sa >= 0, cs[k].flags & Contact.hasPoints != 0 else { continue }
                 let sb = Int(cs[k].shapeB)

@@ -128,13 +128,13 @@ public final class AnimationClock: @unchecked Sendable {
                 if dead { removeDeadAnimators() }
             }
             for a in animatorScratch { a.step(by: seconds) }
-            animatorScratch.removeAll(keepingCapacity: true)
+            animatorScratch.removeAllKeepingCapacity()
         }
 
         guard runCount.load(ordering: .acquiring) > 0 else { return }
         lock.withLock { _ in if !runs.isEmpty { runScratch.append(contentsOf: runs) } }
         guard !runScratch.isEmpty else { return }
-        if !events.isEmpty { events.removeAll(keepingCapacity: true) }
+        events.removeAllKeepingCapacity()
         for r in runScratch { r.advance(by: seconds, events: &events) }
         // (Most frames end no animation: the list is rewritten only when one ended.)
         if runScratch.contains(where: { $0.ended }) {
@@ -143,7 +143,7 @@ public final class AnimationClock: @unchecked Sendable {
                 runCount.store(runs.count, ordering: .releasing)
             }
         }
-        runScratch.removeAll(keepingCapacity: true)
+        runScratch.removeAllKeepingCapacity()
         guard !events.isEmpty else { return }
         // Swap buffers so callbacks that commit animations start from an empty list.
         swap(&events, &firing)
@@ -155,7 +155,7 @@ public final class AnimationClock: @unchecked Sendable {
             k += 1
             run.fire(event)
         }
-        firing.removeAll(keepingCapacity: true)
+        firing.removeAllKeepingCapacity()
     }
 
     /// Advances every clock of `clocks` by `seconds`, as each one's `advance(by:)` would,
