@@ -512,15 +512,28 @@ public final class DynamicAnimator {
         world.addIdleLines(to: &plan)
     }
 
-    /// The rest of `addHotLines(to:)`: the behaviors, the items' views, the world's step.
+    /// The rest of `addHotLines(to:)`: `addMotionLines(to:)`, then `addContactLines(to:)`.
     func addBusyLines(to plan: inout PrefetchPlan) {
+        addMotionLines(to: &plan)
+        addContactLines(to: &plan)
+    }
+
+    /// What a tick without contacts reads beyond the idle lines: the behaviors, the items'
+    /// views, its world's step of bodies in flight (`World.addMotionLines(to:)`).
+    func addMotionLines(to plan: inout PrefetchPlan) {
         compiled.addBusyLines(to: &plan)
         for b in topLevel.prefix(8) { plan.add(object: b, lines: 2) }
         plan.add(array: live)
         for k in live.indices.prefix(8) {
             if let v = live[k].view { plan.add(object: v.takeUnretainedValue(), lines: 3) }
         }
-        world.addBusyLines(to: &plan)
+        world.addMotionLines(to: &plan)
+    }
+
+    /// What only a tick with contacts reads: its world's contacts, solver and rest copy
+    /// (`World.addContactLines(to:)`).
+    func addContactLines(to plan: inout PrefetchPlan) {
+        world.addContactLines(to: &plan)
     }
 
     /// Writes every item's centre and rotation from its body, in one pass. The transform is

@@ -25,8 +25,21 @@ public struct PrefetchPlan: ~Copyable {
     /// Lines in the plan.
     public private(set) var count = 0
     /// The plan's first lines that an idle pass of the work still touches (`markIdlePrefix()`;
-    /// 0 until marked): what `prefetch(idle: true)` asks for.
+    /// 0 until marked): what `prefetch(.idle)` asks for.
     public private(set) var idleCount = 0
+    /// The plan's first lines that a pass without contacts touches (`markContactFreePrefix()`;
+    /// 0 until marked): what `prefetch(.contactFree)` asks for.
+    public private(set) var contactFreeCount = 0
+
+    /// How much of a plan to ask for: the part a pass of the work is expected to touch.
+    public enum Part: UInt8, Sendable {
+        /// Every line.
+        case all
+        /// The lines before `markIdlePrefix()`.
+        case idle
+        /// The lines before `markContactFreePrefix()`.
+        case contactFree
+    }
 
     /// Bytes in a cache line (64 on the processors this package targets).
     public static let lineBytes = 64
@@ -41,11 +54,25 @@ public struct PrefetchPlan: ~Copyable {
     deinit { lines.deallocate() }
 
     /// Empties the plan (its storage is kept).
-    public mutating func removeAll() { count = 0; idleCount = 0 }
+    public mutating func removeAll() { count = 0; idleCount = 0; contactFreeCount = 0 }
 
     /// Marks the lines added so far as the ones an idle pass touches (a paused animator's
     /// check, say); the lines added after them only a busy pass does.
     public mutating func markIdlePrefix() { idleCount = count }
+
+    /// Marks the lines added so far as the ones a pass without contacts touches (a world of
+    /// bodies in flight, say); the lines added after them only a pass with contacts does.
+    public mutating func markContactFreePrefix() { contactFreeCount = count }
+
+    /// The number of lines in `part`.
+    @inline(__always)
+    public func lineCount(_ part: Part) -> Int {
+        switch part {
+        case .all: count
+        case .idle: idleCount
+        case .contactFree: contactFreeCount
+        }
+    }
 
     /// Adds the lines of `bytes` bytes from `start`, at most `maxLines` of them (the first).
     public mutating func add(_ start: UnsafeRawPointer, bytes: Int, maxLines: Int = 4) {
@@ -83,20 +110,20 @@ public struct PrefetchPlan: ~Copyable {
         }
     }
 
-    /// Asks for every line of the plan, or (`idle`) only its idle prefix.
+    /// Asks for the lines of `part` of the plan (default: every line).
     @inline(__always)
-    public func prefetch(idle: Bool = false) {
-        let n = idle ? idleCount : count
+    public func prefetch(_ part: Part = .all) {
+        let n = lineCount(part)
         if n > 0 { dk_prefetch_lines(lines, n) }
     }
 
-    /// Asks for the lines that hold the plan's own list of addresses, or (`idle`) those of its
-    /// idle prefix: ask well before `prefetch()` when the plan itself is cold (its list is read
-    /// by `prefetch()`; a list asked for just before it is waited for).
+    /// Asks for the lines that hold the plan's own list of addresses for `part`: ask well
+    /// before `prefetch(_:)` when the plan itself is cold (its list is read by `prefetch(_:)`;
+    /// a list asked for just before it is waited for).
     @inline(__always)
-    public func prefetchList(idle: Bool = false) {
+    public func prefetchList(_ part: Part = .all) {
         var a = UInt(bitPattern: lines) & ~UInt(Self.lineBytes - 1)
-        let end = UInt(bitPattern: lines + (idle ? idleCount : count))
+        let end = UInt(bitPattern: lines + lineCount(part))
         while a < end { dk_prefetch_line(a); a += UInt(Self.lineBytes) }
     }
 
@@ -178,8 +205,17 @@ extension World {
     }
 
     /// The rest of `addHotLines(to:)`: everything but `addIdleLines(to:)` (a busy tick's
-    /// step).
+    /// step): `addMotionLines(to:)`, then `addContactLines(to:)`.
     public func addBusyLines(to plan: inout PrefetchPlan) {
+        addMotionLines(to: &plan)
+        addContactLines(to: &plan)
+    }
+
+    /// Adds to `plan` what a step of this world reads whether or not it has contacts (after
+    /// `addIdleLines(to:)`): the rest of the world object, its step context and flags, the
+    /// body and shape buffers, the pair finder's lists and grids, the islands' body lists.
+    /// A step of bodies in flight (no contact) reads about this much.
+    public func addMotionLines(to plan: inout PrefetchPlan) {
         let idle = Swift.min(Self.idleWorldLines, worldLines)
         if worldLines > idle {
             plan.add(UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) + idle * PrefetchPlan.lineBytes,
@@ -200,47 +236,54 @@ extension World {
         plan.add(object: broadPhase.enlarged); plan.add(object: broadPhase.moving); plan.add(object: broadPhase.pairs)
         plan.add(object: broadPhase.grid.bandTotals)
         plan.add(object: islands.bodies); plan.add(object: islands.bodyStart); plan.add(object: islands.groupBodyStart)
-        plan.add(object: islands.jointList); plan.add(object: islands.canSleep)
-        // (and those a step with a contact reads, or a body in flight: a trace of a menu's
-        // frames found them missing, a dozen lines of its frames with a contact; the objects
-        // were allocated together, so neighbours share lines.)
+        plan.add(object: islands.jointList); plan.add(object: islands.canSleep); plan.add(object: islands.groupJointStart)
+        // (and those a body in flight reads: a trace of a menu's frames found them missing;
+        // the objects were allocated together, so neighbours share lines.)
         plan.add(object: shapes); plan.add(object: groupsOfBody.head)
         plan.add(object: contacts.records, lines: 2)  // (and the column allocated after it)
-        plan.add(object: contactChanges); plan.add(object: staticTouches)
         plan.add(object: broadPhase.freshPairs); plan.add(object: broadPhase.workerPairs)
-        plan.add(object: islands.contactStart); plan.add(object: islands.contactList)
-        plan.add(object: islands.groupContactStart); plan.add(object: islands.groupJointStart)
-        plan.add(object: solver.constraints)
-        plan.add(object: batches.order); plan.add(object: batches.wide); plan.add(object: batches.wideExtra)
-        plan.add(object: batches.wideStart); plan.add(object: batches.overflow); plan.add(object: batches.overflowStart)
-        plan.add(object: batches.colorStart); plan.add(object: batches.batchSource); plan.add(object: batches.batchLanes)
         // Small arrays: the free-slot lists (their counts), the pending end events, the
-        // narrow phase's and the pair finder's first chunk buffers.
+        // pair finder's first chunk buffer.
         plan.add(array: shapeSlots.freeSlots, maxLines: 1); plan.add(array: groupSlots.freeSlots, maxLines: 1)
         plan.add(array: contacts.pendingEndEvents, maxLines: 1)
-        plan.add(buffer: contactChanges); plan.add(buffer: staticTouches); plan.add(buffer: broadPhase.workerPairs)
-        if contactChanges.count > 0 { plan.add(array: contactChanges[0], maxLines: 1) }
-        if staticTouches.count > 0 { plan.add(array: staticTouches[0], maxLines: 1) }
+        plan.add(buffer: broadPhase.workerPairs)
         if broadPhase.workerPairs.count > 0 { plan.add(array: broadPhase.workerPairs[0], maxLines: 1) }
         // Buffers: bodies and shapes,
         plan.add(buffer: sims); plan.add(buffer: states)
         plan.add(buffer: shapes); plan.add(buffer: shapeNext); plan.add(buffer: aabbs); plan.add(buffer: fatBoxes)
         plan.add(buffer: shapeIsLarge); plan.add(buffer: joints); plan.add(buffer: groupsOfBody.head)
         plan.add(buffer: pool.vertices); plan.add(buffer: pool.normals)
-        // contacts and the rest copy,
-        plan.add(buffer: contacts.records); plan.add(buffer: contacts.data); plan.add(buffer: contacts.links)
-        plan.add(buffer: rest.sims); plan.add(buffer: rest.states); plan.add(buffer: rest.metas)
-        plan.add(buffer: rest.contacts); plan.add(buffer: rest.data); plan.add(buffer: rest.fatBoxes)
         // the pair finder,
         plan.add(buffer: broadPhase.moving); plan.add(buffer: broadPhase.movingSmall); plan.add(buffer: broadPhase.movingLarge)
         plan.add(buffer: broadPhase.staticLarge); plan.add(buffer: broadPhase.staticIDs); plan.add(buffer: broadPhase.pairs)
         plan.add(buffer: broadPhase.enlarged); plan.add(buffer: broadPhase.enlargedList)
         plan.add(grid: broadPhase.grid); plan.add(grid: broadPhase.staticGrid)
-        // islands, the solver and the colour batches.
+        // the islands' bodies.
         plan.add(buffer: islands.islandOf); plan.add(buffer: islands.bodyStart); plan.add(buffer: islands.bodies)
-        plan.add(buffer: islands.contactStart); plan.add(buffer: islands.contactList); plan.add(buffer: islands.canSleep)
-        plan.add(buffer: islands.groupBodyStart); plan.add(buffer: islands.groupContactStart)
+        plan.add(buffer: islands.canSleep); plan.add(buffer: islands.groupBodyStart)
         plan.add(buffer: islands.jointStart); plan.add(buffer: islands.jointList); plan.add(buffer: islands.groupJointStart)
+    }
+
+    /// Adds to `plan` what only a step with contacts reads (after `addMotionLines(to:)`): the
+    /// contacts' records and the narrow phase's lists, the islands' contact lists, the
+    /// solver's constraints and colour batches, the rest copy.
+    public func addContactLines(to plan: inout PrefetchPlan) {
+        plan.add(object: contactChanges); plan.add(object: staticTouches)
+        plan.add(object: islands.contactStart); plan.add(object: islands.contactList)
+        plan.add(object: islands.groupContactStart)
+        plan.add(object: solver.constraints)
+        plan.add(object: batches.order); plan.add(object: batches.wide); plan.add(object: batches.wideExtra)
+        plan.add(object: batches.wideStart); plan.add(object: batches.overflow); plan.add(object: batches.overflowStart)
+        plan.add(object: batches.colorStart); plan.add(object: batches.batchSource); plan.add(object: batches.batchLanes)
+        plan.add(buffer: contactChanges); plan.add(buffer: staticTouches)
+        if contactChanges.count > 0 { plan.add(array: contactChanges[0], maxLines: 1) }
+        if staticTouches.count > 0 { plan.add(array: staticTouches[0], maxLines: 1) }
+        // contacts and the rest copy,
+        plan.add(buffer: contacts.records); plan.add(buffer: contacts.data); plan.add(buffer: contacts.links)
+        plan.add(buffer: rest.sims); plan.add(buffer: rest.states); plan.add(buffer: rest.metas)
+        plan.add(buffer: rest.contacts); plan.add(buffer: rest.data); plan.add(buffer: rest.fatBoxes)
+        // the islands' contacts, the solver and the colour batches.
+        plan.add(buffer: islands.contactStart); plan.add(buffer: islands.contactList); plan.add(buffer: islands.groupContactStart)
         plan.add(buffer: solver.constraints); plan.add(buffer: solver.cursor); plan.add(buffer: solver.smallIslands)
         // (A batch is ten lines; a small world's island uses the first.)
         plan.add(buffer: batches.wide, maxLines: 10); plan.add(buffer: batches.wideExtra); plan.add(buffer: batches.wideStart)

@@ -59,11 +59,13 @@ public final class AnimationClock: @unchecked Sendable {
     static let earlyPlans = 6
     /// Plans made so far (up to `earlyPlans`).
     @exclusivity(unchecked) private var plansMade = 0
-    /// A prefetching hint: the last frame only checked a paused animator (its sole animator's
-    /// ticks returned at once, no view animation ran), so the next one likely does the same
-    /// and needs only the plan's idle prefix. Cleared when the animator resumes or an
-    /// animation is added; a stale hint costs a frame cold memory, never a different result.
-    private let quiet = Atomic<Bool>(false)
+    /// A prefetching hint, the part of the plan (`PrefetchPlan.Part`) the next frame likely
+    /// touches, from what the last one did: `.idle` when its sole animator only checked that
+    /// it is paused and no view animation ran; `.contactFree` when that animator's world ended
+    /// the frame without contacts (a body in flight); else `.all`. Set to `.all` when the
+    /// animator resumes or an animation is added; a stale hint costs a frame cold memory,
+    /// never a different result.
+    private let hint = Atomic<UInt8>(PrefetchPlan.Part.all.rawValue)
     /// A worker's share of `advance(_:by:workers:)` below this many clocks is advanced without
     /// prefetching: a menu's frame touches about 12 KB, so a few dozen stay in a core's cache
     /// from frame to frame, and asking for lines already there only costs instructions.
@@ -119,9 +121,11 @@ public final class AnimationClock: @unchecked Sendable {
             // One live animator (a component on its own clock): stepped without the snapshot
             // list, which cost more than a small world's step leaves room for. Same order.
             only.step(by: seconds)
-            quiet.store(only.lastTickIdled && runCount.load(ordering: .relaxed) == 0, ordering: .relaxed)
+            let part: PrefetchPlan.Part = only.lastTickIdled && runCount.load(ordering: .relaxed) == 0 ? .idle
+                : only.world.contactCount == 0 ? .contactFree : .all
+            hint.store(part.rawValue, ordering: .relaxed)
         } else {
-            quiet.store(false, ordering: .relaxed)
+            hint.store(PrefetchPlan.Part.all.rawValue, ordering: .relaxed)
             lock.withLock { _ in
                 var dead = false
                 for a in animators { if let x = a.animator { animatorScratch.append(x) } else { dead = true } }
@@ -207,15 +211,15 @@ public final class AnimationClock: @unchecked Sendable {
                     // A pipeline three clocks deep: while clock i advances, clock i + 1's
                     // lines are asked for, clock i + 2's plan list (which that asking reads:
                     // asked for just before, it was waited for) and clock i + 3's object
-                    // (which holds the plan). A quiet clock asks only for its idle prefix.
+                    // (which holds the plan). A clock asks for the part of its plan its hint names.
                     // The first clocks' objects and lists first.
                     for k in lo..<(lo + 3) { PrefetchPlan.prefetch(address: c[k].toOpaque()) }
-                    for k in lo..<(lo + 2) { c[k]._withUnsafeGuaranteedRef { $0.plan.prefetchList(idle: $0.isQuiet) } }
-                    c[lo]._withUnsafeGuaranteedRef { $0.plan.prefetch(idle: $0.isQuiet) }
+                    for k in lo..<(lo + 2) { c[k]._withUnsafeGuaranteedRef { $0.plan.prefetchList($0.prefetchPart) } }
+                    c[lo]._withUnsafeGuaranteedRef { $0.plan.prefetch($0.prefetchPart) }
                     for i in lo..<hi {
                         if i + 3 < hi { PrefetchPlan.prefetch(address: c[i + 3].toOpaque()) }
-                        if i + 2 < hi { c[i + 2]._withUnsafeGuaranteedRef { $0.plan.prefetchList(idle: $0.isQuiet) } }
-                        if i + 1 < hi { c[i + 1]._withUnsafeGuaranteedRef { $0.plan.prefetch(idle: $0.isQuiet) } }
+                        if i + 2 < hi { c[i + 2]._withUnsafeGuaranteedRef { $0.plan.prefetchList($0.prefetchPart) } }
+                        if i + 1 < hi { c[i + 1]._withUnsafeGuaranteedRef { $0.plan.prefetch($0.prefetchPart) } }
                         c[i]._withUnsafeGuaranteedRef { clock in
                             clock.advance(by: seconds)
                             let interval = clock.plansMade < AnimationClock.earlyPlans ? AnimationClock.planInterval : AnimationClock.warmPlanInterval
@@ -227,8 +231,10 @@ public final class AnimationClock: @unchecked Sendable {
         }
     }
 
-    /// The `quiet` hint (see there).
-    @inline(__always) var isQuiet: Bool { quiet.load(ordering: .relaxed) }
+    /// The prefetching hint (see `hint`).
+    @inline(__always) var prefetchPart: PrefetchPlan.Part {
+        PrefetchPlan.Part(rawValue: hint.load(ordering: .relaxed)) ?? .all
+    }
 
     /// Lists what the next advance touches, just after an advance (when it is all cached).
     private func makePlan() {
@@ -236,13 +242,16 @@ public final class AnimationClock: @unchecked Sendable {
         plan.add(object: self, lines: 3)
         lock.withLock { _ in
             plan.add(array: animators)
-            // What a quiet frame reads first (each paused animator's check), then the rest.
+            // What an idle frame reads (each paused animator's check), then what a frame
+            // without contacts reads, then the rest.
             for a in animators.prefix(4) { a.animator?.addIdleLines(to: &plan) }
             plan.markIdlePrefix()
-            for a in animators.prefix(4) { a.animator?.addBusyLines(to: &plan) }
+            for a in animators.prefix(4) { a.animator?.addMotionLines(to: &plan) }
             plan.add(array: runs)
             for r in runs.prefix(4) { plan.add(object: r, lines: 3) }
             plan.add(array: runScratch, maxLines: 1)  // (nothing while it never held a run)
+            plan.markContactFreePrefix()
+            for a in animators.prefix(4) { a.animator?.addContactLines(to: &plan) }
         }
         planAge = 0
         if plansMade < Self.earlyPlans { plansMade += 1 }
@@ -306,5 +315,5 @@ public final class AnimationClock: @unchecked Sendable {
 
     /// Something on the clock will move next frame (an animator resumed, an animation was
     /// added): the next prefetch asks for the whole plan.
-    func busy() { quiet.store(false, ordering: .relaxed) }
+    func busy() { hint.store(PrefetchPlan.Part.all.rawValue, ordering: .relaxed) }
 }
