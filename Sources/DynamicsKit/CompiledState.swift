@@ -34,12 +34,6 @@ struct CompiledState {
 
     init(world: World) { self.world = world }
 
-    /// Adds what a tick reads of these lists (their storage and the behaviors in them).
-    func addHotLines(to plan: inout PrefetchPlan) {
-        addIdleLines(to: &plan)
-        addBusyLines(to: &plan)
-    }
-
     /// What a paused animator's check reads (`canIdleWhilePaused`): the force behaviors and
     /// their first lines, the action list.
     func addIdleLines(to plan: inout PrefetchPlan) {
@@ -48,7 +42,7 @@ struct CompiledState {
         plan.add(array: actionBehaviors)
     }
 
-    /// The rest of `addHotLines(to:)`.
+    /// The rest of what a tick reads of these lists (their storage and the behaviors in them).
     func addBusyLines(to plan: inout PrefetchPlan) {
         plan.add(array: forceRefs)
         plan.add(array: scannedCollisions)

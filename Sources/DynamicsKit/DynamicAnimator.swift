@@ -497,12 +497,8 @@ public final class DynamicAnimator {
         deliverContactCalls()
     }
 
-    /// Adds to `plan` what this animator's next tick touches: the animator, its per-tick lists
-    /// and behaviors, its first items' views, and its world (`World.addHotLines(to:)`).
-    func addHotLines(to plan: inout PrefetchPlan) {
-        addIdleLines(to: &plan)
-        addBusyLines(to: &plan)
-    }
+    // What this animator's next tick touches, for its clock's prefetch plan, in three parts
+    // (`AnimationClock.makePlan`): idle, motion and contact lines.
 
     /// What a paused animator's tick reads before it returns (`lastTickIdled`): the animator,
     /// its per-tick lists, its world's body records (`World.addIdleLines(to:)`).
@@ -510,12 +506,6 @@ public final class DynamicAnimator {
         plan.add(object: self, lines: 5)
         compiled.addIdleLines(to: &plan)
         world.addIdleLines(to: &plan)
-    }
-
-    /// The rest of `addHotLines(to:)`: `addMotionLines(to:)`, then `addContactLines(to:)`.
-    func addBusyLines(to plan: inout PrefetchPlan) {
-        addMotionLines(to: &plan)
-        addContactLines(to: &plan)
     }
 
     /// What a tick without contacts reads beyond the idle lines: the behaviors, the items'

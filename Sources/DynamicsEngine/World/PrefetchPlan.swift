@@ -176,7 +176,8 @@ extension World {
     /// before it steps; any owner of many small worlds can do the same.
     public func addHotLines(to plan: inout PrefetchPlan) {
         addIdleLines(to: &plan)
-        addBusyLines(to: &plan)
+        addMotionLines(to: &plan)
+        addContactLines(to: &plan)
     }
 
     /// Adds to `plan` what asking whether this world has awake bodies (`hasAwakeBodies`)
@@ -202,13 +203,6 @@ extension World {
             #endif
         }
         return hotWorldLines
-    }
-
-    /// The rest of `addHotLines(to:)`: everything but `addIdleLines(to:)` (a busy tick's
-    /// step): `addMotionLines(to:)`, then `addContactLines(to:)`.
-    public func addBusyLines(to plan: inout PrefetchPlan) {
-        addMotionLines(to: &plan)
-        addContactLines(to: &plan)
     }
 
     /// Adds to `plan` what a step of this world reads whether or not it has contacts (after
