@@ -29,18 +29,18 @@ struct PrefetchPlanTests {
         #expect(plan.count == 0)
         plan.prefetch()       // an empty plan asks for nothing
         plan.prefetchList()
-        // The prefixes: the lines added before `markIdlePrefix()` and `markContactFreePrefix()`.
+        // The prefixes: the lines added before `markIdlePrefix()` and `markMotionPrefix()`.
         plan.add(p, bytes: 0x80, maxLines: 8)
         plan.markIdlePrefix()
         plan.add(UnsafeRawPointer(bitPattern: 0x40_0000)!, bytes: 1)
-        plan.markContactFreePrefix()
+        plan.markMotionPrefix()
         plan.add(UnsafeRawPointer(bitPattern: 0x50_0000)!, bytes: 65)
         // 0x100010 ..< 0x100090: three lines; then one; then two.
-        #expect(plan.lineCount(.idle) == 3 && plan.lineCount(.contactFree) == 4 && plan.lineCount(.all) == 6)
-        #expect(plan.idleCount == 3 && plan.contactFreeCount == 4 && plan.count == 6)
-        for part in [PrefetchPlan.Part.idle, .contactFree, .all] { plan.prefetch(part); plan.prefetchList(part) }
+        #expect(plan.lineCount(.idle) == 3 && plan.lineCount(.motion) == 4 && plan.lineCount(.all) == 6)
+        #expect(plan.idleCount == 3 && plan.motionCount == 4 && plan.count == 6)
+        for part in [PrefetchPlan.Part.idle, .motion, .all] { plan.prefetch(part); plan.prefetchList(part) }
         plan.removeAll()
-        #expect(plan.lineCount(.idle) == 0 && plan.lineCount(.contactFree) == 0)
+        #expect(plan.lineCount(.idle) == 0 && plan.lineCount(.motion) == 0)
     }
 
     @Test("an array adds its header and elements; an empty one nothing; an object its first lines")
@@ -96,15 +96,15 @@ struct PrefetchPlanTests {
         // Then what a step without contacts reads (the bodies' states among it), then what
         // only a step with contacts does (the contacts' records, the solver's batches).
         w.addMotionLines(to: &idle)
-        idle.markContactFreePrefix()
-        let motion = Set(idle.addresses[idle.idleCount..<idle.contactFreeCount])
+        idle.markMotionPrefix()
+        let motion = Set(idle.addresses[idle.idleCount..<idle.motionCount])
         #expect(motion.contains(lineOf(UnsafeRawPointer(w.states.view.base))))
         #expect(motion.contains(lineOf(UnsafeRawPointer(w.sims.view.base))))
         w.addContactLines(to: &idle)
-        let contact = Set(idle.addresses[idle.contactFreeCount...])
+        let contact = Set(idle.addresses[idle.motionCount...])
         #expect(contact.contains(lineOf(UnsafeRawPointer(w.contacts.records.view.base))))
         #expect(contact.contains(lineOf(UnsafeRawPointer(w.batches.wide.view.base))))
-        #expect(idle.addresses == plan.addresses && idle.idleCount < idle.contactFreeCount && idle.contactFreeCount < idle.count)
+        #expect(idle.addresses == plan.addresses && idle.idleCount < idle.motionCount && idle.motionCount < idle.count)
         idle.removeAll()
         #expect(idle.count == 0 && idle.idleCount == 0)
 

@@ -22,12 +22,12 @@ struct ClockPrefetchHintTests {
         return (clock, animator, view)
     }
 
-    @Test("idle once the paused animator idles, contact-free while its item falls, all while it touches; a resume, a new behavior or a view animation clears it at once")
+    @Test("idle once the paused animator idles, motion while its item falls, all while it touches; a resume, a new behavior or a view animation clears it at once")
     func setAndCleared() {
         let (clock, animator, view) = Self.scene()
         #expect(clock.prefetchPart == .all)
         clock.advance(by: 1.0 / 60.0)
-        #expect(clock.prefetchPart == .contactFree)   // falling, far from the bottom: no contact
+        #expect(clock.prefetchPart == .motion)   // falling, far from the bottom: no contact
         #expect(animator.physicsWorld.contactCount == 0)
         // Resting on the bottom (a contact), still awake: every part.
         var f = 0

@@ -27,9 +27,9 @@ public struct PrefetchPlan: ~Copyable {
     /// The plan's first lines that an idle pass of the work still touches (`markIdlePrefix()`;
     /// 0 until marked): what `prefetch(.idle)` asks for.
     public private(set) var idleCount = 0
-    /// The plan's first lines that a pass without contacts touches (`markContactFreePrefix()`;
-    /// 0 until marked): what `prefetch(.contactFree)` asks for.
-    public private(set) var contactFreeCount = 0
+    /// The plan's first lines that a pass without contacts touches (`markMotionPrefix()`;
+    /// 0 until marked): what `prefetch(.motion)` asks for.
+    public private(set) var motionCount = 0
 
     /// How much of a plan to ask for: the part a pass of the work is expected to touch.
     public enum Part: UInt8, Sendable {
@@ -37,8 +37,8 @@ public struct PrefetchPlan: ~Copyable {
         case all
         /// The lines before `markIdlePrefix()`.
         case idle
-        /// The lines before `markContactFreePrefix()`.
-        case contactFree
+        /// The lines before `markMotionPrefix()`.
+        case motion
     }
 
     /// Bytes in a cache line (64 on the processors this package targets).
@@ -54,7 +54,7 @@ public struct PrefetchPlan: ~Copyable {
     deinit { lines.deallocate() }
 
     /// Empties the plan (its storage is kept).
-    public mutating func removeAll() { count = 0; idleCount = 0; contactFreeCount = 0 }
+    public mutating func removeAll() { count = 0; idleCount = 0; motionCount = 0 }
 
     /// Marks the lines added so far as the ones an idle pass touches (a paused animator's
     /// check, say); the lines added after them only a busy pass does.
@@ -62,7 +62,7 @@ public struct PrefetchPlan: ~Copyable {
 
     /// Marks the lines added so far as the ones a pass without contacts touches (a world of
     /// bodies in flight, say); the lines added after them only a pass with contacts does.
-    public mutating func markContactFreePrefix() { contactFreeCount = count }
+    public mutating func markMotionPrefix() { motionCount = count }
 
     /// The number of lines in `part`.
     @inline(__always)
@@ -70,7 +70,7 @@ public struct PrefetchPlan: ~Copyable {
         switch part {
         case .all: count
         case .idle: idleCount
-        case .contactFree: contactFreeCount
+        case .motion: motionCount
         }
     }
 

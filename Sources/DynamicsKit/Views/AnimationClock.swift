@@ -61,7 +61,7 @@ public final class AnimationClock: @unchecked Sendable {
     @exclusivity(unchecked) private var plansMade = 0
     /// A prefetching hint, the part of the plan (`PrefetchPlan.Part`) the next frame likely
     /// touches, from what the last one did: `.idle` when its sole animator only checked that
-    /// it is paused and no view animation ran; `.contactFree` when that animator's world ended
+    /// it is paused and no view animation ran; `.motion` when that animator's world ended
     /// the frame without contacts (a body in flight); else `.all`. Set to `.all` when the
     /// animator resumes or an animation is added; a stale hint costs a frame cold memory,
     /// never a different result.
@@ -122,7 +122,7 @@ public final class AnimationClock: @unchecked Sendable {
             // list, which cost more than a small world's step leaves room for. Same order.
             only.step(by: seconds)
             let part: PrefetchPlan.Part = only.lastTickIdled && runCount.load(ordering: .relaxed) == 0 ? .idle
-                : only.world.contactCount == 0 ? .contactFree : .all
+                : only.world.contactCount == 0 ? .motion : .all
             hint.store(part.rawValue, ordering: .relaxed)
         } else {
             hint.store(PrefetchPlan.Part.all.rawValue, ordering: .relaxed)
@@ -250,7 +250,7 @@ public final class AnimationClock: @unchecked Sendable {
             plan.add(array: runs)
             for r in runs.prefix(4) { plan.add(object: r, lines: 3) }
             plan.add(array: runScratch, maxLines: 1)  // (nothing while it never held a run)
-            plan.markContactFreePrefix()
+            plan.markMotionPrefix()
             for a in animators.prefix(4) { a.animator?.addContactLines(to: &plan) }
         }
         planAge = 0
