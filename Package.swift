@@ -44,7 +44,7 @@ let package = Package(
         // incremental Cassowary solver.
         .target(name: "DynamicsLayout", dependencies: ["DynamicsKit"]),
         .testTarget(name: "DynamicsLayoutTests", dependencies: ["DynamicsLayout", "DynamicsKit", "DynamicsEngine"]),
-        .testTarget(name: "DynamicsComponentsTests", dependencies: ["DynamicsComponents", "DynamicsKit"]),
+        .testTarget(name: "DynamicsComponentsTests", dependencies: ["DynamicsComponents", "DynamicsKit", "DynamicsEngine"]),
         // Pictures of engine worlds and of DynamicsKit views and animators.
         .target(name: "DynamicsRender", dependencies: ["DynamicsEngine", "DynamicsKit"]),
         .testTarget(name: "DynamicsRenderTests", dependencies: ["DynamicsRender", "DynamicsKit", "DynamicsEngine"]),

@@ -115,6 +115,12 @@ public final class DynamicAnimator {
     /// The clock that steps this animator along with the view animations on it.
     public let clock: AnimationClock
 
+    /// Items that stood still after two ticks in a row and moved less than this (pt) between
+    /// them stay where they are until something changes them (`World.settleDistance`): an item
+    /// pressed against a boundary stops within a tenth of a point of where the solver's soft
+    /// contact would take it over the next half second, and the animator pauses at the same tick.
+    static let settleDistance: Float = 0.01
+
     /// An animator for items inside `referenceBounds`, registered on `clock` (whose
     /// `advance(by:)` steps it; `step(by:)` steps it alone).
     public init(referenceBounds: CGRect, clock: AnimationClock = .main) {
@@ -125,6 +131,7 @@ public final class DynamicAnimator {
         self.referenceBounds = referenceBounds
         world = World(gravity: .zero)
         world.workerCount = 1
+        world.settleDistance = Self.settleDistance
         compiled = CompiledState(world: world)
         self.clock = clock
         clock.register(self)

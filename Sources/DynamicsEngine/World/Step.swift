@@ -25,7 +25,7 @@ extension World {
         // the rest step would.
         let atRest = canStepAtRest(dt: dt)
         #if DEBUG
-        let takeRestStep = atRest && takesRestStepsInDebug
+        let takeRestStep = atRest && (takesRestStepsInDebug || rest.settled)
         #else
         let takeRestStep = atRest
         #endif
