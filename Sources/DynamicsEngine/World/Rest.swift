@@ -22,7 +22,8 @@ import Darwin
 ///
 /// Debug builds take the full step instead (unless a test sets `takesRestStepsInDebug`) and
 /// assert that it ended exactly where the copy said, so the whole test suite checks that the
-/// copy holds everything a step reads. Sleep timers are not part of the state compared (they
+/// copy holds everything a step reads. (A settled world — `World.settleDistance` — is not at
+/// an exact rest point, so debug builds take its steps at rest too.) Sleep timers are not part of the state compared (they
 /// advance every step at rest); a body record is compared without its timer.
 final class RestSnapshot {
     let sims = Column<BodySim>()
