@@ -53,16 +53,22 @@ struct CompiledState {
     /// Empties the per-slot values, sized for `slots` record slots, and, with `tickLists`,
     /// the per-tick lists (keeps the storage: recompiling allocates nothing once warm).
     mutating func reset(slots: Int, tickLists: Bool) {
-        gravity.removeAll(keepingCapacity: true)
-        gravity.append(contentsOf: repeatElement(.zero, count: slots))
-        properties.removeAll(keepingCapacity: true)
-        properties.append(contentsOf: repeatElement(.defaults, count: slots))
+        // (Element by element for a few slots: the generic bulk calls cost more than a
+        // small animator's whole list.)
+        gravity.removeAllKeepingCapacity()
+        properties.removeAllKeepingCapacity()
+        if slots <= 8 {
+            for _ in 0..<slots { gravity.append(.zero); properties.append(.defaults) }
+        } else {
+            gravity.append(contentsOf: repeatElement(.zero, count: slots))
+            properties.append(contentsOf: repeatElement(.defaults, count: slots))
+        }
         collectsTickLists = tickLists
         guard tickLists else { return }
-        forceBehaviors.removeAll(keepingCapacity: true)
-        forceRefs.removeAll(keepingCapacity: true)
-        scannedCollisions.removeAll(keepingCapacity: true)
-        actionBehaviors.removeAll(keepingCapacity: true)
+        forceBehaviors.removeAllKeepingCapacity()
+        forceRefs.removeAllKeepingCapacity()
+        scannedCollisions.removeAllKeepingCapacity()
+        actionBehaviors.removeAllKeepingCapacity()
     }
 
     @inline(__always) private func slot(_ body: BodyHandle) -> Int { Int(world.userData(body)) }
@@ -126,6 +132,6 @@ struct BodyList: RandomAccessCollection {
     /// Empties the list, keeping the array's storage.
     mutating func removeAll() {
         head = nil
-        tail.removeAll(keepingCapacity: true)
+        tail.removeAllKeepingCapacity()
     }
 }

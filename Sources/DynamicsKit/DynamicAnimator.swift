@@ -234,7 +234,7 @@ public final class DynamicAnimator {
         scratchLists.popLast() ?? []
     }
     private func returnScratchList(_ list: inout [DynamicBehavior]) {
-        list.removeAll(keepingCapacity: true)
+        list.removeAllKeepingCapacity()
         guard list.capacity > 0, scratchLists.count < 4 else { return }
         scratchLists.append(list)
         list = []
@@ -254,7 +254,7 @@ public final class DynamicAnimator {
     }
 
     private func rebuildFlat() {
-        flat.removeAll(keepingCapacity: true)
+        flat.removeAllKeepingCapacity()
         for b in topLevel { b.flattened(into: &flat) }
         tickListsChanged()
     }
@@ -537,7 +537,7 @@ public final class DynamicAnimator {
     /// only touched when the body's angle changed since the last write.
     private func writeBack() {
         if liveDirty {
-            live.removeAll(keepingCapacity: true)
+            live.removeAllKeepingCapacity()
             for case let r? in recordList { live.append(LiveItem(item: r.item, body: r.body)) }
             liveDirty = false
         }
@@ -589,7 +589,7 @@ public final class DynamicAnimator {
     private func reportContacts() {
         guard !compiled.scannedCollisions.isEmpty else { return }
         let events = world.hasContactEvents
-        if !scanning.isEmpty { scanning.removeAll(keepingCapacity: true) }
+        if !scanning.isEmpty { scanning.removeAllKeepingCapacity() }
         for c in compiled.scannedCollisions where c.wantsScan(afterEvents: events) { scanning.append(c) }
         guard !scanning.isEmpty else { return }
         for c in scanning { c.beginScan() }
@@ -604,12 +604,12 @@ public final class DynamicAnimator {
                 for c in scanning { if let code = c.boundaryCode(ofEngineID: id) { c.scanned(first, boundaryCode: code, at: p) } }
             }
         }
-        scanBegan.removeAll(keepingCapacity: true)
-        scanEnded.removeAll(keepingCapacity: true)
+        scanBegan.removeAllKeepingCapacity()
+        scanEnded.removeAllKeepingCapacity()
         for c in scanning { c.endScan(began: &scanBegan, ended: &scanEnded) }
         outbox.append(contentsOf: scanBegan)
         outbox.append(contentsOf: scanEnded)
-        scanning.removeAll(keepingCapacity: true)
+        scanning.removeAllKeepingCapacity()
     }
 
     @exclusivity(unchecked) private var scanning: [CollisionBehavior] = []
@@ -661,7 +661,7 @@ public final class DynamicAnimator {
             nextCall += 1
             if !call.withdrawn { call.behavior.deliver(call) }
         }
-        outbox.removeAll(keepingCapacity: true)
+        outbox.removeAllKeepingCapacity()
         nextCall = 0
     }
 

@@ -190,7 +190,7 @@ open class CollisionBehavior: ItemListBehavior {
         if let g = group, animator.world.isValid(g) { animator.world.destroyCollisionGroup(g) }
         group = nil
         loopSegments.removeAll()
-        for k in named.indices { named[k].segments.removeAll(keepingCapacity: true) }
+        for k in named.indices { named[k].segments.removeAllKeepingCapacity() }
         pruneContacts(animator)
     }
 
@@ -214,7 +214,7 @@ open class CollisionBehavior: ItemListBehavior {
         if !b.closed && b.points.count == 2 {
             // One segment: what addBoundaryPath would add (nothing when degenerate), without
             // its point and handle lists.
-            named[k].segments.removeAll(keepingCapacity: true)
+            named[k].segments.removeAllKeepingCapacity()
             if let h = try? animator.world.addBoundary(b.points[0].vec, b.points[1].vec, group: g, id: engineID(b.code)) {
                 named[k].segments.append(h)
             }
@@ -240,7 +240,7 @@ open class CollisionBehavior: ItemListBehavior {
         if let animator = dynamicAnimator {
             for h in segments where animator.world.isValid(h) { animator.world.removeBoundary(h) }
         }
-        segments.removeAll(keepingCapacity: true)
+        segments.removeAllKeepingCapacity()
     }
 
     private func rebuildLoop() {
@@ -308,7 +308,7 @@ open class CollisionBehavior: ItemListBehavior {
     }
 
     func beginScan() {
-        found.removeAll(keepingCapacity: true)
+        found.removeAllKeepingCapacity()
         foundIndex.removeAll(keepingCapacity: true)
     }
 
@@ -344,7 +344,7 @@ open class CollisionBehavior: ItemListBehavior {
         // The new list is built in a reused buffer and swapped in: no allocation once warm.
         var kept = keptScratch
         keptScratch = []
-        kept.removeAll(keepingCapacity: true)
+        kept.removeAllKeepingCapacity()
         for p in touching {
             if foundIndex[p.key] != nil { kept.append(p) } else { ended.append(ContactCall(behavior: self, pair: p, began: false)) }
         }
