@@ -67,7 +67,9 @@ extension World {
     /// balance; it reaches that point, bit for bit, only after many full steps. With settling
     /// it stops short of it by about six times the last step's move (the push shrinks by
     /// ~13 % a step at the default contact stiffness) — for the animators' 0.01 pt, within
-    /// about 0.07 pt. Package-internal: `DynamicAnimator` turns it on for its world (a view's
+    /// about 0.07 pt. Only velocities of exactly zero count (a box pushed straight against a
+    /// flat wall); one that landed turned keeps ~1e-5 pt/s and sleeps without settling.
+    /// Package-internal: `DynamicAnimator` turns it on for its world (a view's
     /// frame cannot show a hundredth of a point); an engine world keeps exact physics, and
     /// snapshots do not record it (an animator's world is never snapshotted).
     package var settleDistance: Float {
