@@ -504,8 +504,8 @@ public final class DynamicAnimator {
         deliverContactCalls()
     }
 
-    // What this animator's next tick touches, for its clock's prefetch plan, in three parts
-    // (`AnimationClock.makePlan`): idle, motion and contact lines.
+    // What this animator's next tick touches, for its clock's prefetch plan, in parts
+    // (`AnimationClock.makePlan`): idle, shared, rest, motion and contact lines.
 
     /// What a paused animator's tick reads before it returns (`lastTickIdled`): the animator,
     /// its per-tick lists, its world's body records (`World.addIdleLines(to:)`).
@@ -515,19 +515,31 @@ public final class DynamicAnimator {
         world.addIdleLines(to: &plan)
     }
 
-    /// What a tick without contacts reads beyond the idle lines: the behaviors, the items'
-    /// views, its world's step of bodies in flight (`World.addMotionLines(to:)`).
-    func addMotionLines(to plan: inout PrefetchPlan) {
+    /// What every tick that steps reads beyond the idle lines: the behaviors, the items'
+    /// views, its world's shared lines (`World.addSharedLines(to:)`).
+    func addSharedLines(to plan: inout PrefetchPlan) {
         compiled.addBusyLines(to: &plan)
         for b in topLevel.prefix(8) { plan.add(object: b, lines: 2) }
         plan.add(array: live)
         for k in live.indices.prefix(8) {
             if let v = live[k].view { plan.add(object: v.takeUnretainedValue(), lines: 3) }
         }
+        world.addSharedLines(to: &plan)
+    }
+
+    /// What a tick whose world is at a rest point reads beyond the shared lines: the rest
+    /// copy its world compares with (`World.addRestLines(to:)`).
+    func addRestLines(to plan: inout PrefetchPlan) {
+        world.addRestLines(to: &plan)
+    }
+
+    /// What a tick without contacts reads beyond the shared lines: its world's full step of
+    /// bodies in flight (`World.addMotionLines(to:)`).
+    func addMotionLines(to plan: inout PrefetchPlan) {
         world.addMotionLines(to: &plan)
     }
 
-    /// What only a tick with contacts reads: its world's contacts, solver and rest copy
+    /// What only a tick with contacts reads: its world's contacts and solver
     /// (`World.addContactLines(to:)`).
     func addContactLines(to plan: inout PrefetchPlan) {
         world.addContactLines(to: &plan)

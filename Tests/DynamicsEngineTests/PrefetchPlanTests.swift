@@ -62,6 +62,32 @@ struct PrefetchPlanTests {
         plan.prefetch()
     }
 
+    @Test("parts: idle, rest and all are prefixes; motion leaves out the lines between the shared and rest marks; unmarked, it is a prefix")
+    func parts() {
+        var plan = PrefetchPlan(capacity: 64)
+        func add(_ n: Int) { for _ in 0..<n { plan.add(UnsafeRawPointer(bitPattern: 0x1000 + 64 * plan.count)!, bytes: 1) } }
+        add(3); plan.markIdlePrefix()
+        add(4); plan.markMotionPrefix()
+        add(2)
+        // Without the shared and rest marks (a plan in three parts), motion is a prefix.
+        #expect(plan.lineCount(.idle) == 3 && plan.lineCount(.motion) == 7 && plan.lineCount(.all) == 9)
+        var (a, b) = plan.ranges(.motion)
+        #expect(a.isEmpty && b == 0..<7)
+        plan.removeAll()
+        add(3); plan.markIdlePrefix()
+        add(5); plan.markSharedPrefix()
+        add(2); plan.markRestPrefix()
+        add(4); plan.markMotionPrefix()
+        add(6)
+        #expect(plan.lineCount(.idle) == 3 && plan.lineCount(.rest) == 10 && plan.lineCount(.all) == 20)
+        #expect(plan.lineCount(.motion) == 12)
+        (a, b) = plan.ranges(.motion)
+        #expect(a == 0..<8 && b == 10..<14)
+        (a, b) = plan.ranges(.rest)
+        #expect(a == 0..<10 && b.isEmpty)
+        for part in [PrefetchPlan.Part.idle, .rest, .motion, .all] { plan.prefetch(part); plan.prefetchList(part) }
+    }
+
     @Test("a world's plan holds its object, its step context, its body buffers and the pool's vertices; a restored world, its own")
     func worldLines() throws {
         let w = TestWorld.make()
@@ -93,20 +119,38 @@ struct PrefetchPlanTests {
         // The body-slot count `hasAwakeBodies` reads lies in the world's first lines.
         let slots = withUnsafeMutablePointer(to: &w.bodySlots) { lineOf(UnsafeRawPointer($0)) }
         #expect(idleLines.contains(slots))
-        // Then what a step without contacts reads (the bodies' states among it), then what
-        // only a step with contacts does (the contacts' records, the solver's batches).
+        // Then what every stepping pass reads (the bodies' states and placements), what only a
+        // step at rest adds (the contacts' records, the rest copy), what a full step without
+        // contacts adds (the step context, the shapes), what only a step with contacts does
+        // (the solver's batches).
+        w.addSharedLines(to: &idle)
+        idle.markSharedPrefix()
+        let shared = Set(idle.addresses[idle.idleCount..<idle.sharedCount])
+        #expect(shared.contains(lineOf(UnsafeRawPointer(w.states.view.base))))
+        #expect(shared.contains(lineOf(UnsafeRawPointer(w.sims.view.base))))
+        w.addRestLines(to: &idle)
+        idle.markRestPrefix()
+        let rest = Set(idle.addresses[idle.sharedCount..<idle.restCount])
+        #expect(rest.contains(lineOf(UnsafeRawPointer(w.contacts.records.view.base))))
+        #expect(rest.contains(lineOf(UnsafeRawPointer(w.rest.states.view.base))))
         w.addMotionLines(to: &idle)
         idle.markMotionPrefix()
-        let motion = Set(idle.addresses[idle.idleCount..<idle.motionCount])
-        #expect(motion.contains(lineOf(UnsafeRawPointer(w.states.view.base))))
-        #expect(motion.contains(lineOf(UnsafeRawPointer(w.sims.view.base))))
+        let motion = Set(idle.addresses[idle.restCount..<idle.motionCount])
+        #expect(motion.contains(lineOf(UnsafeRawPointer(Unmanaged.passUnretained(w.stepContext).toOpaque()))))
+        #expect(motion.contains(lineOf(UnsafeRawPointer(w.shapes.view.base))))
         w.addContactLines(to: &idle)
         let contact = Set(idle.addresses[idle.motionCount...])
-        #expect(contact.contains(lineOf(UnsafeRawPointer(w.contacts.records.view.base))))
         #expect(contact.contains(lineOf(UnsafeRawPointer(w.batches.wide.view.base))))
-        #expect(idle.addresses == plan.addresses && idle.idleCount < idle.motionCount && idle.motionCount < idle.count)
+        #expect(idle.addresses == plan.addresses)
+        #expect(idle.idleCount < idle.sharedCount && idle.sharedCount < idle.restCount && idle.restCount < idle.motionCount
+                && idle.motionCount < idle.count)
+        // The parts: at rest the first three, without contacts all but the rest lines.
+        #expect(idle.lineCount(.rest) == idle.restCount)
+        #expect(idle.lineCount(.motion) == idle.sharedCount + idle.motionCount - idle.restCount)
+        let (first, second) = idle.ranges(.motion)
+        #expect(first == 0..<idle.sharedCount && second == idle.restCount..<idle.motionCount)
         idle.removeAll()
-        #expect(idle.count == 0 && idle.idleCount == 0)
+        #expect(idle.count == 0 && idle.idleCount == 0 && idle.sharedCount == 0 && idle.restCount == 0 && idle.motionCount == 0)
 
         // A second listing gives the same plan (the parts are found once).
         var again = PrefetchPlan(capacity: 512)

@@ -6,7 +6,8 @@ import Testing
 /// The clock's prefetching hint (`AnimationClock.prefetchPart`): after a frame in which its
 /// sole animator only checked that it is paused and no view animation ran, the next frame of
 /// `advance(_:by:workers:)` asks only for the plan's idle prefix; after one that ended with no
-/// contact in the animator's world, for the part a step without contacts reads. A stale hint
+/// contact in the animator's world, for the part a step without contacts reads; after one that
+/// ended at a rest point (and no view animation ran), for the part a step at rest reads. A stale hint
 /// would leave a busy frame's memory cold (no result depends on it), so these tests pin when
 /// each part is chosen and when the hint is cleared.
 @Suite("The clock's prefetching hint")
@@ -29,11 +30,22 @@ struct ClockPrefetchHintTests {
         clock.advance(by: 1.0 / 60.0)
         #expect(clock.prefetchPart == .motion)   // falling, far from the bottom: no contact
         #expect(animator.physicsWorld.contactCount == 0)
-        // Resting on the bottom (a contact), still awake: every part.
+        // Resting on the bottom (a contact), still awake: every part, or the rest part once
+        // its world is at a rest point.
         var f = 0
         while animator.physicsWorld.touchingContactCount == 0 && f < 600 { clock.advance(by: 1.0 / 60.0); f += 1 }
         clock.advance(by: 1.0 / 60.0)
-        #expect(animator.isRunning && animator.physicsWorld.contactCount > 0 && clock.prefetchPart == .all)
+        let atRest = animator.physicsWorld.isAtRestPoint
+        #expect(animator.isRunning && animator.physicsWorld.contactCount > 0 && clock.prefetchPart == (atRest ? .rest : .all))
+        // Come to rest on the bottom (settled), still awake: the rest part; with a view
+        // animation running, every part.
+        f = 0
+        while !animator.physicsWorld.isAtRestPoint && f < 120 { clock.advance(by: 1.0 / 60.0); f += 1 }
+        #expect(animator.isRunning && animator.physicsWorld.isAtRestPoint && clock.prefetchPart == .rest)
+        let other = DynamicView(frame: .zero)
+        DynamicView.animate(withDuration: 0.05, clock: clock, animations: { other.alpha = 0.5 })
+        clock.advance(by: 1.0 / 60.0)
+        #expect(animator.physicsWorld.isAtRestPoint && clock.prefetchPart == .all)
         #expect(animator.runUntilPaused(timeout: 10))
         clock.advance(by: 1.0 / 60.0)
         #expect(clock.prefetchPart == .idle && animator.lastTickIdled)

@@ -27,18 +27,31 @@ public struct PrefetchPlan: ~Copyable {
     /// The plan's first lines that an idle pass of the work still touches (`markIdlePrefix()`;
     /// 0 until marked): what `prefetch(.idle)` asks for.
     public private(set) var idleCount = 0
-    /// The plan's first lines that a pass without contacts touches (`markMotionPrefix()`;
-    /// 0 until marked): what `prefetch(.motion)` asks for.
+    /// The plan's first lines that every busy pass touches, a pass at rest among them
+    /// (`markSharedPrefix()`; 0 until marked).
+    public private(set) var sharedCount = 0
+    /// The plan's first lines that a pass at rest touches (`markRestPrefix()`; 0 until
+    /// marked): what `prefetch(.rest)` asks for. The lines between the shared and the rest
+    /// marks only a pass at rest (or with contacts) touches.
+    public private(set) var restCount = 0
+    /// The plan's first lines that a pass without contacts touches, less those between the
+    /// shared and the rest marks (`markMotionPrefix()`; 0 until marked): what
+    /// `prefetch(.motion)` asks for.
     public private(set) var motionCount = 0
 
     /// How much of a plan to ask for: the part a pass of the work is expected to touch.
+    /// The plan is listed in this order: idle lines, shared lines, rest lines, motion lines,
+    /// the rest (contacts), each part marked at its end.
     public enum Part: UInt8, Sendable {
         /// Every line.
         case all
         /// The lines before `markIdlePrefix()`.
         case idle
-        /// The lines before `markMotionPrefix()`.
+        /// The lines before `markMotionPrefix()`, less those between `markSharedPrefix()` and
+        /// `markRestPrefix()`.
         case motion
+        /// The lines before `markRestPrefix()`.
+        case rest
     }
 
     /// Bytes in a cache line (64 on the processors this package targets).
@@ -54,14 +67,23 @@ public struct PrefetchPlan: ~Copyable {
     deinit { lines.deallocate() }
 
     /// Empties the plan (its storage is kept).
-    public mutating func removeAll() { count = 0; idleCount = 0; motionCount = 0 }
+    public mutating func removeAll() { count = 0; idleCount = 0; sharedCount = 0; restCount = 0; motionCount = 0 }
 
     /// Marks the lines added so far as the ones an idle pass touches (a paused animator's
     /// check, say); the lines added after them only a busy pass does.
     public mutating func markIdlePrefix() { idleCount = count }
 
-    /// Marks the lines added so far as the ones a pass without contacts touches (a world of
-    /// bodies in flight, say); the lines added after them only a pass with contacts does.
+    /// Marks the lines added so far as the ones every busy pass touches; the lines added
+    /// after them, up to `markRestPrefix()`, only a pass at rest or with contacts does.
+    public mutating func markSharedPrefix() { sharedCount = count }
+
+    /// Marks the lines added so far as the ones a pass at rest touches (a small world at a
+    /// rest point, say: it compares its state with its copy and advances its sleep timers).
+    public mutating func markRestPrefix() { restCount = count }
+
+    /// Marks the lines added so far — less those between the shared and the rest marks — as
+    /// the ones a pass without contacts touches (a world of bodies in flight, say); the lines
+    /// added after them only a pass with contacts does.
     public mutating func markMotionPrefix() { motionCount = count }
 
     /// The number of lines in `part`.
@@ -70,7 +92,20 @@ public struct PrefetchPlan: ~Copyable {
         switch part {
         case .all: count
         case .idle: idleCount
-        case .motion: motionCount
+        case .motion: sharedCount + motionCount - restCount
+        case .rest: restCount
+        }
+    }
+
+    /// Where `part`'s lines are: one range of the list, or two for `.motion` (the rest lines
+    /// left out).
+    @inline(__always)
+    func ranges(_ part: Part) -> (Range<Int>, Range<Int>) {
+        switch part {
+        case .all: (0..<count, 0..<0)
+        case .idle: (0..<idleCount, 0..<0)
+        case .motion: (0..<sharedCount, restCount..<Swift.max(restCount, motionCount))
+        case .rest: (0..<restCount, 0..<0)
         }
     }
 
@@ -113,8 +148,9 @@ public struct PrefetchPlan: ~Copyable {
     /// Asks for the lines of `part` of the plan (default: every line).
     @inline(__always)
     public func prefetch(_ part: Part = .all) {
-        let n = lineCount(part)
-        if n > 0 { dk_prefetch_lines(lines, n) }
+        let (a, b) = ranges(part)
+        if !a.isEmpty { dk_prefetch_lines(lines + a.lowerBound, a.count) }
+        if !b.isEmpty { dk_prefetch_lines(lines + b.lowerBound, b.count) }
     }
 
     /// Asks for the lines that hold the plan's own list of addresses for `part`: ask well
@@ -122,8 +158,9 @@ public struct PrefetchPlan: ~Copyable {
     /// a list asked for just before it is waited for).
     @inline(__always)
     public func prefetchList(_ part: Part = .all) {
+        let (r, s) = ranges(part)
         var a = UInt(bitPattern: lines) & ~UInt(Self.lineBytes - 1)
-        let end = UInt(bitPattern: lines + lineCount(part))
+        let end = UInt(bitPattern: lines + Swift.max(r.upperBound, s.upperBound))
         while a < end { dk_prefetch_line(a); a += UInt(Self.lineBytes) }
     }
 
@@ -176,6 +213,8 @@ extension World {
     /// before it steps; any owner of many small worlds can do the same.
     public func addHotLines(to plan: inout PrefetchPlan) {
         addIdleLines(to: &plan)
+        addSharedLines(to: &plan)
+        addRestLines(to: &plan)
         addMotionLines(to: &plan)
         addContactLines(to: &plan)
     }
@@ -205,46 +244,69 @@ extension World {
         return hotWorldLines
     }
 
-    /// Adds to `plan` what a step of this world reads whether or not it has contacts (after
-    /// `addIdleLines(to:)`): the rest of the world object, its step context and flags, the
-    /// body and shape buffers, the pair finder's lists and grids, the islands' body lists.
-    /// A step of bodies in flight (no contact) reads about this much.
-    public func addMotionLines(to plan: inout PrefetchPlan) {
+    /// Adds to `plan` what every step of this world reads beyond `addIdleLines(to:)`, a step
+    /// at rest (`Rest.swift`) included: the rest of the world object, its contact set and rest
+    /// snapshot objects and the event lists, the bodies' placements and states and their
+    /// column objects, the fat boxes, the islands' body lists (a step at rest lets islands
+    /// fall asleep), the contact columns' objects.
+    public func addSharedLines(to plan: inout PrefetchPlan) {
         let idle = Swift.min(Self.idleWorldLines, worldLines)
         if worldLines > idle {
             plan.add(UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) + idle * PrefetchPlan.lineBytes,
                      bytes: (worldLines - idle) * PrefetchPlan.lineBytes, maxLines: worldLines - idle)
         }
-        // Objects (beyond their first line for the larger ones).
-        plan.add(object: stepContext, lines: 4)
         plan.add(object: contacts, lines: 3)
         plan.add(object: rest, lines: 2)
-        plan.add(object: boxEscaped); plan.add(object: linksChanged); plan.add(object: bounceFlag)
-        plan.add(object: fastCounter); plan.add(object: chunkCounter)
         plan.add(array: contacts.beginEvents, maxLines: 1)
         plan.add(array: contacts.endEvents, maxLines: 1)
+        plan.add(array: contacts.pendingEndEvents, maxLines: 1)
+        plan.add(object: sims); plan.add(object: states); plan.add(object: fatBoxes)
+        plan.add(object: contacts.records, lines: 2)  // (and the column allocated after it)
+        plan.add(object: contacts.data)
+        plan.add(buffer: sims); plan.add(buffer: states); plan.add(buffer: fatBoxes)
+        plan.add(object: islands.bodies); plan.add(object: islands.bodyStart); plan.add(object: islands.canSleep)
+        plan.add(buffer: islands.bodyStart); plan.add(buffer: islands.bodies); plan.add(buffer: islands.canSleep)
+    }
+
+    /// Adds to `plan` what only a step at rest (or one with contacts) reads beyond
+    /// `addSharedLines(to:)`: the contacts' records and the rest copy a step at rest compares
+    /// with.
+    public func addRestLines(to plan: inout PrefetchPlan) {
+        plan.add(buffer: contacts.records); plan.add(buffer: contacts.data)
+        plan.add(object: rest.sims); plan.add(object: rest.states); plan.add(object: rest.metas)
+        plan.add(object: rest.contacts); plan.add(object: rest.data); plan.add(object: rest.fatBoxes)
+        plan.add(buffer: rest.sims); plan.add(buffer: rest.states); plan.add(buffer: rest.metas)
+        plan.add(buffer: rest.contacts); plan.add(buffer: rest.data); plan.add(buffer: rest.fatBoxes)
+    }
+
+    /// Adds to `plan` what a full step of this world reads whether or not it has contacts,
+    /// beyond `addSharedLines(to:)` (a step at rest reads none of it): its step context and
+    /// flags, the shapes, the pair finder's lists and grids, the islands' other lists. A step
+    /// of bodies in flight (no contact) reads the shared lines and these.
+    public func addMotionLines(to plan: inout PrefetchPlan) {
+        // Objects (beyond their first line for the larger ones).
+        plan.add(object: stepContext, lines: 4)
+        plan.add(object: boxEscaped); plan.add(object: linksChanged); plan.add(object: bounceFlag)
+        plan.add(object: fastCounter); plan.add(object: chunkCounter)
         // The column objects a step still reads (the others are reached through the step
         // context's kept views, which need only the buffers).
-        plan.add(object: sims); plan.add(object: joints); plan.add(object: shapeIsLarge)
-        plan.add(object: contacts.data); plan.add(object: contacts.links)
+        plan.add(object: joints); plan.add(object: shapeIsLarge)
+        plan.add(object: contacts.links)
         plan.add(object: broadPhase.enlarged); plan.add(object: broadPhase.moving); plan.add(object: broadPhase.pairs)
         plan.add(object: broadPhase.grid.bandTotals)
-        plan.add(object: islands.bodies); plan.add(object: islands.bodyStart); plan.add(object: islands.groupBodyStart)
-        plan.add(object: islands.jointList); plan.add(object: islands.canSleep); plan.add(object: islands.groupJointStart)
+        plan.add(object: islands.groupBodyStart)
+        plan.add(object: islands.jointList); plan.add(object: islands.groupJointStart)
         // (and those a body in flight reads: a trace of a menu's frames found them missing;
         // the objects were allocated together, so neighbours share lines.)
         plan.add(object: shapes); plan.add(object: groupsOfBody.head)
-        plan.add(object: contacts.records, lines: 2)  // (and the column allocated after it)
         plan.add(object: broadPhase.freshPairs); plan.add(object: broadPhase.workerPairs)
-        // Small arrays: the free-slot lists (their counts), the pending end events, the
-        // pair finder's first chunk buffer.
+        // Small arrays: the free-slot lists (their counts), the pair finder's first chunk
+        // buffer.
         plan.add(array: shapeSlots.freeSlots, maxLines: 1); plan.add(array: groupSlots.freeSlots, maxLines: 1)
-        plan.add(array: contacts.pendingEndEvents, maxLines: 1)
         plan.add(buffer: broadPhase.workerPairs)
         if broadPhase.workerPairs.count > 0 { plan.add(array: broadPhase.workerPairs[0], maxLines: 1) }
-        // Buffers: bodies and shapes,
-        plan.add(buffer: sims); plan.add(buffer: states)
-        plan.add(buffer: shapes); plan.add(buffer: shapeNext); plan.add(buffer: aabbs); plan.add(buffer: fatBoxes)
+        // Buffers: shapes,
+        plan.add(buffer: shapes); plan.add(buffer: shapeNext); plan.add(buffer: aabbs)
         plan.add(buffer: shapeIsLarge); plan.add(buffer: joints); plan.add(buffer: groupsOfBody.head)
         plan.add(buffer: pool.vertices); plan.add(buffer: pool.normals)
         // the pair finder,
@@ -252,15 +314,14 @@ extension World {
         plan.add(buffer: broadPhase.staticLarge); plan.add(buffer: broadPhase.staticIDs); plan.add(buffer: broadPhase.pairs)
         plan.add(buffer: broadPhase.enlarged); plan.add(buffer: broadPhase.enlargedList)
         plan.add(grid: broadPhase.grid); plan.add(grid: broadPhase.staticGrid)
-        // the islands' bodies.
-        plan.add(buffer: islands.islandOf); plan.add(buffer: islands.bodyStart); plan.add(buffer: islands.bodies)
-        plan.add(buffer: islands.canSleep); plan.add(buffer: islands.groupBodyStart)
+        // the islands' other lists.
+        plan.add(buffer: islands.islandOf); plan.add(buffer: islands.groupBodyStart)
         plan.add(buffer: islands.jointStart); plan.add(buffer: islands.jointList); plan.add(buffer: islands.groupJointStart)
     }
 
     /// Adds to `plan` what only a step with contacts reads (after `addMotionLines(to:)`): the
-    /// contacts' records and the narrow phase's lists, the islands' contact lists, the
-    /// solver's constraints and colour batches, the rest copy.
+    /// narrow phase's lists and the contacts' links, the islands' contact lists, the solver's
+    /// constraints and colour batches.
     public func addContactLines(to plan: inout PrefetchPlan) {
         plan.add(object: contactChanges); plan.add(object: staticTouches)
         plan.add(object: islands.contactStart); plan.add(object: islands.contactList)
@@ -272,10 +333,8 @@ extension World {
         plan.add(buffer: contactChanges); plan.add(buffer: staticTouches)
         if contactChanges.count > 0 { plan.add(array: contactChanges[0], maxLines: 1) }
         if staticTouches.count > 0 { plan.add(array: staticTouches[0], maxLines: 1) }
-        // contacts and the rest copy,
-        plan.add(buffer: contacts.records); plan.add(buffer: contacts.data); plan.add(buffer: contacts.links)
-        plan.add(buffer: rest.sims); plan.add(buffer: rest.states); plan.add(buffer: rest.metas)
-        plan.add(buffer: rest.contacts); plan.add(buffer: rest.data); plan.add(buffer: rest.fatBoxes)
+        // the contacts' links (their records and the rest copy are in the rest lines),
+        plan.add(buffer: contacts.links)
         // the islands' contacts, the solver and the colour batches.
         plan.add(buffer: islands.contactStart); plan.add(buffer: islands.contactList); plan.add(buffer: islands.groupContactStart)
         plan.add(buffer: solver.constraints); plan.add(buffer: solver.cursor); plan.add(buffer: solver.smallIslands)

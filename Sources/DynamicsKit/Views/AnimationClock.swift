@@ -62,7 +62,8 @@ public final class AnimationClock: @unchecked Sendable {
     /// A prefetching hint, the part of the plan (`PrefetchPlan.Part`) the next frame likely
     /// touches, from what the last one did: `.idle` when its sole animator only checked that
     /// it is paused and no view animation ran; `.motion` when that animator's world ended
-    /// the frame without contacts (a body in flight); else `.all`. Set to `.all` when the
+    /// the frame without contacts (a body in flight); `.rest` when it ended the frame at a
+    /// rest point (its next steps are steps at rest) and no view animation ran; else `.all`. Set to `.all` when the
     /// animator resumes or an animation is added; a stale hint costs a frame cold memory,
     /// never a different result.
     private let hint = Atomic<UInt8>(PrefetchPlan.Part.all.rawValue)
@@ -121,8 +122,9 @@ public final class AnimationClock: @unchecked Sendable {
             // One live animator (a component on its own clock): stepped without the snapshot
             // list, which cost more than a small world's step leaves room for. Same order.
             only.step(by: seconds)
-            let part: PrefetchPlan.Part = only.lastTickIdled && runCount.load(ordering: .relaxed) == 0 ? .idle
-                : only.world.contactCount == 0 ? .motion : .all
+            let quiet = runCount.load(ordering: .relaxed) == 0
+            // (One expression, as `only` lives: split up, the world was retained around the read.)
+            let part: PrefetchPlan.Part = only.lastTickIdled && quiet ? .idle : Self.busyPart(only.world.nextStepPart, quiet: quiet)
             hint.store(part.rawValue, ordering: .relaxed)
         } else {
             hint.store(PrefetchPlan.Part.all.rawValue, ordering: .relaxed)
@@ -231,6 +233,12 @@ public final class AnimationClock: @unchecked Sendable {
         }
     }
 
+    /// The part of the plan a busy frame asks for: its world's guess, but not the rest part
+    /// while a view animation runs (its lines are listed with the motion part).
+    @inline(__always) static func busyPart(_ next: PrefetchPlan.Part, quiet: Bool) -> PrefetchPlan.Part {
+        next == .rest && !quiet ? .all : next
+    }
+
     /// The prefetching hint (see `hint`).
     @inline(__always) var prefetchPart: PrefetchPlan.Part {
         PrefetchPlan.Part(rawValue: hint.load(ordering: .relaxed)) ?? .all
@@ -246,6 +254,12 @@ public final class AnimationClock: @unchecked Sendable {
             // without contacts reads, then the rest.
             for a in animators.prefix(4) { a.animator?.addIdleLines(to: &plan) }
             plan.markIdlePrefix()
+            // What every stepping frame reads, then what only a frame at rest adds (and one
+            // with contacts), then what a frame without contacts adds.
+            for a in animators.prefix(4) { a.animator?.addSharedLines(to: &plan) }
+            plan.markSharedPrefix()
+            for a in animators.prefix(4) { a.animator?.addRestLines(to: &plan) }
+            plan.markRestPrefix()
             for a in animators.prefix(4) { a.animator?.addMotionLines(to: &plan) }
             plan.add(array: runs)
             for r in runs.prefix(4) { plan.add(object: r, lines: 3) }
