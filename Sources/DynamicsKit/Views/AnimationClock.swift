@@ -63,9 +63,9 @@ public final class AnimationClock: @unchecked Sendable {
     /// touches, from what the last one did: `.idle` when its sole animator only checked that
     /// it is paused and no view animation ran; `.motion` when that animator's world ended
     /// the frame without contacts (a body in flight); `.rest` when it ended the frame at a
-    /// rest point (its next steps are steps at rest) and no view animation ran; else `.all`. Set to `.all` when the
-    /// animator resumes or an animation is added; a stale hint costs a frame cold memory,
-    /// never a different result.
+    /// rest point (its next steps are steps at rest) and no view animation ran; else `.all`.
+    /// Set to `.all` when the animator resumes or an animation is added; a stale hint costs a
+    /// frame cold memory, never a different result.
     private let hint = Atomic<UInt8>(PrefetchPlan.Part.all.rawValue)
     /// A worker's share of `advance(_:by:workers:)` below this many clocks is advanced without
     /// prefetching: a menu's frame touches about 12 KB, so a few dozen stay in a core's cache
@@ -250,8 +250,7 @@ public final class AnimationClock: @unchecked Sendable {
         plan.add(object: self, lines: 3)
         lock.withLock { _ in
             plan.add(array: animators)
-            // What an idle frame reads (each paused animator's check), then what a frame
-            // without contacts reads, then the rest.
+            // What an idle frame reads (each paused animator's check) first.
             for a in animators.prefix(4) { a.animator?.addIdleLines(to: &plan) }
             plan.markIdlePrefix()
             // What every stepping frame reads, then what only a frame at rest adds (and one
