@@ -35,17 +35,17 @@ struct ClockPrefetchHintTests {
         var f = 0
         while animator.physicsWorld.touchingContactCount == 0 && f < 600 { clock.advance(by: 1.0 / 60.0); f += 1 }
         clock.advance(by: 1.0 / 60.0)
-        let atRest = animator.physicsWorld.isAtRestPoint
+        let atRest = (animator.physicsWorld.nextStepPart == .rest)
         #expect(animator.isRunning && animator.physicsWorld.contactCount > 0 && clock.prefetchPart == (atRest ? .rest : .all))
         // Come to rest on the bottom (settled), still awake: the rest part; with a view
         // animation running, every part.
         f = 0
-        while !animator.physicsWorld.isAtRestPoint && f < 120 { clock.advance(by: 1.0 / 60.0); f += 1 }
-        #expect(animator.isRunning && animator.physicsWorld.isAtRestPoint && clock.prefetchPart == .rest)
+        while !(animator.physicsWorld.nextStepPart == .rest) && f < 120 { clock.advance(by: 1.0 / 60.0); f += 1 }
+        #expect(animator.isRunning && (animator.physicsWorld.nextStepPart == .rest) && clock.prefetchPart == .rest)
         let other = DynamicView(frame: .zero)
         DynamicView.animate(withDuration: 0.05, clock: clock, animations: { other.alpha = 0.5 })
         clock.advance(by: 1.0 / 60.0)
-        #expect(animator.physicsWorld.isAtRestPoint && clock.prefetchPart == .all)
+        #expect((animator.physicsWorld.nextStepPart == .rest) && clock.prefetchPart == .all)
         #expect(animator.runUntilPaused(timeout: 10))
         clock.advance(by: 1.0 / 60.0)
         #expect(clock.prefetchPart == .idle && animator.lastTickIdled)

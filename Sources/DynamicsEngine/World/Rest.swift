@@ -80,10 +80,6 @@ extension World {
         }
     }
 
-    /// Whether the last step ended at a rest point (exact or settled): while nothing changes
-    /// the world, its next steps are steps at rest.
-    package var isAtRestPoint: Bool { rest.atRest }
-
     /// The part of a prefetch plan (listed as `addHotLines(to:)` lists it) the next step
     /// likely reads, from how the last one ended: `.motion` with no contact, `.rest` at a
     /// rest point, else `.all` (for `AnimationClock`'s hint: one call, as `contactCount`).
