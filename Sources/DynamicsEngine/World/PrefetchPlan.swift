@@ -89,12 +89,8 @@ public struct PrefetchPlan: ~Copyable {
     /// The number of lines in `part`.
     @inline(__always)
     public func lineCount(_ part: Part) -> Int {
-        switch part {
-        case .all: count
-        case .idle: idleCount
-        case .motion: sharedCount + motionCount - restCount
-        case .rest: restCount
-        }
+        let (a, b) = ranges(part)
+        return a.count + b.count
     }
 
     /// Where `part`'s lines are: one range of the list, or two for `.motion` (the rest lines
