@@ -28,8 +28,8 @@ enum JointSolver {
         j.rA = sA.xf.q.rotate(j.def.localAnchorA - sA.localCenter)
         j.rB = sB.xf.q.rotate(j.def.localAnchorB - sB.localCenter)
         j.deltaCenter = sB.center - sA.center
-        j.deltaAngle = Rot.relativeAngle(sB.xf.q, sA.xf.q) - j.referenceAngle
-        j.deltaAngle = wrapAngle(j.deltaAngle)
+        // (A target joint's angle is its body's own, set below.)
+        if j.def.type != .target { j.deltaAngle = wrapAngle(Rot.relativeAngle(sB.xf.q, sA.xf.q) - j.referenceAngle) }
         j.softness = ctx.jointSoftness
         let mA = j.invMassA, mB = j.invMassB, iA = j.invIA, iB = j.invIB
         switch j.def.type {
@@ -56,7 +56,7 @@ enum JointSolver {
             if !j.def.enableLimit { j.lowerImpulse = 0; j.upperImpulse = 0 }
         case .target:
             j.deltaCenter = sB.center - j.def.target
-            j.deltaAngle = wrapAngle(sB.xf.q.angle - j.def.targetAngle)
+            j.deltaAngle = wrapAngle(Rot.relativeAngle(sB.xf.q, .identity) - j.def.targetAngle)
             j.springSoftness = Softness(hertz: j.def.hertz, dampingRatio: j.def.dampingRatio, h: ctx.h)
             j.angularSoftness = Softness(hertz: j.def.angularHertz, dampingRatio: j.def.angularDampingRatio, h: ctx.h)
             let r = j.rB
