@@ -80,6 +80,31 @@ struct ViewAnimationTests {
         #expect(clock.isIdle)
     }
 
+    @Test("one block over three views: each follows the curve, a direct set takes one over, the end leaves every view at its model value")
+    func blockOverSeveralViews() {
+        let clock = AnimationClock()
+        let views = (0..<3).map { DynamicView(frame: CGRect(x: CGFloat($0) * 100, y: 0, width: 50, height: 50)) }
+        for v in views { v.alpha = 0 }
+        var completions: [Bool] = []
+        DynamicView.animate(withDuration: 1, options: .curveLinear, clock: clock, animations: {
+            for v in views { v.alpha = 1 }
+            views[0].center.y += 100   // a second property of the first view
+            views[2].center.y += 100
+        }, completion: { completions.append($0) })
+        clock.advance(by: 0.5)
+        for v in views { #expect(abs(v.presentation.alpha - 0.5) < 1e-9 && v.isAnimating) }
+        #expect(abs(views[0].presentation.center.y - 75) < 1e-9 && abs(views[2].presentation.center.y - 75) < 1e-9)
+        views[1].alpha = 0.2   // a direct set: that view's track is taken away
+        #expect(views[1].presentation.alpha == 0.2 && !views[1].isAnimating)
+        clock.advance(by: 0.25)
+        #expect(abs(views[0].presentation.alpha - 0.75) < 1e-9 && abs(views[2].presentation.alpha - 0.75) < 1e-9)
+        #expect(views[0].isAnimating && views[2].isAnimating && completions.isEmpty)
+        clock.advance(by: 0.25)
+        #expect(completions.count == 1)
+        for v in views { #expect(!v.isAnimating && v.presentation.alpha == v.alpha && v.presentation.center == v.center) }
+        #expect(clock.isIdle)
+    }
+
     @Test("the default curve is ease-in-out; delay shows the old value until it has passed")
     func delayAndDefaultCurve() {
         let clock = AnimationClock()

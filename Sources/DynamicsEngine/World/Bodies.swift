@@ -16,10 +16,12 @@ extension World {
         for g in def.groups where !isValid(g) { throw WorldError.unknownGroup(g) }
 
         // Validate and prepare all shapes before touching the world (in a reused list: a new
-        // one was an allocation for every body created, as when a component re-adds its item).
+        // one was an allocation for every body created, as when a component re-adds its item;
+        // emptied by popping — `removeAll` destroyed its tuples through the runtime's generic
+        // path, ~1 300 instructions a body).
         var prepared = preparedShapes
         preparedShapes = []
-        defer { prepared.removeAll(keepingCapacity: true); preparedShapes = prepared }
+        defer { prepared.removeAllKeepingCapacity(); preparedShapes = prepared }
         for sd in shapeDefs {
             let m = sd.material
             guard m.density.isFinite, m.friction.isFinite, m.restitution.isFinite else {

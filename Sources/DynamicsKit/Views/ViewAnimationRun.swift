@@ -11,7 +11,10 @@ final class ViewAnimationRun {
     private var interrupted = false
     private var liveTracks = 0
     private var hadTracks = false
-    private var views: [DynamicView] = []
+    /// The views with tracks of this run: the first held apart (most runs animate one view,
+    /// and an array of one was an allocation per animation), the others in `moreViews`.
+    private var firstView: DynamicView?
+    private var moreViews: [DynamicView] = []
     /// The eased fraction the tracks present (0 during the delay); nil once ended.
     private(set) var presentedFraction: Double? = 0
 
@@ -23,7 +26,11 @@ final class ViewAnimationRun {
     func trackAdded(_ view: DynamicView) {
         liveTracks += 1
         hadTracks = true
-        if !views.contains(where: { $0 === view }) { views.append(view) }
+        if firstView == nil {
+            firstView = view
+        } else if firstView !== view && !moreViews.contains(where: { $0 === view }) {
+            moreViews.append(view)
+        }
     }
 
     /// One of the run's tracks was taken away (another animation or a direct set).
@@ -70,8 +77,10 @@ final class ViewAnimationRun {
     private func end(finished: Bool, events: inout [(ViewAnimationRun, Event)]) {
         ended = true
         presentedFraction = nil
-        for v in views { v.removeTracks(of: self) }
-        views.removeAll()
+        if let v = firstView { v.removeTracks(of: self) }
+        for v in moreViews { v.removeTracks(of: self) }
+        firstView = nil
+        moreViews.removeAll()
         events.append((self, .didStop(finished)))
     }
 
