@@ -66,6 +66,40 @@ struct ClockBatchTests {
         #expect(alone.allSatisfy { $0.view.center.y < 480 && $0.view.center.y > 0 })
     }
 
+    /// Makes each frame's changes of its scenes' shares, recording the shares it was given.
+    final class Changes: ClockSharePreparation, @unchecked Sendable {
+        let scenes: [Scene]
+        var frame = 0
+        let lock = NSLock()
+        var shares: [Range<Int>] = []
+        init(_ scenes: [Scene]) { self.scenes = scenes }
+        func prepare(_ share: Range<Int>) {
+            lock.withLock { shares.append(share) }
+            for i in share { scenes[i].change(frame: frame, i) }
+        }
+    }
+
+    @Test("changes made in the advancing pass, per share: 1, 2 and 3 workers end bit for bit where changing and advancing each clock alone ends", arguments: [1, 2, 3])
+    func preparedShares(workers: Int) {
+        let n = 70
+        let alone = (0..<n).map(Scene.init)
+        let together = Changes((0..<n).map(Scene.init))
+        let clocks = together.scenes.map(\.clock)
+        for f in 0..<240 {
+            for (i, s) in alone.enumerated() { s.change(frame: f, i); s.clock.advance(by: 1.0 / 60.0) }
+            together.frame = f
+            together.shares.removeAll()
+            AnimationClock.advance(clocks, by: 1.0 / 60.0, workers: workers, preparing: together)
+            // One share a worker, disjoint, covering every clock.
+            let shares = together.shares.sorted { $0.lowerBound < $1.lowerBound }
+            #expect(shares.count == workers && shares.first?.lowerBound == 0 && shares.last?.upperBound == n)
+            #expect(zip(shares, shares.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+        }
+        for i in 0..<n {
+            #expect(alone[i].state == together.scenes[i].state, "scene \(i)")
+        }
+    }
+
     @Test("no clock, or more workers than clocks, is fine; a few clocks advance without prefetching, with the same result")
     func edges() {
         AnimationClock.advance([], by: 1.0 / 60.0, workers: 4)

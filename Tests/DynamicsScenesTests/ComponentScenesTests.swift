@@ -18,6 +18,7 @@ struct ComponentScenesTests {
             // Toggles happened at frames f with (f + i) % 90 == 0, f < 200.
             let toggles = (0..<200).filter { ($0 + i) % 90 == 0 }
             #expect(menu.isMenuShown == (toggles.count % 2 == 1), "menu \(i)")
+            #expect(b.components[i].isMenuShown == menu.isMenuShown, "menu \(i), 3 workers")
             let sinceToggle = 200 - (toggles.last ?? 0)
             if sinceToggle >= 60 {   // a second is enough to come to rest
                 let f = menu.menuView.frame
@@ -42,6 +43,29 @@ struct ComponentScenesTests {
         #expect(d.components[0].isShown)
         #expect(d.components[0].backgroundView.presentation.alpha > 0 && d.components[0].backgroundView.presentation.alpha < 0.5)
         #expect(s.sanity().passed)
+    }
+
+    @Test("alerts 250 × 300 steps: toggled in the advancing pass on 2 workers, bit for bit as all toggles first and then every clock on 1")
+    func togglesInTheAdvancingPass() throws {
+        let fused = try SceneCatalog.scene(named: "alerts").build(size: 250, seed: 0)
+        fused.workerCount = 2
+        let apart = try SceneCatalog.scene(named: "alerts").build(size: 250, seed: 0)
+        var toggles = 0
+        for _ in 0..<300 {
+            fused.step()
+            toggles += apart.makeToggles()
+            apart.advance()
+        }
+        let a = try #require(fused.driver as? AlertsDriver), b = try #require(apart.driver as? AlertsDriver)
+        // 250 alerts, each toggled at frames ≡ −i mod 120: at frames 0–299 alert i toggles
+        // 2 or 3 times (3 when its first toggle comes before frame 60).
+        #expect(toggles == (0..<250).reduce(0) { n, i in n + (0..<300).filter { ($0 + i) % 120 == 0 }.count })
+        for i in 0..<250 {
+            #expect(a.components[i].isShown == b.components[i].isShown, "alert \(i)")
+            #expect(a.components[i].alertView.center == b.components[i].alertView.center, "alert \(i)")
+            #expect(a.components[i].backgroundView.presentation.alpha == b.components[i].backgroundView.presentation.alpha, "alert \(i)")
+        }
+        #expect(Set(a.components.map(\.isShown)).count == 2, "some alerts shown, some dismissed")
     }
 
     @Test("dashboard 300 items × 120 steps: items stay inside the screen, menus and alerts toggle on the same clock")

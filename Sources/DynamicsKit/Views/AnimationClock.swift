@@ -2,6 +2,16 @@ import DynamicsEngine
 import Foundation
 import Synchronization
 
+/// A frame's changes to many independent components, made by
+/// `AnimationClock.advance(_:by:workers:preparing:)` on each worker for its share of the
+/// clocks, just before it advances them (see there).
+public protocol ClockSharePreparation: AnyObject {
+    /// Makes this frame's changes to what the clocks at indices `share` of the advanced list
+    /// drive (toggles, pushes, new animations). Called concurrently for disjoint shares: touch
+    /// only what belongs to them.
+    func prepare(_ share: Range<Int>)
+}
+
 /// The headless display link: one clock drives every dynamic animator and every view
 /// animation registered on it, in a fixed order, so a run is deterministic.
 ///
@@ -183,6 +193,25 @@ public final class AnimationClock: @unchecked Sendable {
     /// allocated once warm while the worker pool is free.
     /// - Precondition: `seconds` finite and ≥ 0, `workers` ≥ 1.
     public static func advance(_ clocks: [AnimationClock], by seconds: TimeInterval, workers: Int = 1) {
+        advance(clocks, by: seconds, workers: workers, preparing: nil)
+    }
+
+    /// `advance(_:by:workers:)`, with a frame's changes made in the same pass: each worker
+    /// first calls `preparation.prepare(share)` for its share of `clocks` (a range of indices
+    /// into `clocks`), then advances those clocks. Every clock's changes are made before it
+    /// advances, as with the changes made first and the clocks advanced after, so the results
+    /// are the same — but with two workers one pass instead of two: no second wait for the
+    /// slower worker, and each component is changed on the thread that then steps it, its
+    /// memory still in that processor's cache. (A thousand alerts toggled in their own pass
+    /// and then advanced ran 1.56–1.72 times as fast on two workers as on one, toggled in the
+    /// advancing pass 1.75–1.88 times.)
+    ///
+    /// The shares are disjoint and cover `clocks`; `prepare` runs concurrently for different
+    /// shares, so it may touch only what the clocks of its share drive. With one worker it is
+    /// called once, for every clock.
+    /// - Precondition: `seconds` finite and ≥ 0, `workers` ≥ 1.
+    public static func advance(_ clocks: [AnimationClock], by seconds: TimeInterval, workers: Int,
+                               preparing preparation: (any ClockSharePreparation)?) {
         precondition(seconds.isFinite && seconds >= 0, "AnimationClock.advance(_:by:workers:): time must be finite and not negative (got \(seconds))")
         precondition(workers >= 1, "AnimationClock.advance(_:by:workers:): workers must be at least 1")
         // (Checked in debug builds only: the check allocates.)
@@ -190,17 +219,20 @@ public final class AnimationClock: @unchecked Sendable {
                "AnimationClock.advance(_:by:workers:): a clock appears more than once")
         let w = min(workers, clocks.count)
         guard w > 0 else { return }
-        ParallelWork.forEach(w, workers: w, AdvanceShares(clocks: clocks, seconds: seconds, parts: w))
+        ParallelWork.forEach(w, workers: w, AdvanceShares(clocks: clocks, seconds: seconds, parts: w, preparation: preparation))
     }
 
-    /// One worker's contiguous share of `advance(_:by:workers:)`, advanced with prefetching.
+    /// One worker's contiguous share of `advance(_:by:workers:)`, prepared, then advanced
+    /// with prefetching.
     private struct AdvanceShares: IndexedWork, @unchecked Sendable {
         let clocks: [AnimationClock]
         let seconds: TimeInterval
         let parts: Int
+        let preparation: (any ClockSharePreparation)?
         func perform(_ part: Int) {
             let n = clocks.count
             let lo = part * n / parts, hi = (part + 1) * n / parts
+            preparation?.prepare(lo..<hi)
             // (The clocks as unretained references: `clocks` holds them for the whole call, and
             // a retain and release of three clocks a frame was 1.6 % of a menu's.)
             clocks.withUnsafeBufferPointer { strong in

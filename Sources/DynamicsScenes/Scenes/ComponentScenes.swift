@@ -115,7 +115,7 @@ public typealias AlertsDriver = CycledComponentsDriver<AlertComponent>
 
 /// Steps N independent components, each with its own clock: component i toggles (button
 /// i mod 2) at frames ≡ −i mod `period`.
-public final class CycledComponentsDriver<Component: CycledComponent>: SceneDriver {
+public final class CycledComponentsDriver<Component: CycledComponent>: SceneDriver, ClockSharePreparation {
     /// The components, one clock each.
     public let components: [Component]
     let clocks: [AnimationClock]
@@ -139,11 +139,28 @@ public final class CycledComponentsDriver<Component: CycledComponent>: SceneDriv
         self.animators = components.map(\.animator)
     }
 
-    /// Toggles the components due, then advances every clock (each component is independent,
-    /// so making all the toggles first changes nothing).
+    /// Toggles the components due and advances every clock, in one pass over the workers:
+    /// each worker toggles the components of its share, then advances their clocks
+    /// (`AnimationClock.advance(_:by:workers:preparing:)`). The same result as all the toggles
+    /// first (`makeToggles`) and then every clock (`advance`): the components are independent.
     public func step(dt: Float, workers: Int) {
-        _ = makeToggles(workers: workers)
-        advance(dt: dt, workers: workers)
+        dueFirst = (period - frame % period) % period
+        frame += 1
+        AnimationClock.advance(clocks, by: frameSeconds(dt), workers: workers, preparing: self)
+    }
+
+    /// The first component due this frame (`step`; component i is due at frames ≡ −i mod `period`).
+    private var dueFirst = 0
+
+    /// Toggles the components of `share` due this frame (on the worker that then advances them).
+    public func prepare(_ share: Range<Int>) {
+        guard dueFirst < share.upperBound else { return }
+        // The first due index in the share: dueFirst + k·period ≥ share.lowerBound.
+        var i = share.lowerBound <= dueFirst ? dueFirst : dueFirst + (share.lowerBound - dueFirst + period - 1) / period * period
+        while i < share.upperBound {
+            components[i].toggle(button: i % 2)
+            i += period
+        }
     }
 
     /// Toggles the components whose cycle starts at this frame (component i at frames ≡ −i mod
