@@ -36,7 +36,7 @@ struct DynamicsBench: ParsableCommand {
             2 usage error (for ab also a missing executable or a failed run), 3 jemalloc is not \
             the allocator (nothing can be measured) or ab is inconclusive.
             """,
-        subcommands: [Suite.self, Run.self, List.self, Compare.self, AB.self, Merge.self, Render.self, Peers.self, FuzzAPI.self, Fuzz.self, Soak.self, Tick.self, Layout.self, Snapshot.self, Query.self],
+        subcommands: [Suite.self, Run.self, List.self, Compare.self, AB.self, Merge.self, Render.self, Peers.self, FuzzAPI.self, Fuzz.self, Soak.self, Tick.self, Scaling.self, Layout.self, Snapshot.self, Query.self],
         defaultSubcommand: Suite.self
     )
 
