@@ -1,6 +1,7 @@
 /// Worker counts compared step by step on one scene instance (`dynamics-bench scaling`): the
 /// steps run in blocks, each block at one worker count, the counts taking turns block by block
-/// (each block starting the rotation one count further), so a machine whose speed drifts — a
+/// (in rounds of one block per count, each round starting one count further), so a machine
+/// whose speed drifts — a
 /// shared host, another guest on the same cores — slows every count alike. Comparing separate
 /// runs on such a machine mixes its changing speed into the ratio; here only what the counts
 /// themselves cost differs. The first step of each block (right after the count changed: its

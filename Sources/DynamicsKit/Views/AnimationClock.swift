@@ -202,9 +202,9 @@ public final class AnimationClock: @unchecked Sendable {
     /// advances, as with the changes made first and the clocks advanced after, so the results
     /// are the same — but with two workers one pass instead of two: no second wait for the
     /// slower worker, and each component is changed on the thread that then steps it, its
-    /// memory still in that processor's cache. (A thousand alerts toggled in their own pass
-    /// and then advanced ran 1.56–1.72 times as fast on two workers as on one, toggled in the
-    /// advancing pass 1.75–1.88 times.)
+    /// memory still in that processor's cache. (A thousand alerts or menus on two workers:
+    /// 5.5–9.4 % less time a step than toggled in a pass of their own —
+    /// `Results/components-2026-11-28-f.md`.)
     ///
     /// The shares are disjoint and cover `clocks`; `prepare` runs concurrently for different
     /// shares, so it may touch only what the clocks of its share drive. With one worker it is
