@@ -124,9 +124,23 @@ extension World {
         let h = ctx.dt / Float(n)
         let run = BodyIntegration(sims: ctx.sims, states: ctx.states, bodies: ib.bodies.view, h: h, invH: 1 / h,
                                   maxLinearSpeed: settings.maxLinearSpeed)
-        let starts = ib.groupBodyStart.view
+        let starts = ib.groupBodyStart.view, bodies = ib.bodies.view, states = ctx.states
         for g in 0..<ib.groupCount {
             let r = Int(starts[g])..<Int(starts[g + 1])
+            if r.count == 1 {
+                // A lone body (a menu or an alert in flight): its velocity stage, the same every
+                // sub-step, taken once, and its state held in a local for the whole step — the
+                // same arithmetic as the stages below, bit for bit.
+                let b = Int(bodies[r.lowerBound])
+                let stage = run.velocityStage(b)
+                var st = states[b]
+                for _ in 0..<n {
+                    run.applyVelocityStage(stage, to: &st)
+                    run.applyPositionStage(to: &st)
+                }
+                states[b] = st
+                continue
+            }
             for _ in 0..<n {
                 run.velocities(r)
                 run.positions(r)
