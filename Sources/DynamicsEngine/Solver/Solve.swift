@@ -114,8 +114,8 @@ extension World {
     }
 
     /// The solve of islands that hold no contact and no joint, on one worker: every sub-step
-    /// only integrates the bodies, group by group, as `SolverViews.solveIsland` does for such
-    /// islands (same stages, same order, same arithmetic), without the colouring, the batch
+    /// only integrates the bodies, as `SolverViews.solveIsland` does for such islands (same
+    /// stages, same arithmetic; body by body, as nothing couples them), without the colouring, the batch
     /// preparation and the solver's views, which would find nothing to do. The islands stay
     /// uncoloured (`IslandBuilder.colored`) until a solve with constraints colours them.
     private func solveUnconstrained(_ ctx: StepContext, _ ib: inout IslandBuilder) {
@@ -124,28 +124,9 @@ extension World {
         let h = ctx.dt / Float(n)
         let run = BodyIntegration(sims: ctx.sims, states: ctx.states, bodies: ib.bodies.view, h: h, invH: 1 / h,
                                   maxLinearSpeed: settings.maxLinearSpeed)
-        let starts = ib.groupBodyStart.view, bodies = ib.bodies.view, states = ctx.states
-        for g in 0..<ib.groupCount {
-            let r = Int(starts[g])..<Int(starts[g + 1])
-            if r.count == 1 {
-                // A lone body (a menu or an alert in flight): its velocity stage, the same every
-                // sub-step, taken once, and its state held in a local for the whole step — the
-                // same arithmetic as the stages below, bit for bit.
-                let b = Int(bodies[r.lowerBound])
-                let stage = run.velocityStage(b)
-                var st = states[b]
-                for _ in 0..<n {
-                    run.applyVelocityStage(stage, to: &st)
-                    run.applyPositionStage(to: &st)
-                }
-                states[b] = st
-                continue
-            }
-            for _ in 0..<n {
-                run.velocities(r)
-                run.positions(r)
-            }
-        }
+        // Nothing couples the bodies of these islands: each takes its whole step alone.
+        guard ib.groupCount > 0 else { return }
+        run.unconstrainedSteps(0..<Int(ib.groupBodyStart[ib.groupCount]), subSteps: n)
     }
 
     /// Splits this step's islands into those solved by all workers together (many colour

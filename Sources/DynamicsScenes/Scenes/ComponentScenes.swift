@@ -164,15 +164,13 @@ public final class CycledComponentsDriver<Component: CycledComponent>: SceneDriv
     }
 
     /// Toggles the components whose cycle starts at this frame (component i at frames ≡ −i mod
-    /// `period`).
+    /// `period`), in a pass of their own: the shares of `step`'s, prepared without advancing
+    /// (the benchmark counts a toggle's allocations this way). Returns how many toggled.
     public func makeToggles(workers: Int) -> Int {
-        let first = (period - frame % period) % period
-        let count = first < components.count ? (components.count - first + period - 1) / period : 0
-        parallelFor(count, workers: workers) { k in
-            let i = first + k * period
-            components[i].toggle(button: i % 2)
-        }
-        return count
+        dueFirst = (period - frame % period) % period
+        let n = components.count, w = max(1, min(workers, n))
+        parallelFor(w, workers: w) { p in prepare((p * n / w)..<((p + 1) * n / w)) }
+        return dueFirst < n ? (n - dueFirst + period - 1) / period : 0
     }
 
     /// Advances every component's clock by one frame, in parallel over the workers, each
