@@ -2,8 +2,9 @@ import Testing
 import Synchronization
 @testable import DynamicsEngine
 
-/// `ParallelWork.forEach`: every index exactly once, whatever the worker count, also when a
-/// loop runs inside another (the pool is busy: the inner one falls back to Dispatch).
+/// `ParallelWork.forEach` and `forEachClaimed`: every index exactly once, whatever the worker
+/// count, also when a loop runs inside another (the pool is busy: the inner one falls back to
+/// Dispatch).
 @Suite("ParallelWork.forEach")
 struct ParallelWorkTests {
     /// Runs `loop` over counts 0, 1, 7 and 1 000 with a hit counter per index, and expects
@@ -36,6 +37,26 @@ struct ParallelWorkTests {
         Self.expectEveryIndexOnce(workers: workers) { count, hits in
             ParallelWork.forEach(count, workers: workers, Mark(hits: hits))
         }
+    }
+
+    @Test("claimed items: every index once, for 1, 2, 3 and 8 workers", arguments: [1, 2, 3, 8])
+    func claimed(workers: Int) {
+        Self.expectEveryIndexOnce(workers: workers) { count, hits in
+            ParallelWork.forEachClaimed(count, workers: workers, Mark(hits: hits))
+        }
+    }
+
+    /// Records the order of the items it runs.
+    final class Order: IndexedWork, @unchecked Sendable {
+        var seen: [Int] = []
+        func perform(_ index: Int) { seen.append(index) }
+    }
+
+    @Test("claimed items with one worker run in index order on the calling thread")
+    func claimedOneWorker() {
+        let order = Order()
+        ParallelWork.forEachClaimed(9, workers: 1, order)
+        #expect(order.seen == Array(0..<9))
     }
 
     @Test("a loop inside a loop visits every pair once")

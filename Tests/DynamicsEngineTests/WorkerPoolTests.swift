@@ -67,8 +67,33 @@ struct WorkerPoolTests {
         let n = 10_007
         let tally = Tally(n)
         Parallel.forRanges(workers: 3, count: n, minPerWorker: 1, RangeTally(tally: tally))
-        Parallel.forChunks(workers: 3, count: n, chunkSize: 64, counter: WorkCounter(), RangeTally(tally: tally))
+        Parallel.forChunks(workers: 3, count: n, chunkSize: 64, RangeTally(tally: tally))
         #expect(tally.values.allSatisfy { $0 == 2 })
+    }
+
+    @Test("claimed passes run every index once: fewer, as many and more indices than workers, none",
+          arguments: [0, 1, 2, 5, 1_000])
+    func claimedIndicesOnce(count: Int) {
+        for workers in [1, 2, 3, 8] {
+            let tally = Tally(count)
+            for _ in 0..<50 { Parallel.claim(count: count, workers: workers, CountTask(tally: tally)) }
+            #expect(tally.values == Array(repeating: 50, count: count), "\(workers) workers")
+        }
+    }
+
+    @Test("a claimed pass inside a claimed pass falls back to Dispatch and runs every index once")
+    func nestedClaimed() {
+        let outer = Tally(40), inner = Tally(7)
+        struct Outer: PoolTask {
+            let outer: Tally, inner: Tally
+            func perform(_ index: Int) {
+                outer.hit(index)
+                Parallel.claim(count: 7, workers: 2, CountTask(tally: inner))
+            }
+        }
+        Parallel.claim(count: 40, workers: 2, Outer(outer: outer, inner: inner))
+        #expect(outer.values == Array(repeating: 1, count: 40))
+        #expect(inner.values == Array(repeating: 40, count: 7))
     }
 
     @Test("a pass started inside a pass falls back to Dispatch and runs every index once")

@@ -160,7 +160,7 @@ extension World {
                               isLarge: shapeIsLarge.view, enlarged: bp.enlarged.view, index: index)
         let task = PairEmission(pairs: pairs, emitters: emitters, incremental: incremental,
                                 out: ChunkBuffers(bp.workerPairs.mutableView))
-        Parallel.forChunks(workers: workers, count: count, chunkSize: chunkSize, counter: chunkCounter, task)
+        Parallel.forChunks(workers: workers, count: count, chunkSize: chunkSize, task)
         if !incremental {
             // Emitters in slot order, each with its partners sorted: the keys are sorted.
             for c in 0..<chunks { bp.pairs.append(contentsOf: bp.workerPairs[c]) }

@@ -47,7 +47,7 @@ extension World {
         }
         contactChangeChunks = chunks
         // Chunk c writes only its contacts and its own list.
-        Parallel.forChunks(workers: workers, count: count, chunkSize: contactChunk, counter: chunkCounter,
+        Parallel.forChunks(workers: workers, count: count, chunkSize: contactChunk,
                            ContactUpdate(ctx: run, out: ChunkBuffers(contactChanges.mutableView),
                                          statics: ChunkBuffers(staticTouches.mutableView), chunkSize: contactChunk))
         if linksChanged.isSet { islandsDirty = true }

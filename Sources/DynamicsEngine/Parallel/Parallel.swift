@@ -43,19 +43,29 @@ enum Parallel {
         DispatchQueue.concurrentPerform(iterations: workers) { i in work.perform(i) }
     }
 
+    /// Runs `task.perform(i)` for every `i` in `0..<count` on up to `workers` threads (the
+    /// caller among them), each claiming the next index not yet claimed until none is left
+    /// (dynamic load balance), and returns when all are done; with one worker or one index, a
+    /// plain loop. Which thread runs an index changes from pass to pass.
+    @inline(__always)
+    static func claim<T: PoolTask>(count: Int, workers: Int, _ task: T) {
+        if workers <= 1 || count <= 1 {
+            for i in 0..<count { task.perform(i) }
+            return
+        }
+        if WorkerPool.shared.run(count: count, workers: workers, task) { return }
+        nonisolated(unsafe) let work = task
+        DispatchQueue.concurrentPerform(iterations: count) { i in work.perform(i) }
+    }
+
     /// Runs `task` over `0..<count` cut into chunks of `chunkSize`, which the workers claim
     /// one by one (dynamic load balance). What a chunk computes must depend only on its range,
     /// never on which worker runs it; tasks that collect output keep one buffer per chunk and
     /// their callers combine them in chunk order.
     @inline(__always)
-    static func forChunks<T: RangeTask>(workers: Int, count: Int, chunkSize: Int, counter: WorkCounter, _ task: T) {
+    static func forChunks<T: RangeTask>(workers: Int, count: Int, chunkSize: Int, _ task: T) {
         let chunks = (count + chunkSize - 1) / chunkSize
-        if workers <= 1 || chunks <= 1 {
-            for c in 0..<chunks { task.run((c * chunkSize)..<min(count, (c + 1) * chunkSize), part: c) }
-            return
-        }
-        counter.reset()
-        run(workers: min(workers, chunks), ClaimChunks(task: task, counter: counter, count: count, chunkSize: chunkSize))
+        claim(count: chunks, workers: workers, Chunks(task: task, count: count, chunkSize: chunkSize))
     }
 
     /// The contiguous share of `0..<count` that worker `i` of `w` owns.
@@ -73,20 +83,12 @@ struct SplitRanges<T: RangeTask>: PoolTask {
     func perform(_ index: Int) { task.run(Parallel.share(count, index, parts), part: index) }
 }
 
-/// `forChunks`: every index claims chunks until none is left.
-struct ClaimChunks<T: RangeTask>: PoolTask {
+/// `forChunks`: index `c` runs chunk `c`.
+struct Chunks<T: RangeTask>: PoolTask {
     let task: T
-    unowned(unsafe) let counter: WorkCounter  // (the caller holds it for the call)
     let count: Int
     let chunkSize: Int
-    func perform(_ index: Int) {
-        let chunks = (count + chunkSize - 1) / chunkSize
-        while true {
-            let c = counter.next()
-            if c >= chunks { return }
-            task.run((c * chunkSize)..<min(count, (c + 1) * chunkSize), part: c)
-        }
-    }
+    func perform(_ c: Int) { task.run((c * chunkSize)..<min(count, (c + 1) * chunkSize), part: c) }
 }
 
 /// One output buffer per chunk of a pass (chunk c, run by one worker, touches only buffer c);
@@ -107,14 +109,6 @@ struct ChunkBuffers<T>: @unchecked Sendable {
         body(&local)
         slot.initialize(to: consume local)
     }
-}
-
-/// A shared counter workers use to claim items (whole islands) one at a time.
-final class WorkCounter: @unchecked Sendable {
-    private let value = Atomic<Int>(0)
-    func reset() { value.store(0, ordering: .relaxed) }
-    /// The next unclaimed index.
-    func next() -> Int { value.wrappingAdd(1, ordering: .relaxed).oldValue }
 }
 
 /// The processor count without Foundation (the engine does not import it).
@@ -158,12 +152,34 @@ public enum ParallelWork {
         Parallel.run(workers: w, IndexShares(work: work, count: count, parts: w))
     }
 
+    /// Runs `work.perform(i)` for every `i` in `0..<count` on up to `workers` threads of the
+    /// engine's worker pool (the calling thread takes part), each thread taking the next index
+    /// not yet taken until none is left, and returns when all are done. For items of uneven
+    /// cost, or on a machine where other programs take a processor now and then: a slowed
+    /// thread runs fewer items instead of holding the others up at the end. Which thread runs
+    /// an index changes from call to call (`forEach` gives each thread a fixed contiguous
+    /// range); with one worker, or fewer than two items, it is a plain loop in index order.
+    ///
+    /// Nothing is allocated while the pool is free; when it is busy the items run on
+    /// `DispatchQueue.concurrentPerform` instead.
+    /// - Precondition: `workers` ≥ 1 and `count` ≥ 0.
+    public static func forEachClaimed<W: IndexedWork>(_ count: Int, workers: Int, _ work: W) {
+        precondition(workers >= 1 && count >= 0, "ParallelWork.forEachClaimed: workers must be at least 1 and count not negative")
+        Parallel.claim(count: count, workers: workers, ClaimedItems(work: work))
+    }
+
     /// `forEach` with a closure: the same loop, but handing a closure to other threads costs
     /// one allocation per call when it runs in parallel (an `IndexedWork` value costs none).
     /// - Precondition: `workers` ≥ 1 and `count` ≥ 0.
     public static func forEach(_ count: Int, workers: Int, _ body: (Int) -> Void) {
         withoutActuallyEscaping(body) { work in forEach(count, workers: workers, ClosureWork(body: work)) }
     }
+}
+
+/// `ParallelWork.forEachClaimed`: index `i` is item `i`.
+private struct ClaimedItems<W: IndexedWork>: PoolTask, @unchecked Sendable {
+    let work: W
+    func perform(_ i: Int) { work.perform(i) }
 }
 
 /// A closure as `IndexedWork`.

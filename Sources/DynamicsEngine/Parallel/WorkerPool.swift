@@ -82,19 +82,28 @@ final class WorkerPool: @unchecked Sendable {
     /// helpers, and returns when all have run; `false` (nothing run) if the pool is taken.
     @inline(__always)
     func run<T: PoolTask>(workers: Int, _ task: T) -> Bool {
-        withUnsafePointer(to: task) { run(workers: workers, task: UnsafeRawPointer($0), type: T.self) }
+        run(count: workers, workers: workers, task)
+    }
+
+    /// Runs `task.perform(i)` for every `i` in `0..<count` on the caller and up to
+    /// `workers - 1` helpers, each thread claiming the next index not yet claimed until none is
+    /// left (so a thread slowed by costlier indices, or by another program, runs fewer), and
+    /// returns when all have run; `false` (nothing run) if the pool is taken.
+    @inline(__always)
+    func run<T: PoolTask>(count: Int, workers: Int, _ task: T) -> Bool {
+        withUnsafePointer(to: task) { run(count: count, workers: workers, task: UnsafeRawPointer($0), type: T.self) }
     }
 
     @inline(never)
-    private func run(workers: Int, task: UnsafeRawPointer, type: any PoolTask.Type) -> Bool {
+    private func run(count: Int, workers: Int, task: UnsafeRawPointer, type: any PoolTask.Type) -> Bool {
         guard busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
             return false
         }
-        let wanted = min(workers - 1, Self.maxHelpers)
+        let wanted = min(max(min(workers, count) - 1, 0), Self.maxHelpers)
         if helpers.count < wanted { start(wanted - helpers.count) }
         jobTask = task
         jobType = type
-        jobCount = workers
+        jobCount = count
         nextIndex.store(0, ordering: .relaxed)
         let open = ((ticket.load(ordering: .relaxed) >> 17) &+ 1) << 17 | UInt64(wanted)
         ticket.store(open, ordering: .sequentiallyConsistent)

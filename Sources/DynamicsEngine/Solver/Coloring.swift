@@ -113,8 +113,7 @@ struct ColoredBatches {
 
     /// Pass 3: prepares every batch from the world (see `dk_prepare_batch`), in chunks of
     /// batches on `workers` workers; raises `bounce` when a lane can bounce.
-    mutating func prepare(islands ib: inout IslandBuilder, source: DKPrepareSource, workers: Int, counter claim: WorkCounter,
-                          bounce: WorkFlag) {
+    mutating func prepare(islands ib: inout IslandBuilder, source: DKPrepareSource, workers: Int, bounce: WorkFlag) {
         let n = ib.groupCount
         let w = n > 0 ? Int(wideStart[n]) : 0
         // (Islands of joints and overflow constraints only: no batch column to open.)
@@ -122,7 +121,7 @@ struct ColoredBatches {
         let v = BatchPreparation(wide: wide.mutableView, extra: wideExtra.mutableView, order: order.view,
                                  contactList: ib.contactList.view, source: batchSource.view,
                                  lanes: batchLanes.view, prepare: source, bounce: bounce)
-        Parallel.forChunks(workers: workers, count: w, chunkSize: 64, counter: claim, v)
+        Parallel.forChunks(workers: workers, count: w, chunkSize: 64, v)
     }
 }
 

@@ -42,7 +42,7 @@ extension World {
                                             bodyCount: Int(bodySlots.count))
             let islandChunk = 8
             Parallel.forChunks(workers: workers, count: (ib.groupCount + islandChunk - 1) / islandChunk, chunkSize: 1,
-                               counter: chunkCounter, IslandColoringTask(coloring: coloring, islands: ib.groupCount, chunk: islandChunk))
+                               IslandColoringTask(coloring: coloring, islands: ib.groupCount, chunk: islandChunk))
             overflowCount = batches.layout(islands: &ib)
             ib.colored = true
         }
@@ -69,7 +69,7 @@ extension World {
             }
             let source = WideContactSolver.source(contacts: contactsP, data: dataP.readOnly, sims: simsP.readOnly,
                                                   states: statesP.readOnly, metas: metasP, padBody: boundaryBody)
-            batches.prepare(islands: &ib, source: source, workers: workers, counter: chunkCounter, bounce: bounce)
+            batches.prepare(islands: &ib, source: source, workers: workers, bounce: bounce)
             let jointList = ib.jointList.view
             for k in 0..<nj {
                 JointSolver.prepare(&jointsP[Int(jointList[k])], sims: simsP.readOnly, metas: metasP, ctx: jointCtx)

@@ -310,7 +310,7 @@ extension World {
         continuousChunkHits.grow(to: max(chunks, 1), with: 0)
         let task = FastBodySweep(views: v, hits: continuousChunkHits.mutableView)
         if parallel {
-            Parallel.forChunks(workers: stepWorkers, count: nb, chunkSize: chunkSize, counter: chunkCounter, task)
+            Parallel.forChunks(workers: stepWorkers, count: nb, chunkSize: chunkSize, task)
         } else {
             task.run(0..<nb, part: 0)
         }

@@ -283,7 +283,7 @@ extension World {
         // Objects (beyond their first line for the larger ones).
         plan.add(object: stepContext, lines: 4)
         plan.add(object: boxEscaped); plan.add(object: linksChanged); plan.add(object: bounceFlag)
-        plan.add(object: fastCounter); plan.add(object: chunkCounter)
+        plan.add(object: fastCounter)
         // The column objects a step still reads (the others are reached through the step
         // context's kept views, which need only the buffers).
         plan.add(object: joints); plan.add(object: shapeIsLarge)

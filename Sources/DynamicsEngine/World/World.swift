@@ -167,7 +167,6 @@ public final class World {
     /// The least work worth splitting for a phase whose usual threshold is `n`; tests that set
     /// `minBodiesForParallel` to 0 split everything, so every parallel path runs on small worlds.
     @inline(__always) func parallelMin(_ n: Int) -> Int { minBodiesForParallel == 0 ? 1 : n }
-    let chunkCounter = WorkCounter()
     /// Raised during a step's preparation when any contact can bounce (restitution > 0).
     let bounceFlag = WorkFlag()
     /// The parallel solve's stage list and progress (reused every step).
