@@ -3,8 +3,8 @@ import Foundation
 import Synchronization
 
 /// A frame's changes to many independent components, made by
-/// `AnimationClock.advance(_:by:workers:preparing:)` on each worker for its share of the
-/// clocks, just before it advances them (see there).
+/// `AnimationClock.advance(_:by:workers:preparing:)` for each share of the clocks, on the
+/// worker that takes the share, just before it advances them (see there).
 public protocol ClockSharePreparation: AnyObject {
     /// Makes this frame's changes to what the clocks at indices `share` of the advanced list
     /// drive (toggles, pushes, new animations). Called concurrently for disjoint shares: touch

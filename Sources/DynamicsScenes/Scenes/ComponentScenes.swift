@@ -140,7 +140,7 @@ public final class CycledComponentsDriver<Component: CycledComponent>: SceneDriv
     }
 
     /// Toggles the components due and advances every clock, in one pass over the workers:
-    /// each worker toggles the components of its share, then advances their clocks
+    /// the worker that takes a share of the clocks toggles its components, then advances them
     /// (`AnimationClock.advance(_:by:workers:preparing:)`). The same result as all the toggles
     /// first (`makeToggles`) and then every clock (`advance`): the components are independent.
     public func step(dt: Float, workers: Int) {
@@ -164,8 +164,9 @@ public final class CycledComponentsDriver<Component: CycledComponent>: SceneDriv
     }
 
     /// Toggles the components whose cycle starts at this frame (component i at frames ≡ −i mod
-    /// `period`), in a pass of their own: the shares of `step`'s, prepared without advancing
-    /// (the benchmark counts a toggle's allocations this way). Returns how many toggled.
+    /// `period`), in a pass of their own: `prepare` over one contiguous share a worker,
+    /// without advancing (the benchmark counts a toggle's allocations this way; any split of
+    /// the components toggles the same ones). Returns how many toggled.
     public func makeToggles(workers: Int) -> Int {
         dueFirst = (period - frame % period) % period
         let n = components.count, w = max(1, min(workers, n))
