@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,10 +36,7 @@ enum Parallel {
     /// site), which the compiler cannot see.
     @inline(__always)
     static func run<T: PoolTask>(workers: Int, _ task: T) {
-        if workers <= 1 { task.perform(0); return }
-        if WorkerPool.shared.run(workers: workers, task) { return }
-        nonisolated(unsafe) let work = task
-        DispatchQueue.concurrentPerform(iterations: workers) { i in work.perform(i) }
+        claim(count: workers, workers: workers, task)
     }
 
     /// Runs `task.perform(i)` for every `i` in `0..<count` on up to `workers` threads (the

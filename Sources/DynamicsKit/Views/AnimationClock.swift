@@ -177,13 +177,12 @@ public final class AnimationClock: @unchecked Sendable {
     /// Advances every clock of `clocks` by `seconds`, as each one's `advance(by:)` would,
     /// cut into contiguous shares that `workers` threads of the engine's worker pool take one
     /// by one (the calling thread takes part; see `ParallelWork.forEachClaimed`): one share
-    /// with one worker; with more, up to eight a worker, each of at least 32 clocks while
-    /// there are that many, so that a thread slowed by another program advances fewer (a
+    /// with one worker; with more, up to eight a worker, none under 32 clocks when there are
+    /// at least 32 a worker, so that a thread slowed by another program advances fewer (a
     /// thousand alerts or menus on two workers on a shared machine: a median 1.8 % less time
-    /// a step than one share a worker, less in 10 of 12 runs — `Results/components-2026-11-28-g.md`).
-    /// For many independent
-    /// components, each on its own clock (a screen full of menus, a server simulating many
-    /// users' interfaces).
+    /// a step than one share a worker, less in 10 of 12 runs —
+    /// `Results/components-2026-11-28-g.md`). For many independent components, each on its
+    /// own clock (a screen full of menus, a server simulating many users' interfaces).
     ///
     /// Faster than calling `advance(by:)` on each: a thousand small worlds do not fit in the
     /// processor's caches, so each one is cold when its turn comes and its step waits on
@@ -203,11 +202,11 @@ public final class AnimationClock: @unchecked Sendable {
 
     /// `advance(_:by:workers:)`, with a frame's changes made in the same pass: for each share
     /// of `clocks` (a range of indices into `clocks`), the worker that takes it first calls
-    /// `preparation.prepare(share)`, then advances those clocks. Every clock's changes are made before it
-    /// advances, as with the changes made first and the clocks advanced after, so the results
-    /// are the same — but with two workers one pass instead of two: no second wait for the
-    /// slower worker, and each component is changed on the thread that then steps it, its
-    /// memory still in that processor's cache. (A thousand alerts or menus on two workers:
+    /// `preparation.prepare(share)`, then advances those clocks. Every clock's changes are
+    /// made before it advances, as with the changes made first and the clocks advanced after,
+    /// so the results are the same — but with two workers one pass instead of two: no second
+    /// wait for the slower worker, and each component is changed on the thread that then
+    /// steps it, its memory still in that processor's cache. (A thousand alerts or menus on two workers:
     /// 5.5–9.4 % less time a step than toggled in a pass of their own —
     /// `Results/components-2026-11-28-f.md`.)
     ///
