@@ -59,6 +59,17 @@ struct ParallelWorkTests {
         #expect(order.seen == Array(0..<9))
     }
 
+    /// Work that does nothing (so only the loop's own checks can stop it).
+    struct Idle: IndexedWork { func perform(_ index: Int) {} }
+
+    @Test("no worker, or a negative count, is a precondition failure for both loops")
+    func badArguments() async {
+        await #expect(processExitsWith: .failure) { ParallelWork.forEach(3, workers: 0) { _ in } }
+        await #expect(processExitsWith: .failure) { ParallelWork.forEach(-1, workers: 2) { _ in } }
+        await #expect(processExitsWith: .failure) { ParallelWork.forEachClaimed(3, workers: 0, Idle()) }
+        await #expect(processExitsWith: .failure) { ParallelWork.forEachClaimed(-1, workers: 2, Idle()) }
+    }
+
     @Test("a loop inside a loop visits every pair once")
     func nested() {
         let total = Atomic<Int>(0)
