@@ -566,10 +566,12 @@ public final class DynamicAnimator {
                 } else {
                     live[k].item.center = center
                 }
-                // The angle (an atan2) only when the body's rotation changed since the last write.
+                // The angle (an arctangent) only when the body's rotation changed since the last
+                // write; the engine's own (`Rot.portableAngle`), so an item's rotation has the
+                // same bits on every platform and C library.
                 if xf.q == live[k].rotation { continue }
                 live[k].rotation = xf.q
-                let a = CGFloat(xf.q.angle)
+                let a = CGFloat(xf.q.portableAngle)
                 if a != live[k].angle {
                     // Rotate by the change since the last write (the first time, read the item's
                     // angle); changes made to the transform from outside go through

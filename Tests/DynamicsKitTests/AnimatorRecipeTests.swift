@@ -177,6 +177,34 @@ struct AnimatorRecipeTests {
         #expect(bounceApex(1) > bounceApex(0.3) + 50)
     }
 
+    @Test("a spinning item's view turns at its angular velocity through a full turn, keeping its scale")
+    func spinWrittenBack() {
+        let animator = DynamicAnimator(referenceBounds: bounds, clock: AnimationClock())
+        let v = DynamicView(frame: CGRect(x: 100, y: 100, width: 80, height: 40))
+        v.transform = CGAffineTransform(scaleX: 1.5, y: 1.5)
+        let spin = DynamicItemBehavior(items: [v])
+        spin.angularResistance = 0
+        animator.addBehavior(spin)
+        spin.addAngularVelocity(2, for: v)
+        // 3 s at 2 rad/s: 6 rad, a turn less 0.283 rad; written back frame by frame (a
+        // rotation by each frame's change of the body's angle, taken by the engine's
+        // arctangent), so errors would pile up over the 180 frames.
+        var turned = 0.0, last = 0.0
+        for _ in 0..<180 {
+            animator.run(for: 1.0 / 60.0)
+            let a = Double(v.transform.rotationAngle)
+            turned += remainder(a - last, 2 * .pi)
+            last = a
+        }
+        // (The integrator turns a sub-step by atan(h·w), short of h·w by (h·w)³/3: 1.4e-4 rad
+        // over the 6.)
+        #expect(abs(turned - 6) < 5e-4, "turned \(turned) rad")
+        #expect(abs(Double(v.transform.rotationAngle) - remainder(6, 2 * .pi)) < 5e-4)
+        let t = v.transform
+        #expect(abs(Double((t.a * t.a + t.b * t.b).squareRoot()) - 1.5) < 1e-9, "scale kept: \(t)")
+        #expect(abs(Double(t.a * t.c + t.b * t.d)) < 1e-9, "still a rotation and a scale: \(t)")
+    }
+
     @Test("allowsRotation = false keeps the angle 0 even when hit off-centre")
     func noRotation() {
         let animator = DynamicAnimator(referenceBounds: bounds, clock: AnimationClock())
