@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import DynamicsEngine
 
-/// The engine's own arctangent (`solverAtan2`, behind `Rot.relativeAngle` and every joint
-/// angle) against `atan2` in double precision.
+/// The engine's own arctangent (`solverAtan2`, behind `Rot.relativeAngle`, every joint angle
+/// and `Rot.portableAngle`) against `atan2` in double precision.
 @Suite("The solver's arctangent")
 struct SolverAtanTests {
     /// Error of `solverAtan2(y, x)` against the exact angle, in units of the exact angle's
@@ -51,6 +51,19 @@ struct SolverAtanTests {
         #expect(solverAtan2(1, 0) == Float.pi / 2 && solverAtan2(-1, 0) == -Float.pi / 2)
         #expect(abs(solverAtan2(1, 1) - Float.pi / 4) <= Float.pi.ulp / 4)
         #expect(solverAtan2(.nan, 1).isNaN && solverAtan2(1, .nan).isNaN && solverAtan2(.nan, .nan).isNaN)
+    }
+
+    @Test("a rotation's portable angle: its (c, s) angle within 3 ulps, and the C library's within 4")
+    func portableAngle() {
+        var worst = 0.0, worstLibrary = 0.0
+        for k in 0..<20_000 {
+            let q = Rot(angle: Float(-Double.pi + 2 * Double.pi * (Double(k) + 0.5) / 20_000))
+            let exact = atan2(Double(q.s), Double(q.c)), ulp = Double(Float(exact).ulp)
+            worst = max(worst, abs(Double(q.portableAngle) - exact) / ulp)
+            worstLibrary = max(worstLibrary, abs(Double(q.portableAngle) - Double(q.angle)) / ulp)
+        }
+        #expect(worst <= 3, "worst error \(worst) ulps")
+        #expect(worstLibrary <= 4, "worst difference from atan2f \(worstLibrary) ulps")
     }
 
     @Test("relative angles of rotations: b relative to a, wrapped into [-π, π]")
