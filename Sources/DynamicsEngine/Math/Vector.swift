@@ -74,8 +74,9 @@ public struct Rot: Sendable, Equatable {
     /// The angle in radians, in [-π, π], by the engine's own arctangent (the one behind
     /// `relativeAngle`): within 3 units in the last place of the exact angle, the same bits on
     /// every platform and C library version (`angle` asks the C library, whose last bits
-    /// differ between versions), at about a third of the cost. The animator writes its items'
-    /// rotations from it.
+    /// differ between versions), and cheaper than the library's call (41 instructions
+    /// against 58 in the animator's write-back). The animator writes its items' rotations
+    /// from it.
     @inline(__always) @inlinable public var portableAngle: Float { solverAtan2(s, c) }
 
     @inline(__always) @inlinable
