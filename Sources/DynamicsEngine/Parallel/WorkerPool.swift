@@ -78,13 +78,6 @@ final class WorkerPool: @unchecked Sendable {
     private static let spinNanoseconds: UInt64 = 100_000
     private static let waitNanoseconds: UInt64 = 2_000_000
 
-    /// Runs `task.perform(i)` for every `i` in `0..<workers`, on the caller and `workers - 1`
-    /// helpers, and returns when all have run; `false` (nothing run) if the pool is taken.
-    @inline(__always)
-    func run<T: PoolTask>(workers: Int, _ task: T) -> Bool {
-        run(count: workers, workers: workers, task)
-    }
-
     /// Runs `task.perform(i)` for every `i` in `0..<count` on the caller and up to
     /// `workers - 1` helpers, each thread claiming the next index not yet claimed until none is
     /// left (so a thread slowed by costlier indices, or by another program, runs fewer), and
