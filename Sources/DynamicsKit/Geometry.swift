@@ -20,7 +20,11 @@ public struct CGAffineTransform: Sendable, Equatable, Hashable {
     }
     public static let identity = CGAffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
     public init(rotationAngle angle: CGFloat) {
-        self.init(a: cos(angle), b: sin(angle), c: -sin(angle), d: cos(angle), tx: 0, ty: 0)
+        // One call each: written inline, the compiler called `cos` twice (it cannot assume
+        // the C library's `cos` has no side effects), and an animator writes a turned view's
+        // rotation back every tick.
+        let c = cos(angle), s = sin(angle)
+        self.init(a: c, b: s, c: -s, d: c, tx: 0, ty: 0)
     }
     public init(scaleX sx: CGFloat, y sy: CGFloat) { self.init(a: sx, b: 0, c: 0, d: sy, tx: 0, ty: 0) }
     public init(translationX tx: CGFloat, y ty: CGFloat) { self.init(a: 1, b: 0, c: 0, d: 1, tx: tx, ty: ty) }
