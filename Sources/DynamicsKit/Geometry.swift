@@ -19,10 +19,11 @@ public struct CGAffineTransform: Sendable, Equatable, Hashable {
         self.a = a; self.b = b; self.c = c; self.d = d; self.tx = tx; self.ty = ty
     }
     public static let identity = CGAffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+    /// The rotation by `angle` radians (positive turns +x toward +y: clockwise on a y-down screen).
     public init(rotationAngle angle: CGFloat) {
-        // One call each: written inline, the compiler called `cos` twice (it cannot assume
-        // the C library's `cos` has no side effects), and an animator writes a turned view's
-        // rotation back every tick.
+        // One call each: with the calls written in the initializer's arguments, the release
+        // build called `cos` twice, and an animator writes a turned view's rotation back with
+        // this every tick.
         let c = cos(angle), s = sin(angle)
         self.init(a: c, b: s, c: -s, d: c, tx: 0, ty: 0)
     }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import DynamicsKit
+import DynamicsKit
 
 /// `CGAffineTransform`'s rotation, which an animator uses to write a turned body's angle back
 /// to its view every tick (Linux has no CoreGraphics: the package defines the type).
