@@ -182,9 +182,10 @@ public final class AnimationClock: @unchecked Sendable {
     /// with one worker; with more, up to eight a worker, none under 32 clocks when there are
     /// at least 32 a worker, so that a thread slowed by another program advances fewer (a
     /// thousand alerts or menus on two workers on a shared machine: a median 1.8 % less time
-    /// a step than one share a worker, less in 10 of 12 runs —
-    /// `Results/components-2026-11-28-g.md`). For many independent components, each on its
-    /// own clock (a screen full of menus, a server simulating many users' interfaces).
+    /// a step than one share a worker, less in 10 of 12 runs — a small gain, not far above the
+    /// ~1 % that code placement alone gave such in-process probes;
+    /// `Results/components-2026-11-28-g.md`, `-h.md`). For many independent components, each
+    /// on its own clock (a screen full of menus, a server simulating many users' interfaces).
     ///
     /// Faster than calling `advance(by:)` on each: a thousand small worlds do not fit in the
     /// processor's caches, so each one is cold when its turn comes and its step waits on
@@ -208,8 +209,8 @@ public final class AnimationClock: @unchecked Sendable {
     /// made before it advances, as with the changes made first and the clocks advanced after,
     /// so the results are the same — but with two workers one pass instead of two: no second
     /// wait for the slower worker, and each component is changed on the thread that then
-    /// steps it, its memory still in that processor's cache. (A thousand alerts or menus on two workers:
-    /// 5.5–9.4 % less time a step than toggled in a pass of their own —
+    /// steps it, its memory still in that processor's cache. (A thousand alerts or menus on
+    /// two workers: 5.5–9.4 % less time a step than toggled in a pass of their own —
     /// `Results/components-2026-11-28-f.md`.)
     ///
     /// The shares are disjoint and cover `clocks`; `prepare` runs concurrently for different
