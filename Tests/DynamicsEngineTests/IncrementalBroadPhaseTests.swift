@@ -208,4 +208,42 @@ struct IncrementalBroadPhaseTests {
         #expect(w.contacts.view.map(\.key) == keys)
         #expect(keys == Self.expectedKeys(w))
     }
+
+    /// One body in flight, `count` bodies side by side: each moves 10 pt a step (600 pt/s at
+    /// 1/60 s), five times the fat margin, toward a wall 1 500 pt ahead. Returns the steps of
+    /// the first `flight` that reused their pairs, and whether every body stopped at the wall
+    /// with the contacts exactly the overlapping fat boxes all the way.
+    static func flyToWall(bodies count: Int, flight: Int) throws -> (reused: Int, stoppedAndExact: Bool) {
+        let w = TestWorld.make(gravity: .zero)
+        try TestWorld.box(w, at: Vec2(1550, 0), size: Vec2(100, 4000), type: .static)
+        var bodies: [BodyHandle] = []
+        for k in 0..<count {
+            let b = try TestWorld.box(w, at: Vec2(0, Float(k) * 60 - 900), size: Vec2(20, 20))
+            w.setLinearVelocity(b, Vec2(600, 0))
+            bodies.append(b)
+        }
+        let reused0 = w.pairsReusedSteps
+        var reused = 0, exact = true
+        for step in 0..<240 {
+            w.step()
+            if step == flight - 1 { reused = w.pairsReusedSteps - reused0 }
+            if w.contacts.view.map(\.key) != Self.expectedKeys(w) { exact = false }
+        }
+        let stopped = bodies.allSatisfy { w.transform($0).p.x < 1500 - 10 + 1 && w.transform($0).p.x > 1400 }
+        return (reused, stopped && exact)
+    }
+
+    @Test("a small world's body in flight: its fat box reaches ahead, so its pairs are found afresh about one step in three; a crowd's are not")
+    func fatBoxesLeadInSmallWorlds() throws {
+        // 30 steps of flight (300 pt), far from the wall. A fat box that reaches 3 steps of
+        // motion ahead lasts about 3 steps: about 20 of 30 reuse their pairs. Without the
+        // lead, every step's box leaves its fat box (10 pt > 2 pt) and none do.
+        let few = try Self.flyToWall(bodies: 1, flight: 30)
+        #expect(few.reused >= 18, "1 body: \(few.reused) of 30 steps reused their pairs")
+        #expect(few.stoppedAndExact, "1 body: it passed the wall, or the contacts were not the overlapping fat boxes")
+        // More than `World.fewMovingShapes` moving shapes: fat boxes keep the margin only.
+        let many = try Self.flyToWall(bodies: World.fewMovingShapes + 1, flight: 30)
+        #expect(many.reused <= 1, "\(World.fewMovingShapes + 1) bodies: \(many.reused) of 30 steps reused their pairs")
+        #expect(many.stoppedAndExact, "a crowd: a body passed the wall, or the contacts were not the overlapping fat boxes")
+    }
 }

@@ -17,6 +17,14 @@ extension World {
     /// Up to this many moving shapes, every one counts as large (no moving grid).
     static let fewMovingShapes = 8
 
+    /// Steps of its present motion a moving shape's new fat box reaches ahead, in a world of
+    /// at most `fewMovingShapes` moving shapes (others: none, the fat margin only). A body in
+    /// flight moves farther in one step than the fat margin, so its box left its fat box
+    /// nearly every step and its pairs were found afresh each time (a menu or an alert
+    /// sliding in: about half its steps); reaching this far ahead, about one step in
+    /// `fewShapesLead`. A few shapes make few extra pairs.
+    static let fewShapesLead: Float = 3
+
     private func findPairs(_ ctx: StepContext, _ bp: inout BroadPhase) {
         let dt = ctx.dt
         let half = 0.5 * speculativeDistance
@@ -47,8 +55,9 @@ extension World {
         let workers = stepWorkers
         let fatMargin = self.fatMargin
         boxEscaped.clear()
+        let lead: Float = movingCount <= Self.fewMovingShapes ? Self.fewShapesLead : 0
         let v = BoxUpdate(ctx: ctx, enlarged: bp.enlarged.mutableView, escaped: boxEscaped, moving: bp.moving.view,
-                          half: half, maxMargin: maxMargin, fatMargin: fatMargin)
+                          half: half, maxMargin: maxMargin, fatMargin: fatMargin, lead: lead)
         Parallel.forRanges(workers: workers, count: bp.moving.count, minPerWorker: 1024, v)
         let n = bp.moving.count
         // Nothing moved out of its fat box and nothing structural changed: last step's pairs
@@ -266,6 +275,8 @@ struct BoxUpdate: RangeTask, @unchecked Sendable {
     var half: Float
     var maxMargin: Float
     var fatMargin: Float
+    /// Steps of its motion a new fat box reaches ahead (0: none; `World.fewShapesLead`).
+    var lead: Float
 
     func run(_ r: Range<Int>, part: Int) { update(r) }
 
@@ -294,7 +305,12 @@ struct BoxUpdate: RangeTask, @unchecked Sendable {
             boxes[s] = box
             let f = fatBoxes[s]
             if !(box.lower.x >= f.lower.x && box.lower.y >= f.lower.y && box.upper.x <= f.upper.x && box.upper.y <= f.upper.y) {
-                fatBoxes[s] = box.expanded(by: fatMargin)
+                var fat = box.expanded(by: fatMargin)
+                if lead > 0 {
+                    fat.lower += lead * vmin(d, .zero)
+                    fat.upper += lead * vmax(d, .zero)
+                }
+                fatBoxes[s] = fat
                 enlarged[s] = 1
                 out = true
             }
