@@ -527,8 +527,8 @@ public final class DynamicAnimator {
         world.addSharedLines(to: &plan)
     }
 
-    /// What a tick whose world is at a rest point reads beyond the shared lines: the rest
-    /// copy its world compares with (`World.addRestLines(to:)`).
+    /// What a tick whose world is at a rest point reads beyond the shared lines
+    /// (`World.addRestLines(to:)`).
     func addRestLines(to plan: inout PrefetchPlan) {
         world.addRestLines(to: &plan)
     }

@@ -63,6 +63,71 @@ struct RestTests {
         #expect(restSteps > 100, "rest steps between the disturbances: \(restSteps)")
     }
 
+    @Test("at rest with no call between its steps, a world does not compare itself with its rest copy; after any call it does, once")
+    func restWithoutComparing() throws {
+        let w = TestWorld.make(sleep: false)
+        _ = try TestWorld.ground(w, top: 0)
+        let h = try TestWorld.box(w, at: Vec2(0, -50))
+        w.takesRestStepsInDebug = true
+        var k = 0
+        while w.restSteps == 0 && k < 1200 { w.step(dt: 1.0 / 120.0); k += 1 }
+        #expect(w.restSteps > 0, "the box never came to an exact rest point")
+        let steps0 = w.restSteps, compared0 = w.restComparisons
+        for _ in 0..<100 { w.step(dt: 1.0 / 120.0) }
+        #expect(w.restSteps == steps0 + 100)
+        #expect(w.restComparisons == compared0, "\(w.restComparisons - compared0) comparisons in 100 steps no call preceded")
+        // A call that changes nothing a step reads (the user data is copied too): the next
+        // step compares, finds the record changed and takes a full step; then rest again.
+        w.setUserData(h, 7)
+        w.step(dt: 1.0 / 120.0)
+        #expect(w.restComparisons == compared0 + 1 && w.restSteps == steps0 + 100)
+        for _ in 0..<10 { w.step(dt: 1.0 / 120.0) }
+        #expect(w.restSteps > steps0 + 100 && w.restComparisons == compared0 + 1)
+    }
+
+    /// A box at an exact rest point on the ground, taking rest steps with no comparison, and
+    /// its twin taking full steps: `poke` on both, then 200 steps side by side.
+    static func pokeAtRest(_ name: String, _ poke: (World, BodyHandle) throws -> Void) throws {
+        let a = TestWorld.make(sleep: false), b = TestWorld.make(sleep: false)
+        var boxes: [BodyHandle] = []
+        for w in [a, b] {
+            _ = try TestWorld.ground(w, top: 0)
+            boxes.append(try TestWorld.box(w, at: Vec2(0, -50)))
+        }
+        a.takesRestStepsInDebug = true
+        var resting = false
+        for _ in 0..<1200 {
+            let steps = a.restSteps, compared = a.restComparisons
+            a.step(dt: 1.0 / 120.0); b.step(dt: 1.0 / 120.0)
+            if a.restSteps > steps && a.restComparisons == compared { resting = true; break }
+        }
+        #expect(resting, "\(name): the box never rested without comparing")
+        try poke(a, boxes[0]); try poke(b, boxes[1])
+        for k in 0..<200 {
+            a.step(dt: 1.0 / 120.0); b.step(dt: 1.0 / 120.0)
+            #expect(state(a) == state(b), "\(name): step \(k) after the call, the world taking rest steps diverged")
+            if state(a) != state(b) { return }
+        }
+    }
+
+    @Test("every call that changes a resting body's motion ends the rest steps exactly (force, torque, impulses, velocities, teleport, gravity, damping, material, type, a new body, a boundary)")
+    func everyCallEndsRest() throws {
+        try Self.pokeAtRest("applyForce") { w, h in w.applyForce(h, Vec2(40_000, 0)) }
+        try Self.pokeAtRest("applyTorque") { w, h in w.applyTorque(h, 4_000_000) }
+        try Self.pokeAtRest("applyImpulse") { w, h in w.applyImpulse(h, Vec2(0, -500)) }
+        try Self.pokeAtRest("applyAngularImpulse") { w, h in w.applyAngularImpulse(h, 30_000) }
+        try Self.pokeAtRest("setLinearVelocity") { w, h in w.setLinearVelocity(h, Vec2(20, 0)) }
+        try Self.pokeAtRest("setAngularVelocity") { w, h in w.setAngularVelocity(h, 0.5) }
+        try Self.pokeAtRest("setTransform") { w, h in w.setTransform(h, position: w.position(h) + Vec2(0, -5), angle: 0.05) }
+        try Self.pokeAtRest("setGravity") { w, h in w.setGravity(h, Vec2(300, 1000)) }
+        try Self.pokeAtRest("setMaterial") { w, h in w.setMaterial(h, Material(density: 3, friction: 0.6)) }
+        try Self.pokeAtRest("setType") { w, h in w.setType(h, .kinematic); w.setLinearVelocity(h, Vec2(10, 0)) }
+        try Self.pokeAtRest("createBody") { w, _ in _ = try TestWorld.box(w, at: Vec2(0, -300), size: Vec2(40, 40)) }
+        try Self.pokeAtRest("addBoundary") { w, _ in _ = try w.addBoundary(Vec2(30, -200), Vec2(30, 10), group: .default) }
+        try Self.pokeAtRest("world gravity") { w, _ in w.gravity = Vec2(200, 1000) }
+        try Self.pokeAtRest("settings") { w, _ in w.settings.contactHertz = 20 }
+    }
+
     @Test("a world with more bodies than the limit, or with a joint, takes no rest steps")
     func notEligible() throws {
         let many = try Self.compare(sleep: false, steps: 400) { w in

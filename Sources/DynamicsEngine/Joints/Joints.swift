@@ -5,6 +5,7 @@ extension World {
     /// programmer errors (precondition).
     @discardableResult
     public func createJoint(_ def: JointDef) -> JointHandle {
+        stateChanged()
         checkNotStepping("createJoint")
         if let msg = def.validate() { preconditionFailure("createJoint: \(msg)") }
         let b = slot(def.bodyB, "createJoint (bodyB)")
@@ -51,6 +52,7 @@ extension World {
 
     /// Destroys a joint and wakes its bodies.
     public func destroyJoint(_ h: JointHandle) {
+        stateChanged()
         checkNotStepping("destroyJoint")
         let j = jointSlot(h)
         wakeBody(Int(joints[j].bodyA)); wakeBody(Int(joints[j].bodyB))
@@ -69,6 +71,7 @@ extension World {
     /// Changes a joint's parameters (not its bodies or type) and wakes its bodies; accumulated
     /// impulses are kept so a moving target or anchor stays smooth.
     public func updateJoint(_ h: JointHandle, _ change: (inout JointDef) -> Void) {
+        stateChanged()
         let j = jointSlot(h)
         var def = joints[j].def
         change(&def)

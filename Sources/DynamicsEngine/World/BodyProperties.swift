@@ -60,6 +60,7 @@ extension World {
 
     /// Moves the body origin and sets its rotation (teleport: velocity kept).
     public func setTransform(_ h: BodyHandle, position: Vec2, angle: Float) {
+        stateChanged()
         precondition(position.isFinite && angle.isFinite, "setTransform: position and angle must be finite")
         let i = slot(h)
         sims[i].xf = Transform(p: position, q: Rot(angle: angle))
@@ -71,6 +72,7 @@ extension World {
     }
 
     public func setLinearVelocity(_ h: BodyHandle, _ v: Vec2) {
+        stateChanged()
         precondition(v.isFinite, "setLinearVelocity: velocity must be finite")
         let i = slot(h)
         guard metas[i].type != .static else { return }
@@ -79,6 +81,7 @@ extension World {
     }
 
     public func setAngularVelocity(_ h: BodyHandle, _ w: Float) {
+        stateChanged()
         precondition(w.isFinite, "setAngularVelocity: angular velocity must be finite")
         let i = slot(h)
         guard metas[i].type != .static, !metas[i].fixedRotation else { return }
@@ -103,6 +106,7 @@ extension World {
 
     /// Adds a force (mass · pt/s²) at a world point for the next step only.
     public func applyForce(_ h: BodyHandle, _ f: Vec2, at point: Vec2? = nil) {
+        stateChanged()
         precondition(f.isFinite, "applyForce: force must be finite")
         let i = slot(h)
         guard metas[i].type == .dynamic else { return }
@@ -116,6 +120,7 @@ extension World {
 
     /// Adds a torque for the next step only.
     public func applyTorque(_ h: BodyHandle, _ t: Float) {
+        stateChanged()
         precondition(t.isFinite, "applyTorque: torque must be finite")
         let i = slot(h)
         guard metas[i].type == .dynamic else { return }
@@ -125,6 +130,7 @@ extension World {
 
     /// Applies an impulse (mass · pt/s) at a world point (the centre of mass if nil).
     public func applyImpulse(_ h: BodyHandle, _ j: Vec2, at point: Vec2? = nil) {
+        stateChanged()
         precondition(j.isFinite, "applyImpulse: impulse must be finite")
         let i = slot(h)
         guard metas[i].type == .dynamic else { return }
@@ -138,6 +144,7 @@ extension World {
 
     /// Applies an angular impulse.
     public func applyAngularImpulse(_ h: BodyHandle, _ j: Float) {
+        stateChanged()
         precondition(j.isFinite, "applyAngularImpulse: impulse must be finite")
         let i = slot(h)
         guard metas[i].type == .dynamic else { return }
@@ -147,6 +154,7 @@ extension World {
 
     /// Sets the body's own gravity (`nil`: follow the world's gravity).
     public func setGravity(_ h: BodyHandle, _ g: Vec2?) {
+        stateChanged()
         if let g { precondition(g.isFinite, "setGravity: gravity must be finite") }
         let i = slot(h)
         metas[i].ownGravity = g != nil
@@ -158,6 +166,7 @@ extension World {
     public func gravity(_ h: BodyHandle) -> Vec2 { sims[slot(h)].gravity }
 
     public func setDamping(_ h: BodyHandle, linear: Float, angular: Float) {
+        stateChanged()
         precondition(linear.isFinite && angular.isFinite && linear >= 0 && angular >= 0,
                      "setDamping: damping must be finite and not negative")
         let i = slot(h)
@@ -167,13 +176,15 @@ extension World {
     }
 
     public func setCharge(_ h: BodyHandle, _ q: Float) {
+        stateChanged()
         precondition(q.isFinite, "setCharge: charge must be finite")
         metas[slot(h)].charge = q
     }
 
-    public func setUserData(_ h: BodyHandle, _ d: UInt64) { metas[slot(h)].userData = d }
+    public func setUserData(_ h: BodyHandle, _ d: UInt64) { stateChanged(); metas[slot(h)].userData = d }
 
     public func setFixedRotation(_ h: BodyHandle, _ fixed: Bool) {
+        stateChanged()
         let i = slot(h)
         guard metas[i].fixedRotation != fixed else { return }
         metas[i].fixedRotation = fixed
@@ -185,6 +196,7 @@ extension World {
     /// Changes the body type (e.g. anchoring an item makes it static). Velocity is cleared
     /// when the body becomes static.
     public func setType(_ h: BodyHandle, _ type: BodyType) {
+        stateChanged()
         checkNotStepping("setType")
         let i = slot(h)
         guard metas[i].type != type else { return }
@@ -201,6 +213,7 @@ extension World {
 
     /// Changes the material of every shape of the body.
     public func setMaterial(_ h: BodyHandle, _ m: Material) {
+        stateChanged()
         precondition(m.density.isFinite && m.friction.isFinite && m.restitution.isFinite,
                      "setMaterial: material must be finite")
         precondition(m.density > 0 && m.friction >= 0 && m.restitution >= 0,
@@ -219,6 +232,7 @@ extension World {
 
     /// Allows or forbids sleep for one body.
     public func setSleepAllowed(_ h: BodyHandle, _ allowed: Bool) {
+        stateChanged()
         let i = slot(h)
         metas[i].allowSleep = allowed
         if !allowed { wakeBody(i) }
@@ -227,6 +241,7 @@ extension World {
     /// Makes a body a bullet or an ordinary body (see `BodyDef.isBullet`); takes effect from
     /// the next step. Meaningful for dynamic bodies only (kept for any type).
     public func setBullet(_ h: BodyHandle, _ isBullet: Bool) {
+        stateChanged()
         metas[slot(h)].isBullet = isBullet
     }
 
@@ -234,10 +249,11 @@ extension World {
     public func isBullet(_ h: BodyHandle) -> Bool { metas[slot(h)].isBullet }
 
     /// Wakes a body (and its sleeping island).
-    public func wake(_ h: BodyHandle) { wakeBody(slot(h)) }
+    public func wake(_ h: BodyHandle) { stateChanged(); wakeBody(slot(h)) }
 
     /// Wakes every body.
     public func wakeAll() {
+        stateChanged()
         for i in 0..<Int(bodySlots.count) where metas[i].alive && metas[i].type != .static && !metas[i].awake {
             wakeBody(i)
         }

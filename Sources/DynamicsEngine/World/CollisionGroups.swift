@@ -3,6 +3,7 @@ extension World {
     /// they share, as the group's `mode` allows. There is no limit on the number of groups;
     /// the first 64 live groups use a bit-mask fast path.
     public func createCollisionGroup(mode: CollisionMode = .everything) -> CollisionGroupID {
+        stateChanged()
         checkNotStepping("createCollisionGroup")
         // Reuse the lowest free index so indices stay below 64 when possible.
         let slot: Int32
@@ -35,6 +36,7 @@ extension World {
 
     /// Destroys a group: its boundaries are removed and its members leave it.
     public func destroyCollisionGroup(_ g: CollisionGroupID) {
+        stateChanged()
         checkNotStepping("destroyCollisionGroup")
         let gi = groupSlot(g)
         precondition(gi != 0, "the default collision group cannot be destroyed")
@@ -58,6 +60,7 @@ extension World {
 
     /// Changes what a group's members collide with; wakes its members.
     public func setMode(_ mode: CollisionMode, of g: CollisionGroupID) {
+        stateChanged()
         let gi = groupSlot(g)
         groups[gi].mode = mode
         for b in groups[gi].members { recomputeMasks(body: Int(b)); wakeBody(Int(b)) }
@@ -65,6 +68,7 @@ extension World {
 
     /// Adds a body to a group (no effect if it is already a member).
     public func addBody(_ h: BodyHandle, to g: CollisionGroupID) {
+        stateChanged()
         let i = slot(h), gi = groupSlot(g)
         addToGroupUnchecked(body: i, group: gi)
         wakeBody(i)
@@ -72,6 +76,7 @@ extension World {
 
     /// Removes a body from a group (no effect if it is not a member).
     public func removeBody(_ h: BodyHandle, from g: CollisionGroupID) {
+        stateChanged()
         let i = slot(h), gi = groupSlot(g)
         removeFromGroupUnchecked(body: i, group: gi)
         wakeBody(i)
@@ -135,6 +140,7 @@ extension World {
     @discardableResult
     public func addBoundary(_ a: Vec2, _ b: Vec2, group g: CollisionGroupID, id: UInt64 = 0,
                             material: Material = Material()) throws -> BoundaryHandle {
+        stateChanged()
         checkNotStepping("addBoundary")
         let gi = groupSlot(g)
         guard a.isFinite, b.isFinite else { throw GeometryError.nonFinite("boundary end points") }
@@ -158,6 +164,7 @@ extension World {
     /// it for containers (the animator's reference bounds); leave it off for obstacles.
     public func addBoundaryPath(_ points: [Vec2], closed: Bool, group g: CollisionGroupID, id: UInt64 = 0,
                                 material: Material = Material(), keepsBodiesInside: Bool = false) throws -> [BoundaryHandle] {
+        stateChanged()
         guard points.count >= 2 else { throw GeometryError.tooFewPoints(points.count) }
         for p in points where !p.isFinite { throw GeometryError.nonFinite("boundary point") }
         precondition(!keepsBodiesInside || (closed && points.count >= 3),
@@ -193,6 +200,7 @@ extension World {
 
     /// Removes a boundary; bodies resting on it wake up.
     public func removeBoundary(_ h: BoundaryHandle) {
+        stateChanged()
         checkNotStepping("removeBoundary")
         precondition(isValid(h), "removeBoundary: \(h) is not a live boundary of this world")
         removeBoundaryShape(Int(h.shape))

@@ -203,7 +203,7 @@ extension World {
     /// Adds to `plan` the memory this world's next step will touch: the world object, its
     /// step context, contact set and rest snapshot, the column objects the step still reads,
     /// and the first lines of each buffer a small world's step reads that has storage
-    /// (bodies, shapes, contacts, the rest copy, the pair finder's lists and grids, islands,
+    /// (bodies, shapes, contacts, the pair finder's lists and grids, islands,
     /// the solver's and the colour batches'). Allocates nothing. Used by
     /// `AnimationClock.advance(_:by:workers:)` to prefetch one animator's world while the one
     /// before it steps; any owner of many small worlds can do the same.
@@ -265,14 +265,11 @@ extension World {
     }
 
     /// Adds to `plan` what only a step at rest (or one with contacts) reads beyond
-    /// `addSharedLines(to:)`: the contacts' records and the rest copy a step at rest compares
-    /// with.
+    /// `addSharedLines(to:)`: the contacts' records. (Not the rest copy: a step at rest that
+    /// no call preceded does not compare the world with it — `World.stateGeneration` — and
+    /// after a call the comparison is one step's, as is the copy a full step makes.)
     public func addRestLines(to plan: inout PrefetchPlan) {
         plan.add(buffer: contacts.records); plan.add(buffer: contacts.data)
-        plan.add(object: rest.sims); plan.add(object: rest.states); plan.add(object: rest.metas)
-        plan.add(object: rest.contacts); plan.add(object: rest.data); plan.add(object: rest.fatBoxes)
-        plan.add(buffer: rest.sims); plan.add(buffer: rest.states); plan.add(buffer: rest.metas)
-        plan.add(buffer: rest.contacts); plan.add(buffer: rest.data); plan.add(buffer: rest.fatBoxes)
     }
 
     /// Adds to `plan` what a full step of this world reads whether or not it has contacts,
@@ -329,7 +326,7 @@ extension World {
         plan.add(buffer: contactChanges); plan.add(buffer: staticTouches)
         if contactChanges.count > 0 { plan.add(array: contactChanges[0], maxLines: 1) }
         if staticTouches.count > 0 { plan.add(array: staticTouches[0], maxLines: 1) }
-        // the contacts' links (their records and the rest copy are in the rest lines),
+        // the contacts' links (their records are in the rest lines),
         plan.add(buffer: contacts.links)
         // the islands' contacts, the solver and the colour batches.
         plan.add(buffer: islands.contactStart); plan.add(buffer: islands.contactList); plan.add(buffer: islands.groupContactStart)

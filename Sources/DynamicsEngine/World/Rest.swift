@@ -48,6 +48,9 @@ final class RestSnapshot {
     @exclusivity(unchecked) var hits = 0
     /// `World.settleDistance`.
     @exclusivity(unchecked) var settleDistance: Float = 0
+    /// `World.stateGeneration` when the last step ended: while it is the same, no call has
+    /// changed the world since, and the world still holds the state that step ended in.
+    @exclusivity(unchecked) var generation: UInt64 = .max
 }
 
 extension World {
@@ -76,6 +79,7 @@ extension World {
         get { rest.settleDistance }
         set {
             precondition(newValue.isFinite && newValue >= 0, "World.settleDistance must be finite and not negative (got \(newValue))")
+            stateChanged()
             rest.settleDistance = newValue
         }
     }
@@ -95,6 +99,14 @@ extension World {
 
     private func restStateHolds(dt: Float) -> Bool {
         guard restEligible, dt == rest.dt, gravity == rest.gravity, settingsGeneration == rest.settingsGeneration else { return false }
+        // Nothing changed the world since the last step, which ended at this rest point (it
+        // compared or copied): the world holds the copy's state without comparing it.
+        if stateGeneration == rest.generation {
+            assert(restSnapshotMatches(bitwise: false),
+                   "a call changed a world at rest without stateChanged(): the step at rest would miss the change")
+            return true
+        }
+        restComparisons += 1
         return restSnapshotMatches(bitwise: true)
     }
 
@@ -151,6 +163,8 @@ extension World {
             rest.full = true
             rest.dt = dt; rest.gravity = gravity; rest.settingsGeneration = settingsGeneration; rest.hits = hits
         }
+        // (The last thing a step does: the world now holds the copy's state.)
+        rest.generation = stateGeneration
     }
 
     /// Whether every awake body moved by at most `settleDistance` since the copy (which holds

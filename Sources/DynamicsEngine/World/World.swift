@@ -12,13 +12,21 @@ public final class World {
     // a time and its step hands buffers to workers through raw pointers, so the runtime's
     // dynamic exclusivity checks (≈ 60 per step, a fifth of a small world's step) guard nothing.
     /// Solver settings; change between steps.
-    @exclusivity(unchecked) public var settings: WorldSettings { didSet { settingsGeneration &+= 1 } }
+    @exclusivity(unchecked) public var settings: WorldSettings { didSet { settingsGeneration &+= 1; stateChanged() } }
     /// Counts changes to `settings` (a step at rest compares it instead of the whole settings).
     @exclusivity(unchecked) var settingsGeneration = 0
+    /// Counts the calls from outside a step that may have changed what a step reads: every
+    /// public method or property that changes the world calls `stateChanged()`. A small world
+    /// at an exact rest point that no call changed since its last step skips comparing itself
+    /// with its rest copy (`Rest.swift`; debug builds compare anyway and check they agree).
+    @exclusivity(unchecked) var stateGeneration: UInt64 = 0
+    /// Notes a change made from outside a step (see `stateGeneration`).
+    @inline(__always) func stateChanged() { stateGeneration &+= 1 }
     /// Gravity for bodies that have no gravity of their own (pt/s²).
     @exclusivity(unchecked) public var gravity: Vec2 {
         didSet {
             precondition(gravity.isFinite, "World.gravity must be finite")
+            stateChanged()
             for i in 0..<Int(bodySlots.count) where metas[i].alive && !metas[i].ownGravity {
                 sims[i].gravity = gravity
             }
@@ -77,6 +85,8 @@ public final class World {
     let rest = RestSnapshot()
     /// Steps taken at rest (release builds; for tests and profiles).
     @exclusivity(unchecked) var restSteps = 0
+    /// Times a step compared the world with its rest copy before deciding (for tests).
+    @exclusivity(unchecked) var restComparisons = 0
     /// Lets a debug build take steps at rest too (tests compare such a world with one that
     /// takes every step in full).
     @exclusivity(unchecked) var takesRestStepsInDebug = false
