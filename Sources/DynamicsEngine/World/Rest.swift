@@ -14,9 +14,10 @@ import Darwin
 /// awake body standing still (zero velocities), the world keeps a copy of what the next step
 /// reads: the bodies' placements, velocities and records, the contacts with their manifolds
 /// and warm-start impulses, the fat boxes. When a step ends where the copy says the step
-/// before ended, and the next step starts from the same state (compared again, so any call
-/// that changed the world between steps is seen), with the same step length, settings and
-/// gravity, the next step only advances what a step at rest still changes — the sleep timers,
+/// before ended, and the next step starts from the same state (compared again when a call
+/// changed the world between the steps — `World.stateGeneration` counts them — so the change
+/// is seen; with no call since, the world still holds that state and is not compared), with
+/// the same step length, settings and gravity, the next step only advances what a step at rest still changes — the sleep timers,
 /// the islands falling asleep, the step and hit counts — and the world is exactly where the
 /// full step would have left it.
 ///
