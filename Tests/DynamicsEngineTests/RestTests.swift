@@ -110,7 +110,7 @@ struct RestTests {
         }
     }
 
-    @Test("every call that changes a resting body's motion ends the rest steps exactly (force, torque, impulses, velocities, teleport, gravity, damping, material, type, a new body, a boundary)")
+    @Test("every call that changes a resting body's motion ends the rest steps exactly (force, torque, impulses, velocities, teleport, gravity, material, type, a new body, a boundary, world gravity, settings)")
     func everyCallEndsRest() throws {
         try Self.pokeAtRest("applyForce") { w, h in w.applyForce(h, Vec2(40_000, 0)) }
         try Self.pokeAtRest("applyTorque") { w, h in w.applyTorque(h, 4_000_000) }
