@@ -43,6 +43,32 @@ struct PrefetchPlanTests {
         #expect(plan.lineCount(.idle) == 0 && plan.lineCount(.motion) == 0)
     }
 
+    @Test("lines are kept as distances from the first: lines below it and far above it come back exact; one 16 GiB or more away is left out")
+    func compactList() {
+        var plan = PrefetchPlan(capacity: 8)
+        let first: UInt = 0x7F00_0000_1000
+        plan.add(UnsafeRawPointer(bitPattern: first + 8)!, bytes: 1)
+        // Below the first line, and 15 GiB above it (within 2³¹ words = 16 GiB).
+        plan.add(UnsafeRawPointer(bitPattern: first - 0x40_0000)!, bytes: 1)
+        plan.add(UnsafeRawPointer(bitPattern: first + 15 << 30)!, bytes: 1)
+        #expect(plan.addresses == [first, first - 0x40_0000, first + 15 << 30])
+        // 16 GiB below: no 32-bit distance reaches it, so it is left out (a plan is a hint).
+        plan.add(UnsafeRawPointer(bitPattern: first - 16 << 30 - 64)!, bytes: 1)
+        #expect(plan.count == 3)
+        // A repeat of the last line kept is still left out after a line was left out.
+        plan.add(UnsafeRawPointer(bitPattern: first + 15 << 30 + 4)!, bytes: 1)
+        #expect(plan.count == 3)
+        plan.add(UnsafeRawPointer(bitPattern: first + 64)!, bytes: 1)
+        #expect(plan.addresses.last == first + 64 && plan.count == 4)
+        // Emptied, the next line added is the new origin.
+        plan.removeAll()
+        plan.add(UnsafeRawPointer(bitPattern: 0x1000)!, bytes: 1)
+        plan.add(UnsafeRawPointer(bitPattern: 0x1000 + 5 * Self.line)!, bytes: 1)
+        plan.add(UnsafeRawPointer(bitPattern: first)!, bytes: 1)
+        #expect(plan.addresses == [0x1000, 0x1000 + 5 * Self.line])
+        plan.prefetch(); plan.prefetchList()
+    }
+
     @Test("an array adds its header and elements; an empty one nothing; an object its first lines")
     func arraysAndObjects() {
         var plan = PrefetchPlan()

@@ -24,7 +24,7 @@ import Glibc
 // - `Prefault.pages`: hands a new buffer's address range to `madvise` (no element is read or
 //   written), for `Column.reserveCapacity(_:prefaultingWithin:)`;
 // - `PrefetchPlan` (`PrefetchPlan.swift`): keeps line addresses as integers and hands them to
-//   the processor's prefetch instruction (`dk_prefetch_lines`), which never faults and
+//   the processor's prefetch instruction (`dk_prefetch_line_offsets`), which never faults and
 //   changes no memory; nothing is read or written through them.
 //
 // Outside this file, raw pointers remain only at the C hand-offs above (`WideContactSolver.source`,

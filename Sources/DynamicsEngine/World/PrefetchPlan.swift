@@ -20,8 +20,16 @@ import DynamicsSolverKernels
 public struct PrefetchPlan: ~Copyable {
     /// The most lines the plan holds.
     public let capacity: Int
-    /// Line addresses, `count` of them, no two neighbours equal.
-    private let lines: UnsafeMutablePointer<UInt>
+    /// The plan's lines, `count` of them, no two neighbours equal, each as its distance from
+    /// `anchor` in 8-byte words: 4 bytes an entry instead of 8, so that reading a menu's list
+    /// (a hundred-odd lines, read once a frame) takes half the cache lines it took, and the
+    /// prefetch loop still forms each address in one instruction (a scaled index). A line
+    /// 16 GiB or more from the anchor is left out — a plan is only a hint.
+    private let lines: UnsafeMutablePointer<Int32>
+    /// The first line added since the plan was emptied: the origin of `lines`.
+    private var anchor: UInt = 0
+    /// The last line added (for leaving out a neighbour repeated).
+    private var lastLine: UInt = 0
     /// Lines in the plan.
     public private(set) var count = 0
     /// The plan's first lines that an idle pass of the work still touches (`markIdlePrefix()`;
@@ -67,7 +75,7 @@ public struct PrefetchPlan: ~Copyable {
     deinit { lines.deallocate() }
 
     /// Empties the plan (its storage is kept).
-    public mutating func removeAll() { count = 0; idleCount = 0; sharedCount = 0; restCount = 0; motionCount = 0 }
+    public mutating func removeAll() { count = 0; idleCount = 0; sharedCount = 0; restCount = 0; motionCount = 0; anchor = 0; lastLine = 0 }
 
     /// Marks the lines added so far as the ones an idle pass touches (a paused animator's
     /// check, say); the lines added after them only a busy pass does.
@@ -114,9 +122,18 @@ public struct PrefetchPlan: ~Copyable {
         var line = first
         var n = 0
         while line <= last && n < maxLines && count < capacity {
-            if count == 0 || lines[count - 1] != line {
-                lines[count] = line
-                count += 1
+            if count == 0 {
+                anchor = line
+                lines[0] = 0
+                lastLine = line
+                count = 1
+            } else if lastLine != line {
+                let distance = (Int(bitPattern: line) &- Int(bitPattern: anchor)) >> 3
+                if let entry = Int32(exactly: distance) {
+                    lines[count] = entry
+                    lastLine = line
+                    count += 1
+                }
             }
             line += UInt(Self.lineBytes)
             n += 1
@@ -145,8 +162,8 @@ public struct PrefetchPlan: ~Copyable {
     @inline(__always)
     public func prefetch(_ part: Part = .all) {
         let (a, b) = ranges(part)
-        if !a.isEmpty { dk_prefetch_lines(lines + a.lowerBound, a.count) }
-        if !b.isEmpty { dk_prefetch_lines(lines + b.lowerBound, b.count) }
+        if !a.isEmpty { dk_prefetch_line_offsets(anchor, lines + a.lowerBound, a.count) }
+        if !b.isEmpty { dk_prefetch_line_offsets(anchor, lines + b.lowerBound, b.count) }
     }
 
     /// Asks for the lines that hold the plan's own list of addresses for `part`: ask well
@@ -176,7 +193,7 @@ public struct PrefetchPlan: ~Copyable {
     }
 
     /// The plan's lines, for tests.
-    var addresses: [UInt] { (0..<count).map { lines[$0] } }
+    var addresses: [UInt] { (0..<count).map { UInt(bitPattern: Int(bitPattern: anchor) &+ Int(lines[$0]) << 3) } }
 }
 
 extension PrefetchPlan {
