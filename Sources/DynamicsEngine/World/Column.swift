@@ -23,7 +23,8 @@ import Glibc
 //   the kernels run, and tested) check the layouts the engine and the C kernels share;
 // - `Prefault.pages`: hands a new buffer's address range to `madvise` (no element is read or
 //   written), for `Column.reserveCapacity(_:prefaultingWithin:)`;
-// - `PrefetchPlan` (`PrefetchPlan.swift`): keeps line addresses as integers and hands them to
+// - `PrefetchPlan` (`PrefetchPlan.swift`): keeps line addresses as integers (32-bit distances
+//   from its first line, its count checked against its capacity) and hands them to
 //   the processor's prefetch instruction (`dk_prefetch_line_offsets`), which never faults and
 //   changes no memory; nothing is read or written through them.
 //

@@ -12,11 +12,12 @@ import DynamicsSolverKernels
 /// the next piece's lines while it computes the current one, so they arrive together and
 /// meanwhile.
 ///
-/// The plan holds addresses only, rounded down to their 64-byte line, and never reads or
-/// writes through them: a prefetch is a hint that cannot fault, so an address that went stale
-/// (a buffer that grew and moved since the plan was made) costs a wasted request, never a
-/// wrong result. Make the plan again now and then (the owner decides when) so it stays useful.
-/// A plan has a fixed capacity; what does not fit is left out.
+/// The plan holds addresses only, rounded down to their 64-byte line (kept compactly, as
+/// 32-bit distances from its first line), and never reads or writes through them: a prefetch
+/// is a hint that cannot fault, so an address that went stale (a buffer that grew and moved
+/// since the plan was made) costs a wasted request, never a wrong result. Make the plan again now and then (the owner decides when) so it stays useful.
+/// A plan has a fixed capacity; what does not fit is left out, and so is a line 16 GiB or more
+/// from the plan's first.
 public struct PrefetchPlan: ~Copyable {
     /// The most lines the plan holds.
     public let capacity: Int
