@@ -874,6 +874,50 @@ __attribute__((target("avx2"))) static int prepare_avx2(const DKPrepareSource *s
 }
 #endif
 
+/// Every 64-byte line of `[address, address + size)`, for 1 ≤ `size` ≤ 128 (a constant here):
+/// the first byte, the byte 64 after it and the last byte lie in every line of the span, and
+/// no branch depends on where the span starts.
+AI void prefetch_span(const void *address, intptr_t size) {
+    const char *a = address;
+    __builtin_prefetch(a, 0, 3);
+    if (size > 64) __builtin_prefetch(a + 64, 0, 3);
+    __builtin_prefetch(a + size - 1, 0, 3);
+}
+
+void dk_prefetch_contacts(const DKPrepareSource *src, const int32_t *contacts, intptr_t lanes) {
+    const DKContact *cs = src->contacts;
+    for (intptr_t l = 0; l < lanes; l++) {
+        DK_CHECK(contacts[l] >= 0 && contacts[l] < src->contactCount, "prefetch lane %ld: contact %d outside 0..<%ld",
+                 (long)l, (int)contacts[l], (long)src->contactCount);
+        prefetch_span(cs + contacts[l], (intptr_t)sizeof(DKContact));
+    }
+}
+
+void dk_prefetch_batch(const DKPrepareSource *src, const int32_t *contacts, intptr_t lanes) {
+    const DKContact *cs = src->contacts;
+    const DKBodySim *sims = src->sims;
+    const float *states = src->states;
+    for (intptr_t l = 0; l < lanes; l++) {
+        DK_CHECK(contacts[l] >= 0 && contacts[l] < src->contactCount, "prefetch lane %ld: contact %d outside 0..<%ld",
+                 (long)l, (int)contacts[l], (long)src->contactCount);
+        const DKContact *k = cs + contacts[l];
+        int32_t a = k->bodyA, b = k->bodyB;
+        DK_CHECK(k->slot >= 0 && k->slot < src->dataCount, "prefetch lane %ld: contact data slot %d outside 0..<%ld",
+                 (long)l, (int)k->slot, (long)src->dataCount);
+        DK_CHECK(a >= 0 && a < src->bodyCount && b >= 0 && b < src->bodyCount,
+                 "prefetch lane %ld: bodies %d, %d outside 0..<%ld", (long)l, (int)a, (int)b, (long)src->bodyCount);
+        // What `prepare_batch` reads: the manifold up to its second point's impulses, the
+        // bodies' centres through their inverse inertia, their velocities, their type bytes.
+        prefetch_span((const char *)src->data + src->dataStride * (intptr_t)k->slot, 88);
+        prefetch_span((const char *)(sims + a) + 16, 60);
+        prefetch_span((const char *)(sims + b) + 16, 60);
+        prefetch_span(states + 8 * (intptr_t)a, 32);
+        prefetch_span(states + 8 * (intptr_t)b, 32);
+        __builtin_prefetch(src->metaType + src->metaStride * (intptr_t)a, 0, 3);
+        __builtin_prefetch(src->metaType + src->metaStride * (intptr_t)b, 0, 3);
+    }
+}
+
 int dk_prepare_batch(const DKPrepareSource *src, const int32_t *contacts, intptr_t lanes, void *batch, void *extra) {
 #if DK_X86_DISPATCH
     if (dk_wide_uses_avx2()) return prepare_avx2(src, contacts, lanes, batch, extra);

@@ -120,6 +120,24 @@ struct ParallelDeterminismTests {
         }
     }
 
+    /// Large worlds ask for each contact's data and bodies ahead in the narrow phase and the
+    /// batch preparation (`World.prefetchingContacts`); asking is only a hint. Here every
+    /// world asks from its first contact (and debug builds check every index it asks for)
+    /// or never, while a mixed pile falls and settles (contacts begin and end, their data
+    /// slots are reused) and many small islands churn: both end bit for bit alike.
+    @Test("asking for contact data ahead changes no result: asking from the first contact and never agree bit for bit",
+          arguments: [1, 2])
+    func prefetchingChangesNothing(workers: Int) throws {
+        let worlds: [(String, () throws -> World)] = [("mix", { try Self.containerWorld(count: 600, mixed: true) }), ("islands", Self.islandsWorld)]
+        for (name, make) in worlds {
+            func run(prefetchingFrom threshold: Int) throws -> [UInt32] {
+                try Self.state(Self.stepped({ let w = try make(); w.prefetchingContacts = threshold; return w },
+                                            workers: workers, steps: 90))
+            }
+            #expect(try run(prefetchingFrom: 0) == run(prefetchingFrom: .max), "\(name), \(workers) workers: prefetching changed the result")
+        }
+    }
+
     /// The contact kernels run eight lanes with AVX2 where the processor has it and four-lane
     /// SSE halves where not; a world must end bit for bit where it does either way. (On a
     /// processor without AVX2 both runs take the baseline and this only checks repeatability.)

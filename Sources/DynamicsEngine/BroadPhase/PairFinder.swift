@@ -17,6 +17,15 @@ extension World {
     /// Up to this many moving shapes, every one counts as large (no moving grid).
     static let fewMovingShapes = 8
 
+    /// From this many contacts, the narrow phase and the batch preparation ask the processor
+    /// for each contact's data and bodies a few contacts ahead (`View.prefetch`,
+    /// `dk_prefetch_batch`): their data (120 bytes a contact, about 220 a body) is then more
+    /// than a core's 512 KB cache holds, and a world whose contacts come and go reads it in no
+    /// order the processor foresees (dashboard 5000: ×1.12 steps per CPU second). Below, it
+    /// stays in the cache and asking only costs (mix 1000, 1 500 contacts: about −4 %). Each
+    /// world reads its own `prefetchingContacts`, which starts here (tests lower it).
+    static let defaultPrefetchingContacts = 4096
+
     /// Steps of its present motion a moving shape's new fat box reaches ahead, in a world of
     /// at most `fewMovingShapes` moving shapes (others: none, the fat margin only). A body in
     /// flight moves farther in one step than the fat margin, so its box left its fat box

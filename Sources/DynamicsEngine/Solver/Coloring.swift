@@ -113,14 +113,17 @@ struct ColoredBatches {
 
     /// Pass 3: prepares every batch from the world (see `dk_prepare_batch`), in chunks of
     /// batches on `workers` workers; raises `bounce` when a lane can bounce.
-    mutating func prepare(islands ib: inout IslandBuilder, source: DKPrepareSource, workers: Int, bounce: WorkFlag) {
+    /// `prefetches`: each chunk asks for its batches' contacts, manifolds and bodies a few
+    /// batches ahead (`BatchPreparation.recordLead`).
+    mutating func prepare(islands ib: inout IslandBuilder, source: DKPrepareSource, workers: Int, bounce: WorkFlag,
+                          prefetches: Bool) {
         let n = ib.groupCount
         let w = n > 0 ? Int(wideStart[n]) : 0
         // (Islands of joints and overflow constraints only: no batch column to open.)
         guard w > 0 else { return }
         let v = BatchPreparation(wide: wide.mutableView, extra: wideExtra.mutableView, order: order.view,
                                  contactList: ib.contactList.view, source: batchSource.view,
-                                 lanes: batchLanes.view, prepare: source, bounce: bounce)
+                                 lanes: batchLanes.view, prepare: source, bounce: bounce, prefetches: prefetches)
         Parallel.forChunks(workers: workers, count: w, chunkSize: 64, v)
     }
 }
@@ -189,14 +192,37 @@ private struct BatchPreparation: RangeTask, @unchecked Sendable {
     let lanes: View<UInt8>
     let prepare: DKPrepareSource
     unowned(unsafe) let bounce: WorkFlag
+    let prefetches: Bool
+
+    /// How many batches ahead `run` asks for a batch's contact records, and (half as far)
+    /// for the manifolds and bodies they name: a colour's batches gather contacts and bodies
+    /// from anywhere, and waiting for them was most of this pass in a world whose contacts
+    /// churn (dashboard 5000). Only with `prefetches` (see `World.defaultPrefetchingContacts`).
+    static let recordLead = 4, dataLead = 2
+
+    /// Batch `b`'s contacts (indices into the world's contacts).
+    @inline(__always)
+    func contacts(of b: Int) -> (SIMD4<Int32>, Int) {
+        let first = Int(source[b]), count = Int(lanes[b])
+        var contacts = SIMD4<Int32>(repeating: 0)
+        for l in 0..<count { contacts[l] = contactList[Int(order[first + l])] }
+        return (contacts, count)
+    }
 
     func run(_ batches: Range<Int>, part: Int) {
         var bounces: Int32 = 0
         var src = prepare
+        let lead = prefetches ? Self.recordLead : Int.max / 2
         for b in batches {
-            let first = Int(source[b]), count = Int(lanes[b])
-            var contacts = SIMD4<Int32>(repeating: 0)
-            for l in 0..<count { contacts[l] = contactList[Int(order[first + l])] }
+            if b + lead < batches.upperBound {
+                let (ahead, n) = contacts(of: b + Self.recordLead)
+                withLanes(of: ahead) { dk_prefetch_contacts(&src, $0, n) }
+            }
+            if prefetches && b + Self.dataLead < batches.upperBound {
+                let (ahead, n) = contacts(of: b + Self.dataLead)
+                withLanes(of: ahead) { dk_prefetch_batch(&src, $0, n) }
+            }
+            let (contacts, count) = self.contacts(of: b)
             bounces |= withLanes(of: contacts) {
                 dk_prepare_batch(&src, $0, count, wide.pointer(at: b), extra.pointer(at: b))
             }

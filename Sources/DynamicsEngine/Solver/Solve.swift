@@ -69,7 +69,8 @@ extension World {
             }
             let source = WideContactSolver.source(contacts: contactsP, data: dataP.readOnly, sims: simsP.readOnly,
                                                   states: statesP.readOnly, metas: metasP, padBody: boundaryBody)
-            batches.prepare(islands: &ib, source: source, workers: workers, bounce: bounce)
+            batches.prepare(islands: &ib, source: source, workers: workers, bounce: bounce,
+                            prefetches: ib.contactsInIslands >= prefetchingContacts)
             let jointList = ib.jointList.view
             for k in 0..<nj {
                 JointSolver.prepare(&jointsP[Int(jointList[k])], sims: simsP.readOnly, metas: metasP, ctx: jointCtx)

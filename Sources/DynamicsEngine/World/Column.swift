@@ -1,3 +1,4 @@
+import DynamicsSolverKernels
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,6 +22,9 @@ import Glibc
 //   read and write a body's (v, w) as one 16-byte vector; `BodyState.lanesLayoutHolds`
 //   (asserted there in debug builds) and `WideContactSolver.layoutMatches` (asserted before
 //   the kernels run, and tested) check the layouts the engine and the C kernels share;
+// - `View.prefetch(_:)` / `MutableView.prefetch(_:)`: hand an element's address (its index
+//   checked in debug builds) to the processor's prefetch instruction (`prefetchLines`), which
+//   never faults and changes no memory;
 // - `Prefault.pages`: hands a new buffer's address range to `madvise` (no element is read or
 //   written), for `Column.reserveCapacity(_:prefaultingWithin:)`;
 // - `PrefetchPlan` (`PrefetchPlan.swift`): keeps line addresses as integers (32-bit distances
@@ -369,6 +373,15 @@ struct View<Element>: RandomAccessCollection, @unchecked Sendable {
         return base + i
     }
 
+    /// Asks the processor to bring element `i`'s cache lines toward its cache, a few
+    /// iterations before a pass reads it at a place it cannot predict (a slot, a body): only a
+    /// hint, nothing is read or written and it never faults (`i` is checked in debug builds).
+    @inline(__always)
+    func prefetch(_ i: Int) {
+        assert(i >= 0 && i < count, "View: prefetch of index \(i) outside 0..<\(count)")
+        prefetchLines(UInt(bitPattern: base + i), MemoryLayout<Element>.size)
+    }
+
     /// Elements `r` as a view of their own (its index 0 is `r.lowerBound`; checked in debug
     /// builds): an island's bodies, a shape's vertices, the first `n` of a longer column.
     @inline(__always)
@@ -417,6 +430,13 @@ struct MutableView<Element>: @unchecked Sendable {
         return base + i
     }
 
+    /// Asks for element `i`'s cache lines (a hint; see `View.prefetch(_:)`).
+    @inline(__always)
+    func prefetch(_ i: Int) {
+        assert(i >= 0 && i < count, "MutableView: prefetch of index \(i) outside 0..<\(count)")
+        prefetchLines(UInt(bitPattern: base + i), MemoryLayout<Element>.size)
+    }
+
     /// Elements `r` as a view of their own (checked in debug builds; see `View.subview`).
     @inline(__always)
     func subview(_ r: Range<Int>) -> MutableView<Element> {
@@ -426,6 +446,30 @@ struct MutableView<Element>: @unchecked Sendable {
 }
 
 // MARK: - Hand-offs
+
+/// Asks the processor for every 64-byte line of the `size` bytes at `address` (a hint: the
+/// prefetch instruction never faults and changes no memory).
+@inline(__always) func prefetchLines(_ address: UInt, _ size: Int) {
+    forEachPrefetchAddress(address, size) { dk_prefetch_line($0) }
+}
+
+/// The addresses `prefetchLines` hands the processor: at least one in each 64-byte line of the
+/// `size` bytes at `address` (one line for a size of 0). Up to 128 bytes (the size is a
+/// constant where this is inlined), without a branch: the first byte, the byte 64 after it and
+/// the last byte lie in every line of the span (whether an element spans two lines or three
+/// depends on where it starts, which a loop over the lines mispredicted).
+@inline(__always) func forEachPrefetchAddress(_ address: UInt, _ size: Int, _ body: (UInt) -> Void) {
+    let last = address &+ UInt(Swift.max(size, 1)) &- 1
+    if size <= 128 {
+        body(address)
+        if size > 64 { body(address &+ 64) }
+        body(last)
+        return
+    }
+    var line = address & ~63
+    body(line)
+    while line < last & ~63 { line &+= 64; body(line) }
+}
 
 /// A base address, or a never-dereferenced dummy when the buffer is empty.
 @inline(__always) private func orDummy<T>(_ p: UnsafeMutablePointer<T>?) -> UnsafeMutablePointer<T> {

@@ -73,6 +73,10 @@ public final class World {
     @exclusivity(unchecked) var islandsDirty = true
     /// Raised by the narrow phase when a contact's link (its bodies, when it has points) changed.
     let linksChanged = WorkFlag()
+    /// From this many contacts, the step asks for contact data and bodies ahead
+    /// (`World.defaultPrefetchingContacts`; tests set it to 0 to check that asking changes no
+    /// result).
+    @exclusivity(unchecked) var prefetchingContacts = World.defaultPrefetchingContacts
     /// Steps that reused the previous step's islands (for tests and profiles).
     @exclusivity(unchecked) var islandsReusedSteps = 0
     /// Steps solved by the bodies' own stages only (`solveUnconstrained`; for tests).

@@ -83,6 +83,17 @@ typedef struct DKPrepareSource {
 /// (restitution above zero).
 int dk_prepare_batch(const DKPrepareSource *src, const int32_t *contacts, intptr_t lanes, void *batch, void *extra);
 
+/// Asks the processor for the contact records of `contacts[0 ..< lanes]` (a batch
+/// `dk_prepare_batch` will prepare a few batches later). Only hints: nothing is read but the
+/// indices, and a prefetch never faults.
+void dk_prefetch_contacts(const DKPrepareSource *src, const int32_t *contacts, intptr_t lanes);
+
+/// Asks for what `dk_prepare_batch` will read for `contacts[0 ..< lanes]` beyond their
+/// contact records: each lane's manifold, its bodies' records, velocities and type bytes. It
+/// reads the contact records (ask for them first with `dk_prefetch_contacts`); debug builds
+/// check every index as `dk_prepare_batch` does.
+void dk_prefetch_batch(const DKPrepareSource *src, const int32_t *contacts, intptr_t lanes);
+
 /// Soft-constraint coefficients (the engine's `Softness`).
 typedef struct DKSoftness {
     float biasRate, massScale, impulseScale;
