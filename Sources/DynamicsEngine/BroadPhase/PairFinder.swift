@@ -19,9 +19,9 @@ extension World {
 
     /// From this many contacts, the narrow phase and the batch preparation ask the processor
     /// for each contact's data and bodies a few contacts ahead (`View.prefetch`,
-    /// `dk_prefetch_batch`): their data (120 bytes a contact, about 220 a body) is then more
-    /// than a core's 512 KB cache holds, and a world whose contacts come and go reads it in no
-    /// order the processor foresees (dashboard 5000: ×1.12 steps per CPU second). Below, it
+    /// `dk_prefetch_batch`): their data (120 bytes a contact, 192 a body) is then more than a
+    /// core's 512 KB cache holds, and a world whose contacts come and go reads it in no order
+    /// the processor foresees (dashboard 5000: ×1.20 steps per CPU second). Below, it
     /// stays in the cache and asking only costs (mix 1000, 1 500 contacts: about −4 %). Each
     /// world reads its own `prefetchingContacts`, which starts here (tests lower it).
     static let defaultPrefetchingContacts = 4096

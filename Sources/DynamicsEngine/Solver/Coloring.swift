@@ -212,9 +212,8 @@ private struct BatchPreparation: RangeTask, @unchecked Sendable {
     func run(_ batches: Range<Int>, part: Int) {
         var bounces: Int32 = 0
         var src = prepare
-        let lead = prefetches ? Self.recordLead : Int.max / 2
         for b in batches {
-            if b + lead < batches.upperBound {
+            if prefetches && b + Self.recordLead < batches.upperBound {
                 let (ahead, n) = contacts(of: b + Self.recordLead)
                 withLanes(of: ahead) { dk_prefetch_contacts(&src, $0, n) }
             }
