@@ -511,6 +511,9 @@ public final class DynamicAnimator {
     /// its per-tick lists, its world's body records (`World.addIdleLines(to:)`).
     func addIdleLines(to plan: inout PrefetchPlan) {
         plan.add(object: self, lines: 5)
+        // Its clock loads it through a weak reference, retains and releases it each frame:
+        // each a write to its side table (its behaviors and views hold it weakly).
+        plan.add(sideTableOf: self)
         compiled.addIdleLines(to: &plan)
         world.addIdleLines(to: &plan)
     }
@@ -518,11 +521,13 @@ public final class DynamicAnimator {
     /// What every tick that steps reads beyond the idle lines: the behaviors, the items'
     /// views, its world's shared lines (`World.addSharedLines(to:)`).
     func addSharedLines(to plan: inout PrefetchPlan) {
+        // (Not the behaviors themselves: a tick reads only those on the compiled lists.)
         compiled.addBusyLines(to: &plan)
-        for b in topLevel.prefix(8) { plan.add(object: b, lines: 2) }
         plan.add(array: live)
+        // A view's first two lines: its centre and animation tracks (the first), its
+        // transform (the second, written when the item turns).
         for k in live.indices.prefix(8) {
-            if let v = live[k].view { plan.add(object: v.takeUnretainedValue(), lines: 3) }
+            if let v = live[k].view { plan.add(object: v.takeUnretainedValue(), lines: 2) }
         }
         world.addSharedLines(to: &plan)
     }

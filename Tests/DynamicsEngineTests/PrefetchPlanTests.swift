@@ -95,7 +95,8 @@ struct PrefetchPlanTests {
         #expect(plan.count == 0)
         let a = Array(0..<64)   // 512 bytes of elements after a 32-byte header
         plan.add(array: a, maxLines: 3)
-        let start = a.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress!) - 32 }
+        // From its count (16 bytes before the elements), not its object header.
+        let start = a.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress!) - 16 }
         #expect(plan.count == 3 && plan.addresses[0] == start & ~(Self.line - 1))
         plan.removeAll()
         let o = Column<Int>()
@@ -105,6 +106,33 @@ struct PrefetchPlanTests {
         // Prefetching stale addresses is harmless: the plan never reads through them.
         plan.add(UnsafeRawPointer(bitPattern: 64)!, bytes: 64)
         plan.prefetch()
+    }
+
+    /// A class that something holds weakly, for `sideTableLine`.
+    final class Held { var value = 0 }
+
+    @Test("an object held weakly adds its side table's line (the table names the object, as this runtime lays it out); one never held weakly adds nothing")
+    func sideTableLine() {
+        let held = Held()
+        var plan = PrefetchPlan()
+        // Never held weakly: its counts are inline, there is no table.
+        #expect(PrefetchPlan.sideTable(of: held) == nil)
+        plan.add(sideTableOf: held)
+        #expect(plan.count == 0)
+        weak var weakly = held
+        let table = PrefetchPlan.sideTable(of: held)
+        #expect(table != nil)
+        // The table's first word is the object it counts for: the address decoded is the table.
+        let object = UnsafeRawPointer(Unmanaged.passUnretained(held).toOpaque())
+        #expect(table?.load(as: UnsafeRawPointer.self) == object)
+        plan.add(sideTableOf: held)
+        let first = UInt(bitPattern: table!) & ~(Self.line - 1)
+        let last = (UInt(bitPattern: table!) + UInt(PrefetchPlan.sideTableBytes) - 1) & ~(Self.line - 1)
+        #expect(plan.addresses == (first == last ? [first] : [first, last]))
+        // A weak load, a retain and a release go through the table; it stays where it is.
+        weakly?.value += 1
+        #expect(PrefetchPlan.sideTable(of: held) == table && held.value == 1)
+        withExtendedLifetime(weakly) {}
     }
 
     @Test("parts: idle, rest and all are prefixes; motion leaves out the lines between the shared and rest marks; unmarked, it is a prefix")
@@ -187,6 +215,26 @@ struct PrefetchPlanTests {
         w.addContactLines(to: &idle)
         let contact = Set(idle.addresses[idle.motionCount...])
         #expect(contact.contains(lineOf(UnsafeRawPointer(w.batches.wide.view.base))))
+        // A contact's manifold only with contacts: a step at rest or in flight does not read
+        // it. Without joints, a body in flight asks for no joint buffer.
+        let data = lineOf(UnsafeRawPointer(w.contacts.data.view.base))
+        #expect(contact.contains(data) && !rest.contains(data) && !motion.contains(data) && !shared.contains(data))
+        // The world object's lines that hold only the pair finder's state are asked for with
+        // a full step's lines, not with those a step at rest reads; the solver's with a
+        // contact's. (The middle of each field is on such a line: both are several lines long.)
+        let object = UInt(bitPattern: Unmanaged.passUnretained(w).toOpaque())
+        let middleOfPairFinder = withUnsafeMutablePointer(to: &w.broadPhase) {
+            lineOf(UnsafeRawPointer($0) + MemoryLayout<BroadPhase>.size / 2)
+        }
+        let middleOfBatches = withUnsafeMutablePointer(to: &w.batches) {
+            lineOf(UnsafeRawPointer($0) + MemoryLayout<ColoredBatches>.size / 2)
+        }
+        #expect(motion.contains(middleOfPairFinder) && !shared.contains(middleOfPairFinder) && !idleLines.contains(middleOfPairFinder))
+        #expect(contact.contains(middleOfBatches) && !shared.contains(middleOfBatches) && !motion.contains(middleOfBatches))
+        // Every line of the world object is asked for in some part.
+        let all = Set(idle.addresses)
+        #expect(w.worldLines > 8)
+        for k in 0..<w.worldLines { #expect(all.contains((object + UInt(64 * k)) & ~(Self.line - 1))) }
         #expect(idle.addresses == plan.addresses)
         #expect(idle.idleCount < idle.sharedCount && idle.sharedCount < idle.restCount && idle.restCount < idle.motionCount
                 && idle.motionCount < idle.count)

@@ -147,14 +147,46 @@ public struct PrefetchPlan: ~Copyable {
         add(UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()), bytes: n * Self.lineBytes, maxLines: n)
     }
 
+    /// Adds the line of `object`'s weak-reference side table, when it has one (an object
+    /// something holds weakly — an animator its clock and its behaviors do). Each retain and
+    /// release of such an object, and each load through a weak reference to it, updates the
+    /// counts in that table, a small block of its own elsewhere in the heap: for a menu's
+    /// animator, a line its frame otherwise waits for on the clock's first read of it.
+    ///
+    /// Where the table is comes from the Swift runtime's reference-count word (the object's
+    /// second word): with its two top bits set it holds the table's address shifted right by
+    /// three. That layout is the runtime's, not a published interface; the word is read once,
+    /// here, and never written, and the address is only asked for, never read — so if a
+    /// runtime laid the word out otherwise, the plan would ask for a useless line, nothing
+    /// more. (Tests check the layout against this toolchain's runtime:
+    /// `PrefetchPlanTests.sideTableLine`.)
+    public mutating func add(sideTableOf object: AnyObject) {
+        if let table = Self.sideTable(of: object) { add(table, bytes: Self.sideTableBytes, maxLines: 2) }
+    }
+
+    /// Bytes of a side table entry this plan asks for (the object pointer and the counts).
+    static let sideTableBytes = 32
+
+    /// Where `object`'s side table is, if its reference-count word says it has one (see
+    /// `add(sideTableOf:)`).
+    static func sideTable(of object: AnyObject) -> UnsafeRawPointer? {
+        let header = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+        let bits = header.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt64.self)
+        // Bit 63: counts kept out of line; bit 62: the rest of the word is a side table.
+        guard bits >> 62 == 0b11 else { return nil }
+        return UnsafeRawPointer(bitPattern: UInt((bits & (1 << 62 - 1)) << 3))
+    }
+
     /// Adds the storage of `array` (its header and up to `maxLines` lines of elements); an
     /// empty array adds nothing.
     public mutating func add<T>(array: [T], maxLines: Int = 2) {
         guard array.capacity > 0 else { return }
         array.withUnsafeBufferPointer { b in
             guard let p = b.baseAddress else { return }
-            // The array's header (count, capacity) sits just before its elements.
-            let header = 32
+            // The array's count and capacity sit in the 16 bytes before its elements (after
+            // its object header, which reading the array in place does not touch: asking from
+            // there took a line no frame read whenever the two fell on different lines).
+            let header = 16
             add(UnsafeRawPointer(p) - header, bytes: header + Swift.max(1, b.count) * MemoryLayout<T>.stride, maxLines: maxLines)
         }
     }
@@ -247,7 +279,7 @@ extension World {
     static let idleWorldLines = 4
 
     /// Cache lines of this object (found once).
-    private var worldLines: Int {
+    var worldLines: Int {
         if hotWorldLines == 0 {
             #if os(Linux)
             hotWorldLines = Swift.max(1, Swift.min(32, (mallocUsableSize(Unmanaged.passUnretained(self).toOpaque()) + 63) / 64))
@@ -261,25 +293,81 @@ extension World {
     /// Adds to `plan` what every step of this world reads beyond `addIdleLines(to:)`, a step
     /// at rest (`Rest.swift`) included: the rest of the world object, its contact set and rest
     /// snapshot objects and the event lists, the bodies' placements and states and their
-    /// column objects, the fat boxes, the islands' body lists (a step at rest lets islands
-    /// fall asleep), the contact columns' objects.
+    /// column objects, the islands' body lists (a step at rest lets islands fall asleep), the
+    /// contact records' object. (A trace of a thousand menus' frames — every load and store —
+    /// found a step at rest reading no fat box, manifold or behavior object: those are listed
+    /// with the parts that read them.)
     public func addSharedLines(to plan: inout PrefetchPlan) {
-        let idle = Swift.min(Self.idleWorldLines, worldLines)
-        if worldLines > idle {
-            plan.add(UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) + idle * PrefetchPlan.lineBytes,
-                     bytes: (worldLines - idle) * PrefetchPlan.lineBytes, maxLines: worldLines - idle)
-        }
+        // The object's lines after the idle ones, less those that hold only the pair
+        // finder's state or only the solver's (the full step's and the contacts' parts).
+        addObjectLines(to: &plan, from: Self.idleWorldLines, except: pairFinderBytes, contactSolverBytes)
         plan.add(object: contacts, lines: 3)
         plan.add(object: rest, lines: 2)
         plan.add(array: contacts.beginEvents, maxLines: 1)
         plan.add(array: contacts.endEvents, maxLines: 1)
         plan.add(array: contacts.pendingEndEvents, maxLines: 1)
-        plan.add(object: sims); plan.add(object: states); plan.add(object: fatBoxes)
-        plan.add(object: contacts.records, lines: 2)  // (and the column allocated after it)
-        plan.add(object: contacts.data)
-        plan.add(buffer: sims); plan.add(buffer: states); plan.add(buffer: fatBoxes)
+        plan.add(object: sims); plan.add(object: states)
+        plan.add(object: contacts.records)
+        plan.add(buffer: sims); plan.add(buffer: states)
         plan.add(object: islands.bodies); plan.add(object: islands.bodyStart); plan.add(object: islands.canSleep)
         plan.add(buffer: islands.bodyStart); plan.add(buffer: islands.bodies); plan.add(buffer: islands.canSleep)
+    }
+
+    /// Where in this object the pair finder's state lies (`broadPhase`, bytes from the object's
+    /// start): the lines wholly inside it only a full step reads. (Found from the field's
+    /// address, so the split follows the stored properties wherever they move.)
+    private var pairFinderBytes: Range<Int> {
+        withUnsafeMutablePointer(to: &broadPhase) { fieldBytes(UnsafeRawPointer($0), MemoryLayout<BroadPhase>.size) }
+    }
+
+    /// Where the solver's scratch and the colour batches lie (`solver` and `batches`, declared
+    /// one after the other): only a step with contacts reads them.
+    private var contactSolverBytes: Range<Int> {
+        let a = withUnsafeMutablePointer(to: &solver) { fieldBytes(UnsafeRawPointer($0), MemoryLayout<SolverScratch>.size) }
+        let b = withUnsafeMutablePointer(to: &batches) { fieldBytes(UnsafeRawPointer($0), MemoryLayout<ColoredBatches>.size) }
+        // (Not adjacent, the two are left to the shared lines: a hint, never a result.)
+        return a.upperBound <= b.lowerBound && b.lowerBound - a.upperBound < 8 ? a.lowerBound..<b.upperBound : 0..<0
+    }
+
+    /// `bytes` bytes at `field`, as offsets from this object's start.
+    private func fieldBytes(_ field: UnsafeRawPointer, _ bytes: Int) -> Range<Int> {
+        let start = field - UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
+        return start..<(start + bytes)
+    }
+
+    /// Adds the cache lines this object spans from its line `first` on (counting its lines
+    /// from its start), leaving out each line whose part of the object lies wholly inside
+    /// `a` or inside `b` (byte offsets from the object's start).
+    private func addObjectLines(to plan: inout PrefetchPlan, from first: Int, except a: Range<Int>, _ b: Range<Int>) {
+        forEachObjectLine(from: first) { lo, hi, line in
+            if (a.lowerBound <= lo && hi <= a.upperBound) || (b.lowerBound <= lo && hi <= b.upperBound) { return }
+            plan.add(line, bytes: 1, maxLines: 1)
+        }
+    }
+
+    /// Adds the cache lines whose part of this object lies wholly inside `bytes` (offsets
+    /// from its start).
+    private func addObjectLines(to plan: inout PrefetchPlan, inside bytes: Range<Int>) {
+        forEachObjectLine(from: 0) { lo, hi, line in
+            if bytes.lowerBound <= lo && hi <= bytes.upperBound { plan.add(line, bytes: 1, maxLines: 1) }
+        }
+    }
+
+    /// Calls `body(lo, hi, line)` for each cache line this object spans (`worldLines` lines
+    /// from its start), from the one holding byte `first · 64` on: `lo ..< hi` is the part
+    /// of the object on that line, as offsets from its start.
+    @inline(__always)
+    private func forEachObjectLine(from first: Int, _ body: (Int, Int, UnsafeRawPointer) -> Void) {
+        let start = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
+        let line = PrefetchPlan.lineBytes, size = worldLines * line
+        let misalign = Int(UInt(bitPattern: start) % UInt(line))
+        var lo = Swift.max(0, first * line - misalign)
+        lo -= (lo + misalign) % line  // (the start of that cache line, as an offset)
+        while lo < size {
+            let next = lo + line
+            body(Swift.max(0, lo), Swift.min(size, next), start + Swift.max(0, lo))
+            lo = next
+        }
     }
 
     /// Adds to `plan` what only a step at rest (or one with contacts) reads beyond
@@ -287,53 +375,71 @@ extension World {
     /// no call preceded does not compare the world with it — `World.stateGeneration` — and
     /// after a call the comparison is one step's, as is the copy a full step makes.)
     public func addRestLines(to plan: inout PrefetchPlan) {
-        plan.add(buffer: contacts.records); plan.add(buffer: contacts.data)
+        plan.add(buffer: contacts.records)
     }
 
     /// Adds to `plan` what a full step of this world reads whether or not it has contacts,
     /// beyond `addSharedLines(to:)` (a step at rest reads none of it): its step context and
-    /// flags, the shapes, the pair finder's lists and grids, the islands' other lists. A step
-    /// of bodies in flight (no contact) reads the shared lines and these.
+    /// flags, the fat boxes, the shapes' first lines, the pair finder's lists and grids, the
+    /// islands' other lists, the joints when there are any. A step of bodies in flight (no
+    /// contact) reads the shared lines and these.
     public func addMotionLines(to plan: inout PrefetchPlan) {
+        // The world object's lines that hold only the pair finder's state.
+        addObjectLines(to: &plan, inside: pairFinderBytes)
         // Objects (beyond their first line for the larger ones).
         plan.add(object: stepContext, lines: 4)
-        plan.add(object: boxEscaped); plan.add(object: linksChanged); plan.add(object: bounceFlag)
+        plan.add(object: boxEscaped); plan.add(object: linksChanged)
         plan.add(object: fastCounter)
         // The column objects a step still reads (the others are reached through the step
         // context's kept views, which need only the buffers).
-        plan.add(object: joints); plan.add(object: shapeIsLarge)
+        plan.add(object: shapeIsLarge); plan.add(object: fatBoxes); plan.add(object: contacts.data)
         plan.add(object: contacts.links)
         plan.add(object: broadPhase.enlarged); plan.add(object: broadPhase.moving); plan.add(object: broadPhase.pairs)
         plan.add(object: broadPhase.grid.bandTotals)
         plan.add(object: islands.groupBodyStart)
-        plan.add(object: islands.jointList); plan.add(object: islands.groupJointStart)
         // (and those a body in flight reads: a trace of a menu's frames found them missing;
         // the objects were allocated together, so neighbours share lines.)
-        plan.add(object: shapes); plan.add(object: groupsOfBody.head)
+        plan.add(object: shapes)
         plan.add(object: broadPhase.freshPairs); plan.add(object: broadPhase.workerPairs)
         // Small arrays: the free-slot lists (their counts), the pair finder's first chunk
         // buffer.
         plan.add(array: shapeSlots.freeSlots, maxLines: 1); plan.add(array: groupSlots.freeSlots, maxLines: 1)
         plan.add(buffer: broadPhase.workerPairs)
         if broadPhase.workerPairs.count > 0 { plan.add(array: broadPhase.workerPairs[0], maxLines: 1) }
-        // Buffers: shapes,
-        plan.add(buffer: shapes); plan.add(buffer: shapeNext); plan.add(buffer: aabbs)
-        plan.add(buffer: shapeIsLarge); plan.add(buffer: joints); plan.add(buffer: groupsOfBody.head)
-        plan.add(buffer: pool.vertices); plan.add(buffer: pool.normals)
+        // Buffers: the bodies' fat boxes and shapes (a shape's first line: its box and
+        // its place in the pool; the rest, and the pool's normals, a contact reads),
+        plan.add(buffer: fatBoxes)
+        plan.add(buffer: shapes, maxLines: 1); plan.add(buffer: shapeNext); plan.add(buffer: aabbs)
+        plan.add(buffer: shapeIsLarge)
+        plan.add(buffer: pool.vertices, maxLines: 1)
         // the pair finder,
         plan.add(buffer: broadPhase.moving); plan.add(buffer: broadPhase.movingSmall); plan.add(buffer: broadPhase.movingLarge)
-        plan.add(buffer: broadPhase.staticLarge); plan.add(buffer: broadPhase.staticIDs); plan.add(buffer: broadPhase.pairs)
+        plan.add(buffer: broadPhase.staticLarge); plan.add(buffer: broadPhase.staticIDs)
         plan.add(buffer: broadPhase.enlarged); plan.add(buffer: broadPhase.enlargedList)
         plan.add(grid: broadPhase.grid); plan.add(grid: broadPhase.staticGrid)
-        // the islands' other lists.
+        // the islands' other lists,
         plan.add(buffer: islands.islandOf); plan.add(buffer: islands.groupBodyStart)
-        plan.add(buffer: islands.jointStart); plan.add(buffer: islands.jointList); plan.add(buffer: islands.groupJointStart)
+        plan.add(buffer: islands.jointStart)
+        // and the joints, when there are any (a snap, an attachment).
+        if jointCount > 0 {
+            plan.add(object: joints); plan.add(object: islands.jointList); plan.add(object: islands.groupJointStart)
+            plan.add(buffer: joints); plan.add(buffer: islands.jointList); plan.add(buffer: islands.groupJointStart)
+        }
     }
 
     /// Adds to `plan` what only a step with contacts reads (after `addMotionLines(to:)`): the
     /// narrow phase's lists and the contacts' links, the islands' contact lists, the solver's
     /// constraints and colour batches.
     public func addContactLines(to plan: inout PrefetchPlan) {
+        // The world object's lines that hold only the solver's scratch and colour batches.
+        addObjectLines(to: &plan, inside: contactSolverBytes)
+        // What a contact reads beyond a body in flight: its manifold, the shapes' other
+        // lines and the pool's normals, the merge's buffer, the bodies' group lists.
+        plan.add(buffer: contacts.data)
+        plan.add(buffer: shapes); plan.add(buffer: pool.vertices); plan.add(buffer: pool.normals, maxLines: 1)
+        plan.add(buffer: contacts.mergeBuffer); plan.add(buffer: broadPhase.pairs)
+        plan.add(object: groupsOfBody.head); plan.add(object: bounceFlag)
+        plan.add(object: joints); plan.add(object: continuousChunkHits)
         plan.add(object: contactChanges); plan.add(object: staticTouches)
         plan.add(object: islands.contactStart); plan.add(object: islands.contactList)
         plan.add(object: islands.groupContactStart)

@@ -295,7 +295,7 @@ public final class AnimationClock: @unchecked Sendable {
     /// Lists what the next advance touches, just after an advance (when it is all cached).
     private func makePlan() {
         plan.removeAll()
-        plan.add(object: self, lines: 3)
+        plan.add(object: self, lines: 4)
         lock.withLock { _ in
             plan.add(array: animators)
             // What an idle frame reads (each paused animator's check) first.

@@ -17,6 +17,9 @@ open class DynamicView: DynamicItem {
     // The animator writes centres and transforms every tick: no dynamic exclusivity checks
     // (a view is used from one thread at a time, its clock's).
     @exclusivity(unchecked) private var _center: CGPoint
+    /// Tracks of the view animations running on this view, oldest first. (Beside the centre:
+    /// setting the centre reads it, so a tick's write-back touches one line of the view.)
+    @exclusivity(unchecked) var animationTracks: [AnimationTrack] = []
     private var _size: CGSize
     @exclusivity(unchecked) private var _transform: CGAffineTransform = .identity
     private var _alpha: CGFloat = 1
@@ -27,8 +30,6 @@ open class DynamicView: DynamicItem {
     /// The animator whose behaviors hold this view, set when it joins and leaves one.
     weak var holdingAnimator: DynamicAnimator?
 
-    /// Tracks of the view animations running on this view, oldest first.
-    @exclusivity(unchecked) var animationTracks: [AnimationTrack] = []
 
     /// Centre in the superview's (or the reference) coordinate space. Animatable.
     open var center: CGPoint {
