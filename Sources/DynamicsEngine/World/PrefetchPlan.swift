@@ -302,7 +302,7 @@ extension World {
         // finder's state or only the solver's (the full step's and the contacts' parts).
         addObjectLines(to: &plan, from: Self.idleWorldLines, except: pairFinderBytes, contactSolverBytes)
         plan.add(object: contacts, lines: 3)
-        plan.add(object: rest, lines: 2)
+        plan.add(object: rest)  // (its flags: a step at rest reads no more of it)
         plan.add(array: contacts.beginEvents, maxLines: 1)
         plan.add(array: contacts.endEvents, maxLines: 1)
         plan.add(array: contacts.pendingEndEvents, maxLines: 1)
@@ -420,8 +420,9 @@ extension World {
         // the islands' other lists,
         plan.add(buffer: islands.islandOf); plan.add(buffer: islands.groupBodyStart)
         plan.add(buffer: islands.jointStart)
-        // and the joints, when there are any (a snap, an attachment).
-        if jointCount > 0 {
+        // and the joints, when the world has had any (a snap, an attachment: an alert's
+        // comes and goes with each showing, and the plan is made only now and then).
+        if joints.capacity > 0 {
             plan.add(object: joints); plan.add(object: islands.jointList); plan.add(object: islands.groupJointStart)
             plan.add(buffer: joints); plan.add(buffer: islands.jointList); plan.add(buffer: islands.groupJointStart)
         }

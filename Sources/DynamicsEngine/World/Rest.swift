@@ -27,12 +27,8 @@ import Darwin
 /// an exact rest point, so debug builds take its steps at rest too.) Sleep timers are not part of the state compared (they
 /// advance every step at rest); a body record is compared without its timer.
 final class RestSnapshot {
-    let sims = Column<BodySim>()
-    let states = Column<BodyState>()
-    let metas = Column<BodyMeta>()
-    let contacts = Column<Contact>()
-    let data = Column<ContactData>()
-    let fatBoxes = Column<AABB>()
+    // (The flags first, in the object's first line: a step at rest reads them and not the
+    // copy's columns, which only a full step that records or compares reads.)
     /// The columns hold the state the last step ended in (taken only when every awake body
     /// stood still).
     @exclusivity(unchecked) var full = false
@@ -52,6 +48,12 @@ final class RestSnapshot {
     /// `World.stateGeneration` when the last step ended: while it is the same, no call has
     /// changed the world since, and the world still holds the state that step ended in.
     @exclusivity(unchecked) var generation: UInt64 = .max
+    let sims = Column<BodySim>()
+    let states = Column<BodyState>()
+    let metas = Column<BodyMeta>()
+    let contacts = Column<Contact>()
+    let data = Column<ContactData>()
+    let fatBoxes = Column<AABB>()
 }
 
 extension World {

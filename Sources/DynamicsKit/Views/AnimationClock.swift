@@ -311,6 +311,7 @@ public final class AnimationClock: @unchecked Sendable {
             plan.add(array: runs)
             for r in runs.prefix(4) { plan.add(object: r, lines: 3) }
             plan.add(array: runScratch, maxLines: 1)  // (nothing while it never held a run)
+            plan.add(array: events, maxLines: 1)      // (written while a run advances)
             plan.markMotionPrefix()
             for a in animators.prefix(4) { a.animator?.addContactLines(to: &plan) }
         }
