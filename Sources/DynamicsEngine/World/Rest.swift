@@ -116,7 +116,7 @@ extension World {
     /// Small, no joints, nothing structural pending (a structural change always takes a full step).
     private var restEligible: Bool {
         bodyCount <= Self.restBodyLimit && jointCount == 0 && !broadPhaseDirty && !staticDirty && !islandsDirty
-            && contacts.pendingEndEvents.isEmpty
+            && !contacts.hasPendingEvents
     }
 
     /// A step at rest: what a full step would change from an exact rest point — the sleep

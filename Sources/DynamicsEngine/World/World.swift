@@ -157,7 +157,7 @@ public final class World {
     /// True when the last step reported a contact that began or ended (`contactBeginEvents`
     /// or `contactEndEvents` not empty). Read here rather than from another module, where
     /// each read of those lists costs a dynamic exclusivity check.
-    public var hasContactEvents: Bool { !contacts.beginEvents.isEmpty || !contacts.endEvents.isEmpty }
+    public var hasContactEvents: Bool { contacts.hasEvents }
     /// Accumulates per-phase wall time of `step` while true (see `profile`).
     @exclusivity(unchecked) public var isProfiling = false
     /// Per-phase wall time summed over the steps taken while `isProfiling` was on.
