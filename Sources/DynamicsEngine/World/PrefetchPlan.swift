@@ -217,12 +217,14 @@ public struct PrefetchPlan: ~Copyable {
         prefetch(address: Unmanaged.passUnretained(object).toOpaque())
     }
 
-    /// Asks for the first two lines at `address` (an object's, say), as `prefetch(object:)`.
+    /// Asks for the lines holding the first 128 bytes at `address` (an object's, say: two
+    /// lines, three when it does not start on a line), as `prefetch(object:)`.
     @inline(__always)
     public static func prefetch(address: UnsafeMutableRawPointer) {
         let a = UInt(bitPattern: address)
         dk_prefetch_line(a)
         dk_prefetch_line(a + UInt(lineBytes))
+        dk_prefetch_line(a + UInt(2 * lineBytes - 1))
     }
 
     /// The plan's lines, for tests.

@@ -34,25 +34,9 @@ public final class AnimationClock: @unchecked Sendable {
     /// The clock every animator and animation uses unless told otherwise.
     public static let main = AnimationClock()
 
-    private struct WeakAnimator { weak var animator: DynamicAnimator? }
-    /// Guards `animators` and `runs`. (A `Mutex` lives inside the clock: an `NSLock` is two
-    /// more objects to fetch and about 200 instructions a lock and unlock, a menu frame's 4 %.)
-    private let lock = Mutex<Void>(())
-    @exclusivity(unchecked) private var animators: [WeakAnimator] = []
-    /// The one animator of `animators` when it holds exactly one (else nil), read in place: a
-    /// weak reference copied out of the array is a write to the animator's side table and back.
-    @exclusivity(unchecked) private weak var soleAnimator: DynamicAnimator?
-    @exclusivity(unchecked) private var runs: [ViewAnimationRun] = []
-    /// `runs.count`, written under the lock: a frame with no view animation reads it instead
-    /// of taking the lock (a run committed on another thread meanwhile starts next frame).
-    private let runCount = Atomic<Int>(0)
-    @exclusivity(unchecked) private var events: [(ViewAnimationRun, ViewAnimationRun.Event)] = []
-    @exclusivity(unchecked) private var firing: [(ViewAnimationRun, ViewAnimationRun.Event)] = []
-    @exclusivity(unchecked) private var animatorScratch: [DynamicAnimator] = []
-    @exclusivity(unchecked) private var runScratch: [ViewAnimationRun] = []
-
-    /// Seconds advanced so far.
-    @exclusivity(unchecked) public private(set) var time: TimeInterval = 0
+    // (The prefetching pipeline's fields first, in the object's first two lines: that loop
+    // reads a clock's hint and plan two clocks ahead of its turn, after asking for only
+    // those two lines three clocks ahead.)
 
     /// What the next advance touches (this clock, its animators and their worlds), for
     /// `advance(_:by:workers:)`, which prefetches it while the clock before this one advances.
@@ -77,6 +61,27 @@ public final class AnimationClock: @unchecked Sendable {
     /// Set to `.all` when the animator resumes or an animation is added; a stale hint costs a
     /// frame cold memory, never a different result.
     private let hint = Atomic<UInt8>(PrefetchPlan.Part.all.rawValue)
+
+    private struct WeakAnimator { weak var animator: DynamicAnimator? }
+    /// Guards `animators` and `runs`. (A `Mutex` lives inside the clock: an `NSLock` is two
+    /// more objects to fetch and about 200 instructions a lock and unlock, a menu frame's 4 %.)
+    private let lock = Mutex<Void>(())
+    @exclusivity(unchecked) private var animators: [WeakAnimator] = []
+    /// The one animator of `animators` when it holds exactly one (else nil), read in place: a
+    /// weak reference copied out of the array is a write to the animator's side table and back.
+    @exclusivity(unchecked) private weak var soleAnimator: DynamicAnimator?
+    @exclusivity(unchecked) private var runs: [ViewAnimationRun] = []
+    /// `runs.count`, written under the lock: a frame with no view animation reads it instead
+    /// of taking the lock (a run committed on another thread meanwhile starts next frame).
+    private let runCount = Atomic<Int>(0)
+    @exclusivity(unchecked) private var events: [(ViewAnimationRun, ViewAnimationRun.Event)] = []
+    @exclusivity(unchecked) private var firing: [(ViewAnimationRun, ViewAnimationRun.Event)] = []
+    @exclusivity(unchecked) private var animatorScratch: [DynamicAnimator] = []
+    @exclusivity(unchecked) private var runScratch: [ViewAnimationRun] = []
+
+    /// Seconds advanced so far.
+    @exclusivity(unchecked) public private(set) var time: TimeInterval = 0
+
     /// A share of `advance(_:by:workers:)` below this many clocks is advanced without
     /// prefetching: a menu's frame touches about 12 KB, so a few dozen stay in a core's cache
     /// from frame to frame, and asking for lines already there only costs instructions.
