@@ -518,8 +518,8 @@ public final class DynamicAnimator {
         world.addIdleLines(to: &plan)
     }
 
-    /// What every tick that steps reads beyond the idle lines: the behaviors, the items'
-    /// views, its world's shared lines (`World.addSharedLines(to:)`).
+    /// What every tick that steps reads beyond the idle lines: the compiled lists' behaviors,
+    /// the items' views, its world's shared lines (`World.addSharedLines(to:)`).
     func addSharedLines(to plan: inout PrefetchPlan) {
         // (Not the behaviors themselves: a tick reads only those on the compiled lists.)
         compiled.addBusyLines(to: &plan)

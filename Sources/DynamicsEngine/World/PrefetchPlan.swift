@@ -293,8 +293,9 @@ extension World {
     }
 
     /// Adds to `plan` what every step of this world reads beyond `addIdleLines(to:)`, a step
-    /// at rest (`Rest.swift`) included: the rest of the world object, its contact set and rest
-    /// snapshot objects and the event lists, the bodies' placements and states and their
+    /// at rest (`Rest.swift`) included: the rest of the world object (less its pair finder's
+    /// and solver's lines), its contact set object, the rest copy's flags, the bodies'
+    /// placements and states and their
     /// column objects, the islands' body lists (a step at rest lets islands fall asleep), the
     /// contact records' object. (A trace of a thousand menus' frames — every load and store —
     /// found a step at rest reading no fat box, manifold or behavior object: those are listed
@@ -428,8 +429,9 @@ extension World {
     }
 
     /// Adds to `plan` what only a step with contacts reads (after `addMotionLines(to:)`): the
-    /// narrow phase's lists and the contacts' links, the islands' contact lists, the solver's
-    /// constraints and colour batches.
+    /// manifolds, the shapes' other lines, the narrow phase's lists, the contact event lists
+    /// and the contacts' links, the islands' contact lists, the solver's constraints and
+    /// colour batches and the world object's solver lines.
     public func addContactLines(to plan: inout PrefetchPlan) {
         // The world object's lines that hold only the solver's scratch and colour batches.
         addObjectLines(to: &plan, inside: contactSolverBytes)
