@@ -119,7 +119,7 @@ struct PrefetchPlanTests {
         #expect(PrefetchPlan.sideTable(of: held) == nil)
         plan.add(sideTableOf: held)
         #expect(plan.count == 0)
-        weak var weakly = held
+        weak let weakly = held
         let table = PrefetchPlan.sideTable(of: held)
         #expect(table != nil)
         // The table's first word is the object it counts for: the address decoded is the table.
@@ -235,6 +235,27 @@ struct PrefetchPlanTests {
         let all = Set(idle.addresses)
         #expect(w.worldLines > 8)
         for k in 0..<w.worldLines { #expect(all.contains((object + UInt(64 * k)) & ~(Self.line - 1))) }
+        // From the object's fifth line on, a line wholly inside the pair finder's state is a
+        // full step's and not a shared one, one wholly inside the solver's scratch and
+        // batches a contact's, any other line a shared one.
+        func bytes<T>(_ p: UnsafeMutablePointer<T>) -> Range<UInt> {
+            UInt(bitPattern: p)..<(UInt(bitPattern: p) + UInt(MemoryLayout<T>.size))
+        }
+        let pairFinder = withUnsafeMutablePointer(to: &w.broadPhase, bytes)
+        let solverStart = withUnsafeMutablePointer(to: &w.solver, bytes).lowerBound
+        let solverEnd = withUnsafeMutablePointer(to: &w.batches, bytes).upperBound
+        var line = (object + 4 * 64) & ~(Self.line - 1)
+        while line < object + UInt(64 * w.worldLines) {
+            let inPairFinder = pairFinder.lowerBound <= line && line + Self.line <= pairFinder.upperBound
+            let inSolver = solverStart <= line && line + Self.line <= solverEnd
+            // (One way only for the other parts: the object's first and last lines may also
+            // hold a neighbouring object that another part lists.)
+            let at = Comment(rawValue: "world object line at +\(Int(line) - Int(object))")
+            if inPairFinder { #expect(motion.contains(line) && !shared.contains(line), at) }
+            if inSolver { #expect(contact.contains(line) && !shared.contains(line), at) }
+            if !inPairFinder && !inSolver { #expect(shared.contains(line), at) }
+            line += Self.line
+        }
         #expect(idle.addresses == plan.addresses)
         #expect(idle.idleCount < idle.sharedCount && idle.sharedCount < idle.restCount && idle.restCount < idle.motionCount
                 && idle.motionCount < idle.count)

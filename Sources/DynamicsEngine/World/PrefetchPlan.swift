@@ -303,7 +303,7 @@ extension World {
     public func addSharedLines(to plan: inout PrefetchPlan) {
         // The object's lines after the idle ones, less those that hold only the pair
         // finder's state or only the solver's (the full step's and the contacts' parts).
-        addObjectLines(to: &plan, from: Self.idleWorldLines, except: pairFinderBytes, contactSolverBytes)
+        addObjectLines(to: &plan, from: Self.idleWorldLines, except: pairFinderLines, contactSolverLines)
         plan.add(object: contacts, lines: 3)
         plan.add(object: rest)  // (its flags: a step at rest reads no more of it)
         plan.add(object: sims); plan.add(object: states)
@@ -313,61 +313,52 @@ extension World {
         plan.add(buffer: islands.bodyStart); plan.add(buffer: islands.bodies); plan.add(buffer: islands.canSleep)
     }
 
-    /// Where in this object the pair finder's state lies (`broadPhase`, bytes from the object's
-    /// start): the lines wholly inside it only a full step reads. (Found from the field's
-    /// address, so the split follows the stored properties wherever they move.)
-    private var pairFinderBytes: Range<Int> {
-        withUnsafeMutablePointer(to: &broadPhase) { fieldBytes(UnsafeRawPointer($0), MemoryLayout<BroadPhase>.size) }
+    /// The cache lines wholly inside this object's pair-finder state (`broadPhase`), as an
+    /// address range: only a full step reads them. (Found from the field's address, so the
+    /// split follows the stored properties wherever they move.)
+    private var pairFinderLines: Range<UInt> {
+        withUnsafeMutablePointer(to: &broadPhase) { Self.linesInside(UnsafeRawPointer($0), MemoryLayout<BroadPhase>.size) }
     }
 
-    /// Where the solver's scratch and the colour batches lie (`solver` and `batches`, declared
-    /// one after the other): only a step with contacts reads them.
-    private var contactSolverBytes: Range<Int> {
-        let a = withUnsafeMutablePointer(to: &solver) { fieldBytes(UnsafeRawPointer($0), MemoryLayout<SolverScratch>.size) }
-        let b = withUnsafeMutablePointer(to: &batches) { fieldBytes(UnsafeRawPointer($0), MemoryLayout<ColoredBatches>.size) }
-        // (Not adjacent, the two are left to the shared lines: a hint, never a result.)
-        return a.upperBound <= b.lowerBound && b.lowerBound - a.upperBound < 8 ? a.lowerBound..<b.upperBound : 0..<0
-    }
-
-    /// `bytes` bytes at `field`, as offsets from this object's start.
-    private func fieldBytes(_ field: UnsafeRawPointer, _ bytes: Int) -> Range<Int> {
-        let start = field - UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
-        return start..<(start + bytes)
-    }
-
-    /// Adds the cache lines this object spans from its line `first` on (counting its lines
-    /// from its start), leaving out each line whose part of the object lies wholly inside
-    /// `a` or inside `b` (byte offsets from the object's start).
-    private func addObjectLines(to plan: inout PrefetchPlan, from first: Int, except a: Range<Int>, _ b: Range<Int>) {
-        forEachObjectLine(from: first) { lo, hi, line in
-            if (a.lowerBound <= lo && hi <= a.upperBound) || (b.lowerBound <= lo && hi <= b.upperBound) { return }
-            plan.add(line, bytes: 1, maxLines: 1)
+    /// The cache lines wholly inside the solver's scratch and the colour batches (`solver` and
+    /// `batches`, declared one after the other): only a step with contacts reads them.
+    private var contactSolverLines: Range<UInt> {
+        withUnsafeMutablePointer(to: &solver) { a in
+            withUnsafeMutablePointer(to: &batches) { b in
+                let end = UnsafeRawPointer(a) + MemoryLayout<SolverScratch>.size
+                // (Not adjacent, the two are left to the shared lines: a hint, never a result.)
+                guard end <= UnsafeRawPointer(b) && UnsafeRawPointer(b) - end < 8 else { return 0..<0 }
+                return Self.linesInside(UnsafeRawPointer(a), UnsafeRawPointer(b) - UnsafeRawPointer(a) + MemoryLayout<ColoredBatches>.size)
+            }
         }
     }
 
-    /// Adds the cache lines whose part of this object lies wholly inside `bytes` (offsets
-    /// from its start).
-    private func addObjectLines(to plan: inout PrefetchPlan, inside bytes: Range<Int>) {
-        forEachObjectLine(from: 0) { lo, hi, line in
-            if bytes.lowerBound <= lo && hi <= bytes.upperBound { plan.add(line, bytes: 1, maxLines: 1) }
-        }
+    /// The whole cache lines inside `bytes` bytes at `start`, as an address range.
+    private static func linesInside(_ start: UnsafeRawPointer, _ bytes: Int) -> Range<UInt> {
+        let line = UInt(PrefetchPlan.lineBytes)
+        let lo = (UInt(bitPattern: start) + line - 1) & ~(line - 1)
+        let hi = (UInt(bitPattern: start) + UInt(bytes)) & ~(line - 1)
+        return lo < hi ? lo..<hi : 0..<0
     }
 
-    /// Calls `body(lo, hi, line)` for each cache line this object spans (`worldLines` lines
-    /// from its start), from the one holding byte `first · 64` on: `lo ..< hi` is the part
-    /// of the object on that line, as offsets from its start.
-    @inline(__always)
-    private func forEachObjectLine(from first: Int, _ body: (Int, Int, UnsafeRawPointer) -> Void) {
-        let start = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
-        let line = PrefetchPlan.lineBytes, size = worldLines * line
-        let misalign = Int(UInt(bitPattern: start) % UInt(line))
-        var lo = Swift.max(0, first * line - misalign)
-        lo -= (lo + misalign) % line  // (the start of that cache line, as an offset)
-        while lo < size {
-            let next = lo + line
-            body(Swift.max(0, lo), Swift.min(size, next), start + Swift.max(0, lo))
-            lo = next
+    /// Adds the cache lines of the address range `r` (line-aligned).
+    private static func add(lines r: Range<UInt>, to plan: inout PrefetchPlan) {
+        guard let p = UnsafeRawPointer(bitPattern: r.lowerBound), !r.isEmpty else { return }
+        plan.add(p, bytes: r.count, maxLines: r.count / PrefetchPlan.lineBytes)
+    }
+
+    /// Adds this object's lines from its line `first` on (counting from its start), less
+    /// the lines in `a` and in `b` (line-aligned address ranges).
+    private func addObjectLines(to plan: inout PrefetchPlan, from first: Int, except a: Range<UInt>, _ b: Range<UInt>) {
+        let start = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
+        let line = UInt(PrefetchPlan.lineBytes)
+        var from = (start + UInt(first) * line) & ~(line - 1)
+        let end = start + UInt(worldLines) * line
+        for cut in (a.lowerBound <= b.lowerBound ? [a, b] : [b, a]) where !cut.isEmpty && cut.upperBound > from {
+            Self.add(lines: from..<Swift.max(from, cut.lowerBound), to: &plan)
+            from = cut.upperBound
         }
+        if from < end { Self.add(lines: from..<((end + line - 1) & ~(line - 1)), to: &plan) }
     }
 
     /// Adds to `plan` what only a step at rest (or one with contacts) reads beyond
@@ -385,7 +376,7 @@ extension World {
     /// contact) reads the shared lines and these.
     public func addMotionLines(to plan: inout PrefetchPlan) {
         // The world object's lines that hold only the pair finder's state.
-        addObjectLines(to: &plan, inside: pairFinderBytes)
+        Self.add(lines: pairFinderLines, to: &plan)
         // Objects (beyond their first line for the larger ones).
         plan.add(object: stepContext, lines: 4)
         plan.add(object: boxEscaped); plan.add(object: linksChanged)
@@ -434,7 +425,7 @@ extension World {
     /// colour batches and the world object's solver lines.
     public func addContactLines(to plan: inout PrefetchPlan) {
         // The world object's lines that hold only the solver's scratch and colour batches.
-        addObjectLines(to: &plan, inside: contactSolverBytes)
+        Self.add(lines: contactSolverLines, to: &plan)
         // What a contact reads beyond a body in flight: its manifold, the shapes' other
         // lines and the pool's normals, the merge's buffer, the bodies' group lists.
         plan.add(buffer: contacts.data)
