@@ -354,10 +354,13 @@ extension World {
         let line = UInt(PrefetchPlan.lineBytes)
         var from = (start + UInt(first) * line) & ~(line - 1)
         let end = start + UInt(worldLines) * line
-        for cut in (a.lowerBound <= b.lowerBound ? [a, b] : [b, a]) where !cut.isEmpty && cut.upperBound > from {
+        // The lines before each cut, in address order (no array: making a plan allocates nothing).
+        func upTo(_ cut: Range<UInt>) {
+            guard !cut.isEmpty, cut.upperBound > from else { return }
             Self.add(lines: from..<Swift.max(from, cut.lowerBound), to: &plan)
             from = cut.upperBound
         }
+        if a.lowerBound <= b.lowerBound { upTo(a); upTo(b) } else { upTo(b); upTo(a) }
         if from < end { Self.add(lines: from..<((end + line - 1) & ~(line - 1)), to: &plan) }
     }
 
