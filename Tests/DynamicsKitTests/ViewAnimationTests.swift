@@ -308,4 +308,68 @@ struct ViewAnimationTests {
         #expect(fade.presentation.alpha == 0 && !fade.isAnimating)
         #expect(!clock.isIdle, "the falling item keeps the animator running")
     }
+
+    /// Plays a fade of `v`'s alpha from 1 to 0 on `clock` (0.1 s delay, 0.5 s, linear,
+    /// autoreversing) and returns the presented alpha of every 1/60 s frame until it ends, and
+    /// what its completion got.
+    static func fadeFrames(_ v: DynamicView, clock: AnimationClock) -> (frames: [CGFloat], finished: [Bool]) {
+        v.alpha = 1
+        var finished: [Bool] = []
+        DynamicView.animate(withDuration: 0.5, delay: 0.1, options: [.curveLinear, .autoreverse], clock: clock,
+                            animations: { v.alpha = 0 }, completion: { finished.append($0) })
+        var frames: [CGFloat] = []
+        for _ in 0..<90 { clock.advance(by: 1.0 / 60.0); frames.append(v.presentation.alpha) }
+        return (frames, finished)
+    }
+
+    @Test("animations one after another on one clock, each started from the last one's completion, play exactly as on a new clock")
+    func animationsAfterEachOther() {
+        // A clock keeps ended animations' objects for its next ones, and `animate` its blocks:
+        // each must start as new (delay, elapsed time, curve, callbacks).
+        let fresh = Self.fadeFrames(DynamicView(frame: CGRect(x: 0, y: 0, width: 10, height: 10)), clock: AnimationClock())
+        #expect(fresh.finished == [true])
+        #expect(fresh.frames[3] == 1 && fresh.frames.last == 0, "the delay shows the old value; the end shows the model value")
+        #expect(fresh.frames.contains { $0 > 0.1 && $0 < 0.9 })
+
+        let clock = AnimationClock()
+        let v = DynamicView(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
+        var log: [String] = []
+        var again: [CGFloat] = []
+        // A first animation of another duration and curve, whose completion starts the next.
+        DynamicView.animate(withDuration: 0.25, options: .curveEaseIn, clock: clock, animations: { v.center = CGPoint(x: 50, y: 5) },
+                            completion: { finished in
+                                log.append("first \(finished)")
+                                DynamicView.animate(withDuration: 0.3, clock: clock, animations: { v.center = CGPoint(x: 5, y: 5) },
+                                                    completion: { log.append("second \($0)") })
+                            })
+        for _ in 0..<60 { clock.advance(by: 1.0 / 60.0) }
+        #expect(log == ["first true", "second true"])
+        #expect(v.presentation.center == CGPoint(x: 5, y: 5) && clock.runningViewAnimationCount == 0)
+        for round in 0..<3 {
+            let played = Self.fadeFrames(v, clock: clock)
+            #expect(played.frames == fresh.frames, "round \(round): the fade played differently from a new clock's")
+            #expect(played.finished == [true])
+            again = played.frames
+        }
+        #expect(again == fresh.frames)
+    }
+
+    @Test("an ended animation lets go of its completion (and what it captured); so does the finished block")
+    func endedAnimationReleasesCallbacks() {
+        final class Token {}
+        let clock = AnimationClock()
+        let v = DynamicView(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
+        weak var captured: Token?
+        var calls = 0
+        do {
+            let token = Token()
+            captured = token
+            DynamicView.animate(withDuration: 0.2, clock: clock, animations: { v.alpha = 0.5 },
+                                completion: { _ in withExtendedLifetime(token) { calls += 1 } })
+        }
+        #expect(captured != nil, "the running animation holds its completion")
+        for _ in 0..<30 { clock.advance(by: 1.0 / 60.0) }
+        #expect(calls == 1)
+        #expect(captured == nil, "the ended animation (kept for reuse) still holds its completion")
+    }
 }

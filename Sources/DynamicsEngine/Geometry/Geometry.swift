@@ -81,9 +81,80 @@ struct PolygonData {
     var area: Float
 }
 
+/// Four points held inline: a box's corners or its edges' normals. Unlike a four-element
+/// array it needs no heap block, so a body made of a box (a component's item, made again
+/// each time it rejoins its animator) is created without allocating.
+struct Quad: RandomAccessCollection, MutableCollection {
+    var p0: Vec2, p1: Vec2, p2: Vec2, p3: Vec2
+
+    init(_ p0: Vec2, _ p1: Vec2, _ p2: Vec2, _ p3: Vec2) {
+        self.p0 = p0; self.p1 = p1; self.p2 = p2; self.p3 = p3
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { 4 }
+
+    subscript(i: Int) -> Vec2 {
+        get {
+            switch i {
+            case 0: return p0
+            case 1: return p1
+            case 2: return p2
+            default: precondition(i == 3, "Quad: index \(i) out of 0..<4"); return p3
+            }
+        }
+        set {
+            switch i {
+            case 0: p0 = newValue
+            case 1: p1 = newValue
+            case 2: p2 = newValue
+            default: precondition(i == 3, "Quad: index \(i) out of 0..<4"); p3 = newValue
+            }
+        }
+    }
+}
+
+/// A validated box: its corners and outward edge normals counter-clockwise, centroid and
+/// area — what `PolygonData` holds for any polygon, inline.
+struct BoxPolygon {
+    var vertices: Quad
+    var normals: Quad
+    var centroid: Vec2
+    var area: Float
+}
+
+/// A shape's geometry once `createBody` has validated it: a polygon's or box's computed
+/// vertices and normals, or nothing more to compute (circles and segments).
+enum PreparedGeometry {
+    case direct
+    case polygon(PolygonData)
+    case box(BoxPolygon)
+}
+
 enum GeometryBuilder {
     /// Validates a convex polygon and computes normals, centroid and area.
     static func polygon(_ points: [Vec2]) throws -> PolygonData {
+        var normals: [Vec2] = []
+        normals.reserveCapacity(min(points.count, Geometry.maxPolygonVertices))
+        let (centroid, area) = try validate(points) { _, n in normals.append(n) }
+        return PolygonData(vertices: points, normals: normals, centroid: centroid, area: area)
+    }
+
+    /// Validates the box `boxCorners` describes and computes its normals, centroid and area:
+    /// the same checks and the same arithmetic as `polygon(boxPoints(…))`, without an array.
+    static func box(halfWidth hx: Float, halfHeight hy: Float, center: Vec2, angle: Float) throws -> BoxPolygon {
+        let corners = try boxCorners(halfWidth: hx, halfHeight: hy, center: center, angle: angle)
+        var normals = Quad(.zero, .zero, .zero, .zero)
+        let (centroid, area) = try validate(corners) { i, n in normals[i] = n }
+        return BoxPolygon(vertices: corners, normals: normals, centroid: centroid, area: area)
+    }
+
+    /// Validates a convex polygon given by `points`, hands `normal(i, n)` the outward unit
+    /// normal of each edge i (from vertex i to vertex i + 1) in order, and returns the
+    /// centroid and area.
+    @inline(__always)
+    private static func validate<P: RandomAccessCollection>(_ points: P, normal: (Int, Vec2) -> Void) throws -> (centroid: Vec2, area: Float)
+    where P.Element == Vec2, P.Index == Int {
         let n = points.count
         if n < 3 { throw GeometryError.tooFewVertices(n) }
         if n > Geometry.maxPolygonVertices { throw GeometryError.tooManyVertices(n) }
@@ -105,13 +176,11 @@ enum GeometryBuilder {
         let scale = max(ext.x, ext.y)
         if !(abs(area2) > 1.0e-6 * scale * scale) || scale == 0 { throw GeometryError.zeroArea }
         if area2 < 0 { throw GeometryError.clockwise }
-        var normals: [Vec2] = []
-        normals.reserveCapacity(n)
         for i in 0..<n {
             let e = points[(i + 1) % n] - points[i]
             let l = length(e)
             if l <= 1.0e-5 * scale { throw GeometryError.notConvex }
-            normals.append(rightPerp(e) / l)
+            normal(i, rightPerp(e) / l)
         }
         // Convexity: every vertex strictly left of every edge turn.
         for i in 0..<n {
@@ -128,16 +197,23 @@ enum GeometryBuilder {
         }
         if turn > 2 * Float.pi + 0.01 { throw GeometryError.notConvex }
         let area = area2 * 0.5
-        return PolygonData(vertices: points, normals: normals, centroid: o + cen / area2, area: area)
+        return (o + cen / area2, area)
     }
 
-    static func boxPoints(halfWidth hx: Float, halfHeight hy: Float, center: Vec2, angle: Float) throws -> [Vec2] {
+    /// The corners of a box, counter-clockwise from its lower left (before turning).
+    static func boxCorners(halfWidth hx: Float, halfHeight hy: Float, center: Vec2, angle: Float) throws -> Quad {
         guard hx.isFinite, hy.isFinite, center.isFinite, angle.isFinite else {
             throw GeometryError.nonFinite("box size, center or angle")
         }
         guard hx > 0, hy > 0 else { throw GeometryError.nonPositiveSize("box half extents") }
         let q = Rot(angle: angle)
-        return [Vec2(-hx, -hy), Vec2(hx, -hy), Vec2(hx, hy), Vec2(-hx, hy)].map { center + q.rotate($0) }
+        return Quad(center + q.rotate(Vec2(-hx, -hy)), center + q.rotate(Vec2(hx, -hy)),
+                    center + q.rotate(Vec2(hx, hy)), center + q.rotate(Vec2(-hx, hy)))
+    }
+
+    /// `boxCorners` as an array.
+    static func boxPoints(halfWidth hx: Float, halfHeight hy: Float, center: Vec2, angle: Float) throws -> [Vec2] {
+        Array(try boxCorners(halfWidth: hx, halfHeight: hy, center: center, angle: angle))
     }
 }
 

@@ -31,18 +31,18 @@ extension World {
             guard m.density >= 0, m.friction >= 0, m.restitution >= 0 else { throw WorldError.negative("material") }
             switch sd.geometry {
             case let .box(hx, hy, c, a):
-                prepared.append((sd, try GeometryBuilder.polygon(GeometryBuilder.boxPoints(halfWidth: hx, halfHeight: hy, center: c, angle: a))))
+                prepared.append((sd, .box(try GeometryBuilder.box(halfWidth: hx, halfHeight: hy, center: c, angle: a))))
             case let .polygon(pts):
-                prepared.append((sd, try GeometryBuilder.polygon(pts)))
+                prepared.append((sd, .polygon(try GeometryBuilder.polygon(pts))))
             case let .circle(r, c):
                 guard r.isFinite, c.isFinite else { throw GeometryError.nonFinite("circle radius and center") }
                 guard r > 0 else { throw GeometryError.nonPositiveSize("circle radius") }
-                prepared.append((sd, nil))
+                prepared.append((sd, .direct))
             case let .segment(a, b):
                 guard a.isFinite, b.isFinite else { throw GeometryError.nonFinite("segment end points") }
                 guard distance(a, b) > 1.0e-4 else { throw GeometryError.degenerateSegment }
                 if def.type != .static { throw WorldError.segmentOnMovingBody }
-                prepared.append((sd, nil))
+                prepared.append((sd, .direct))
             }
         }
         if def.type == .dynamic {
@@ -84,7 +84,7 @@ extension World {
         groupsOfBody.removeAll(ofBody: i)
         for g in def.groups { addToGroupUnchecked(body: i, group: Int(g.index)) }
 
-        for (sd, poly) in prepared { _ = addShape(body: i, def: sd, polygon: poly) }
+        for (sd, geometry) in prepared { _ = addShape(body: i, def: sd, prepared: geometry) }
         updateMass(body: i)
         if def.type == .static { staticDirty = true }
         bodyCount += 1
@@ -93,7 +93,7 @@ extension World {
 
     /// Adds one shape record; shapes of a body are created together and are contiguous
     /// in creation order only when the slots happen to be, so bodies keep an explicit list.
-    func addShape(body: Int, def: ShapeDef, polygon: PolygonData?) -> Int32 {
+    func addShape(body: Int, def: ShapeDef, prepared: PreparedGeometry) -> Int32 {
         let (slot, isNew) = shapeSlots.allocate()
         let s = Int(slot)
         // (The shape columns or the vertex pool may grow: the step context takes new views.)
@@ -113,15 +113,24 @@ extension World {
             rec.kind = .circle; rec.radius = r; rec.center = c
         case let .segment(a, b):
             rec.kind = .segment
-            rec.vertexStart = pool.allocate([a, b], [normalize(rightPerp(b - a)), normalize(leftPerp(b - a))])
+            let nRight = normalize(rightPerp(b - a)), nLeft = normalize(leftPerp(b - a))
+            rec.vertexStart = pool.allocate(count: 2) { $0 == 0 ? (a, nRight) : (b, nLeft) }
             rec.vertexCount = 2
             rec.center = (a + b) * 0.5
         case .box, .polygon:
-            let p = polygon!
             rec.kind = .polygon
-            rec.vertexStart = pool.allocate(p.vertices, p.normals)
-            rec.vertexCount = Int32(p.vertices.count)
-            rec.center = p.centroid
+            switch prepared {
+            case .box(let b):
+                rec.vertexStart = pool.allocate(count: 4) { (b.vertices[$0], b.normals[$0]) }
+                rec.vertexCount = Int32(b.vertices.count)
+                rec.center = b.centroid
+            case .polygon(let p):
+                rec.vertexStart = pool.allocate(count: p.vertices.count) { (p.vertices[$0], p.normals[$0]) }
+                rec.vertexCount = Int32(p.vertices.count)
+                rec.center = p.centroid
+            case .direct:
+                preconditionFailure("addShape: a polygon shape without its prepared vertices")
+            }
         }
         shapes[s] = rec
         // Its box and fat box where it is now (a shape of a sleeping body keeps them until the

@@ -667,7 +667,7 @@ extension World {
         joints.removeAll(); contacts.removeAll()
         groups = []
         pool = VertexPool()
-        _ = pool.allocate([.zero], [.zero])
+        _ = pool.allocate(count: 1) { _ in (.zero, .zero) }
         bodySlots = head.bodySlots; shapeSlots = head.shapeSlots; jointSlots = head.jointSlots; groupSlots = head.groupSlots
         boundaryBody = head.boundaryBody
         stepCount = head.stepCount

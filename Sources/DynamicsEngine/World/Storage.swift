@@ -113,8 +113,11 @@ struct VertexPool {
         return c
     }
 
-    mutating func allocate(_ v: [Vec2], _ n: [Vec2]) -> Int32 {
-        let c = Self.sizeClass(v.count)
+    /// Stores a shape's `count` vertices and their normals, `element(i)` giving vertex i and
+    /// normal i, and returns where they start. (No list is passed in: a box's or a segment's
+    /// vertices need no heap block.)
+    mutating func allocate(count: Int, _ element: (Int) -> (vertex: Vec2, normal: Vec2)) -> Int32 {
+        let c = Self.sizeClass(count)
         let start: Int
         if let s = free[c].popLast() {
             start = Int(s)
@@ -124,8 +127,11 @@ struct VertexPool {
             vertices.append(contentsOf: repeatElement(.zero, count: cap))
             normals.append(contentsOf: repeatElement(.zero, count: cap))
         }
-        for i in 0..<v.count { vertices[start + i] = v[i] }
-        for i in 0..<n.count { normals[start + i] = n[i] }
+        for i in 0..<count {
+            let (v, n) = element(i)
+            vertices[start + i] = v
+            normals[start + i] = n
+        }
         return Int32(start)
     }
 

@@ -134,7 +134,7 @@ public final class World {
     /// or been replaced: the step context keeps its views of them until it changes.
     @exclusivity(unchecked) var columnsEpoch = 0
     /// `createBody`'s list of validated shapes, kept empty between calls for its capacity.
-    @exclusivity(unchecked) var preparedShapes: [(ShapeDef, PolygonData?)] = []
+    @exclusivity(unchecked) var preparedShapes: [(ShapeDef, PreparedGeometry)] = []
     /// (At most 65 536: the chunk lists hold 16-bit offsets.)
     let contactChunk = 512
     @exclusivity(unchecked) var broadPhase = BroadPhase()
@@ -196,7 +196,7 @@ public final class World {
         self.gravity = gravity
         self.settings = settings
         // Block 0 of the vertex pool is never used, so its buffers are never empty.
-        _ = pool.allocate([.zero], [.zero])
+        _ = pool.allocate(count: 1) { _ in (.zero, .zero) }
         // Group 0 is the default group (`CollisionGroupID.default`).
         _ = createCollisionGroup(mode: .everything)
         // A static body owns the boundaries.

@@ -160,25 +160,53 @@ public final class AnimationClock: @unchecked Sendable {
         events.removeAllKeepingCapacity()
         for r in runScratch { r.advance(by: seconds, events: &events) }
         // (Most frames end no animation: the list is rewritten only when one ended.)
-        if runScratch.contains(where: { $0.ended }) {
+        let someEnded = runScratch.contains(where: { $0.ended })
+        if someEnded {
             lock.withLock { _ in
                 runs.removeAll { $0.ended }
                 runCount.store(runs.count, ordering: .releasing)
             }
         }
-        runScratch.removeAllKeepingCapacity()
-        guard !events.isEmpty else { return }
-        // Swap buffers so callbacks that commit animations start from an empty list.
-        swap(&events, &firing)
-        // By index: a `for … in` iterator could still hold the buffer when it is emptied, and
-        // the emptying would then allocate a new one.
-        var k = 0
-        while k < firing.count {
-            let (run, event) = firing[k]
-            k += 1
-            run.fire(event)
+        if !events.isEmpty {
+            // Swap buffers so callbacks that commit animations start from an empty list.
+            swap(&events, &firing)
+            // By index: a `for … in` iterator could still hold the buffer when it is emptied,
+            // and the emptying would then allocate a new one.
+            var k = 0
+            while k < firing.count {
+                let (run, event) = firing[k]
+                k += 1
+                run.fire(event)
+            }
+            firing.removeAllKeepingCapacity()
         }
-        firing.removeAllKeepingCapacity()
+        // The runs that ended, their callbacks done, are kept for the next commits.
+        if someEnded { keepEndedRuns() }
+        runScratch.removeAllKeepingCapacity()
+    }
+
+    /// Ended runs kept for the next commits on this clock (`makeRun`), their callbacks let
+    /// go: a run object per animation was an allocation for every show and hide of a
+    /// component. At most `maxSpareRuns`.
+    @exclusivity(unchecked) private var spareRuns: [ViewAnimationRun] = []
+    static let maxSpareRuns = 4
+
+    /// Moves the ended runs of `runScratch` that nothing else holds to `spareRuns`.
+    private func keepEndedRuns() {
+        for i in runScratch.indices where runScratch[i].ended && isKnownUniquelyReferenced(&runScratch[i]) {
+            runScratch[i].releaseCallbacks()
+            let run = runScratch[i]
+            lock.withLock { _ in if spareRuns.count < Self.maxSpareRuns { spareRuns.append(run) } }
+        }
+    }
+
+    /// A run of the committed block `t`: an ended one kept by `keepEndedRuns`, or a new one.
+    func makeRun(_ t: AnimationTransaction) -> ViewAnimationRun {
+        if let run = lock.withLock({ _ in spareRuns.popLast() }) {
+            run.reuse(t)
+            return run
+        }
+        return ViewAnimationRun(t)
     }
 
     /// Advances every clock of `clocks` by `seconds`, as each one's `advance(by:)` would,

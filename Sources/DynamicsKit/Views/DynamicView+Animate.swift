@@ -16,7 +16,7 @@ extension DynamicView {
                                completion: ((Bool) -> Void)? = nil) {
         precondition(duration.isFinite && duration >= 0, "animate(withDuration:): the duration must be finite and not negative (got \(duration))")
         precondition(delay.isFinite && delay >= 0, "animate(withDuration:): the delay must be finite and not negative (got \(delay))")
-        let t = AnimationTransaction(id: nil, context: nil, clock: clock)
+        var t = ViewAnimationCapture.transaction(clock: clock)
         t.settings.duration = duration
         t.settings.delay = delay
         t.settings.curve = options.curve
@@ -28,6 +28,7 @@ extension DynamicView {
         animations()
         ViewAnimationCapture.pop(t)
         t.commit()
+        ViewAnimationCapture.recycle(&t)
     }
 
     /// Makes changes without animating them, even inside an animation block; running

@@ -10,7 +10,14 @@ import Darwin
 enum ViewAnimationCapture {
     private static let openBlocks = Atomic<Int>(0)
 
-    final class Stack { var items: [AnimationTransaction] = [] }
+    final class Stack {
+        var items: [AnimationTransaction] = []
+        /// Emptied `animate` blocks kept for this thread's next ones (`transaction(clock:)`).
+        var spares: [AnimationTransaction] = []
+    }
+
+    /// The most emptied blocks a thread keeps (nested `animate` calls each take one).
+    static let maxSpares = 4
 
     private static let key: pthread_key_t = {
         var k = pthread_key_t()
@@ -47,7 +54,29 @@ enum ViewAnimationCapture {
     static func pop(_ t: AnimationTransaction) {
         let s = stack
         guard let i = s.items.lastIndex(where: { $0 === t }) else { return }
-        s.items.remove(at: i)
+        // (Blocks close in the order they opened: the last one, taken off without moving any.)
+        if i == s.items.count - 1 { s.items.removeLast() } else { s.items.remove(at: i) }
         openBlocks.subtract(1, ordering: .relaxed)
+    }
+
+    /// A block for `DynamicView.animate` on `clock`, as new: one this thread emptied before
+    /// (`recycle`) or a new one. (A block object per call was an allocation for every show
+    /// and hide of a component.)
+    static func transaction(clock: AnimationClock) -> AnimationTransaction {
+        if let t = stack.spares.popLast() {
+            t.clock = clock
+            return t
+        }
+        return AnimationTransaction(id: nil, context: nil, clock: clock)
+    }
+
+    /// Takes back a committed `animate` block that nothing else holds, emptied (its settings
+    /// and callbacks let go), for this thread's next one.
+    static func recycle(_ t: inout AnimationTransaction) {
+        guard !t.isBeginCommit, isKnownUniquelyReferenced(&t) else { return }
+        let s = stack
+        guard s.spares.count < maxSpares else { return }
+        t.empty()
+        s.spares.append(t)
     }
 }

@@ -53,9 +53,17 @@ final class AnimationTransaction {
         }
     }
 
+    /// Back to the state of a new `animate` block (its change list keeps its capacity).
+    func empty() {
+        settings = ViewAnimationSettings(id: nil, context: nil, duration: 0)
+        beginsFromCurrentState = false
+        disabled = false
+        changes.removeAll(keepingCapacity: true)
+    }
+
     /// Installs the captured changes as tracks of a new run on the clock.
     func commit() {
-        let run = ViewAnimationRun(self)
+        let run = clock.makeRun(self)
         for c in changes {
             let from = beginsFromCurrentState ? c.presentedFrom : c.modelFrom
             if from == c.to { continue }              // nothing to animate (a running animation goes on)
@@ -63,7 +71,7 @@ final class AnimationTransaction {
             c.view.animationTracks.append(AnimationTrack(property: c.property, from: from, to: c.to, run: run))
             run.trackAdded(c.view)
         }
-        changes.removeAll()
+        changes.removeAll(keepingCapacity: true)
         clock.add(run)
     }
 }

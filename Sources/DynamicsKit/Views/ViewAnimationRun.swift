@@ -2,8 +2,8 @@ import Foundation
 /// A committed view animation, advanced by its clock.
 final class ViewAnimationRun {
     /// The block's timing and callbacks as they were when it committed.
-    let settings: ViewAnimationSettings
-    let hadDelegateCallbacks: Bool
+    private(set) var settings: ViewAnimationSettings
+    private(set) var hadDelegateCallbacks: Bool
 
     private(set) var elapsed: TimeInterval = 0
     private(set) var started = false
@@ -21,6 +21,26 @@ final class ViewAnimationRun {
     init(_ t: AnimationTransaction) {
         settings = t.settings
         hadDelegateCallbacks = t.settings.delegate != nil || t.settings.willStart != nil || t.settings.didStop != nil
+    }
+
+    /// A run that ended and whose callbacks have run, made a new run of `t` (its clock keeps a
+    /// few for the next commits: `AnimationClock.makeRun`).
+    func reuse(_ t: AnimationTransaction) {
+        precondition(ended && firstView == nil && moreViews.isEmpty, "ViewAnimationRun.reuse: the run has not ended")
+        settings = t.settings
+        hadDelegateCallbacks = t.settings.delegate != nil || t.settings.willStart != nil || t.settings.didStop != nil
+        elapsed = 0
+        started = false
+        ended = false
+        interrupted = false
+        liveTracks = 0
+        hadTracks = false
+        presentedFraction = 0
+    }
+
+    /// Lets go of the settings' callbacks (and what they hold) while the run waits to be reused.
+    func releaseCallbacks() {
+        settings = ViewAnimationSettings(id: nil, context: nil, duration: 0)
     }
 
     func trackAdded(_ view: DynamicView) {
@@ -80,7 +100,7 @@ final class ViewAnimationRun {
         if let v = firstView { v.removeTracks(of: self) }
         for v in moreViews { v.removeTracks(of: self) }
         firstView = nil
-        moreViews.removeAll()
+        moreViews.removeAll(keepingCapacity: true)
         events.append((self, .didStop(finished)))
     }
 
