@@ -170,8 +170,18 @@ public final class CycledComponentsDriver<Component: CycledComponent>: SceneDriv
     public func makeToggles(workers: Int) -> Int {
         dueFirst = (period - frame % period) % period
         let n = components.count, w = max(1, min(workers, n))
-        parallelFor(w, workers: w) { p in prepare((p * n / w)..<((p + 1) * n / w)) }
+        ParallelWork.forEach(w, workers: w, TogglePass(driver: self, count: n, parts: w))
         return dueFirst < n ? (n - dueFirst + period - 1) / period : 0
+    }
+
+    /// `makeToggles`' pass: part p prepares the p-th contiguous share of the components. (A
+    /// value, not a closure: the closure's context was an allocation per pass, counted as the
+    /// toggles' — 0.09 of a menu's and 0.12 of an alert's 0.1 allocations a toggle.)
+    private struct TogglePass: IndexedWork {
+        let driver: CycledComponentsDriver
+        let count: Int
+        let parts: Int
+        func perform(_ p: Int) { driver.prepare((p * count / parts)..<((p + 1) * count / parts)) }
     }
 
     /// Advances every component's clock by one frame, in parallel over the workers, each
