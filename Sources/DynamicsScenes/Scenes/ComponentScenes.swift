@@ -3,12 +3,6 @@ import DynamicsEngine
 import DynamicsKit
 import Foundation
 
-/// Runs `body(i)` for every `i` in `0..<count` on up to `workers` threads: the engine's worker
-/// pool. With one worker it is a plain loop. (Setup only: it allocates once per call.)
-func parallelFor(_ count: Int, workers: Int, _ body: (Int) -> Void) {
-    ParallelWork.forEach(count, workers: workers, body)
-}
-
 /// The phone-sized target view of the UI scenes (pt).
 let phoneScreen = CGRect(x: 0, y: 0, width: 375, height: 667)
 
