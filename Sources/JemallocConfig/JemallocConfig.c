@@ -9,7 +9,12 @@
 // of keeping them for ten seconds: an array that grows is copied, and the old copy would
 // otherwise still count in the peak resident memory the benchmarks report (pile 100 000:
 // 262 → 249 MB). glibc's malloc, which the peer drivers use, unmaps large blocks at once too.
-// Only frees pay for it, and a warm step frees nothing.
+// Only frees pay for it, and a warm step frees nothing — but what a step frees, it pays for
+// dearly: without thread caches a free that empties a slab hands its pages back at once
+// (madvise), the next allocation faults them in again, and while a second worker runs the
+// kernel must also flush that worker's TLB (an interrupt to the other processor). Alerts 1000
+// on two workers, while each toggle still allocated five blocks: about 4 madvise calls a step,
+// and 1.49 times the speed of one worker instead of 1.83 (Results/components-2026-11-29-m.md).
 #include "JemallocConfig.h"
 
 const char *malloc_conf = "tcache:false,dirty_decay_ms:0,muzzy_decay_ms:0";
