@@ -51,10 +51,10 @@ let stepMetrics: [BenchmarkMetric] = [.throughput, .wallClock, cpuTimeMetric, .m
 
 /// The configuration of every benchmark here: exactly `iterations` measured steps (the
 /// warm-up happens in setup), the step metrics and their committed tolerances.
-func stepConfiguration(iterations: Int, workers: Int) -> Benchmark.Configuration {
+func stepConfiguration(iterations: Int, workers: Int, memoryBound: Bool = false) -> Benchmark.Configuration {
     .init(metrics: stepMetrics, tags: [:], warmupIterations: 0, scalingFactor: .one,
           maxDuration: .seconds(120), maxIterations: iterations,
-          thresholds: Tolerance.step(workers: workers))
+          thresholds: Tolerance.step(workers: workers, memoryBound: memoryBound))
 }
 
 /// Tolerances used by `baseline check` (a run against a stored baseline) and
@@ -90,14 +90,29 @@ enum Tolerance {
         BenchmarkThresholds(absolute: [.p0: 0, .p25: 0, .p50: 0, .p75: 0, .p90: 0, .p99: 0, .p100: 0])
     }
 
+    /// Time and CPU time of scenes of many small worlds that do not fit in the cache together
+    /// (a thousand menus or alerts): p25 may move 40 % and the median 50 %. Their steps wait
+    /// on memory, so their time follows the other guests' use of the shared L3: between two
+    /// runs of the same commit, minutes apart, the median moved by up to 54 % (menus-1000-w1)
+    /// and the CPU time's p90 by 36 % (alerts-1000-w1). For them this suite is the exact
+    /// allocation gate and a coarse time gate; `dynamics-bench ab`, interleaved, judges speed.
+    static var memoryBoundTime: BenchmarkThresholds {
+        BenchmarkThresholds(relative: [.p25: 40, .p50: 50])
+    }
+
     /// The thresholds of a benchmark: time tolerances for the time metrics, exact
     /// allocation counts. With more than one worker the CPU time's upper tail is not gated
     /// either: the engine's helper threads wait for the next pass spinning and then yielding
     /// for up to 2 ms, so CPU time per step includes however long the harness pauses between
     /// steps, and while the host steals one core the other spins for it (p90 moved by 119 %
-    /// between two runs of the same commit).
-    static func step(workers: Int) -> [BenchmarkMetric: BenchmarkThresholds] {
-        [
+    /// between two runs of the same commit). Memory-bound scenes: `memoryBoundTime` for
+    /// every time metric.
+    static func step(workers: Int, memoryBound: Bool = false) -> [BenchmarkMetric: BenchmarkThresholds] {
+        if memoryBound {
+            return [.throughput: memoryBoundTime, .wallClock: memoryBoundTime, cpuTimeMetric: memoryBoundTime,
+                    .mallocCountTotal: exactAllocations]
+        }
+        return [
             .throughput: time,
             .wallClock: time,
             cpuTimeMetric: workers > 1 ? time : cpuTime,
@@ -119,11 +134,11 @@ func processCPUTimeNanoseconds() -> Int {
 
 /// One scene benchmark: a catalog scene at one size with one worker count.
 struct SceneCase {
-    /// The scene's catalog name (`pile`, `pyramid`, `mix`, `islands`).
+    /// The scene's catalog name (`pile`, `pyramid`, `mix`, `islands`, `menus`, `alerts`).
     var scene: String
     /// The size parameter (`--items` of the CLI).
     var size: Int
-    /// `World.workerCount`.
+    /// `World.workerCount` (a component scene's parallelism).
     var workers: Int
     /// Measured steps (= benchmark iterations).
     var steps: Int = 300
@@ -149,7 +164,19 @@ struct SceneCase {
         SceneCase(scene: "mix", size: 1_000, workers: 1),
         SceneCase(scene: "islands", size: 100, workers: 1),
         SceneCase(scene: "islands", size: 100, workers: 2),
+        // A thousand menus and a thousand alerts, each its own animator and clock, toggling
+        // (issue 19). 240 measured steps hold two or more toggle cycles of every component,
+        // so the exact allocation count says that a toggle allocates nothing either; after
+        // 600 warm-up steps the components' buffers have their working size.
+        SceneCase(scene: "menus", size: 1_000, workers: 1, steps: 240, warmup: 600),
+        SceneCase(scene: "menus", size: 1_000, workers: 2, steps: 240, warmup: 600),
+        SceneCase(scene: "alerts", size: 1_000, workers: 1, steps: 240, warmup: 600),
+        SceneCase(scene: "alerts", size: 1_000, workers: 2, steps: 240, warmup: 600),
     ]
+
+    /// Scenes of many small worlds that do not fit in the cache together: wider time
+    /// tolerances (`Tolerance.memoryBoundTime`), allocations as exact as everywhere.
+    static let memoryBoundScenes: Set<String> = ["menus", "alerts"]
 
     /// Registers the benchmark with package-benchmark.
     func register() {
@@ -157,7 +184,8 @@ struct SceneCase {
         let sceneName = scene, size = self.size
         Benchmark(
             name,
-            configuration: stepConfiguration(iterations: steps, workers: workers),
+            configuration: stepConfiguration(iterations: steps, workers: workers,
+                                             memoryBound: Self.memoryBoundScenes.contains(sceneName)),
             closure: { (benchmark: Benchmark, instance: SceneInstance) in
                 let cpuStart = processCPUTimeNanoseconds()
                 instance.step()
@@ -173,7 +201,8 @@ struct SceneCase {
             },
             setup: {
                 let instance = try SceneCatalog.scene(named: sceneName).build(size: size, seed: 0)
-                instance.world.workerCount = workers
+                // (The world's worker count, or a component scene's parallelism.)
+                instance.workerCount = workers
                 instance.run(steps: warmup)
                 return instance
             }
