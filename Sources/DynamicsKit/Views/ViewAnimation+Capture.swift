@@ -54,8 +54,7 @@ enum ViewAnimationCapture {
     static func pop(_ t: AnimationTransaction) {
         let s = stack
         guard let i = s.items.lastIndex(where: { $0 === t }) else { return }
-        // (Blocks close in the order they opened: the last one, taken off without moving any.)
-        if i == s.items.count - 1 { s.items.removeLast() } else { s.items.remove(at: i) }
+        s.items.remove(at: i)
         openBlocks.subtract(1, ordering: .relaxed)
     }
 
