@@ -371,5 +371,15 @@ struct ViewAnimationTests {
         for _ in 0..<30 { clock.advance(by: 1.0 / 60.0) }
         #expect(calls == 1)
         #expect(captured == nil, "the ended animation (kept for reuse) still holds its completion")
+
+        // Nor does the block this thread keeps for its next `animate` hold on to the clock.
+        weak var weakClock: AnimationClock?
+        do {
+            let own = AnimationClock()
+            weakClock = own
+            DynamicView.animate(withDuration: 0.1, clock: own, animations: { v.alpha = 0.25 })
+            #expect(own.runUntilIdle(timeout: 1))
+        }
+        #expect(weakClock == nil, "a finished animate block keeps its clock alive")
     }
 }

@@ -53,8 +53,10 @@ final class AnimationTransaction {
         }
     }
 
-    /// Back to the state of a new `animate` block (its change list keeps its capacity).
+    /// Back to the state of a new `animate` block (its change list keeps its capacity), holding
+    /// on to nothing of the last one: not its callbacks, not its clock (`.main` lives anyway).
     func empty() {
+        clock = .main
         settings = ViewAnimationSettings(id: nil, context: nil, duration: 0)
         beginsFromCurrentState = false
         disabled = false
