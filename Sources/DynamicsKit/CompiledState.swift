@@ -34,22 +34,6 @@ struct CompiledState {
 
     init(world: World) { self.world = world }
 
-    /// What a paused animator's check reads (`canIdleWhilePaused`): the force behaviors and
-    /// their first lines, the action list.
-    func addIdleLines(to plan: inout PrefetchPlan) {
-        plan.add(array: forceBehaviors)
-        for b in forceBehaviors.prefix(8) { plan.add(object: b, lines: 2) }
-        plan.add(array: actionBehaviors)
-    }
-
-    /// The rest of what a tick reads of these lists (their storage and the behaviors in them).
-    func addBusyLines(to plan: inout PrefetchPlan) {
-        plan.add(array: forceRefs)
-        plan.add(array: scannedCollisions)
-        for c in scannedCollisions.prefix(4) { plan.add(object: c, lines: 2) }
-        for b in actionBehaviors.prefix(4) { plan.add(object: b, lines: 2) }
-    }
-
     /// Empties the per-slot values, sized for `slots` record slots, and, with `tickLists`,
     /// the per-tick lists (keeps the storage: recompiling allocates nothing once warm).
     mutating func reset(slots: Int, tickLists: Bool) {

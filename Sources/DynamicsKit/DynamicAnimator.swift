@@ -72,9 +72,6 @@ public final class DynamicAnimator {
     /// Every behavior in the hierarchy, parent before children, in insertion order.
     @exclusivity(unchecked) private(set) var flat: [DynamicBehavior] = []
     @exclusivity(unchecked) private var accumulator: TimeInterval = 0
-    /// Whether the last tick returned at once (paused, nothing acting each tick): the clock's
-    /// hint that the next frame will touch only the animator's idle lines.
-    @exclusivity(unchecked) private(set) var lastTickIdled = false
     @exclusivity(unchecked) private var inTick = false
     @exclusivity(unchecked) private var stepping = false
     @exclusivity(unchecked) private var pending: [(add: Bool, behavior: DynamicBehavior)] = []
@@ -478,8 +475,7 @@ public final class DynamicAnimator {
     }
 
     private func tick(_ dt: TimeInterval) {
-        if !isRunning && pending.isEmpty && canIdleWhilePaused && !world.hasAwakeBodies { lastTickIdled = true; return }
-        lastTickIdled = false
+        if !isRunning && pending.isEmpty && canIdleWhilePaused && !world.hasAwakeBodies { return }
         if tickListsDirty { compile() }
         inTick = true
         // By index (the list's buffer was retained and released each tick through a buffer
@@ -502,52 +498,6 @@ public final class DynamicAnimator {
         }
         checkPause()
         deliverContactCalls()
-    }
-
-    // What this animator's next tick touches, for its clock's prefetch plan, in parts
-    // (`AnimationClock.makePlan`): idle, shared, rest, motion and contact lines.
-
-    /// What a paused animator's tick reads before it returns (`lastTickIdled`): the animator,
-    /// its per-tick lists, its world's body records (`World.addIdleLines(to:)`).
-    func addIdleLines(to plan: inout PrefetchPlan) {
-        plan.add(object: self, lines: 5)
-        // Its clock loads it through a weak reference, retains and releases it each frame:
-        // each a write to its side table (its behaviors and views hold it weakly).
-        plan.add(sideTableOf: self)
-        compiled.addIdleLines(to: &plan)
-        world.addIdleLines(to: &plan)
-    }
-
-    /// What every tick that steps reads beyond the idle lines: the compiled lists' behaviors,
-    /// the items' views, its world's shared lines (`World.addSharedLines(to:)`).
-    func addSharedLines(to plan: inout PrefetchPlan) {
-        // (Not the behaviors themselves: a tick reads only those on the compiled lists.)
-        compiled.addBusyLines(to: &plan)
-        plan.add(array: live)
-        // A view's first two lines: its centre and animation tracks (the first), its
-        // transform (the second, written when the item turns).
-        for k in live.indices.prefix(8) {
-            if let v = live[k].view { plan.add(object: v.takeUnretainedValue(), lines: 2) }
-        }
-        world.addSharedLines(to: &plan)
-    }
-
-    /// What a tick whose world is at a rest point reads beyond the shared lines
-    /// (`World.addRestLines(to:)`).
-    func addRestLines(to plan: inout PrefetchPlan) {
-        world.addRestLines(to: &plan)
-    }
-
-    /// What a tick without contacts reads beyond the shared lines: its world's full step of
-    /// bodies in flight (`World.addMotionLines(to:)`).
-    func addMotionLines(to plan: inout PrefetchPlan) {
-        world.addMotionLines(to: &plan)
-    }
-
-    /// What only a tick with contacts reads: its world's contacts and solver
-    /// (`World.addContactLines(to:)`).
-    func addContactLines(to plan: inout PrefetchPlan) {
-        world.addContactLines(to: &plan)
     }
 
     /// Writes every item's centre and rotation from its body, in one pass. The transform is
@@ -697,7 +647,6 @@ public final class DynamicAnimator {
     func resume() {
         if !isRunning && hasWork {
             isRunning = true
-            clock.busy()
             delegate?.dynamicAnimatorWillResume(self)
         }
     }

@@ -93,4 +93,23 @@ struct ColumnTests {
         #expect(partMessage.contains("View: elements 2..<4 outside 0..<3"), "\(partMessage)")
     }
 #endif
+
+    @Test("an element's prefetch reaches every line it spans, and no other, whatever its size and alignment")
+    func elementLines() {
+        for size in [0, 1, 8, 32, 60, 64, 65, 88, 120, 128, 129, 200, 448] {
+            for offset in stride(from: UInt(0), to: 128, by: 4) {
+                let address = 0x7F00_0000_1000 + offset
+                var asked = Set<UInt>()
+                forEachPrefetchAddress(address, size) { asked.insert($0 & ~63) }
+                let spanned = Set(stride(from: address & ~63, through: (address + UInt(max(size, 1)) - 1) & ~63, by: 64))
+                #expect(asked == spanned, "size \(size) at offset \(offset): asked for lines \(asked.sorted()), spans \(spanned.sorted())")
+            }
+        }
+        // Asking for every element of a view and of a mutable view changes none of them.
+        let column = Column<ContactData>()
+        for k in 0..<37 { var d = ContactData(); d.cachedOffset = Vec2(Float(k), -Float(k)); column.append(d) }
+        let view = column.view, mutable = column.mutableView
+        for k in view.indices { view.prefetch(k); mutable.prefetch(k) }
+        #expect(column.indices.allSatisfy { column[$0].cachedOffset == Vec2(Float($0), -Float($0)) })
+    }
 }

@@ -3,8 +3,8 @@ import DynamicsKit
 import Foundation
 import Testing
 
-/// `AnimationClock.advance(_:by:workers:)`: many independent clocks advanced together (with
-/// the next clock's memory prefetched) end exactly where advancing each one alone ends.
+/// `AnimationClock.advance(_:by:workers:)`: many independent clocks advanced together, in
+/// shares taken by worker threads, end exactly where advancing each one alone ends.
 @Suite("Advancing many clocks")
 struct ClockBatchTests {
     /// One small scene per clock: a view falling onto the bottom of its bounds, pushed
@@ -45,8 +45,8 @@ struct ClockBatchTests {
 
     @Test("1, 2 and 3 workers end bit for bit where advancing each clock alone ends", arguments: [1, 2, 3])
     func sameAsOneByOne(workers: Int) {
-        // Enough clocks that one or two workers prefetch (at least 32 a worker); three advance
-        // shares of 23 clocks without prefetching.
+        // Enough clocks that one or two workers cut them into several shares (at least 32 a
+        // worker); three workers take one share of 23 clocks each.
         let n = 70
         let alone = (0..<n).map(Scene.init)
         let together = (0..<n).map(Scene.init)
@@ -104,7 +104,7 @@ struct ClockBatchTests {
         }
     }
 
-    @Test("no clock, or more workers than clocks, is fine; a few clocks advance without prefetching, with the same result")
+    @Test("no clock, or more workers than clocks, is fine; a few clocks advance in one share each, with the same result")
     func edges() {
         AnimationClock.advance([], by: 1.0 / 60.0, workers: 4)
         let s = Scene(0)

@@ -83,8 +83,6 @@ final class ContactSet {
     let records = Column<Contact>()
     /// The merge's output buffer, which then trades places with `records`.
     private let back = Column<Contact>()
-    /// `back`, for the prefetch plan (`World.addContactLines(to:)`): the merge writes it.
-    var mergeBuffer: Column<Contact> { back }
     /// The contacts' manifolds, in slots that stay put while a contact lives (`Contact.slot`).
     let data = Column<ContactData>()
     /// Free data slots (reused last freed first).

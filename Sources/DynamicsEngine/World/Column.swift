@@ -27,10 +27,6 @@ import Glibc
 //   never faults and changes no memory;
 // - `Prefault.pages`: hands a new buffer's address range to `madvise` (no element is read or
 //   written), for `Column.reserveCapacity(_:prefaultingWithin:)`;
-// - `PrefetchPlan` (`PrefetchPlan.swift`): keeps line addresses as integers (32-bit distances
-//   from its first line, its count checked against its capacity) and hands them to
-//   the processor's prefetch instruction (`dk_prefetch_line_offsets`), which never faults and
-//   changes no memory; nothing is read or written through them.
 //
 // Outside this file, raw pointers remain only at the C hand-offs above (`WideContactSolver.source`,
 // `SolverViews.batches`) and in the parallel infrastructure's bookkeeping, where there are no

@@ -87,13 +87,6 @@ extension World {
         }
     }
 
-    /// The part of a prefetch plan (listed as `addHotLines(to:)` lists it) the next step
-    /// likely reads, from how the last one ended: `.motion` with no contact, `.rest` at a
-    /// rest point, else `.all` (for `AnimationClock`'s hint: one call, as `contactCount`).
-    package var nextStepPart: PrefetchPlan.Part {
-        contacts.count == 0 ? .motion : rest.atRest ? .rest : .all
-    }
-
     /// Whether this step can be a step at rest (see `RestSnapshot`).
     @inline(__always)
     func canStepAtRest(dt: Float) -> Bool {

@@ -185,8 +185,6 @@ public final class World {
     let bounceFlag = WorkFlag()
     /// The parallel solve's stage list and progress (reused every step).
     let pipeline = StagePipeline()
-    /// Cache lines of this object, for `addHotLines(to:)` (0 until first asked).
-    @exclusivity(unchecked) var hotWorldLines = 0
     /// Set while `step` runs; structural changes are refused then.
     @exclusivity(unchecked) var isStepping = false
 

@@ -34,34 +34,6 @@ public final class AnimationClock: @unchecked Sendable {
     /// The clock every animator and animation uses unless told otherwise.
     public static let main = AnimationClock()
 
-    // (The prefetching pipeline's fields first, in the object's first two lines: that loop
-    // reads a clock's hint and plan two clocks ahead of its turn, after asking for only
-    // those two lines three clocks ahead.)
-
-    /// What the next advance touches (this clock, its animators and their worlds), for
-    /// `advance(_:by:workers:)`, which prefetches it while the clock before this one advances.
-    /// Remade by that loop every `planInterval` advances, when all of it is in the cache.
-    @exclusivity(unchecked) private var plan = PrefetchPlan()
-    /// Advances through `advance(_:by:workers:)` since `plan` was made.
-    @exclusivity(unchecked) private var planAge = Int.max
-    /// Advances between two makings of `plan`: 30 for a clock's first `earlyPlans` plans (its
-    /// components' buffers grow to their working size in their first cycles), then 120 — once
-    /// warm, buffers rarely move, and a stale address only costs a wasted prefetch. (Making a
-    /// menu's plan every 30 advances was 2.6 % of its instructions.)
-    static let planInterval = 30
-    static let warmPlanInterval = 120
-    static let earlyPlans = 6
-    /// Plans made so far (up to `earlyPlans`).
-    @exclusivity(unchecked) private var plansMade = 0
-    /// A prefetching hint, the part of the plan (`PrefetchPlan.Part`) the next frame likely
-    /// touches, from what the last one did: `.idle` when its sole animator only checked that
-    /// it is paused and no view animation ran; `.motion` when that animator's world ended
-    /// the frame without contacts (a body in flight); `.rest` when it ended the frame at a
-    /// rest point (its next steps are steps at rest) and no view animation ran; else `.all`.
-    /// Set to `.all` when the animator resumes or an animation is added; a stale hint costs a
-    /// frame cold memory, never a different result.
-    private let hint = Atomic<UInt8>(PrefetchPlan.Part.all.rawValue)
-
     private struct WeakAnimator { weak var animator: DynamicAnimator? }
     /// Guards `animators` and `runs`. (A `Mutex` lives inside the clock: an `NSLock` is two
     /// more objects to fetch and about 200 instructions a lock and unlock, a menu frame's 4 %.)
@@ -82,10 +54,9 @@ public final class AnimationClock: @unchecked Sendable {
     /// Seconds advanced so far.
     @exclusivity(unchecked) public private(set) var time: TimeInterval = 0
 
-    /// A share of `advance(_:by:workers:)` below this many clocks is advanced without
-    /// prefetching: a menu's frame touches about 12 KB, so a few dozen stay in a core's cache
-    /// from frame to frame, and asking for lines already there only costs instructions.
-    static let minClocksToPrefetch = 32
+    /// The fewest clocks in a share of `advance(_:by:workers:)` when there are enough: a
+    /// share must be worth the claim that hands it to a worker.
+    static let minClocksPerShare = 32
 
     public init() {}
 
@@ -137,12 +108,7 @@ public final class AnimationClock: @unchecked Sendable {
             // One live animator (a component on its own clock): stepped without the snapshot
             // list, which cost more than a small world's step leaves room for. Same order.
             only.step(by: seconds)
-            let quiet = runCount.load(ordering: .relaxed) == 0
-            // (One expression, as `only` lives: split up, the world was retained around the read.)
-            let part: PrefetchPlan.Part = only.lastTickIdled && quiet ? .idle : Self.busyPart(only.world.nextStepPart, quiet: quiet)
-            hint.store(part.rawValue, ordering: .relaxed)
         } else {
-            hint.store(PrefetchPlan.Part.all.rawValue, ordering: .relaxed)
             lock.withLock { _ in
                 var dead = false
                 for a in animators { if let x = a.animator { animatorScratch.append(x) } else { dead = true } }
@@ -213,19 +179,10 @@ public final class AnimationClock: @unchecked Sendable {
     /// cut into contiguous shares that `workers` threads of the engine's worker pool take one
     /// by one (the calling thread takes part; see `ParallelWork.forEachClaimed`): one share
     /// with one worker; with more, up to eight a worker, none under 32 clocks when there are
-    /// at least 32 a worker, so that a thread slowed by another program advances fewer (a
-    /// thousand alerts or menus on two workers on a shared machine: a median 1.8 % less time
-    /// a step than one share a worker, less in 10 of 12 runs — a small gain, not far above the
-    /// ~1 % that code placement alone gave such in-process probes;
-    /// `Results/components-2026-11-28-g.md`, `-h.md`). For many independent components, each
-    /// on its own clock (a screen full of menus, a server simulating many users' interfaces).
-    ///
-    /// Faster than calling `advance(by:)` on each: a thousand small worlds do not fit in the
-    /// processor's caches, so each one is cold when its turn comes and its step waits on
-    /// memory. This loop asks for the memory of the next clock (its animators, their
-    /// behaviors, items and worlds) while the current one computes: the clock object two
-    /// ahead, the list of what it touches one ahead. (Shares of fewer than 32 clocks, which
-    /// stay in the cache, are advanced without it.)
+    /// at least 32 a worker, so that a thread slowed by another program advances fewer. For
+    /// many independent components, each on its own clock (a screen full of menus, a server
+    /// simulating many users' interfaces). The results are bit for bit those of calling each
+    /// clock's `advance(by:)` in turn.
     ///
     /// Each clock must be advanced from one thread at a time (`AnimationClock`), and the
     /// clocks in one call must be distinct and share no animator, view or behavior: they run
@@ -242,9 +199,7 @@ public final class AnimationClock: @unchecked Sendable {
     /// made before it advances, as with the changes made first and the clocks advanced after,
     /// so the results are the same — but with two workers one pass instead of two: no second
     /// wait for the slower worker, and each component is changed on the thread that then
-    /// steps it, its memory still in that processor's cache. (A thousand alerts or menus on
-    /// two workers: 5.5–9.4 % less time a step than toggled in a pass of their own —
-    /// `Results/components-2026-11-28-f.md`.)
+    /// steps it, its memory still in that processor's cache.
     ///
     /// The shares are disjoint and cover `clocks`; `prepare` runs concurrently for different
     /// shares, so it may touch only what the clocks of its share drive. With one worker it is
@@ -266,13 +221,12 @@ public final class AnimationClock: @unchecked Sendable {
 
     /// How many shares `advance(_:by:workers:preparing:)` cuts `n` clocks into for `w` ≤ `n`
     /// workers: one for one worker; else eight a worker, fewer where a share would hold
-    /// fewer than `minClocksToPrefetch` clocks, never fewer than one a worker.
+    /// fewer than `minClocksPerShare` clocks, never fewer than one a worker.
     static func shareCount(clocks n: Int, workers w: Int) -> Int {
-        w <= 1 ? 1 : max(w, min(8 * w, n / minClocksToPrefetch))
+        w <= 1 ? 1 : max(w, min(8 * w, n / minClocksPerShare))
     }
 
-    /// One contiguous share of `advance(_:by:workers:)`, prepared, then advanced with
-    /// prefetching.
+    /// One contiguous share of `advance(_:by:workers:)`, prepared, then advanced.
     private struct AdvanceShares: IndexedWork, @unchecked Sendable {
         let clocks: [AnimationClock]
         let seconds: TimeInterval
@@ -282,74 +236,14 @@ public final class AnimationClock: @unchecked Sendable {
             let n = clocks.count
             let lo = part * n / parts, hi = (part + 1) * n / parts
             preparation?.prepare(lo..<hi)
-            // (The clocks as unretained references: `clocks` holds them for the whole call, and
-            // a retain and release of three clocks a frame was 1.6 % of a menu's.)
+            // (The clocks as unretained references: `clocks` holds them for the whole call, so
+            // no clock is retained and released around its advance.)
             clocks.withUnsafeBufferPointer { strong in
                 strong.withMemoryRebound(to: Unmanaged<AnimationClock>.self) { c in
-                    // A few clocks stay in the cache from one frame to the next: no prefetching.
-                    guard hi - lo >= AnimationClock.minClocksToPrefetch else {
-                        for i in lo..<hi { c[i]._withUnsafeGuaranteedRef { $0.advance(by: seconds) } }
-                        return
-                    }
-                    // A pipeline three clocks deep: while clock i advances, clock i + 1's
-                    // lines are asked for, clock i + 2's plan list (which that asking reads:
-                    // asked for just before, it was waited for) and clock i + 3's object
-                    // (which holds the plan). A clock asks for the part of its plan its hint names.
-                    // The first clocks' objects and lists first.
-                    for k in lo..<(lo + 3) { PrefetchPlan.prefetch(address: c[k].toOpaque()) }
-                    for k in lo..<(lo + 2) { c[k]._withUnsafeGuaranteedRef { $0.plan.prefetchList($0.prefetchPart) } }
-                    c[lo]._withUnsafeGuaranteedRef { $0.plan.prefetch($0.prefetchPart) }
-                    for i in lo..<hi {
-                        if i + 3 < hi { PrefetchPlan.prefetch(address: c[i + 3].toOpaque()) }
-                        if i + 2 < hi { c[i + 2]._withUnsafeGuaranteedRef { $0.plan.prefetchList($0.prefetchPart) } }
-                        if i + 1 < hi { c[i + 1]._withUnsafeGuaranteedRef { $0.plan.prefetch($0.prefetchPart) } }
-                        c[i]._withUnsafeGuaranteedRef { clock in
-                            clock.advance(by: seconds)
-                            let interval = clock.plansMade < AnimationClock.earlyPlans ? AnimationClock.planInterval : AnimationClock.warmPlanInterval
-                            if clock.planAge >= interval { clock.makePlan() } else { clock.planAge += 1 }
-                        }
-                    }
+                    for i in lo..<hi { c[i]._withUnsafeGuaranteedRef { $0.advance(by: seconds) } }
                 }
             }
         }
-    }
-
-    /// The part of the plan a busy frame asks for: its world's guess, but not the rest part
-    /// while a view animation runs (its lines are listed with the motion part).
-    @inline(__always) static func busyPart(_ next: PrefetchPlan.Part, quiet: Bool) -> PrefetchPlan.Part {
-        next == .rest && !quiet ? .all : next
-    }
-
-    /// The prefetching hint (see `hint`).
-    @inline(__always) var prefetchPart: PrefetchPlan.Part {
-        PrefetchPlan.Part(rawValue: hint.load(ordering: .relaxed)) ?? .all
-    }
-
-    /// Lists what the next advance touches, just after an advance (when it is all cached).
-    private func makePlan() {
-        plan.removeAll()
-        plan.add(object: self, lines: 4)
-        lock.withLock { _ in
-            plan.add(array: animators)
-            // What an idle frame reads (each paused animator's check) first.
-            for a in animators.prefix(4) { a.animator?.addIdleLines(to: &plan) }
-            plan.markIdlePrefix()
-            // What every stepping frame reads, then what only a frame at rest adds (and one
-            // with contacts), then what a frame without contacts adds.
-            for a in animators.prefix(4) { a.animator?.addSharedLines(to: &plan) }
-            plan.markSharedPrefix()
-            for a in animators.prefix(4) { a.animator?.addRestLines(to: &plan) }
-            plan.markRestPrefix()
-            for a in animators.prefix(4) { a.animator?.addMotionLines(to: &plan) }
-            plan.add(array: runs)
-            for r in runs.prefix(4) { plan.add(object: r, lines: 3) }
-            plan.add(array: runScratch, maxLines: 1)  // (nothing while it never held a run)
-            plan.add(array: events, maxLines: 1)      // (written while a run advances)
-            plan.markMotionPrefix()
-            for a in animators.prefix(4) { a.animator?.addContactLines(to: &plan) }
-        }
-        planAge = 0
-        if plansMade < Self.earlyPlans { plansMade += 1 }
     }
 
     /// Advances `seconds` in frames of `frameDuration` (default 1/60 s).
@@ -405,10 +299,5 @@ public final class AnimationClock: @unchecked Sendable {
             runs.append(run)
             runCount.store(runs.count, ordering: .releasing)
         }
-        busy()
     }
-
-    /// Something on the clock will move next frame (an animator resumed, an animation was
-    /// added): the next prefetch asks for the whole plan.
-    func busy() { hint.store(PrefetchPlan.Part.all.rawValue, ordering: .relaxed) }
 }

@@ -179,7 +179,7 @@ public final class CycledComponentsDriver<Component: CycledComponent>: SceneDriv
     }
 
     /// Advances every component's clock by one frame, in parallel over the workers, each
-    /// worker prefetching its next clock's memory (`AnimationClock.advance(_:by:workers:)`).
+    /// worker taking shares of the clocks (`AnimationClock.advance(_:by:workers:)`).
     public func advance(dt: Float, workers: Int) {
         frame += 1
         let seconds = frameSeconds(dt)

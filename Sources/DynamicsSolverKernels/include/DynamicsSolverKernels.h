@@ -160,10 +160,6 @@ static inline void dk_prefetch_line(uintptr_t address) {
     __builtin_prefetch((const void *)address, 1, 3);
 }
 
-/// `dk_prefetch_line` for each of `count` lines given as signed distances, in 8-byte words,
-/// from the line at `anchor` (a prefetch plan's compact list).
-static inline void dk_prefetch_line_offsets(uintptr_t anchor, const int32_t *offsets, intptr_t count) {
-    for (intptr_t i = 0; i < count; i++) __builtin_prefetch((const void *)(anchor + (uintptr_t)((intptr_t)offsets[i] * 8)), 1, 3);
-}
+
 
 #endif
