@@ -1,4 +1,4 @@
-// The package-benchmark suite of DynamicsKit (issue 6): throughput of world steps for the
+// The package-benchmark suite of DynamicsKit: throughput of world steps for the
 // same scenes the `dynamics-bench` CLI measures (`Sources/DynamicsScenes`), plus one
 // `DynamicAnimator` benchmark, with committed tolerance thresholds so that
 // `swift package benchmark baseline check` can act as a regression gate.
@@ -164,8 +164,8 @@ struct SceneCase {
         SceneCase(scene: "mix", size: 1_000, workers: 1),
         SceneCase(scene: "islands", size: 100, workers: 1),
         SceneCase(scene: "islands", size: 100, workers: 2),
-        // A thousand menus and a thousand alerts, each its own animator and clock, toggling
-        // (issue 19). 240 measured steps hold two or more toggle cycles of every component,
+        // A thousand menus and a thousand alerts, each its own animator and clock, toggling.
+        // 240 measured steps hold two or more toggle cycles of every component,
         // so the exact allocation count says that a toggle allocates nothing either; after
         // 600 warm-up steps the components' buffers have their working size.
         SceneCase(scene: "menus", size: 1_000, workers: 1, steps: 240, warmup: 600),

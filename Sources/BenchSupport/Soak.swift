@@ -140,7 +140,7 @@ extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
 }
 
-/// The flatness rule of a soak run and its tolerances (README, "Soak run").
+/// The flatness rule of a soak run and its tolerances (docs/benchmarking.md, "Soak run").
 ///
 /// Only samples taken after `warmupSteps` count. With `n` of them and `q = max(2, n / 4)`,
 /// the first window is their first `q`, the last window their last `q`.

@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-/// A randomized test of the `DynamicsEngine` public API (issue 13 §2): each world is a closed
+/// A randomized test of the `DynamicsEngine` public API: each world is a closed
 /// container of four static boxes (`EngineFuzzWorld.wallThickness` thick) holding random bodies
 /// — boxes, circles, ellipses and convex polygons from 1 to 600 pt, densities 0.1–10, friction
 /// 0–1.5, restitution 0–1, a few kinematic bodies — and random joints of every type; between

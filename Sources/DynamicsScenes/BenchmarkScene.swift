@@ -3,7 +3,7 @@ import DynamicsEngine
 /// A named, deterministic benchmark scene.
 ///
 /// Every scene is defined once here and used by the `dynamics-bench` CLI, the benchmark suite
-/// and the tests, so all of them measure the same work (README: "The benchmark CLI").
+/// and the tests, so all of them measure the same work (docs/benchmarking.md).
 ///
 /// Every scene of the catalog is a `SceneDescriptor`. To add a scene: write one file under
 /// `Scenes/` with its descriptor (name, sizes, steps and a builder) and list it in

@@ -1,7 +1,7 @@
 import DynamicsEngine
 import Foundation
 
-/// The world of `dynamics-bench soak` (issue 13 §3): `items` bodies in a closed container, a
+/// The world of `dynamics-bench soak` : `items` bodies in a closed container, a
 /// fraction of them replaced every simulated second, for as long as the caller steps it.
 ///
 /// The container is `pile`'s (`BoxContainer`: 60 m wide, walls as high as the pile plus 2 m, in

@@ -12,9 +12,8 @@
 // Only frees pay for it, and a warm step frees nothing — but what a step frees, it pays for
 // dearly: without thread caches a free that empties a slab hands its pages back at once
 // (madvise), the next allocation faults them in again, and while a second worker runs the
-// kernel must also flush that worker's TLB (an interrupt to the other processor). Alerts 1000
-// on two workers, while each toggle still allocated five blocks: about 4 madvise calls a step,
-// and 1.49 times the speed of one worker instead of 1.83 (Results/components-2026-11-29-m.md).
+// kernel must also flush that worker's TLB (an interrupt to the other processor). So a scene
+// that frees memory in its steps scales badly to two workers (Results/components.md).
 #include "JemallocConfig.h"
 
 const char *malloc_conf = "tcache:false,dirty_decay_ms:0,muzzy_decay_ms:0";

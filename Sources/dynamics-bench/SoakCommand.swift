@@ -6,7 +6,7 @@ import Foundation
 extension DynamicsBench {
     /// `dynamics-bench soak [--items N] [--steps N] [--churn RATE] [--sample-every N] [--warmup N]
     /// [--seed S] [--workers N] [--out FILE] [--plot FILE.svg]`: a long run of one world with churn,
-    /// judged for flat memory, flat speed, finite state and nothing escaping (issue 13 §3).
+    /// judged for flat memory, flat speed, finite state and nothing escaping.
     struct Soak: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "soak",
@@ -21,7 +21,7 @@ extension DynamicsBench {
                 stats.resident, steps per wall-clock second and per CPU second of the process, \
                 bodies, contacts, bodies replaced.
 
-                The verdict, over the samples after --warmup (README, "Soak run"): heap and \
+                The verdict, over the samples after --warmup (docs/benchmarking.md, "Soak run"): heap and \
                 resident memory each must not grow by more than --memory-tolerance of their \
                 median (at least --memory-floor-kib): neither along a least-squares line \
                 through the samples, nor from the largest of the first quarter of the samples to \

@@ -23,7 +23,7 @@ struct EngineFuzzTests {
             .filter { !EngineFuzzer.isCrowd(seed: $0) }.prefix(sliceWorlds).map { $0 }
     }
 
-    /// Violation kinds the engine is known to break today (issue 13 §2's first runs): reported
+    /// Violation kinds the engine is known to break: reported
     /// as known issues, not failures, so the slice still guards everything else. Remove a kind
     /// once the engine keeps it.
     static let knownKinds: [String] = []

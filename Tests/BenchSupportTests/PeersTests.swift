@@ -87,7 +87,7 @@ struct PeersTests {
         #expect(json[1].contains("\"ours_over_this\":2"))
     }
 
-    // MARK: Box2D v3 and thread counts (issue 17)
+    // MARK: Box2D v3 and thread counts
 
     /// A line as Peers/box2d3_driver.c prints it.
     static let box2d3Line = #"{"engine":"box2d3","version":"3.1.1","scene":"pile","items":1000,"bodies":1000,"static_bodies":3,"steps":300,"warmup":0,"threads":2,"sleep":false,"steps_per_sec":1744.28,"ms_per_step":0.573302,"seconds":0.171991,"build_seconds":0.00217007,"escaped":0,"max_height":19.5093,"initial_max_height":21.9,"avg_height":9.94867,"max_speed":0.000240807,"mean_speed":6.17213e-05,"kinetic_energy":2.97993e-06,"awake":1000,"touching_contacts":1933,"peak_rss_bytes":4775936,"settings":"4 sub-steps, sleeping off, 2 workers, the driver's task system"}"#

@@ -1,7 +1,7 @@
 import Testing
 @testable import DynamicsEngine
 
-/// The memory layout the large-world figures depend on (Results/memory-2026-11-23.md): a
+/// The memory layout the large-world figures depend on (Results/large-worlds.md): a
 /// field added to these records costs every contact of a 100 000-body pile.
 @Suite("Contact storage")
 struct ContactStorageTests {

@@ -109,7 +109,7 @@ struct ContinuousTests {
         for n in [2, 3] { #expect(try run(n) == one) }
     }
 
-    // MARK: Bodies already touching a wall, pushed slowly, spun (issue 13's remaining escapes)
+    // MARK: Bodies already touching a wall, pushed slowly, spun (escapes the fuzzer found)
 
     /// A static box wall 200 pt thick (or `thickness`) whose inside face is at x = 1 000.
     static func staticWall(_ w: World, thickness: Float = 200) throws {

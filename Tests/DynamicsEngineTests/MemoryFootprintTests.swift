@@ -1,7 +1,7 @@
 import Testing
 @testable import DynamicsEngine
 
-/// What a body and a contact cost (issue 18: a million-body pile within 1 GB): record sizes,
+/// What a body and a contact cost (a million-body pile must fit in 1 GB): record sizes,
 /// how large columns grow, and the per-body collision-group table.
 @Suite("Memory footprint")
 struct MemoryFootprintTests {

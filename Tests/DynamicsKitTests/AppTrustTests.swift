@@ -45,7 +45,7 @@ private func view(_ name: String, _ frame: CGRect) -> DynamicView {
     return v
 }
 
-/// Issue 12: driven the way an app drives it, the API neither crashes nor misreports.
+/// Driven the way an app drives it, the API neither crashes nor misreports.
 @Suite("DynamicsKit: an app's whole life")
 struct AppTrustTests {
     let bounds = CGRect(x: 0, y: 0, width: 375, height: 667)
