@@ -29,10 +29,6 @@ public enum TextTable {
         v.isFinite ? String(format: "%.\(digits)f", v) : "\(v)"
     }
 
-    public static func scientific(_ v: Double) -> String {
-        v.isFinite ? String(format: "%.3g", v) : "\(v)"
-    }
-
     /// 1536 → "1.5 KiB"; 3 × 2^20 → "3.0 MiB".
     public static func bytes(_ v: Double) -> String {
         let units = ["B", "KiB", "MiB", "GiB", "TiB"]
