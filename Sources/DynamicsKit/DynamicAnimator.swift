@@ -26,7 +26,9 @@ final class ItemOwners: @unchecked Sendable {
 /// Told when an animator starts moving items again and when everything has come to rest.
 /// Both methods are optional.
 public protocol DynamicAnimatorDelegate: AnyObject {
+    /// The animator is about to move items again after a pause (or for the first time).
     func dynamicAnimatorWillResume(_ animator: DynamicAnimator)
+    /// Every item of the animator came to rest (or nothing is left to animate).
     func dynamicAnimatorDidPause(_ animator: DynamicAnimator)
 }
 
@@ -50,6 +52,7 @@ public final class DynamicAnimator {
     public var referenceBounds: CGRect {
         didSet { for b in flat { b.referenceBoundsChanged() } ; resume() }
     }
+    /// Told when the animator resumes and pauses (held weakly).
     public weak var delegate: DynamicAnimatorDelegate?
     /// The fixed sub-step (s).
     public let fixedTimeStep: TimeInterval = 1.0 / 120.0

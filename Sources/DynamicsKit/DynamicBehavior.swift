@@ -18,6 +18,7 @@ open class DynamicBehavior {
     /// The parent behavior, if this is a child.
     public internal(set) weak var parent: DynamicBehavior?
 
+    /// An empty behavior: add children or set `action`.
     public init() {}
 
     /// Adds a child; adding the same child twice is ignored. A behavior that already has
@@ -110,6 +111,7 @@ open class ItemListBehavior: DynamicBehavior {
     /// The identities of `items`.
     private(set) var itemSet: Set<ObjectIdentifier> = []
 
+    /// A behavior for `items` (an item listed twice is kept once).
     public init(items: [any DynamicItem] = []) {
         var unique: [any DynamicItem] = [], seen: Set<ObjectIdentifier> = []
         for item in items where seen.insert(ObjectIdentifier(item)).inserted { unique.append(item) }

@@ -15,6 +15,8 @@ public enum DynamicItemCollisionBoundsType: Sendable, Equatable {
 /// centre, bounds and rotation when the item joins, and writes centre and rotation back after
 /// every step. Items are classes: the animator tracks them by identity.
 public protocol DynamicItem: AnyObject {
+    /// The item's centre in the reference coordinate space (pt); the animator writes it after
+    /// every step.
     var center: CGPoint { get set }
     /// Only the size is used.
     var bounds: CGRect { get }
@@ -42,6 +44,7 @@ public enum DynamicsError: Error, Equatable, CustomStringConvertible {
     /// A boundary path or segment is degenerate or not finite.
     case invalidBoundary(String)
 
+    /// A sentence saying what is wrong, with the offending value.
     public var description: String {
         switch self {
         case .invalidItemSize(let s): return "a dynamic item needs a finite, positive size (got \(s))"

@@ -6,12 +6,15 @@ import Foundation
 /// behaviors; when the animator moves the group, the members follow, keeping their layout.
 /// Groups cannot nest, and the members cannot change after creation.
 public final class DynamicItemGroup: DynamicItem {
+    /// The members, in the order given.
     public let items: [any DynamicItem]
     /// Each member's centre relative to the group's centre, and its own rotation, at creation.
     let offsets: [CGPoint]
     let angles: [CGFloat]
     private var angle: CGFloat = 0
     public var bounds: CGRect
+    /// The group's centre (the centre of its bounds at creation); setting it moves every
+    /// member with it.
     public var center: CGPoint {
         didSet { layOut() }
     }
@@ -20,6 +23,7 @@ public final class DynamicItemGroup: DynamicItem {
         set { angle = newValue.rotationAngle; layOut() }
     }
 
+    /// A group of `items` (at least one, no group among them), laid out as they are now.
     public init(items: [any DynamicItem]) {
         precondition(!items.isEmpty, "DynamicItemGroup needs at least one item")
         precondition(!items.contains { $0 is DynamicItemGroup }, "DynamicItemGroup: groups cannot nest")

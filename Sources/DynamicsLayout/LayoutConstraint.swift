@@ -12,6 +12,8 @@ import Foundation
 public final class LayoutConstraint: CustomStringConvertible {
     /// A layout attribute of a view.
     public enum Attribute: Sendable, Hashable {
+        /// The edges (`leading` and `trailing` are `left` and `right`), the size and the centre of a
+        /// view's frame; `notAnAttribute` stands for the missing second item of a constant size.
         case left, right, top, bottom, leading, trailing, width, height, centerX, centerY, notAnAttribute
 
         var isSize: Bool { self == .width || self == .height }
@@ -27,6 +29,7 @@ public final class LayoutConstraint: CustomStringConvertible {
 
     /// How the two sides compare.
     public enum Relation: Sendable, Hashable {
+        /// The first side is at most, exactly, or at least the second.
         case lessThanOrEqual, equal, greaterThanOrEqual
         var symbol: String { switch self { case .lessThanOrEqual: "<="; case .equal: "=="; case .greaterThanOrEqual: ">=" } }
     }

@@ -22,11 +22,13 @@ public struct LayoutPriority: RawRepresentable, Hashable, Comparable, Sendable, 
     /// 50: the level at which a view fits its content as closely as possible.
     public static let fittingSizeLevel = LayoutPriority(50)
 
+    /// Whether `a` is a lower priority than `b`.
     public static func < (a: LayoutPriority, b: LayoutPriority) -> Bool { a.rawValue < b.rawValue }
     /// A priority `b` points higher.
     public static func + (a: LayoutPriority, b: Float) -> LayoutPriority { LayoutPriority(a.rawValue + b) }
     /// A priority `b` points lower.
     public static func - (a: LayoutPriority, b: Float) -> LayoutPriority { LayoutPriority(a.rawValue - b) }
+    /// The number, without a fraction when it is whole (`750`, `750.5`).
     public var description: String { rawValue == rawValue.rounded() ? String(Int(rawValue)) : String(rawValue) }
 
     var isRequired: Bool { rawValue >= 1000 }

@@ -31,6 +31,7 @@ public final class LayoutSolver {
 
     /// How a constraint's expression compares with zero.
     public enum Relation: Sendable, Equatable {
+        /// The expression is at most, exactly, or at least zero.
         case lessThanOrEqual, equal, greaterThanOrEqual
     }
 
@@ -41,6 +42,7 @@ public final class LayoutSolver {
     public enum Failure: Error, Equatable, CustomStringConvertible {
         /// A required constraint contradicts the required constraints already in the solver.
         case unsatisfiable
+        /// A sentence saying why the constraint was refused.
         public var description: String { "the required constraint contradicts the required constraints already added" }
     }
 

@@ -45,6 +45,8 @@ extension LayoutConstraint {
         /// What was expected there (or what was wrong).
         public let expected: String
 
+        /// UIKit's message: what was expected where, then the format with a caret under the
+        /// position.
         public var description: String {
             "Unable to parse constraint format: expected \(expected) at position \(position)\n\(format)\n\(String(repeating: " ", count: position))^"
         }

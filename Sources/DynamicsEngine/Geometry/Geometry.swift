@@ -27,6 +27,7 @@ public enum GeometryError: Error, Equatable, CustomStringConvertible {
     /// A boundary path with fewer than 2 points.
     case tooFewPoints(Int)
 
+    /// A sentence saying what is wrong, naming the offending value.
     public var description: String {
         switch self {
         case .nonFinite(let what): return "\(what) must be finite (got NaN or infinity)"

@@ -17,10 +17,16 @@ public enum JointType: UInt8, Sendable {
 /// Describes a joint. Anchors are in each body's frame (relative to its origin); for a
 /// joint fixed to the world (`bodyA == nil`) `localAnchorA` is a world point.
 public struct JointDef: Sendable {
+    /// The kind of joint; it decides which of the other fields are read.
     public var type: JointType
+    /// The first body, or nil to fix the joint to the world (then `localAnchorA` is a world
+    /// point). Target joints ignore it.
     public var bodyA: BodyHandle?
+    /// The second body: the one a target joint pulls.
     public var bodyB: BodyHandle
+    /// The anchor on body A, in A's frame (pt from its origin); a world point when `bodyA` is nil.
     public var localAnchorA: Vec2 = .zero
+    /// The anchor on body B, in B's frame (pt from its origin).
     public var localAnchorB: Vec2 = .zero
     /// Prismatic axis in A's frame (unit).
     public var localAxisA: Vec2 = Vec2(1, 0)
@@ -28,30 +34,46 @@ public struct JointDef: Sendable {
     public var referenceAngle: Float? = nil
     /// Distance joints: the rest length (`nil`: the current distance).
     public var length: Float? = nil
+    /// Distance joints with `enableSpring`: the shortest the anchors may come (pt).
     public var minLength: Float = 0
+    /// Distance joints with `enableSpring`: the farthest the anchors may part (pt); infinity
+    /// for no limit.
     public var maxLength: Float = .infinity
     /// Distance joints: spring (soft) instead of rigid; `hertz` 0 with a spring means no
     /// spring force (only the limits act).
     public var enableSpring = false
+    /// Spring frequency (Hz) of a distance joint's spring or of a target joint's pull; 0 makes a
+    /// target joint rigid (up to `maxForce`).
     public var hertz: Float = 0
+    /// Damping ratio of the spring that `hertz` sets (0: none, 1: critical).
     public var dampingRatio: Float = 0
     /// Revolute: angle limits (radians); prismatic: translation limits (pt).
     public var enableLimit = false
+    /// The lower limit: the smallest relative angle (revolute, radians) or translation along the
+    /// axis (prismatic, pt).
     public var lower: Float = 0
+    /// The upper limit: the largest relative angle (revolute, radians) or translation along the
+    /// axis (prismatic, pt).
     public var upper: Float = 0
     /// Revolute / prismatic motor; with speed 0 it is joint friction.
     public var enableMotor = false
     /// Torque (revolute) or force (prismatic) limit of the motor.
     public var maxMotorTorque: Float = 0
+    /// The speed the motor drives toward: rad/s (revolute) or pt/s along the axis (prismatic).
     public var motorSpeed: Float = 0
     /// Target joints.
     public var target: Vec2 = .zero
+    /// Target joints: the world angle (radians) the angular spring turns body B to.
     public var targetAngle: Float = 0
     /// Largest force of a target joint (mass · pt/s²); infinity = unlimited.
     public var maxForce: Float = .infinity
+    /// Target joints: frequency (Hz) of the angular spring; 0 leaves the rotation free.
     public var angularHertz: Float = 0
+    /// Target joints: damping ratio of the angular spring.
     public var angularDampingRatio: Float = 0
 
+    /// A joint of `type` between `bodyA` (nil: the world) and `bodyB`, every other field at
+    /// its default; set the fields its type reads before `World.createJoint(_:)`.
     public init(type: JointType, bodyA: BodyHandle?, bodyB: BodyHandle) {
         self.type = type; self.bodyA = bodyA; self.bodyB = bodyB
     }

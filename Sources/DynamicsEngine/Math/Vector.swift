@@ -61,11 +61,16 @@ extension SIMD2 where Scalar == Float {
 
 /// A rotation stored as cosine and sine of the angle.
 public struct Rot: Sendable, Equatable {
+    /// The cosine of the angle.
     public var c: Float
+    /// The sine of the angle.
     public var s: Float
 
+    /// A rotation from its cosine and sine, which must form a unit vector.
     @inlinable public init(c: Float, s: Float) { self.c = c; self.s = s }
+    /// The rotation by `angle` radians (counter-clockwise with y up, clockwise with y down).
     @inlinable public init(angle: Float) { c = cosf(angle); s = sinf(angle) }
+    /// No rotation (angle 0).
     public static let identity = Rot(c: 1, s: 0)
 
     /// The angle in radians, in (-π, π].
@@ -79,8 +84,10 @@ public struct Rot: Sendable, Equatable {
     /// from it.
     @inline(__always) @inlinable public var portableAngle: Float { solverAtan2(s, c) }
 
+    /// `v` rotated by this rotation.
     @inline(__always) @inlinable
     public func rotate(_ v: Vec2) -> Vec2 { Vec2(c * v.x - s * v.y, s * v.x + c * v.y) }
+    /// `v` rotated by the inverse of this rotation.
     @inline(__always) @inlinable
     public func invRotate(_ v: Vec2) -> Vec2 { Vec2(c * v.x + s * v.y, -s * v.x + c * v.y) }
 
@@ -145,13 +152,20 @@ func solverAtan2(_ y: Float, _ x: Float) -> Float {
 
 /// A rigid transform: translation then rotation.
 public struct Transform: Sendable, Equatable {
+    /// The translation: where the frame's origin is.
     public var p: Vec2
+    /// The rotation of the frame.
     public var q: Rot
+    /// A transform from its translation and rotation.
     @inlinable public init(p: Vec2, q: Rot) { self.p = p; self.q = q }
+    /// No translation, no rotation.
     public static let identity = Transform(p: .zero, q: .identity)
 
+    /// A point of the frame in the outer space: rotated by `q`, then moved by `p` (a body's
+    /// local point to a world point).
     @inline(__always) @inlinable
     public func apply(_ v: Vec2) -> Vec2 { q.rotate(v) + p }
+    /// A point of the outer space in the frame: the inverse of `apply(_:)`.
     @inline(__always) @inlinable
     public func invApply(_ v: Vec2) -> Vec2 { q.invRotate(v - p) }
     /// `self⁻¹ * b`: b expressed in self's frame.
@@ -163,24 +177,33 @@ public struct Transform: Sendable, Equatable {
 
 /// An axis-aligned bounding box.
 public struct AABB: Sendable, Equatable {
+    /// The corner with the smallest x and y.
     public var lower: Vec2
+    /// The corner with the largest x and y.
     public var upper: Vec2
+    /// A box from its two corners (`lower` ≤ `upper` in x and y for a valid box).
     @inlinable public init(lower: Vec2, upper: Vec2) { self.lower = lower; self.upper = upper }
 
+    /// Whether the two boxes share a point (touching edges count).
     @inline(__always) @inlinable
     public func overlaps(_ b: AABB) -> Bool {
         !(b.lower.x > upper.x || b.lower.y > upper.y || lower.x > b.upper.x || lower.y > b.upper.y)
     }
+    /// The smallest box that holds both boxes.
     @inline(__always) @inlinable
     public func union(_ b: AABB) -> AABB {
         AABB(lower: vmin(lower, b.lower), upper: vmax(upper, b.upper))
     }
+    /// The box grown by `m` on every side.
     @inline(__always) @inlinable
     public func expanded(by m: Float) -> AABB {
         AABB(lower: lower - Vec2(m, m), upper: upper + Vec2(m, m))
     }
+    /// The centre of the box.
     @inlinable public var center: Vec2 { (lower + upper) * 0.5 }
+    /// Half the width and half the height.
     @inlinable public var extents: Vec2 { (upper - lower) * 0.5 }
+    /// Whether both corners are finite and ordered.
     @inlinable public var isValid: Bool { lower.isFinite && upper.isFinite && lower.x <= upper.x && lower.y <= upper.y }
 }
 

@@ -1,8 +1,11 @@
 /// The kind of a collision shape. The raw value orders contact pairs: a contact's shape A has
 /// the larger kind, so the narrow phase needs only the routines listed in `Collide`.
 public enum ShapeKind: UInt8, Sendable {
+    /// A circle: a centre and a radius (`Geometry.circle`).
     case circle = 0
+    /// A convex polygon (`Geometry.box`, `Geometry.polygon`, `Geometry.ellipse`).
     case polygon = 1
+    /// A line segment of static geometry (`Geometry.segment`, boundaries).
     case segment = 2
 }
 

@@ -13,12 +13,18 @@ extension World {
     public func linearVelocity(_ h: BodyHandle) -> Vec2 { states[slot(h)].v }
     /// Angular velocity (rad/s).
     public func angularVelocity(_ h: BodyHandle) -> Float { states[slot(h)].w }
+    /// The body's mass: area (pt²) × density / 10 000 summed over its shapes; 0 for static and
+    /// kinematic bodies.
     public func mass(_ h: BodyHandle) -> Float { sims[slot(h)].mass }
     /// Rotational inertia about the centre of mass.
     public func inertia(_ h: BodyHandle) -> Float { sims[slot(h)].inertia }
+    /// Whether the body is static, kinematic or dynamic.
     public func type(_ h: BodyHandle) -> BodyType { metas[slot(h)].type }
+    /// Whether the body is awake (asleep bodies are not simulated until something wakes them).
     public func isAwake(_ h: BodyHandle) -> Bool { metas[slot(h)].awake }
+    /// The body's electric charge (`BodyDef.charge`).
     public func charge(_ h: BodyHandle) -> Float { metas[slot(h)].charge }
+    /// The caller's value stored with the body (`BodyDef.userData`).
     public func userData(_ h: BodyHandle) -> UInt64 { metas[slot(h)].userData }
     /// The body's bounding box (union of its shapes', without margin).
     public func aabb(_ h: BodyHandle) -> AABB {
@@ -71,6 +77,8 @@ extension World {
         wakeBody(i)
     }
 
+    /// Sets the velocity of the centre of mass (pt/s), limited to `settings.maxLinearSpeed`,
+    /// and wakes the body. Static bodies ignore it.
     public func setLinearVelocity(_ h: BodyHandle, _ v: Vec2) {
         stateChanged()
         precondition(v.isFinite, "setLinearVelocity: velocity must be finite")
@@ -80,6 +88,8 @@ extension World {
         wakeBody(i)
     }
 
+    /// Sets the angular velocity (rad/s), limited to `World.maxAngularSpeed`, and wakes the body.
+    /// Static bodies and bodies with fixed rotation ignore it.
     public func setAngularVelocity(_ h: BodyHandle, _ w: Float) {
         stateChanged()
         precondition(w.isFinite, "setAngularVelocity: angular velocity must be finite")
@@ -165,6 +175,8 @@ extension World {
     /// The gravitational acceleration the body feels.
     public func gravity(_ h: BodyHandle) -> Vec2 { sims[slot(h)].gravity }
 
+    /// Sets the body's linear and angular damping (1/s, finite and ≥ 0; see
+    /// `BodyDef.linearDamping`) and wakes it.
     public func setDamping(_ h: BodyHandle, linear: Float, angular: Float) {
         stateChanged()
         precondition(linear.isFinite && angular.isFinite && linear >= 0 && angular >= 0,
@@ -175,14 +187,18 @@ extension World {
         wakeBody(i)
     }
 
+    /// Sets the body's electric charge (finite). It does not wake the body.
     public func setCharge(_ h: BodyHandle, _ q: Float) {
         stateChanged()
         precondition(q.isFinite, "setCharge: charge must be finite")
         metas[slot(h)].charge = q
     }
 
+    /// Stores a value of the caller's with the body (`BodyDef.userData`).
     public func setUserData(_ h: BodyHandle, _ d: UInt64) { stateChanged(); metas[slot(h)].userData = d }
 
+    /// Stops (true) or allows (false) the body's rotation: fixed rotation means infinite
+    /// rotational inertia and clears the spin. Wakes the body.
     public func setFixedRotation(_ h: BodyHandle, _ fixed: Bool) {
         stateChanged()
         let i = slot(h)

@@ -2,9 +2,11 @@
 public struct RayHit: Sendable, Equatable {
     /// The body hit, or nil when the ray hit a boundary.
     public var body: BodyHandle?
+    /// The boundary hit, or nil when the ray hit a body.
     public var boundary: BoundaryHandle?
     /// The world point hit and the surface normal there (facing the ray).
     public var point: Vec2
+    /// The unit surface normal at `point`, facing back along the ray.
     public var normal: Vec2
     /// Fraction of the ray's translation at the hit (0 … 1).
     public var fraction: Float

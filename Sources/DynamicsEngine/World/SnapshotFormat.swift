@@ -20,6 +20,7 @@ extension World {
         /// an unknown enumeration value, a broken list).
         case invalidValue(section: String, field: String, offset: Int, reason: String)
 
+        /// A sentence saying what is wrong and where (section, field, byte offset).
         public var description: String {
             switch self {
             case .notASnapshot:

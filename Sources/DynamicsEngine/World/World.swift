@@ -115,6 +115,7 @@ public final class World {
     // Joints.
     let joints = Column<JointRecord>()
     @exclusivity(unchecked) var jointSlots = SlotAllocator()
+    /// Number of live joints.
     @exclusivity(unchecked) public internal(set) var jointCount = 0
 
     /// The contacts: records, manifolds, island links, events, per-shape lists (`ContactSet`).
@@ -238,12 +239,18 @@ public final class World {
 
 /// Errors for body definitions that cannot be simulated.
 public enum WorldError: Error, Equatable, CustomStringConvertible {
+    /// A number of the definition that must be finite was NaN or infinite (named).
     case nonFinite(String)
+    /// A number that must not be negative was (named).
     case negative(String)
+    /// A dynamic body with no shape of positive density (no mass to move).
     case dynamicBodyWithoutMass
+    /// A segment shape on a dynamic or kinematic body: segments are static geometry only.
     case segmentOnMovingBody
+    /// The body lists a collision group that was destroyed or belongs to another world.
     case unknownGroup(CollisionGroupID)
 
+    /// A sentence saying what is wrong.
     public var description: String {
         switch self {
         case .nonFinite(let w): return "\(w) must be finite (got NaN or infinity)"
@@ -257,12 +264,16 @@ public enum WorldError: Error, Equatable, CustomStringConvertible {
 
 /// One contact event between a body and another body or a boundary.
 public struct ContactEvent: Sendable, Equatable {
+    /// What the body touched: another body, or a boundary segment.
     public enum Partner: Sendable, Equatable, Hashable {
+        /// Another body.
         case body(BodyHandle)
         /// A boundary segment and the identifier it was created with.
         case boundary(BoundaryHandle, id: UInt64)
     }
+    /// The body the event is about.
     public var body: BodyHandle
+    /// What `body` touched: a body or a boundary.
     public var other: Partner
     /// World point of the manifold point with the largest normal impulse (begin events).
     public var point: Vec2

@@ -9,7 +9,9 @@ open class AttachmentBehavior: DynamicBehavior {
     /// What the first item is attached to (UIKit's `UIAttachmentBehavior.AttachmentType`).
     public enum AttachmentType: Sendable { case items, anchor }
 
+    /// The attached items: one for an anchor attachment, two for an attachment between items.
     public let items: [any DynamicItem]
+    /// Whether the item is attached to another item or to an anchor point.
     public let attachedBehaviorType: AttachmentType
     private let offsets: (Offset, Offset)
     private var joint: JointHandle?
@@ -69,10 +71,14 @@ open class AttachmentBehavior: DynamicBehavior {
         }
     }
 
+    /// Attaches the item's centre to `point` (reference coordinates) with a rigid rod of the
+    /// current distance.
     public convenience init(item: any DynamicItem, attachedToAnchor point: CGPoint) {
         self.init(item: item, offsetFromCenter: .zero, attachedToAnchor: point)
     }
 
+    /// Attaches a point of the item, `offset` from its centre, to `point` (reference
+    /// coordinates) with a rigid rod of the current distance.
     public init(item: any DynamicItem, offsetFromCenter offset: Offset, attachedToAnchor point: CGPoint) {
         precondition(point.x.isFinite && point.y.isFinite, "AttachmentBehavior: the anchor must be finite")
         items = [item]
@@ -84,10 +90,13 @@ open class AttachmentBehavior: DynamicBehavior {
         super.init()
     }
 
+    /// Attaches the centres of two items with a rigid rod of their current distance.
     public convenience init(item item1: any DynamicItem, attachedTo item2: any DynamicItem) {
         self.init(item: item1, offsetFromCenter: .zero, attachedTo: item2, offsetFromCenter: .zero)
     }
 
+    /// Attaches a point of `item1`, `offset1` from its centre, to a point of `item2`, `offset2`
+    /// from its centre, with a rigid rod of their current distance.
     public init(item item1: any DynamicItem, offsetFromCenter offset1: Offset, attachedTo item2: any DynamicItem,
                 offsetFromCenter offset2: Offset) {
         precondition(item1 !== item2, "AttachmentBehavior: an item cannot be attached to itself")

@@ -4,9 +4,16 @@ import Synchronization
 
 /// Told when items of a collision behavior touch each other or its boundaries. All optional.
 public protocol CollisionBehaviorDelegate: AnyObject {
+    /// Two items of `behavior` started touching at `p` (reference coordinates).
     func collisionBehavior(_ behavior: CollisionBehavior, beganContactFor item1: any DynamicItem, with item2: any DynamicItem, at p: CGPoint)
+    /// Two items of `behavior` stopped touching, or stopped counting as a pair (an item or the
+    /// behavior left, the collision mode changed).
     func collisionBehavior(_ behavior: CollisionBehavior, endedContactFor item1: any DynamicItem, with item2: any DynamicItem)
+    /// An item started touching the boundary `identifier` (nil: the reference-bounds loop) at
+    /// `p` (reference coordinates).
     func collisionBehavior(_ behavior: CollisionBehavior, beganContactFor item: any DynamicItem, withBoundaryIdentifier identifier: String?, at p: CGPoint)
+    /// An item stopped touching the boundary `identifier` (nil: the reference-bounds loop), or
+    /// the boundary was removed.
     func collisionBehavior(_ behavior: CollisionBehavior, endedContactFor item: any DynamicItem, withBoundaryIdentifier identifier: String?)
 }
 
@@ -37,10 +44,15 @@ extension CollisionBehaviorDelegate {
 open class CollisionBehavior: ItemListBehavior {
     /// What the items collide with.
     public struct Mode: OptionSet, Sendable {
+        /// The option bits: 1 items, 2 boundaries.
         public let rawValue: UInt
+        /// A mode from its option bits.
         public init(rawValue: UInt) { self.rawValue = rawValue }
+        /// The items collide with each other.
         public static let items = Mode(rawValue: 1)
+        /// The items collide with the behavior's boundaries (the reference-bounds loop included).
         public static let boundaries = Mode(rawValue: 2)
+        /// The items collide with each other and with the boundaries (the default).
         public static let everything: Mode = [.items, .boundaries]
     }
 
@@ -80,10 +92,12 @@ open class CollisionBehavior: ItemListBehavior {
     /// The code of the reference-bounds loop.
     private static let loopCode: UInt32 = 0
 
+    /// A collision behavior for `items`, with no boundary and mode `.everything`.
     public override init(items: [any DynamicItem] = []) {
         super.init(items: items)
     }
 
+    /// Turns on the reference-bounds loop, inset from the reference bounds by `insets`.
     public func setTranslatesReferenceBoundsIntoBoundary(with insets: EdgeInsets) {
         precondition(insets.top.isFinite && insets.left.isFinite && insets.bottom.isFinite && insets.right.isFinite,
                      "setTranslatesReferenceBoundsIntoBoundary(with:): insets must be finite")
@@ -152,6 +166,8 @@ open class CollisionBehavior: ItemListBehavior {
         boundariesLeft()
     }
 
+    /// The identifiers of the named boundaries, in the order they were added; nil when there
+    /// are none (the reference-bounds loop has no identifier).
     public var boundaryIdentifiers: [String]? { named.isEmpty ? nil : named.map(\.id) }
 
     // MARK: Engine

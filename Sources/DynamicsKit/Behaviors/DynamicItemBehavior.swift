@@ -13,6 +13,8 @@ open class DynamicItemBehavior: ItemListBehavior {
     private var pendingLinear: [(any DynamicItem, CGPoint)] = []
     private var pendingAngular: [(any DynamicItem, CGFloat)] = []
 
+    /// A behavior for `items` that sets nothing yet: the items keep the defaults until a
+    /// property is set.
     public override init(items: [any DynamicItem] = []) {
         super.init(items: items)
     }
@@ -28,6 +30,7 @@ open class DynamicItemBehavior: ItemListBehavior {
         get { overrides.elasticity ?? ItemProperties.defaults.elasticity }
         set { Self.check(newValue, "elasticity"); overrides.elasticity = newValue; changed() }
     }
+    /// Friction coefficient (≥ 0); default 0.2.
     public var friction: CGFloat {
         get { overrides.friction ?? ItemProperties.defaults.friction }
         set { Self.check(newValue, "friction"); overrides.friction = newValue; changed() }
@@ -46,6 +49,7 @@ open class DynamicItemBehavior: ItemListBehavior {
         get { overrides.resistance ?? ItemProperties.defaults.resistance }
         set { Self.check(newValue, "resistance"); overrides.resistance = newValue; changed() }
     }
+    /// Angular damping (1/s); default 0.1.
     public var angularResistance: CGFloat {
         get { overrides.angularResistance ?? ItemProperties.defaults.angularResistance }
         set { Self.check(newValue, "angularResistance"); overrides.angularResistance = newValue; changed() }
@@ -60,6 +64,7 @@ open class DynamicItemBehavior: ItemListBehavior {
         get { overrides.isAnchored ?? false }
         set { overrides.isAnchored = newValue; changed() }
     }
+    /// Whether the items may turn (default true); false fixes their rotation.
     public var allowsRotation: Bool {
         get { overrides.allowsRotation ?? true }
         set { overrides.allowsRotation = newValue; changed() }
@@ -91,6 +96,8 @@ open class DynamicItemBehavior: ItemListBehavior {
         animator.resume()
     }
 
+    /// The item's angular velocity (rad/s, positive clockwise on screen); zero for items not in
+    /// this behavior.
     public func angularVelocity(for item: any DynamicItem) -> CGFloat {
         guard holds(item), let animator = dynamicAnimator, let h = animator.body(for: item) else { return 0 }
         return CGFloat(animator.world.angularVelocity(h))

@@ -3,24 +3,34 @@ import Foundation
 
 /// Where a field acts, relative to the field's `position` (UIKit's `UIRegion`).
 public indirect enum Region: Sendable {
+    /// Everywhere.
     case infinite
     /// A disc of this radius around the field's position.
     case radius(CGFloat)
     /// A rectangle of this size centred on the field's position.
     case size(CGSize)
+    /// Everywhere except the region.
     case inverse(Region)
+    /// The points in either region.
     case union(Region, Region)
+    /// The points in the first region and not in the second.
     case difference(Region, Region)
+    /// The points in both regions.
     case intersection(Region, Region)
 
     /// UIKit's `UIRegion(radius:)`.
     public init(radius: CGFloat) { self = .radius(radius) }
     /// UIKit's `UIRegion(size:)`.
     public init(size: CGSize) { self = .size(size) }
+    /// UIKit's `UIRegion.infinite`: everywhere.
     public static var infiniteRegion: Region { .infinite }
+    /// Everywhere except this region.
     public func inverse() -> Region { .inverse(self) }
+    /// The points in this region or in `other`.
     public func union(with other: Region) -> Region { .union(self, other) }
+    /// The points in this region that are not in `other`.
     public func difference(from other: Region) -> Region { .difference(self, other) }
+    /// The points in both this region and `other`.
     public func intersection(with other: Region) -> Region { .intersection(self, other) }
 
     /// Whether `point` (relative to the field's position) lies in the region.
@@ -56,13 +66,23 @@ open class FieldBehavior: ItemListBehavior {
         case custom((_ position: CGPoint, _ velocity: CGVector, _ mass: CGFloat, _ charge: CGFloat, _ deltaTime: TimeInterval) -> CGVector)
     }
     let kind: Kind
+    /// The field's centre (reference coordinates): radial fields pull toward it, and `region`
+    /// is placed around it.
     public var position: CGPoint = .zero { didSet { dynamicAnimator?.resume() } }
+    /// Where the field acts, relative to `position` (default everywhere).
     public var region: Region = .infinite { didSet { dynamicAnimator?.resume() } }
+    /// Scales the field's force (default 1; see the class comment for each kind's scale).
     public var strength: CGFloat = 1 { didSet { check(strength, "strength"); dynamicAnimator?.resume() } }
+    /// How fast the force weakens with distance beyond `minimumRadius`: it is multiplied by
+    /// (minimumRadius / distance)^falloff (0, the default: no falloff).
     public var falloff: CGFloat = 0 { didSet { check(falloff, "falloff") } }
+    /// The distance from `position` (pt) within which the force does not fall off.
     public var minimumRadius: CGFloat = 0 { didSet { check(minimumRadius, "minimumRadius") } }
+    /// The direction of linear gravity and velocity fields; its length scales the field.
     public var direction: CGVector = .zero { didSet { check(direction.dx, "direction"); check(direction.dy, "direction") } }
+    /// Noise and turbulence fields: 0 … 1, larger gives larger, smoother swirls.
     public var smoothness: CGFloat = 0 { didSet { check(smoothness, "smoothness") } }
+    /// Noise and turbulence fields: how fast the field changes over time (0: it stands still).
     public var animationSpeed: CGFloat = 0 { didSet { check(animationSpeed, "animationSpeed") } }
     private var time: Double = 0
 
@@ -81,25 +101,43 @@ open class FieldBehavior: ItemListBehavior {
         super.init(items: [])
     }
 
+    /// A uniform acceleration along `direction` (1 000 pt/s² per unit of length, times
+    /// `strength`), like gravity limited to a region.
     public static func linearGravityField(direction: CGVector) -> FieldBehavior {
         let f = FieldBehavior(kind: .linearGravity); f.direction = direction; return f
     }
+    /// An acceleration toward `position` of 1 000 pt/s² times `strength`, weakened by the
+    /// falloff.
     public static func radialGravityField(position: CGPoint) -> FieldBehavior {
         let f = FieldBehavior(kind: .radialGravity); f.position = position; return f
     }
+    /// Pulls items toward `position` like a spring: an acceleration of 100 · `strength` pt/s²
+    /// per point of distance.
     public static func springField() -> FieldBehavior { FieldBehavior(kind: .spring) }
+    /// Slows items down: an acceleration against the velocity, `strength` times it (1/s).
     public static func dragField() -> FieldBehavior { FieldBehavior(kind: .drag) }
+    /// Drives items' velocity toward `direction` (100 pt/s per unit of length), within about
+    /// 0.1 s at strength 1.
     public static func velocityField(direction: CGVector) -> FieldBehavior {
         let f = FieldBehavior(kind: .velocity); f.direction = direction; return f
     }
+    /// Turns items around `position`: a tangential acceleration of 1 000 pt/s² times
+    /// `strength`, counter-clockwise on screen for a positive strength.
     public static func vortexField() -> FieldBehavior { FieldBehavior(kind: .vortex) }
+    /// A smooth, deterministic pseudo-random acceleration (of the order of 1 000 pt/s² times
+    /// `strength`) that varies with position and, at `speed`, with time.
     public static func noiseField(smoothness: CGFloat, animationSpeed speed: CGFloat) -> FieldBehavior {
         let f = FieldBehavior(kind: .noise); f.smoothness = smoothness; f.animationSpeed = speed; return f
     }
+    /// Like `noiseField(smoothness:animationSpeed:)`, with a choppier, turbulent pattern.
     public static func turbulenceField(smoothness: CGFloat, animationSpeed speed: CGFloat) -> FieldBehavior {
         let f = FieldBehavior(kind: .turbulence); f.smoothness = smoothness; f.animationSpeed = speed; return f
     }
+    /// Pushes charged items away from `position` (pulls them, for a negative charge): a force
+    /// of charge × `strength` × 1 000, weakened by the falloff.
     public static func electricField() -> FieldBehavior { FieldBehavior(kind: .electric) }
+    /// Bends the paths of moving charged items (`q · v × B`, B out of the screen): it turns
+    /// their velocity without changing their speed.
     public static func magneticField() -> FieldBehavior { FieldBehavior(kind: .magnetic) }
     /// A field whose force (mass · pt/s²) your closure computes from an item's position,
     /// velocity, mass, charge and the time step.

@@ -21,6 +21,7 @@ open class GravityBehavior: ItemListBehavior {
     /// The direction's angle, kept while the vector is zero.
     private var storedAngle: CGFloat = .pi / 2
 
+    /// Gravity of magnitude 1 (1 000 pt/s²) down the screen on `items`.
     public override init(items: [any DynamicItem] = []) {
         super.init(items: items)
     }

@@ -5,8 +5,11 @@ import Foundation
 /// 100 × 100 pt item of density 1 (mass 1) at 100 pt/s²; an instantaneous push of magnitude 1
 /// changes such an item's velocity by 100 pt/s.
 open class PushBehavior: ItemListBehavior {
+    /// How a push acts: `continuous`, a force on every tick while `active`; `instantaneous`, one
+    /// impulse on the next tick, after which `active` turns false.
     public enum Mode: Sendable { case continuous, instantaneous }
 
+    /// Whether the push is a continuous force or a one-off impulse.
     public let mode: Mode
     /// An instantaneous push fires on the next tick and then sets `active` to false; setting it
     /// to true fires again.
@@ -27,6 +30,7 @@ open class PushBehavior: ItemListBehavior {
     private var storedAngle: CGFloat = 0
     private var offsets: [ObjectIdentifier: Offset] = [:]
 
+    /// A push of `mode` on `items`, active, with zero magnitude until you set one.
     public init(items: [any DynamicItem], mode: Mode) {
         self.mode = mode
         super.init(items: items)
@@ -55,6 +59,8 @@ open class PushBehavior: ItemListBehavior {
     /// off-centre push also turns it).
     public func targetOffsetFromCenter(for item: any DynamicItem) -> Offset { offsets[ObjectIdentifier(item)] ?? .zero }
 
+    /// Sets where on `item` the push applies, from its centre (see
+    /// `targetOffsetFromCenter(for:)`).
     public func setTargetOffsetFromCenter(_ offset: Offset, for item: any DynamicItem) {
         precondition(offset.horizontal.isFinite && offset.vertical.isFinite, "setTargetOffsetFromCenter(_:for:): offset must be finite")
         offsets[ObjectIdentifier(item)] = offset

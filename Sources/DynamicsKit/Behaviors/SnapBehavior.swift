@@ -7,6 +7,7 @@ import Foundation
 ///
 /// **Better than UIKit**: changing `damping` on a live snap takes effect at once.
 open class SnapBehavior: DynamicBehavior {
+    /// The item the behavior pulls.
     public let item: any DynamicItem
     /// Where the item's centre goes. Setting it moves the target and wakes the item.
     public var snapPoint: CGPoint {
@@ -15,6 +16,7 @@ open class SnapBehavior: DynamicBehavior {
             update()
         }
     }
+    /// Damping ratio of the pull's springs, 0 … 1 (default 0.5); a change applies at once.
     public var damping: CGFloat = 0.5 {
         didSet {
             precondition(damping.isFinite && damping >= 0, "SnapBehavior.damping must be finite and ≥ 0")
@@ -25,6 +27,7 @@ open class SnapBehavior: DynamicBehavior {
     static let hertz: Float = 4
     private var joint: JointHandle?
 
+    /// Pulls `item`'s centre to `point` (reference coordinates) and its rotation to 0.
     public init(item: any DynamicItem, snapTo point: CGPoint) {
         precondition(point.x.isFinite && point.y.isFinite, "SnapBehavior: the snap point must be finite")
         self.item = item

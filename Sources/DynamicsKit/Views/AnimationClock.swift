@@ -58,6 +58,7 @@ public final class AnimationClock: @unchecked Sendable {
     /// share must be worth the claim that hands it to a worker.
     static let minClocksPerShare = 32
 
+    /// A clock of its own, at time 0, with nothing on it (independent of `main`).
     public init() {}
 
     /// Steps every animator and view animation on this clock by exactly `seconds` (finite,

@@ -69,6 +69,7 @@ extension DynamicView {
         ViewAnimationCapture.openBeginCommit?.settings.delay = delay
     }
 
+    /// The timing curve of the open begin/commit block (default ease-in-out).
     public static func setAnimationCurve(_ curve: AnimationCurve) {
         ViewAnimationCapture.openBeginCommit?.settings.curve = curve
     }

@@ -87,8 +87,11 @@ open class DynamicView: DynamicItem {
     open var name: String = ""
     /// Text drawn in the view (a label or a button title); nil draws none.
     open var text: String? { didSet { if layoutStorage != nil { ViewLayoutHook.contentChanged(self) } } }
+    /// Colour of the text (default black).
     open var textColor: Color = .black
+    /// Font of the text (default the 17 pt system font).
     open var font: Font = .systemFont(ofSize: 17) { didSet { if layoutStorage != nil { ViewLayoutHook.contentChanged(self) } } }
+    /// Horizontal alignment of the text (default left).
     open var textAlignment: TextAlignment = .left
     /// Lines the text may take (0 = as many as needed).
     open var numberOfLines: Int = 1
@@ -108,6 +111,7 @@ open class DynamicView: DynamicItem {
     /// The view this one is inside.
     public private(set) weak var superview: DynamicView?
 
+    /// A view with this frame (in its future superview's space), opaque white, no subviews.
     public init(frame: CGRect) {
         _center = CGPoint(x: frame.midX, y: frame.midY)
         _size = frame.size
@@ -153,13 +157,19 @@ open class DynamicView: DynamicItem {
     /// What is on screen: the model values with the running view animations applied at the
     /// current time of their clock (UIKit's presentation layer).
     public struct Presentation: Sendable, Equatable {
+        /// The presented centre, in the superview's space.
         public var center: CGPoint
+        /// The presented size.
         public var size: CGSize
+        /// The presented rotation and scale.
         public var transform: CGAffineTransform
+        /// The presented opacity.
         public var alpha: CGFloat
+        /// The presented background colour.
         public var backgroundColor: Color
         /// The untransformed frame around `center`.
         public var frame: CGRect { CGRect(x: center.x - size.width / 2, y: center.y - size.height / 2, width: size.width, height: size.height) }
+        /// The presented bounds: origin zero, the presented size.
         public var bounds: CGRect { CGRect(origin: .zero, size: size) }
     }
 

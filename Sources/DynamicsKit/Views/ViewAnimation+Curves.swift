@@ -2,6 +2,8 @@
 /// Animation uses — ease-in-out (0.42, 0, 0.58, 1), ease-in (0.42, 0, 1, 1), ease-out
 /// (0, 0, 0.58, 1) — and linear.
 public enum AnimationCurve: Int, Sendable, CaseIterable {
+    /// Slow at both ends, slow at the start, slow at the end, or even speed (raw values as
+    /// UIKit's).
     case easeInOut = 0, easeIn, easeOut, linear
 
     /// The curve's control points (x1, y1, x2, y2).
