@@ -192,21 +192,6 @@ open class DynamicView: DynamicItem {
         for t in tracks { t.run.trackRemoved(interrupted: true) }
     }
 
-    func modelValue(_ property: AnimatableProperty) -> AnimatableValue {
-        switch property {
-        case .center: return .point(_center)
-        case .size: return .size(_size)
-        case .transform: return .transform(_transform)
-        case .alpha: return .scalar(_alpha)
-        case .backgroundColor: return .color(_backgroundColor)
-        }
-    }
-
-    func presentedValue(_ property: AnimatableProperty) -> AnimatableValue {
-        guard let t = animationTracks.last(where: { $0.property == property }), let f = t.run.presentedFraction else { return modelValue(property) }
-        return t.from.interpolated(to: t.to, f)
-    }
-
     private func propertyChanged(_ property: AnimatableProperty, from old: AnimatableValue, to new: AnimatableValue) {
         if let transaction = ViewAnimationCapture.current {
             // The presented value before this change: the old model value unless an animation runs.

@@ -104,12 +104,6 @@ final class ViewAnimationRun {
         events.append((self, .didStop(finished)))
     }
 
-    /// Ends the run now (interrupted), e.g. when its clock is torn down.
-    func cancel(events: inout [(ViewAnimationRun, Event)]) {
-        guard !ended else { return }
-        end(finished: false, events: &events)
-    }
-
     func fire(_ event: Event) {
         switch event {
         case .willStart:
