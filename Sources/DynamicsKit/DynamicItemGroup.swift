@@ -12,6 +12,8 @@ public final class DynamicItemGroup: DynamicItem {
     let angles: [CGFloat]
     private var angle: CGFloat = 0
     public var bounds: CGRect
+    /// The animator whose behaviors hold this group, set when it joins and leaves one.
+    weak var holdingAnimator: DynamicAnimator?
     public var center: CGPoint {
         didSet { layOut() }
     }

@@ -288,6 +288,14 @@ public final class AnimationClock: @unchecked Sendable {
         }
     }
 
+    /// Whether a live animator on this clock other than `animator` holds the item with this
+    /// identity (for items that do not carry their animator).
+    func hasAnimator(holding item: ObjectIdentifier, besides animator: DynamicAnimator) -> Bool {
+        lock.withLock { _ in
+            animators.contains { a in a.animator.map { $0 !== animator && $0.holds(item) } ?? false }
+        }
+    }
+
     /// Drops the animators that were freed and sets `soleAnimator` (under the lock).
     private func removeDeadAnimators() {
         animators.removeAll { $0.animator == nil }
