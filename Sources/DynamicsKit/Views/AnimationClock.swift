@@ -76,8 +76,9 @@ public final class AnimationClock: @unchecked Sendable {
             owed = 0
             advanceOnce(by: s)
         }
-        // Pending Auto Layout (DynamicsLayout) runs last: one relaxed load when there is none.
-        ViewLayoutHook.runIfPending()
+        // This thread's pending layout passes (Auto Layout, DynamicsLayout) run last: one
+        // relaxed load when no thread has any.
+        ViewThreadState.runPendingLayoutPasses()
     }
 
     /// The real-time entry point, for an app's frame loop (UIKit's display link): `timestamp`

@@ -26,7 +26,7 @@ open class DynamicView: DynamicItem {
     private var _backgroundColor: Color = .white
 
     /// Storage for a layout system (DynamicsLayout keeps its per-view state here).
-    @_spi(Layout) public var layoutStorage: AnyObject?
+    @_spi(Layout) public var layoutStorage: (any ViewLayoutStorage)?
     /// The animator whose behaviors hold this view, set when it joins and leaves one.
     weak var holdingAnimator: DynamicAnimator?
 
@@ -86,9 +86,9 @@ open class DynamicView: DynamicItem {
     /// A name for debugging and rendering (e.g. "menu", "alert").
     open var name: String = ""
     /// Text drawn in the view (a label or a button title); nil draws none.
-    open var text: String? { didSet { if layoutStorage != nil { ViewLayoutHook.contentChanged(self) } } }
+    open var text: String? { didSet { layoutStorage?.viewContentChanged(self) } }
     open var textColor: Color = .black
-    open var font: Font = .systemFont(ofSize: 17) { didSet { if layoutStorage != nil { ViewLayoutHook.contentChanged(self) } } }
+    open var font: Font = .systemFont(ofSize: 17) { didSet { layoutStorage?.viewContentChanged(self) } }
     open var textAlignment: TextAlignment = .left
     /// Lines the text may take (0 = as many as needed).
     open var numberOfLines: Int = 1
@@ -136,7 +136,13 @@ open class DynamicView: DynamicItem {
     /// Takes the view out of its superview (no effect without one).
     public func removeFromSuperview() {
         guard let s = superview else { return }
-        ViewLayoutHook.removing(self, from: s)
+        // Layout keeps the constraints of a view on the view or an ancestor, which then has
+        // layout storage: the nearest one takes away those that involve this view's tree.
+        var host: DynamicView? = s
+        while let h = host {
+            if let storage = h.layoutStorage { storage.view(self, willLeave: s); break }
+            host = h.superview
+        }
         s.subviews.removeAll { $0 === self }
         superview = nil
     }
