@@ -12,6 +12,8 @@ final class ViewLayoutState: ViewLayoutStorage {
     /// The engine solving this view's frame, and the view's entry in it.
     var engine: LayoutEngine?
     var entry = -1
+    /// See `DynamicView.layoutConflictHandler`.
+    var conflictHandler: ((LayoutConflict) -> Void)?
 
     /// A text or font change re-measures the view, as a label's does.
     func viewContentChanged(_ view: DynamicView) { view.invalidateIntrinsicContentSize() }
@@ -252,7 +254,8 @@ final class LayoutEngine: PendingLayoutPass {
     func breakConstraint(_ c: LayoutConstraint) {
         c.isBroken = true
         c.handle = nil
-        LayoutConstraint.report(LayoutConflict(constraints: conflictSet(for: c) + [c], brokenConstraint: c))
+        LayoutConstraint.report(LayoutConflict(constraints: conflictSet(for: c) + [c], brokenConstraint: c),
+                                near: c.installedOn ?? c.firstItem)
     }
 
     /// A minimal set of required constraints in the solver that contradicts `c`: those linked to

@@ -4,7 +4,7 @@ import Testing
 @testable import DynamicsLayout
 
 /// Where layout's state lives: pending passes with the thread that made them pending (run by
-/// that thread's clock advances).
+/// that thread's clock advances), conflict handlers with the view hierarchy they are set on.
 @Suite struct LayoutOwnershipTests {
     func box(_ root: DynamicView, _ name: String) -> DynamicView {
         let v = DynamicView(frame: .zero)
@@ -49,5 +49,35 @@ import Testing
         w.isActive = true
         plain.removeFromSuperview()
         #expect(w.isActive && inner.superview === plain)
+    }
+
+    /// Two hierarchies, each with a handler: a conflict in one reaches its own handler only,
+    /// and neither the other's nor the program-wide one.
+    @Test func aConflictHandlerSetOnOneHierarchyIsNotCalledForAnother() {
+        final class Log: @unchecked Sendable { var names: [String] = [] }
+        let log = Log()
+        let first = DynamicView(frame: CGRect(x: 0, y: 0, width: 400, height: 300))
+        let second = DynamicView(frame: CGRect(x: 0, y: 0, width: 400, height: 300))
+        first.layoutConflictHandler = { _ in log.names.append("first") }
+        second.layoutConflictHandler = { c in log.names.append("second:\(c.brokenConstraint.identifier ?? "")") }
+        #expect(first.layoutConflictHandler != nil)
+        let a = box(first, "a"), b = box(second, "b")
+        LayoutConstraint.activate([a.widthAnchor.constraint(equalToConstant: 10), b.widthAnchor.constraint(equalToConstant: 10)])
+        let clash = b.widthAnchor.constraint(equalToConstant: 20)
+        clash.identifier = "clash"
+        clash.isActive = true
+        first.layoutIfNeeded()
+        #expect(log.names == ["second:clash"])
+        #expect(clash.isBroken)
+        // A nearer view's handler wins over its ancestors'.
+        let inner = box(b, "inner")
+        b.layoutConflictHandler = { _ in log.names.append("b") }
+        inner.widthAnchor.constraint(equalToConstant: 5).isActive = true
+        inner.widthAnchor.constraint(equalToConstant: 6).isActive = true
+        #expect(log.names == ["second:clash", "b"])
+        // Cleared, the conflicts go up to the next handler.
+        b.layoutConflictHandler = nil
+        inner.widthAnchor.constraint(equalToConstant: 7).isActive = true
+        #expect(log.names == ["second:clash", "b", "second:"])
     }
 }
