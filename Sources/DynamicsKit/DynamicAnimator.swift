@@ -31,6 +31,9 @@ public final class DynamicAnimator {
     public weak var delegate: DynamicAnimatorDelegate?
     /// The fixed sub-step (s).
     public let fixedTimeStep: TimeInterval = 1.0 / 120.0
+    // The animator's stored state is `@exclusivity(unchecked)`: ticks and behavior changes
+    // touch it many times per step, an animator is used from its clock's thread only, and the
+    // dynamic checks measurably slowed the component scenes (docs/architecture.md).
     /// Sum of the time given to `step(by:)` (never reset).
     @exclusivity(unchecked) public private(set) var elapsedTime: TimeInterval = 0
     /// False once every body is at rest (or nothing is left to animate).

@@ -50,7 +50,7 @@ open class CollisionBehavior: ItemListBehavior {
         didSet { applyMode() }
     }
     /// Told when items touch each other or the boundaries (see the class comment).
-    @exclusivity(unchecked) public weak var collisionDelegate: CollisionBehaviorDelegate? {
+    public weak var collisionDelegate: CollisionBehaviorDelegate? {
         didSet { needsScan = true; dynamicAnimator?.tickListsChanged() }
     }
 
@@ -274,21 +274,21 @@ open class CollisionBehavior: ItemListBehavior {
     }
     /// The pairs the delegate was told about (`began` without `ended` yet), in the order they
     /// began; `touchingIndex` maps a key to its position.
-    @exclusivity(unchecked) private var touching: [Pair] = []
-    @exclusivity(unchecked) private var touchingIndex: [PairKey: Int] = [:]
+    private var touching: [Pair] = []
+    private var touchingIndex: [PairKey: Int] = [:]
     /// The delegate `touching` was reported to.
-    @exclusivity(unchecked) private var touchingDelegate: ObjectIdentifier?
+    private var touchingDelegate: ObjectIdentifier?
     /// Whether a tick must look at this behavior's contacts: it has a delegate, or still
     /// remembers pairs told to one (cleared on the next look once the delegate is gone).
     var wantsContactScans: Bool { collisionDelegate != nil || touchingDelegate != nil }
     /// The previous `touching` buffer, reused by the next scan.
-    @exclusivity(unchecked) private var keptScratch: [Pair] = []
+    private var keptScratch: [Pair] = []
     /// The pairs found touching by the scan under way.
-    @exclusivity(unchecked) private var found: [Pair] = []
-    @exclusivity(unchecked) private var foundIndex: [PairKey: Int] = [:]
+    private var found: [Pair] = []
+    private var foundIndex: [PairKey: Int] = [:]
     /// Set when membership, boundaries, the mode or the delegate changed: the next tick looks
     /// at the world's contacts even if the step reported no event.
-    @exclusivity(unchecked) var needsScan = true
+    var needsScan = true
 
     /// Whether the tick that just ran must look at the contacts for this behavior; clears
     /// silently what a vanished delegate was told.

@@ -8,6 +8,8 @@ open class PushBehavior: ItemListBehavior {
     public enum Mode: Sendable { case continuous, instantaneous }
 
     public let mode: Mode
+    // `@exclusivity(unchecked)`: the push and a paused animator's idle check read it every
+    // tick, and the dynamic check measurably slowed the menus scene (docs/architecture.md).
     /// An instantaneous push fires on the next tick and then sets `active` to false; setting it
     /// to true fires again.
     @exclusivity(unchecked) public var active = true {

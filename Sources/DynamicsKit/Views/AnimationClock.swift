@@ -38,6 +38,8 @@ public final class AnimationClock: @unchecked Sendable {
     /// Guards `animators` and `runs`. (A `Mutex` lives inside the clock: an `NSLock` is two
     /// more objects to fetch and about 200 instructions a lock and unlock, a menu frame's 4 %.)
     private let lock = Mutex<Void>(())
+    // The lists and the advance state are `@exclusivity(unchecked)`: every advance touches
+    // them, and the dynamic checks measurably slowed many small clocks (docs/architecture.md).
     @exclusivity(unchecked) private var animators: [WeakAnimator] = []
     /// The one animator of `animators` when it holds exactly one (else nil), read in place: a
     /// weak reference copied out of the array is a write to the animator's side table and back.
@@ -101,7 +103,7 @@ public final class AnimationClock: @unchecked Sendable {
 
     @exclusivity(unchecked) private var advancing = false
     @exclusivity(unchecked) private var owed: TimeInterval = 0
-    @exclusivity(unchecked) private var lastTimestamp: TimeInterval?
+    private var lastTimestamp: TimeInterval?
 
     private func advanceOnce(by seconds: TimeInterval) {
         time += seconds

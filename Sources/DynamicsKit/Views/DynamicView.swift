@@ -16,6 +16,9 @@ import Foundation
 open class DynamicView: DynamicItem {
     // The animator writes centres and transforms every tick: no dynamic exclusivity checks
     // (a view is used from one thread at a time, its clock's).
+    // The centre, transform and tracks are `@exclusivity(unchecked)`: the animator writes
+    // centres and transforms every tick (a view is used from one thread at a time, its
+    // clock's), and the dynamic checks measurably slowed many-item scenes (docs/architecture.md).
     @exclusivity(unchecked) private var _center: CGPoint
     /// Tracks of the view animations running on this view, oldest first. (Beside the centre:
     /// setting the centre reads it, so a tick's write-back touches one line of the view.)

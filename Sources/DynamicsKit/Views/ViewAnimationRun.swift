@@ -2,8 +2,8 @@ import Foundation
 /// A committed view animation, advanced by its clock.
 final class ViewAnimationRun {
     /// The block's timing and callbacks as they were when it committed.
-    @exclusivity(unchecked) private(set) var settings: ViewAnimationSettings
-    @exclusivity(unchecked) private(set) var hadDelegateCallbacks: Bool
+    private(set) var settings: ViewAnimationSettings
+    private(set) var hadDelegateCallbacks: Bool
 
     private(set) var elapsed: TimeInterval = 0
     private(set) var started = false
