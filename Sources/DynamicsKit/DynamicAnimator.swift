@@ -249,6 +249,16 @@ public final class DynamicAnimator {
 
     func tickListsChanged() { tickListsDirty = true }
 
+    /// The last number given by `nextCollisionSerial()`.
+    private var collisionSerial: UInt32 = 0
+
+    /// A number for a collision behavior that joins this animator, unique among those it has
+    /// given (the high half of the engine ids of the behavior's boundaries).
+    func nextCollisionSerial() -> UInt32 {
+        collisionSerial &+= 1
+        return collisionSerial
+    }
+
     /// Rebuilds `compiled` from every behavior, in hierarchy order. Inside a tick (an action
     /// or a callback changed something) the per-tick lists the tick is walking stay as they
     /// are, and are rebuilt on first use after it.

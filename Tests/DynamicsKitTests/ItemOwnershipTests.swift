@@ -78,3 +78,45 @@ struct ItemOwnershipTests {
         #expect(third.items.count == 3)
     }
 }
+
+/// A collision behavior's boundaries are told apart from another's by a number its animator
+/// gives it when it joins.
+@Suite("DynamicsKit collision boundary ids")
+struct CollisionBoundaryIDTests {
+    final class Recorder: CollisionBehaviorDelegate {
+        var began: [String] = []
+        func collisionBehavior(_ behavior: CollisionBehavior, beganContactFor item: any DynamicItem, withBoundaryIdentifier identifier: String?, at p: CGPoint) {
+            began.append(identifier ?? "nil")
+        }
+    }
+
+    @Test("two collision behaviors holding one item each report only their own boundary, also after moving to another animator")
+    func ownBoundariesOnly() {
+        let item = DynamicView(frame: CGRect(x: 40, y: 20, width: 20, height: 20))
+        let upper = CollisionBehavior(items: [item]), lower = CollisionBehavior(items: [item])
+        upper.addBoundary(withIdentifier: "upper", from: CGPoint(x: 0, y: 100), to: CGPoint(x: 100, y: 100))
+        lower.addBoundary(withIdentifier: "lower", from: CGPoint(x: 0, y: 200), to: CGPoint(x: 100, y: 200))
+        let a = Recorder(), b = Recorder()
+        upper.collisionDelegate = a
+        lower.collisionDelegate = b
+        let clock = AnimationClock()
+        let animator = DynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 100, height: 300), clock: clock)
+        let gravity = GravityBehavior(items: [item])
+        animator.addBehavior(lower)
+        animator.addBehavior(upper)
+        animator.addBehavior(gravity)
+        clock.run(for: 1)
+        #expect(!a.began.isEmpty && a.began.allSatisfy { $0 == "upper" } && b.began.isEmpty, "upper \(a.began), lower \(b.began)")
+        // Both move to a new animator, joining in the other order: still only their own.
+        animator.removeAllBehaviors()
+        a.began = []; b.began = []
+        item.center = CGPoint(x: 50, y: 30)
+        let next = DynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 100, height: 300), clock: clock)
+        next.addBehavior(upper)
+        next.addBehavior(lower)
+        next.addBehavior(gravity)
+        clock.run(for: 1)
+        #expect(!a.began.isEmpty && a.began.allSatisfy { $0 == "upper" } && b.began.isEmpty, "upper \(a.began), lower \(b.began)")
+        withExtendedLifetime(animator) {}
+    }
+}

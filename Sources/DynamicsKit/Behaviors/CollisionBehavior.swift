@@ -1,6 +1,5 @@
 import DynamicsEngine
 import Foundation
-import Synchronization
 
 /// Told when items of a collision behavior touch each other or its boundaries. All optional.
 public protocol CollisionBehaviorDelegate: AnyObject {
@@ -61,8 +60,10 @@ open class CollisionBehavior: ItemListBehavior {
     }
     private var insets = EdgeInsets.zero
 
-    /// A unique number that goes into the engine ids of this behavior's boundaries.
-    let serial: UInt32 = CollisionBehavior.nextSerial()
+    /// The high half of the engine ids of this behavior's boundaries, so that a contact with
+    /// one is told apart from a contact with another behavior's: a number its animator gives
+    /// it each time it joins (`DynamicAnimator.nextCollisionSerial()`), unique in that animator.
+    private var serial: UInt32 = 0
     private var group: CollisionGroupID?
 
     /// A named boundary: its points, closed flag, its code (the low half of its engine id,
@@ -156,11 +157,6 @@ open class CollisionBehavior: ItemListBehavior {
 
     // MARK: Engine
 
-    /// Behaviors are made on any thread: an atomic counter (ThreadSanitizer does not see
-    /// `Mutex`'s futex on Linux and reported the locked counter as a race).
-    private static let serials = Atomic<UInt32>(0)
-    private static func nextSerial() -> UInt32 { serials.wrappingAdd(1, ordering: .relaxed).newValue }
-
     private var engineMode: CollisionMode {
         var m: CollisionMode = []
         if collisionMode.contains(.items) { m.insert(.items) }
@@ -178,6 +174,7 @@ open class CollisionBehavior: ItemListBehavior {
     }
 
     override func attach(to animator: DynamicAnimator) {
+        serial = animator.nextCollisionSerial()
         let g = animator.world.createCollisionGroup(mode: engineMode)
         group = g
         for h in bodies { animator.world.addBody(h, to: g) }
