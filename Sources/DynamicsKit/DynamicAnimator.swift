@@ -1,28 +1,6 @@
 import DynamicsEngine
 import Foundation
 
-/// Which animator owns each live item (an item may be in one animator at a time). Touched only
-/// when items join or leave an animator, never per step; an NSLock guards it.
-final class ItemOwners: @unchecked Sendable {
-    struct Owner { weak var animator: DynamicAnimator? }
-    static let shared = ItemOwners()
-    private let lock = NSLock()
-    private var owners: [ObjectIdentifier: Owner] = [:]
-
-    /// Claims `item` for `animator`; false when another live animator holds it.
-    func claim(_ item: ObjectIdentifier, for animator: DynamicAnimator) -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        if let other = owners[item]?.animator, other !== animator { return false }
-        owners[item] = Owner(animator: animator)
-        return true
-    }
-
-    func release(_ item: ObjectIdentifier, from animator: DynamicAnimator) {
-        lock.lock(); defer { lock.unlock() }
-        if owners[item]?.animator === animator { owners[item] = nil }
-    }
-}
-
 /// Told when an animator starts moving items again and when everything has come to rest.
 /// Both methods are optional.
 public protocol DynamicAnimatorDelegate: AnyObject {
@@ -56,6 +34,9 @@ public final class DynamicAnimator {
     public weak var delegate: DynamicAnimatorDelegate?
     /// The fixed sub-step (s).
     public let fixedTimeStep: TimeInterval = 1.0 / 120.0
+    // The animator's stored state is `@exclusivity(unchecked)`: ticks and behavior changes
+    // touch it many times per step, an animator is used from its clock's thread only, and the
+    // dynamic checks measurably slowed the component scenes (docs/architecture.md).
     /// Sum of the time given to `step(by:)` (never reset).
     @exclusivity(unchecked) public private(set) var elapsedTime: TimeInterval = 0
     /// False once every body is at rest (or nothing is left to animate).
@@ -271,6 +252,16 @@ public final class DynamicAnimator {
 
     func tickListsChanged() { tickListsDirty = true }
 
+    /// The last number given by `nextCollisionSerial()`.
+    private var collisionSerial: UInt32 = 0
+
+    /// A number for a collision behavior that joins this animator, unique among those it has
+    /// given (the high half of the engine ids of the behavior's boundaries).
+    func nextCollisionSerial() -> UInt32 {
+        collisionSerial &+= 1
+        return collisionSerial
+    }
+
     /// Rebuilds `compiled` from every behavior, in hierarchy order. Inside a tick (an action
     /// or a callback changed something) the per-tick lists the tick is walking stay as they
     /// are, and are rebuilt on first use after it.
@@ -320,7 +311,7 @@ public final class DynamicAnimator {
         let key = ObjectIdentifier(item)
         if let r = records[key] { recordList[r]!.references += 1; return recordList[r]!.body }
         do { try Self.validate(item) } catch { preconditionFailure("addBehavior: \(error)") }
-        precondition(ItemOwners.shared.claim(key, for: self),
+        precondition(!isHeldElsewhere(item),
                      "addBehavior: an item can be in one animator at a time; remove its behaviors from the other animator first")
         let size = item.bounds.size
         let hw = Float(size.width / 2), hh = Float(size.height / 2)
@@ -356,9 +347,34 @@ public final class DynamicAnimator {
                                       appliedProperties: .defaults, appliedGravity: .zero)
         records[key] = slot
         liveDirty = true
-        (item as? DynamicView)?.holdingAnimator = self
+        setHoldingAnimator(of: item, to: self)
         return handle
     }
+
+    /// Whether another live animator holds `item`. Views and item groups carry the animator
+    /// that holds them (`holdingAnimator`, weak: an animator that was freed holds nothing), so
+    /// that one is found on any clock; an item of another class is looked for in the other
+    /// animators of this animator's clock.
+    private func isHeldElsewhere(_ item: any DynamicItem) -> Bool {
+        if let view = item as? DynamicView { return view.holdingAnimator.map { $0 !== self } ?? false }
+        if let group = item as? DynamicItemGroup { return group.holdingAnimator.map { $0 !== self } ?? false }
+        return clock.hasAnimator(holding: ObjectIdentifier(item), besides: self)
+    }
+
+    /// Records this animator as the one holding `item`, where the item carries it.
+    private func setHoldingAnimator(of item: any DynamicItem, to animator: DynamicAnimator) {
+        if let view = item as? DynamicView { view.holdingAnimator = animator }
+        else if let group = item as? DynamicItemGroup { group.holdingAnimator = animator }
+    }
+
+    /// Clears the holding animator that `item` carries, if it is this one.
+    private func letGo(of item: any DynamicItem) {
+        if let view = item as? DynamicView { if view.holdingAnimator === self { view.holdingAnimator = nil } }
+        else if let group = item as? DynamicItemGroup { if group.holdingAnimator === self { group.holdingAnimator = nil } }
+    }
+
+    /// Whether a behavior of this animator holds the item with this identity.
+    func holds(_ item: ObjectIdentifier) -> Bool { records[item] != nil }
 
     @exclusivity(unchecked) private var singleShape: [ShapeDef] = []
 
@@ -372,8 +388,7 @@ public final class DynamicAnimator {
             records[key] = nil
             freeRecords.append(r)
             liveDirty = true
-            ItemOwners.shared.release(key, from: self)
-            if let v = item as? DynamicView, v.holdingAnimator === self { v.holdingAnimator = nil }
+            letGo(of: item)
         }
     }
 

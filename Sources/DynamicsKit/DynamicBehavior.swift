@@ -7,10 +7,10 @@ import DynamicsEngine
 /// properties change; the animator does not consult them per body per step.
 open class DynamicBehavior {
     /// Children, in the order they were added.
-    @exclusivity(unchecked) public private(set) var childBehaviors: [DynamicBehavior] = []
+    public private(set) var childBehaviors: [DynamicBehavior] = []
     /// Runs after every tick of the animator (after collisions are reported), children included.
     /// (Set during a tick's actions, it first runs on the next tick.)
-    @exclusivity(unchecked) open var action: (() -> Void)? {
+    open var action: (() -> Void)? {
         didSet { if (oldValue == nil) != (action == nil) { dynamicAnimator?.tickListsChanged() } }
     }
     /// The animator this behavior (or its top-level ancestor) belongs to.
@@ -72,7 +72,7 @@ open class DynamicBehavior {
     /// (empty otherwise). The animator fills it when the behavior joins and keeps it in step
     /// as items join or leave the behavior (an item's body lives as long as some behavior of
     /// the animator holds the item), so compiling and ticking look no body up by item.
-    @exclusivity(unchecked) final var bodies = BodyList()
+    final var bodies = BodyList()
     /// Adds what this behavior does to its animator's compiled state: gravity or properties
     /// for its `bodies`, forces applied every tick, contact reports. The animator calls it for
     /// every behavior of its hierarchy (parent before children, in insertion order) whenever
@@ -107,7 +107,7 @@ open class DynamicBehavior {
 /// velocities, spins and contacts.
 open class ItemListBehavior: DynamicBehavior {
     /// The items, in the order they were added (each once).
-    @exclusivity(unchecked) public private(set) var items: [any DynamicItem]
+    public private(set) var items: [any DynamicItem]
     /// The identities of `items`.
     private(set) var itemSet: Set<ObjectIdentifier> = []
 

@@ -14,6 +14,12 @@ public enum DynamicItemCollisionBoundsType: Sendable, Equatable {
 /// Anything a dynamic animator can move (UIKit's `UIDynamicItem`): the animator reads its
 /// centre, bounds and rotation when the item joins, and writes centre and rotation back after
 /// every step. Items are classes: the animator tracks them by identity.
+///
+/// An item may be in one live animator at a time: adding it to a behavior of a second one
+/// stops the program with a message (once the first lets it go, or is freed, it may join
+/// another). Views and item groups carry the animator that holds them, so this is checked
+/// whatever clock the animators run on; an item of another class is checked against the
+/// animators on the same clock.
 public protocol DynamicItem: AnyObject {
     /// The item's centre in the reference coordinate space (pt); the animator writes it after
     /// every step.

@@ -13,6 +13,8 @@ public final class DynamicItemGroup: DynamicItem {
     let angles: [CGFloat]
     private var angle: CGFloat = 0
     public var bounds: CGRect
+    /// The animator whose behaviors hold this group, set when it joins and leaves one.
+    weak var holdingAnimator: DynamicAnimator?
     /// The group's centre (the centre of its bounds at creation); setting it moves every
     /// member with it.
     public var center: CGPoint {

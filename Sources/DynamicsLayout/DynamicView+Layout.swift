@@ -71,7 +71,7 @@ extension DynamicView {
             if let st = v.existingLayoutState, st.translates, let e = st.engine, e.entries[st.entry].fixedFrame != v.frame { e.setNeedsLayout() }
             p = v.superview
         }
-        PendingLayouts.runAll()
+        AnimationClock.runPendingLayoutPasses()
     }
 
     /// The size the view's content needs (`noIntrinsicMetric` along an axis without one): set

@@ -1,5 +1,6 @@
 import DynamicsKit
 import Foundation
+import Synchronization
 
 /// A linear relation between two views' layout attributes (UIKit's `NSLayoutConstraint`):
 /// `item.attribute  (= | ≤ | ≥)  multiplier × toItem.attribute + constant`.
@@ -228,14 +229,51 @@ public struct LayoutConflict {
 }
 
 extension LayoutConstraint {
-    /// Called once for each conflict between required constraints, on the thread laying out,
-    /// with the conflict (its `message` reads like UIKit's log). Nil (the default) writes the
-    /// message to standard error. Set it before laying out.
-    nonisolated(unsafe) public static var conflictHandler: ((LayoutConflict) -> Void)?
+    /// The handler of conflicts that no view's `layoutConflictHandler` takes, for the whole
+    /// program: called once for each such conflict between required constraints, on the thread
+    /// laying out, with the conflict (its `message` reads like UIKit's log). Nil (the default)
+    /// writes the message to standard error. Setting and reading it are thread-safe; a handler
+    /// set on a view hierarchy (`DynamicView.layoutConflictHandler`) keeps that hierarchy's
+    /// conflicts to itself.
+    public static var conflictHandler: ((LayoutConflict) -> Void)? {
+        get { fallbackConflictHandler.withLock { $0 }.call }
+        set { fallbackConflictHandler.withLock { $0 = ConflictHandlerBox(call: newValue) } }
+    }
 
-    static func report(_ conflict: LayoutConflict) {
+    /// `conflictHandler`'s value. (The box carries a closure that need not be `Sendable`: the
+    /// property's type is public API, older than strict concurrency. The mutex makes setting
+    /// and reading it safe; the closure is called on the thread laying out.)
+    private struct ConflictHandlerBox: @unchecked Sendable { var call: ((LayoutConflict) -> Void)? }
+    private static let fallbackConflictHandler = Mutex(ConflictHandlerBox(call: nil))
+
+    /// Reports `conflict` to the nearest `layoutConflictHandler` of `view` and its ancestors,
+    /// else to `conflictHandler`, else to standard error.
+    static func report(_ conflict: LayoutConflict, near view: DynamicView?) {
+        var p = view
+        while let v = p {
+            if let h = v.existingLayoutState?.conflictHandler { h(conflict); return }
+            p = v.superview
+        }
         if let h = conflictHandler { h(conflict) } else {
             FileHandle.standardError.write(Data(conflict.message.utf8))
+        }
+    }
+}
+
+extension DynamicView {
+    /// Called once for each conflict between required constraints of this view's hierarchy:
+    /// those whose broken constraint is installed on this view or on a view inside it (a
+    /// frame or content-size constraint counts as installed on its view), unless a view
+    /// nearer to it has a handler. Called on the thread laying out, with the conflict (its
+    /// `message` reads like UIKit's log). Nil (the default) leaves the conflict to the
+    /// superview's handler, then to `LayoutConstraint.conflictHandler`, then to standard error.
+    /// Not in UIKit (which only logs): a way to collect one window's or one component's
+    /// conflicts without seeing another's.
+    public var layoutConflictHandler: ((LayoutConflict) -> Void)? {
+        get { existingLayoutState?.conflictHandler }
+        set {
+            if newValue == nil && existingLayoutState == nil { return }
+            layoutState.conflictHandler = newValue
         }
     }
 }

@@ -1,13 +1,9 @@
 @_spi(Layout) import DynamicsKit
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
-/// Per-view layout state, kept in the view's layout storage slot.
-final class ViewLayoutState {
+/// Per-view layout state, kept in the view's layout storage slot; the view tells it of the
+/// changes layout follows.
+final class ViewLayoutState: ViewLayoutStorage {
     var constraints: [LayoutConstraint] = []
     var translates = true
     var hugging = (horizontal: LayoutPriority(250), vertical: LayoutPriority(250))
@@ -16,6 +12,17 @@ final class ViewLayoutState {
     /// The engine solving this view's frame, and the view's entry in it.
     var engine: LayoutEngine?
     var entry = -1
+    /// See `DynamicView.layoutConflictHandler`.
+    var conflictHandler: ((LayoutConflict) -> Void)?
+
+    /// A text or font change re-measures the view, as a label's does.
+    func viewContentChanged(_ view: DynamicView) { view.invalidateIntrinsicContentSize() }
+
+    /// A view leaving its superview takes with it, as in UIKit, the constraints of its former
+    /// ancestors that involve it or its subviews.
+    func view(_ view: DynamicView, willLeave superview: DynamicView) {
+        LayoutConstraint.removeConstraints(involving: view, from: superview)
+    }
 }
 
 extension DynamicView {
@@ -29,8 +36,9 @@ extension DynamicView {
 }
 
 /// The solver of one group of views linked by active constraints (engines merge when a
-/// constraint links two groups). Frames are written in layout passes.
-final class LayoutEngine {
+/// constraint links two groups). Frames are written in layout passes, which run at the end of
+/// the next clock advance on the thread where the engine needed one, or at `layoutIfNeeded()`.
+final class LayoutEngine: PendingLayoutPass {
     let solver = LayoutSolver()
 
     struct Entry {
@@ -246,7 +254,8 @@ final class LayoutEngine {
     func breakConstraint(_ c: LayoutConstraint) {
         c.isBroken = true
         c.handle = nil
-        LayoutConstraint.report(LayoutConflict(constraints: conflictSet(for: c) + [c], brokenConstraint: c))
+        LayoutConstraint.report(LayoutConflict(constraints: conflictSet(for: c) + [c], brokenConstraint: c),
+                                near: c.installedOn ?? c.firstItem)
     }
 
     /// A minimal set of required constraints in the solver that contradicts `c`: those linked to
@@ -300,19 +309,21 @@ final class LayoutEngine {
         if intrinsic { intrinsicDirty = true }
         if needsLayout { return }
         needsLayout = true
-        PendingLayouts.current.engines.append(self)
-        ViewLayoutHook.addPending(1)
+        AnimationClock.scheduleLayoutPass(self)
     }
+
+    /// Clears `needsLayout` and leaves the thread's pending passes.
+    private func withdrawPendingPass() {
+        needsLayout = false
+        AnimationClock.withdrawLayoutPass(self)
+    }
+
+    func runLayoutPass() { layout() }
 
     /// Brings frames of translating views and intrinsic sizes into the solver, then writes the
     /// solved frames (sizes only for views an animator holds).
     func layout() {
-        if needsLayout {
-            needsLayout = false
-            ViewLayoutHook.addPending(-1)
-            let list = PendingLayouts.current
-            if let i = list.engines.firstIndex(where: { $0 === self }) { list.engines.remove(at: i) }
-        }
+        if needsLayout { withdrawPendingPass() }
         for i in translating {
             guard let v = entries[i].view else { continue }
             let f = v.frame
@@ -331,12 +342,7 @@ final class LayoutEngine {
                 if v.text != nil || !entries[i].sizeKey.isEmpty || v.existingLayoutState?.intrinsicOverride != nil { syncIntrinsicSize(i) }
             }
         }
-        if needsLayout {    // the syncs above changed the solver
-            needsLayout = false
-            ViewLayoutHook.addPending(-1)
-            let list = PendingLayouts.current
-            if let j = list.engines.firstIndex(where: { $0 === self }) { list.engines.remove(at: j) }
-        }
+        if needsLayout { withdrawPendingPass() }    // the syncs above changed the solver
         var i = 0
         while i < hot.count {
             let h = hot[i]
@@ -359,55 +365,11 @@ final class LayoutEngine {
     func absorb(_ other: LayoutEngine) {
         let moved = other.constraints.filter { $0.kind == .user }
         for e in other.entries { if let v = e.view, v.existingLayoutState?.engine === other { v.layoutState.engine = nil; v.layoutState.entry = -1 } }
-        if other.needsLayout {
-            other.needsLayout = false
-            ViewLayoutHook.addPending(-1)
-            let list = PendingLayouts.current
-            if let j = list.engines.firstIndex(where: { $0 === other }) { list.engines.remove(at: j) }
-        }
+        if other.needsLayout { other.withdrawPendingPass() }
         other.constraints = []
         other.entries = []
         other.translating = []
         other.hot = []
         for c in moved { c.isBroken = false; c.engine = nil; c.handle = nil; c.engineIndex = -1; add(c) }
-    }
-}
-
-/// The engines waiting for a layout pass on this thread.
-final class PendingLayouts {
-    var engines: [LayoutEngine] = []
-
-    nonisolated(unsafe) private static var key: pthread_key_t = {
-        var k = pthread_key_t()
-        let rc = pthread_key_create(&k) { p in
-            guard let p else { return }
-            Unmanaged<PendingLayouts>.fromOpaque(p).release()
-        }
-        precondition(rc == 0, "pthread_key_create failed (\(rc))")
-        ViewLayoutHook.install { PendingLayouts.runAll() }
-        // A text or font change re-measures the view, as a label's does.
-        ViewLayoutHook.installContentChanged { $0.invalidateIntrinsicContentSize() }
-        // A view leaving its superview takes with it, as in UIKit, the constraints of its
-        // former ancestors that involve it or its subviews.
-        ViewLayoutHook.installRemoval { view, superview in LayoutConstraint.removeConstraints(involving: view, from: superview) }
-        return k
-    }()
-
-    static var current: PendingLayouts {
-        if let p = pthread_getspecific(key) { return Unmanaged<PendingLayouts>.fromOpaque(p).takeUnretainedValue() }
-        let s = PendingLayouts()
-        pthread_setspecific(key, Unmanaged.passRetained(s).toOpaque())
-        return s
-    }
-
-    /// Lays out every pending engine of this thread.
-    static func runAll() {
-        let list = current
-        var guardCount = 0
-        while let e = list.engines.first, guardCount < 1000 {
-            e.layout()
-            if list.engines.first === e { list.engines.removeFirst() }
-            guardCount += 1
-        }
     }
 }

@@ -46,6 +46,10 @@ public final class LayoutSolver {
         public var description: String { "the required constraint contradicts the required constraints already added" }
     }
 
+    // The tableau's arrays and the pivoting state are `@exclusivity(unchecked)`: the simplex
+    // loops touch them at every step, a solver is used from one thread at a time, and the
+    // dynamic checks measurably slowed solving and edits (docs/architecture.md).
+
     // MARK: Symbols
 
     @usableFromInline enum Kind: UInt8 { case external, slack, error, dummy }
@@ -64,7 +68,7 @@ public final class LayoutSolver {
     @usableFromInline @exclusivity(unchecked) var rowConst: [Double] = []
     @exclusivity(unchecked) var rowSyms: [[Int32]] = []
     @exclusivity(unchecked) var rowCoefs: [[Double]] = []
-    @exclusivity(unchecked) var freeRows: [Int32] = []
+    var freeRows: [Int32] = []
     /// Per row: the stamp of the last column walk that visited it (dedupes column entries).
     @exclusivity(unchecked) var rowStamp: [UInt32] = []
     @exclusivity(unchecked) var stamp: UInt32 = 0
@@ -73,7 +77,7 @@ public final class LayoutSolver {
 
     @exclusivity(unchecked) var entRow: [Int32] = []
     @exclusivity(unchecked) var entNext: [Int32] = []
-    @exclusivity(unchecked) var freeEnt: Int32 = -1
+    var freeEnt: Int32 = -1
 
     // MARK: Objective
 
@@ -108,7 +112,7 @@ public final class LayoutSolver {
     }
     @exclusivity(unchecked) var objective = DenseRow()
     @exclusivity(unchecked) var artificial = DenseRow()
-    @exclusivity(unchecked) var artificialActive = false
+    var artificialActive = false
 
     // MARK: Constraints
 
@@ -120,15 +124,15 @@ public final class LayoutSolver {
         var alive: Bool
     }
     @exclusivity(unchecked) var infos: [Info] = []
-    @exclusivity(unchecked) var freeInfos: [Int32] = []
+    var freeInfos: [Int32] = []
 
     /// Counts changes to the terms of rows (not constants): a cached column of a constraint's
     /// marker stays valid while it is unchanged.
-    @exclusivity(unchecked) var version: UInt64 = 0
+    var version: UInt64 = 0
     /// Per constraint: the rows holding its marker and the marker's coefficients there, as of
     /// `version` (edits and constant changes that pivot nothing reuse it).
     struct MarkerColumn { var version: UInt64 = .max; var rows: [Int32] = []; var coefs: [Double] = [] }
-    @exclusivity(unchecked) var markerColumns: [MarkerColumn] = []
+    var markerColumns: [MarkerColumn] = []
 
     /// Restricted basic symbols whose rows may have gone negative (for the dual simplex).
     @exclusivity(unchecked) var infeasible: [Int32] = []

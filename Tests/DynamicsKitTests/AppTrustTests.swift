@@ -237,6 +237,25 @@ struct AppTrustTests {
         #expect(abs(faller.center.y - y0 - 35) < 1, "keeps falling: moved \(faller.center.y - y0)")
     }
 
+    @Test("gravity's angle and magnitude behave as push's")
+    func gravityAngleMagnitude() {
+        let g = GravityBehavior()
+        #expect(g.angle == .pi / 2 && g.magnitude == 1)
+        g.magnitude = 0
+        #expect(g.gravityDirection == .zero && g.angle == .pi / 2)
+        g.magnitude = 3
+        #expect(abs(g.gravityDirection.dy - 3) < 1e-12 && abs(g.angle - .pi / 2) < 1e-12)
+        g.gravityDirection = CGVector(dx: -2, dy: 0)
+        #expect(g.magnitude == 2 && abs(g.angle - .pi) < 1e-12)
+        g.setAngle(0, magnitude: 0)
+        g.angle = -.pi / 2
+        #expect(g.gravityDirection == .zero && g.angle == -.pi / 2)
+        g.magnitude = 1
+        #expect(abs(g.gravityDirection.dy + 1) < 1e-12)
+        let p = PushBehavior(items: [], mode: .continuous)
+        #expect(p.angle == 0 && p.magnitude == 0)
+    }
+
     @Test("push: angle and magnitude are independent, in every order")
     func pushAngleMagnitude() {
         let a = PushBehavior(items: [], mode: .continuous)

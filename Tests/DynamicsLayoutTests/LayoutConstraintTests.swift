@@ -3,8 +3,24 @@ import Foundation
 import Testing
 @testable import DynamicsLayout
 
-/// Constraint tests share the process-wide conflict handler: run them one at a time.
+/// Constraint tests share the program-wide conflict handler: run them one at a time.
 @Suite(.serialized) struct LayoutConstraintTests {
+    @Test func theProgramWideConflictHandlerIsSafeToSetFromManyThreads() {
+        nonisolated(unsafe) var calls = 0
+        DispatchQueue.concurrentPerform(iterations: 8) { k in
+            for _ in 0..<200 {
+                LayoutConstraint.conflictHandler = k % 2 == 0 ? { _ in } : nil
+                _ = LayoutConstraint.conflictHandler
+            }
+        }
+        LayoutConstraint.conflictHandler = { _ in calls += 1 }
+        defer { LayoutConstraint.conflictHandler = nil }
+        let root = container()
+        let v = child(root, "v")
+        LayoutConstraint.activate([v.widthAnchor.constraint(equalToConstant: 10), v.widthAnchor.constraint(equalToConstant: 11)])
+        #expect(calls == 1)
+    }
+
     func close(_ a: CGRect, _ b: CGRect, _ tol: CGFloat = 1e-6) -> Bool {
         abs(a.minX - b.minX) < tol && abs(a.minY - b.minY) < tol && abs(a.width - b.width) < tol && abs(a.height - b.height) < tol
     }

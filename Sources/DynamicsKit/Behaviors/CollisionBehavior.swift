@@ -1,6 +1,5 @@
 import DynamicsEngine
 import Foundation
-import Synchronization
 
 /// Told when items of a collision behavior touch each other or its boundaries. All optional.
 public protocol CollisionBehaviorDelegate: AnyObject {
@@ -62,7 +61,7 @@ open class CollisionBehavior: ItemListBehavior {
         didSet { applyMode() }
     }
     /// Told when items touch each other or the boundaries (see the class comment).
-    @exclusivity(unchecked) public weak var collisionDelegate: CollisionBehaviorDelegate? {
+    public weak var collisionDelegate: CollisionBehaviorDelegate? {
         didSet { needsScan = true; dynamicAnimator?.tickListsChanged() }
     }
 
@@ -73,8 +72,10 @@ open class CollisionBehavior: ItemListBehavior {
     }
     private var insets = EdgeInsets.zero
 
-    /// A unique number that goes into the engine ids of this behavior's boundaries.
-    let serial: UInt32 = CollisionBehavior.nextSerial()
+    /// The high half of the engine ids of this behavior's boundaries, so that a contact with
+    /// one is told apart from a contact with another behavior's: a number its animator gives
+    /// it each time it joins (`DynamicAnimator.nextCollisionSerial()`), unique in that animator.
+    private var serial: UInt32 = 0
     private var group: CollisionGroupID?
 
     /// A named boundary: its points, closed flag, its code (the low half of its engine id,
@@ -172,11 +173,6 @@ open class CollisionBehavior: ItemListBehavior {
 
     // MARK: Engine
 
-    /// Behaviors are made on any thread: an atomic counter (ThreadSanitizer does not see
-    /// `Mutex`'s futex on Linux and reported the locked counter as a race).
-    private static let serials = Atomic<UInt32>(0)
-    private static func nextSerial() -> UInt32 { serials.wrappingAdd(1, ordering: .relaxed).newValue }
-
     private var engineMode: CollisionMode {
         var m: CollisionMode = []
         if collisionMode.contains(.items) { m.insert(.items) }
@@ -194,6 +190,7 @@ open class CollisionBehavior: ItemListBehavior {
     }
 
     override func attach(to animator: DynamicAnimator) {
+        serial = animator.nextCollisionSerial()
         let g = animator.world.createCollisionGroup(mode: engineMode)
         group = g
         for h in bodies { animator.world.addBody(h, to: g) }
@@ -290,21 +287,21 @@ open class CollisionBehavior: ItemListBehavior {
     }
     /// The pairs the delegate was told about (`began` without `ended` yet), in the order they
     /// began; `touchingIndex` maps a key to its position.
-    @exclusivity(unchecked) private var touching: [Pair] = []
-    @exclusivity(unchecked) private var touchingIndex: [PairKey: Int] = [:]
+    private var touching: [Pair] = []
+    private var touchingIndex: [PairKey: Int] = [:]
     /// The delegate `touching` was reported to.
-    @exclusivity(unchecked) private var touchingDelegate: ObjectIdentifier?
+    private var touchingDelegate: ObjectIdentifier?
     /// Whether a tick must look at this behavior's contacts: it has a delegate, or still
     /// remembers pairs told to one (cleared on the next look once the delegate is gone).
     var wantsContactScans: Bool { collisionDelegate != nil || touchingDelegate != nil }
     /// The previous `touching` buffer, reused by the next scan.
-    @exclusivity(unchecked) private var keptScratch: [Pair] = []
+    private var keptScratch: [Pair] = []
     /// The pairs found touching by the scan under way.
-    @exclusivity(unchecked) private var found: [Pair] = []
-    @exclusivity(unchecked) private var foundIndex: [PairKey: Int] = [:]
+    private var found: [Pair] = []
+    private var foundIndex: [PairKey: Int] = [:]
     /// Set when membership, boundaries, the mode or the delegate changed: the next tick looks
     /// at the world's contacts even if the step reported no event.
-    @exclusivity(unchecked) var needsScan = true
+    var needsScan = true
 
     /// Whether the tick that just ran must look at the contacts for this behavior; clears
     /// silently what a vanished delegate was told.

@@ -11,15 +11,15 @@ open class GravityBehavior: ItemListBehavior {
     /// Direction and magnitude in one vector (magnitude 1 = 1000 pt/s²). `angle`, `magnitude`
     /// and `setAngle(_:magnitude:)` are another view of it; the angle is remembered while the
     /// magnitude is 0.
-    public var gravityDirection: CGVector = CGVector(dx: 0, dy: 1) {
-        didSet {
-            precondition(gravityDirection.dx.isFinite && gravityDirection.dy.isFinite, "GravityBehavior.gravityDirection must be finite")
-            if gravityDirection != .zero { storedAngle = gravityDirection.angle }
+    public var gravityDirection: CGVector {
+        get { direction.vector }
+        set {
+            precondition(newValue.dx.isFinite && newValue.dy.isFinite, "GravityBehavior.gravityDirection must be finite")
+            direction.set(newValue)
             dynamicAnimator?.itemPropertiesChanged()
         }
     }
-    /// The direction's angle, kept while the vector is zero.
-    private var storedAngle: CGFloat = .pi / 2
+    private var direction = AngledVector(CGVector(dx: 0, dy: 1), angleWhileZero: .pi / 2)
 
     /// Gravity of magnitude 1 (1 000 pt/s²) down the screen on `items`.
     public override init(items: [any DynamicItem] = []) {
@@ -28,21 +28,20 @@ open class GravityBehavior: ItemListBehavior {
 
     /// The direction's angle in radians (0 = +x, π/2 = down). Setting it keeps the magnitude.
     public var angle: CGFloat {
-        get { gravityDirection == .zero ? storedAngle : gravityDirection.angle }
+        get { direction.angle }
         set { setAngle(newValue, magnitude: magnitude) }
     }
 
     /// The vector's length. Setting it keeps the angle.
     public var magnitude: CGFloat {
-        get { gravityDirection.magnitude }
+        get { direction.magnitude }
         set { setAngle(angle, magnitude: newValue) }
     }
 
     /// Sets angle and magnitude together.
     public func setAngle(_ angle: CGFloat, magnitude: CGFloat) {
-        let v = CGVector(angle: angle, magnitude: magnitude)
-        gravityDirection = v
-        storedAngle = angle
+        direction.set(angle: angle, magnitude: magnitude)
+        dynamicAnimator?.itemPropertiesChanged()
     }
 
     /// The acceleration in pt/s².

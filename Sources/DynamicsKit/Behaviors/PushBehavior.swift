@@ -11,6 +11,8 @@ open class PushBehavior: ItemListBehavior {
 
     /// Whether the push is a continuous force or a one-off impulse.
     public let mode: Mode
+    // `@exclusivity(unchecked)`: the push and a paused animator's idle check read it every
+    // tick, and the dynamic check measurably slowed the menus scene (docs/architecture.md).
     /// An instantaneous push fires on the next tick and then sets `active` to false; setting it
     /// to true fires again.
     @exclusivity(unchecked) public var active = true {
@@ -19,15 +21,15 @@ open class PushBehavior: ItemListBehavior {
     /// Direction and magnitude in one vector. `angle`, `magnitude` and `setAngle(_:magnitude:)`
     /// are another view of it; the angle is remembered while the magnitude is 0, so
     /// `angle = .pi / 2` followed by `magnitude = 1` pushes down, in either order (as on iOS).
-    public var pushDirection: CGVector = .zero {
-        didSet {
-            precondition(pushDirection.dx.isFinite && pushDirection.dy.isFinite, "PushBehavior.pushDirection must be finite")
-            if pushDirection != .zero { storedAngle = pushDirection.angle }
+    public var pushDirection: CGVector {
+        get { direction.vector }
+        set {
+            precondition(newValue.dx.isFinite && newValue.dy.isFinite, "PushBehavior.pushDirection must be finite")
+            direction.set(newValue)
             dynamicAnimator?.resume()
         }
     }
-    /// The direction's angle, kept while the vector is zero.
-    private var storedAngle: CGFloat = 0
+    private var direction = AngledVector(.zero, angleWhileZero: 0)
     private var offsets: [ObjectIdentifier: Offset] = [:]
 
     /// A push of `mode` on `items`, active, with zero magnitude until you set one.
@@ -38,21 +40,20 @@ open class PushBehavior: ItemListBehavior {
 
     /// The push's angle in radians (0 = +x, π/2 = down). Setting it keeps the magnitude.
     public var angle: CGFloat {
-        get { pushDirection == .zero ? storedAngle : pushDirection.angle }
+        get { direction.angle }
         set { setAngle(newValue, magnitude: magnitude) }
     }
 
     /// The push's strength (the vector's length). Setting it keeps the angle.
     public var magnitude: CGFloat {
-        get { pushDirection.magnitude }
+        get { direction.magnitude }
         set { setAngle(angle, magnitude: newValue) }
     }
 
     /// Sets angle and magnitude together.
     public func setAngle(_ angle: CGFloat, magnitude: CGFloat) {
-        let v = CGVector(angle: angle, magnitude: magnitude)
-        pushDirection = v
-        storedAngle = angle
+        direction.set(angle: angle, magnitude: magnitude)
+        dynamicAnimator?.resume()
     }
 
     /// Where on the item the push applies, from its centre (not rotated with the item, so an

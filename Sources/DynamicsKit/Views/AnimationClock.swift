@@ -38,6 +38,8 @@ public final class AnimationClock: @unchecked Sendable {
     /// Guards `animators` and `runs`. (A `Mutex` lives inside the clock: an `NSLock` is two
     /// more objects to fetch and about 200 instructions a lock and unlock, a menu frame's 4 %.)
     private let lock = Mutex<Void>(())
+    // The lists and the advance state are `@exclusivity(unchecked)`: every advance touches
+    // them, and the dynamic checks measurably slowed many small clocks (docs/architecture.md).
     @exclusivity(unchecked) private var animators: [WeakAnimator] = []
     /// The one animator of `animators` when it holds exactly one (else nil), read in place: a
     /// weak reference copied out of the array is a write to the animator's side table and back.
@@ -77,8 +79,9 @@ public final class AnimationClock: @unchecked Sendable {
             owed = 0
             advanceOnce(by: s)
         }
-        // Pending Auto Layout (DynamicsLayout) runs last: one relaxed load when there is none.
-        ViewLayoutHook.runIfPending()
+        // This thread's pending layout passes (Auto Layout, DynamicsLayout) run last: one
+        // relaxed load when no thread has any.
+        ViewThreadState.runPendingLayoutPasses()
     }
 
     /// The real-time entry point, for an app's frame loop (UIKit's display link): `timestamp`
@@ -101,7 +104,7 @@ public final class AnimationClock: @unchecked Sendable {
 
     @exclusivity(unchecked) private var advancing = false
     @exclusivity(unchecked) private var owed: TimeInterval = 0
-    @exclusivity(unchecked) private var lastTimestamp: TimeInterval?
+    private var lastTimestamp: TimeInterval?
 
     private func advanceOnce(by seconds: TimeInterval) {
         time += seconds
@@ -286,6 +289,14 @@ public final class AnimationClock: @unchecked Sendable {
         lock.withLock { _ in
             animators.removeAll { $0.animator === animator }
             removeDeadAnimators()
+        }
+    }
+
+    /// Whether a live animator on this clock other than `animator` holds the item with this
+    /// identity (for items that do not carry their animator).
+    func hasAnimator(holding item: ObjectIdentifier, besides animator: DynamicAnimator) -> Bool {
+        lock.withLock { _ in
+            animators.contains { a in a.animator.map { $0 !== animator && $0.holds(item) } ?? false }
         }
     }
 

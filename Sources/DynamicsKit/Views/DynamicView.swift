@@ -16,6 +16,9 @@ import Foundation
 open class DynamicView: DynamicItem {
     // The animator writes centres and transforms every tick: no dynamic exclusivity checks
     // (a view is used from one thread at a time, its clock's).
+    // The centre, transform and tracks are `@exclusivity(unchecked)`: the animator writes
+    // centres and transforms every tick (a view is used from one thread at a time, its
+    // clock's), and the dynamic checks measurably slowed many-item scenes (docs/architecture.md).
     @exclusivity(unchecked) private var _center: CGPoint
     /// Tracks of the view animations running on this view, oldest first. (Beside the centre:
     /// setting the centre reads it, so a tick's write-back touches one line of the view.)
@@ -26,7 +29,7 @@ open class DynamicView: DynamicItem {
     private var _backgroundColor: Color = .white
 
     /// Storage for a layout system (DynamicsLayout keeps its per-view state here).
-    @_spi(Layout) public var layoutStorage: AnyObject?
+    @_spi(Layout) public var layoutStorage: (any ViewLayoutStorage)?
     /// The animator whose behaviors hold this view, set when it joins and leaves one.
     weak var holdingAnimator: DynamicAnimator?
 
@@ -86,11 +89,11 @@ open class DynamicView: DynamicItem {
     /// A name for debugging and rendering (e.g. "menu", "alert").
     open var name: String = ""
     /// Text drawn in the view (a label or a button title); nil draws none.
-    open var text: String? { didSet { if layoutStorage != nil { ViewLayoutHook.contentChanged(self) } } }
+    open var text: String? { didSet { layoutStorage?.viewContentChanged(self) } }
     /// Colour of the text (default black).
     open var textColor: Color = .black
     /// Font of the text (default the 17 pt system font).
-    open var font: Font = .systemFont(ofSize: 17) { didSet { if layoutStorage != nil { ViewLayoutHook.contentChanged(self) } } }
+    open var font: Font = .systemFont(ofSize: 17) { didSet { layoutStorage?.viewContentChanged(self) } }
     /// Horizontal alignment of the text (default left).
     open var textAlignment: TextAlignment = .left
     /// Lines the text may take (0 = as many as needed).
@@ -140,7 +143,13 @@ open class DynamicView: DynamicItem {
     /// Takes the view out of its superview (no effect without one).
     public func removeFromSuperview() {
         guard let s = superview else { return }
-        ViewLayoutHook.removing(self, from: s)
+        // Layout keeps the constraints of a view on the view or an ancestor, which then has
+        // layout storage: the nearest one takes away those that involve this view's tree.
+        var host: DynamicView? = s
+        while let h = host {
+            if let storage = h.layoutStorage { storage.view(self, willLeave: s); break }
+            host = h.superview
+        }
         s.subviews.removeAll { $0 === self }
         superview = nil
     }
@@ -200,21 +209,6 @@ open class DynamicView: DynamicItem {
         let tracks = animationTracks
         animationTracks.removeAll()
         for t in tracks { t.run.trackRemoved(interrupted: true) }
-    }
-
-    func modelValue(_ property: AnimatableProperty) -> AnimatableValue {
-        switch property {
-        case .center: return .point(_center)
-        case .size: return .size(_size)
-        case .transform: return .transform(_transform)
-        case .alpha: return .scalar(_alpha)
-        case .backgroundColor: return .color(_backgroundColor)
-        }
-    }
-
-    func presentedValue(_ property: AnimatableProperty) -> AnimatableValue {
-        guard let t = animationTracks.last(where: { $0.property == property }), let f = t.run.presentedFraction else { return modelValue(property) }
-        return t.from.interpolated(to: t.to, f)
     }
 
     private func propertyChanged(_ property: AnimatableProperty, from old: AnimatableValue, to new: AnimatableValue) {

@@ -1,57 +1,39 @@
-import Synchronization
+/// What a layout system built on `DynamicView` in another module (DynamicsLayout) keeps in a
+/// view's `layoutStorage`: the view tells it of the changes layout follows. Not for apps
+/// (`@_spi(Layout)`).
+@_spi(Layout) public protocol ViewLayoutStorage: AnyObject {
+    /// The text or font of `view`, which holds this storage, changed (its intrinsic size may
+    /// have changed, as a `UILabel`'s does).
+    func viewContentChanged(_ view: DynamicView)
+    /// `view` is about to leave `superview` (`removeFromSuperview`); this storage is that of
+    /// `superview` or of its nearest ancestor that has one. Called before the view is detached.
+    func view(_ view: DynamicView, willLeave superview: DynamicView)
+}
 
-/// Hooks for a layout system built on `DynamicView` from another module (DynamicsLayout): a
-/// per-view storage slot, whether an animator holds a view, and a pass run at the end of
-/// `AnimationClock.advance(by:)`. Not for apps (`@_spi(Layout)`). While no layout is pending
-/// the clock pays one relaxed atomic load per advance.
-@_spi(Layout) public enum ViewLayoutHook {
-    private static let pendingCount = Atomic<Int>(0)
-    private static let handler = Mutex<(@Sendable () -> Void)?>(nil)
+/// A layout pass that waits for the next clock advance on the thread where it became pending
+/// (`AnimationClock.scheduleLayoutPass(_:)`). Not for apps (`@_spi(Layout)`).
+@_spi(Layout) public protocol PendingLayoutPass: AnyObject {
+    /// Lays out. The pass may withdraw itself (`AnimationClock.withdrawLayoutPass(_:)`);
+    /// otherwise it leaves the pending list when this returns.
+    func runLayoutPass()
+}
 
-    /// Installs the pass run at the end of every `AnimationClock.advance(by:)` while some layout
-    /// is pending (the latest installation wins).
-    public static func install(_ pass: @escaping @Sendable () -> Void) {
-        handler.withLock { $0 = pass }
+extension AnimationClock {
+    /// Makes `pass` pending on the calling thread: it runs at the end of the next
+    /// `advance(by:)` of any clock on this thread (the thread's turn of the run loop), or at
+    /// `runPendingLayoutPasses()`. A pass is scheduled once until it runs or is withdrawn.
+    @_spi(Layout) public static func scheduleLayoutPass(_ pass: any PendingLayoutPass) {
+        ViewThreadState.current.schedule(pass)
     }
 
-    /// Counts pending layouts up (`+1`) or down (`-1`); the pass runs while the count is above 0.
-    public static func addPending(_ delta: Int) {
-        pendingCount.add(delta, ordering: .relaxed)
+    /// Takes `pass` out of the calling thread's pending passes (no effect if it is not there).
+    @_spi(Layout) public static func withdrawLayoutPass(_ pass: any PendingLayoutPass) {
+        ViewThreadState.current.withdraw(pass)
     }
 
-    private static let contentHandler = Mutex<(@Sendable (DynamicView) -> Void)?>(nil)
-
-    /// Installs what runs when the text or font of a view with layout storage changes (its
-    /// intrinsic size may have changed, as a `UILabel`'s does).
-    public static func installContentChanged(_ handler: @escaping @Sendable (DynamicView) -> Void) {
-        contentHandler.withLock { $0 = handler }
-    }
-
-    /// Called by `DynamicView` when the text or font of a view with layout storage changes.
-    static func contentChanged(_ view: DynamicView) {
-        let handler = contentHandler.withLock { $0 }
-        handler?(view)
-    }
-
-    private static let removalHandler = Mutex<(@Sendable (DynamicView, DynamicView) -> Void)?>(nil)
-
-    /// Installs what runs when a view leaves its superview (`removeFromSuperview`), with the
-    /// view and its former superview, before the view is detached.
-    public static func installRemoval(_ handler: @escaping @Sendable (DynamicView, DynamicView) -> Void) {
-        removalHandler.withLock { $0 = handler }
-    }
-
-    /// Called by `DynamicView.removeFromSuperview()`.
-    static func removing(_ view: DynamicView, from superview: DynamicView) {
-        let handler = removalHandler.withLock { $0 }
-        handler?(view, superview)
-    }
-
-    /// Runs the installed pass when a layout is pending (called by `AnimationClock`).
-    @inline(__always) static func runIfPending() {
-        guard pendingCount.load(ordering: .relaxed) > 0 else { return }
-        let pass = handler.withLock { $0 }
-        pass?()
+    /// Runs the calling thread's pending layout passes now, in the order they became pending.
+    @_spi(Layout) public static func runPendingLayoutPasses() {
+        ViewThreadState.runPendingLayoutPasses()
     }
 }
 

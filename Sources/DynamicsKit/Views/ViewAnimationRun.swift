@@ -2,8 +2,8 @@ import Foundation
 /// A committed view animation, advanced by its clock.
 final class ViewAnimationRun {
     /// The block's timing and callbacks as they were when it committed.
-    @exclusivity(unchecked) private(set) var settings: ViewAnimationSettings
-    @exclusivity(unchecked) private(set) var hadDelegateCallbacks: Bool
+    private(set) var settings: ViewAnimationSettings
+    private(set) var hadDelegateCallbacks: Bool
 
     private(set) var elapsed: TimeInterval = 0
     private(set) var started = false
@@ -102,12 +102,6 @@ final class ViewAnimationRun {
         firstView = nil
         moreViews.removeAll(keepingCapacity: true)
         events.append((self, .didStop(finished)))
-    }
-
-    /// Ends the run now (interrupted), e.g. when its clock is torn down.
-    func cancel(events: inout [(ViewAnimationRun, Event)]) {
-        guard !ended else { return }
-        end(finished: false, events: &events)
     }
 
     func fire(_ event: Event) {
