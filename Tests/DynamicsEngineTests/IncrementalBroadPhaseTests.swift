@@ -17,7 +17,7 @@ struct IncrementalBroadPhaseTests {
             for t in (s + 1)..<max(n, s + 1) where w.shapes[t].alive {
                 let a = Int(w.shapes[s].body), b = Int(w.shapes[t].body)
                 if a == b || (w.metas[a].type != .dynamic && w.metas[b].type != .dynamic) { continue }
-                guard w.fatBoxes[s].overlaps(w.fatBoxes[t]) else { continue }
+                guard w.broadPhase.fatBoxes[s].overlaps(w.broadPhase.fatBoxes[t]) else { continue }
                 if groups {
                     let allowed = w.shapes[t].isBoundary ? w.bodyCollidesWithBoundary(a, group: w.shapes[t].boundaryGroup)
                         : w.shapes[s].isBoundary ? w.bodyCollidesWithBoundary(b, group: w.shapes[s].boundaryGroup)

@@ -54,13 +54,13 @@ struct SnapshotTests {
                  UInt64(r.density.bitPattern), UInt64(bitPattern: Int64(r.boundaryGroup)), r.boundaryID, r.oneSided ? 1 : 0]
             }
             if fields(x) != fields(y) { out.append("shape \(s): record differs") }
-            if bits(a.fatBoxes[s].lower) + bits(a.fatBoxes[s].upper) != bits(b.fatBoxes[s].lower) + bits(b.fatBoxes[s].upper) {
+            if bits(a.broadPhase.fatBoxes[s].lower) + bits(a.broadPhase.fatBoxes[s].upper) != bits(b.broadPhase.fatBoxes[s].lower) + bits(b.broadPhase.fatBoxes[s].upper) {
                 out.append("shape \(s): fat box differs")
             }
             // (A moving shape's box is scratch of the step's box update, read by nothing else —
             // a body woken during a step keeps a stale one — so only static boxes are state.)
             if x.isStatic,
-               bits(a.aabbs[s].lower) + bits(a.aabbs[s].upper) != bits(b.aabbs[s].lower) + bits(b.aabbs[s].upper) {
+               bits(a.broadPhase.boxes[s].lower) + bits(a.broadPhase.boxes[s].upper) != bits(b.broadPhase.boxes[s].lower) + bits(b.broadPhase.boxes[s].upper) {
                 out.append("shape \(s): box differs")
             }
             if a.shapeNext[s] != b.shapeNext[s] { out.append("shape \(s): body's shape list differs") }

@@ -2,7 +2,7 @@ extension World {
     /// Merges this step's pairs into the contacts (`ContactSet.merge`), when they changed.
     func mergeContacts() {
         // The broad phase found the same pairs as last step: the contacts stand.
-        guard pairsChanged else { return }
+        guard broadPhase.pairsChanged else { return }
         islandsDirty = true
         let np = broadPhase.pairs.count
         contacts.merge(pairs: broadPhase.pairs.view, shapes: shapes.view, metas: metas.view,

@@ -102,7 +102,7 @@ extension World {
     }
 
     func recomputeMasks(body i: Int) {
-        broadPhaseDirty = true
+        broadPhase.dirty = true
         var items: UInt64 = 0, bounds: UInt64 = 0, overflow = false
         for g in groupsOfBody[i] {
             if g >= 64 { overflow = true; continue }
@@ -150,7 +150,7 @@ extension World {
         shapes[s].boundaryGroup = Int32(gi)
         shapes[s].boundaryID = id
         groups[gi].boundaries.append(Int32(s))
-        staticDirty = true
+        broadPhase.staticDirty = true
         wakeTouching(boundary: s)
         return BoundaryHandle(shape: Int32(s), generation: shapes[s].generation)
     }
@@ -222,7 +222,7 @@ extension World {
         }
         metas[b].shapeCount -= 1
         releaseShape(s)
-        staticDirty = true
+        broadPhase.staticDirty = true
     }
 
     /// The end points of a boundary.

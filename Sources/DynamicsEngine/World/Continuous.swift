@@ -270,7 +270,7 @@ extension World {
         if oneSidedSegmentCount > 0 { keepInsideOneSidedBoundaries() }
         let fastCount = fastCounter.count
         if fastCount > 0 {
-            if staticDirty { rebuildStaticGrid() }
+            if broadPhase.staticDirty { rebuildStaticGrid() }
             sweepFastBodies(continuousViews(ctx), fastCount: fastCount)
         }
         keepCoresOutOfTouchedStatics(ctx)

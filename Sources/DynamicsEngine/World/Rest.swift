@@ -108,7 +108,7 @@ extension World {
 
     /// Small, no joints, nothing structural pending (a structural change always takes a full step).
     private var restEligible: Bool {
-        bodyCount <= Self.restBodyLimit && jointCount == 0 && !broadPhaseDirty && !staticDirty && !islandsDirty
+        bodyCount <= Self.restBodyLimit && jointCount == 0 && !broadPhase.dirty && !broadPhase.staticDirty && !islandsDirty
             && !contacts.hasPendingEvents
     }
 
@@ -155,7 +155,7 @@ extension World {
             // passed as an argument is retained and released, six pairs a call.)
             let r = rest
             r.states.assign(from: states.view); r.sims.assign(from: sims.view); r.metas.assign(from: metas.view)
-            r.contacts.assign(from: contacts.view); r.data.assign(from: contacts.data.view); r.fatBoxes.assign(from: fatBoxes.view)
+            r.contacts.assign(from: contacts.view); r.data.assign(from: contacts.data.view); r.fatBoxes.assign(from: broadPhase.fatBoxes.view)
             rest.full = true
             rest.dt = dt; rest.gravity = gravity; rest.settingsGeneration = settingsGeneration; rest.hits = hits
         }
@@ -207,7 +207,7 @@ extension World {
         }
         let r = rest
         guard same(states.view, r.states.view), same(sims.view, r.sims.view), same(contacts.view, r.contacts.view),
-              same(contacts.data.view, r.data.view), same(fatBoxes.view, r.fatBoxes.view),
+              same(contacts.data.view, r.data.view), same(broadPhase.fatBoxes.view, r.fatBoxes.view),
               metas.count == r.metas.count else { return false }
         let m = metas.view, rm = r.metas.view
         if bitwise {

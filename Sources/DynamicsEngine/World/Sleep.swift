@@ -75,6 +75,6 @@ extension World {
         let c = contacts[k]
         contacts.end(k, shapes: shapes.view, metas: metas.view)  // dropped by the next merge
         wakeBody(Int(c.bodyA)); wakeBody(Int(c.bodyB))
-        broadPhaseDirty = true
+        broadPhase.dirty = true
     }
 }

@@ -277,7 +277,7 @@ extension World {
         w.bool(s.isContinuousEnabled)
         w.u64(UInt64(stepCount))
         w.u64(UInt64(continuousHits))
-        w.bool(staticDirty)
+        w.bool(broadPhase.staticDirty)
         w.i32(boundaryBody)
         writeSlots(w, bodySlots)
         writeSlots(w, shapeSlots)
@@ -413,7 +413,7 @@ extension World {
     }
 
     private func writeShapes(_ w: SnapshotWriter, _ prototypeOf: [Int32]) {
-        let sh = shapes.view, fat = fatBoxes.view, boxes = aabbs.view
+        let sh = shapes.view, fat = broadPhase.fatBoxes.view, boxes = broadPhase.boxes.view
         for s in 0..<Int(shapeSlots.count) {
             let r = sh[s]
             w.reserve(64)
@@ -663,7 +663,7 @@ extension World {
         columnsEpoch &+= 1
         // Start from nothing: the designated initialiser made a boundary body and group 0.
         sims.removeAll(); states.removeAll(); metas.removeAll(); groupsOfBody = BodyGroupTable()
-        shapes.removeAll(); shapeNext.removeAll(); aabbs.removeAll(); fatBoxes.removeAll(); shapeIsLarge.removeAll()
+        shapes.removeAll(); shapeNext.removeAll(); broadPhase.boxes.removeAll(); broadPhase.fatBoxes.removeAll(); broadPhase.isLarge.removeAll()
         joints.removeAll(); contacts.removeAll()
         groups = []
         pool = VertexPool()
@@ -695,13 +695,13 @@ extension World {
         for i in 0..<nb where metas[i].alive && Int32(i) != boundaryBody { bodyCount += 1 }
         jointCount = 0
         for j in 0..<nj where joints[j].alive { jointCount += 1 }
-        broadPhaseDirty = true
+        broadPhase.dirty = true
         islandsDirty = true
-        pairsChanged = true
-        staticDirty = head.staticDirty
+        broadPhase.pairsChanged = true
+        broadPhase.staticDirty = head.staticDirty
         // Static boxes as stored (they were computed with the settings of their time).
-        if !staticDirty { rebuildStaticGrid(keepingBoxes: true) }
-        broadPhaseDirty = true
+        if !broadPhase.staticDirty { rebuildStaticGrid(keepingBoxes: true) }
+        broadPhase.dirty = true
     }
 
     private func readGroups(_ r: inout SnapshotReader, count ng: Int) throws {
@@ -884,10 +884,10 @@ extension World {
         try World.section(&r, "SHAP") { r in
             try r.need(ns * 5)
             let budget = World.prefaultBudget(r)
-            shapes.reserveCapacity(ns, prefaultingWithin: budget); aabbs.reserveCapacity(ns, prefaultingWithin: budget)
-            fatBoxes.reserveCapacity(ns, prefaultingWithin: budget)
-            shapeIsLarge.reserveCapacity(ns, prefaultingWithin: budget)
-            shapeIsLarge.append(contentsOf: repeatElement(0, count: ns))
+            shapes.reserveCapacity(ns, prefaultingWithin: budget); broadPhase.boxes.reserveCapacity(ns, prefaultingWithin: budget)
+            broadPhase.fatBoxes.reserveCapacity(ns, prefaultingWithin: budget)
+            broadPhase.isLarge.reserveCapacity(ns, prefaultingWithin: budget)
+            broadPhase.isLarge.append(contentsOf: repeatElement(0, count: ns))
             let free = World.freeMask(shapeSlots)
             prototypeOf = [Int32](repeating: -1, count: ns)
             oneSidedSegmentCount = 0
@@ -902,7 +902,7 @@ extension World {
                 guard f & ShapeBits.alive != 0 else {
                     if f != 0 { throw r.invalid("shape.flags", at: at, "\(f) for a dead slot") }
                     if !free[s] || owner[s] >= 0 { throw r.invalid("shape.alive", at: at, "dead shape \(s) is not a free slot") }
-                    shapes.append(rec); aabbs.append(zero); fatBoxes.append(zero)
+                    shapes.append(rec); broadPhase.boxes.append(zero); broadPhase.fatBoxes.append(zero)
                     continue
                 }
                 if f > 15 { throw r.invalid("shape.flags", at: at, "unknown flags \(f)") }
@@ -951,12 +951,12 @@ extension World {
                     oneSidedSegmentCount += 1
                 }
                 if rec.isStatic {
-                    aabbs.append(try r.aabb("shape.box"))
-                    fatBoxes.append(try r.aabb("shape.fatBox"))
+                    broadPhase.boxes.append(try r.aabb("shape.box"))
+                    broadPhase.fatBoxes.append(try r.aabb("shape.fatBox"))
                 } else {
-                    fatBoxes.append(try r.aabb("shape.fatBox"))
+                    broadPhase.fatBoxes.append(try r.aabb("shape.fatBox"))
                     // Rewritten by the next step before it is read.
-                    aabbs.append(zero)
+                    broadPhase.boxes.append(zero)
                 }
                 shapes.append(rec)
             }

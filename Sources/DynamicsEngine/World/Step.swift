@@ -48,7 +48,7 @@ extension World {
         lap(\.broadPhase)
         mergeContacts()
         // (Only a merge changes the contact columns during a step.)
-        if pairsChanged { ctx.refreshContacts(self) }
+        if broadPhase.pairsChanged { ctx.refreshContacts(self) }
         lap(\.merge)
         updateContacts(ctx)
         collectContactChanges()

@@ -48,12 +48,12 @@ final class StepContext: @unchecked Sendable {
         if epoch != w.columnsEpoch {
             sims = w.sims.mutableView; states = w.states.mutableView; metas = w.metas.mutableView
             shapes = w.shapes.view; vertices = w.pool.vertices.view; normals = w.pool.normals.view
-            boxes = w.aabbs.mutableView; fatBoxes = w.fatBoxes.mutableView
+            boxes = w.broadPhase.boxes.mutableView; fatBoxes = w.broadPhase.fatBoxes.mutableView
             epoch = w.columnsEpoch
         }
         assert(sims.readOnly.isView(of: w.sims) && states.readOnly.isView(of: w.states) && metas.readOnly.isView(of: w.metas)
                && shapes.isView(of: w.shapes) && vertices.isView(of: w.pool.vertices) && normals.isView(of: w.pool.normals)
-               && boxes.readOnly.isView(of: w.aabbs) && fatBoxes.readOnly.isView(of: w.fatBoxes),
+               && boxes.readOnly.isView(of: w.broadPhase.boxes) && fatBoxes.readOnly.isView(of: w.broadPhase.fatBoxes),
                "a body or shape column changed without World.columnsEpoch")
         refreshContacts(w)
     }

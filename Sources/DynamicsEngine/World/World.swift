@@ -48,23 +48,10 @@ public final class World {
     @exclusivity(unchecked) var shapeSlots = SlotAllocator()
     /// Next shape of the same body (a singly linked list per body), or -1.
     let shapeNext = Column<Int32>()
-    /// Each shape's bounding box with its speculative margin (updated every step for moving
-    /// shapes; kept apart from `shapes` so the broad phase reads a dense array).
-    let aabbs = Column<AABB>()
-    /// The boxes the broad phase last found pairs with: each moving shape's box grown by
-    /// `fatMargin` (static shapes: their box). While every moving shape's box stays inside its
-    /// fat box and nothing structural changed, the pairs cannot change and are reused.
-    let fatBoxes = Column<AABB>()
-    /// Set when shapes, body types or collision filters change: the next step finds pairs afresh.
-    @exclusivity(unchecked) var broadPhaseDirty = true
-    /// Raised by the box update when a moving shape's box left its fat box.
-    let boxEscaped = WorkFlag()
     /// Steps whose broad phase reused the previous step's pairs (for tests and profiles).
     @exclusivity(unchecked) var pairsReusedSteps = 0
     /// Steps whose broad phase let only the enlarged shapes look for partners.
     @exclusivity(unchecked) var incrementalPass = 0
-    /// Set by this step's broad phase when its pairs differ from the contacts' (the merge runs).
-    @exclusivity(unchecked) var pairsChanged = true
     /// Whether the islands (and their colouring) must be rebuilt this step: raised by whatever
     /// changes what they are made of — the contacts (a merge, a contact gaining or losing its
     /// points), a body created, destroyed, woken, put to sleep or given another type, a joint
@@ -81,8 +68,6 @@ public final class World {
     @exclusivity(unchecked) var islandsReusedSteps = 0
     /// Steps solved by the bodies' own stages only (`solveUnconstrained`; for tests).
     @exclusivity(unchecked) var unconstrainedSolves = 0
-    /// 1 when a moving shape is in the broad phase's large list.
-    let shapeIsLarge = Column<UInt8>()
     /// The contact softness of the last solve and what it was computed from.
     @exclusivity(unchecked) var contactSoftness = ContactSoftnessCache()
     /// What the last step of a small world ended in, to recognise exact rest (`Rest.swift`).
@@ -97,8 +82,6 @@ public final class World {
     @exclusivity(unchecked) var pool = VertexPool()
     /// The body that owns every boundary segment.
     @exclusivity(unchecked) var boundaryBody: Int32 = -1
-    /// Set when static geometry changed and the static grid must be rebuilt.
-    @exclusivity(unchecked) var staticDirty = true
     /// Live one-sided boundary segments (containers' walls; see `keepInsideOneSidedBoundaries`).
     @exclusivity(unchecked) var oneSidedSegmentCount = 0
     /// Bodies the last finalize pass flagged as fast (see `solveContinuous`).
@@ -137,6 +120,7 @@ public final class World {
     @exclusivity(unchecked) var preparedShapes: [(ShapeDef, PreparedGeometry)] = []
     /// (At most 65 536: the chunk lists hold 16-bit offsets.)
     let contactChunk = 512
+    /// The broad phase: shape boxes, fat boxes, grids, pairs and what makes them stale.
     @exclusivity(unchecked) var broadPhase = BroadPhase()
     /// What the world queries keep besides the broad phase's grids (`World/Queries.swift`).
     @exclusivity(unchecked) var queryIndex = QueryIndex()
