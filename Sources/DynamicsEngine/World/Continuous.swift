@@ -344,13 +344,13 @@ extension World {
     func keepCoresOutOfTouchedStatics(_ ctx: StepContext) {
         // Only the contacts the narrow phase listed (awake, with points, a static body on
         // one side), in contact order. (Nothing below grows the columns: the views stay valid.)
-        guard contactChangeChunks > 0 else { return }
+        guard contacts.chunkCount > 0 else { return }
         let cs = ctx.contacts.readOnly, sh = ctx.shapes, me = ctx.metas.readOnly, sims = ctx.sims.readOnly
         var hits = 0
         // (By index: iterating a chunk's list retained and released it.)
-        for chunk in 0..<contactChangeChunks {
-            for j in 0..<staticTouches[chunk].count {
-                let k = chunk * contactChunk + Int(staticTouches[chunk][j])
+        for chunk in 0..<contacts.chunkCount {
+            for j in 0..<contacts.staticTouches[chunk].count {
+                let k = chunk * ContactSet.chunkSize + Int(contacts.staticTouches[chunk][j])
                 let sa = Int(cs[k].shapeA)
                 guard sa >= 0, cs[k].flags & Contact.hasPoints != 0 else { continue }
                 let sb = Int(cs[k].shapeB)

@@ -58,8 +58,6 @@ public final class World {
     /// created or destroyed. While it stays down, last step's islands, colours and batch
     /// layout are this step's, and the step reuses them (see `buildIslands`).
     @exclusivity(unchecked) var islandsDirty = true
-    /// Raised by the narrow phase when a contact's link (its bodies, when it has points) changed.
-    let linksChanged = WorkFlag()
     /// From this many contacts, the step asks for contact data and bodies ahead
     /// (`World.defaultPrefetchingContacts`; tests set it to 0 to check that asking changes no
     /// result).
@@ -103,23 +101,11 @@ public final class World {
     /// The contacts: records, manifolds, island links, events, per-shape lists (`ContactSet`).
     let contacts = ContactSet()
     // The step pipeline's reusable buffers.
-    /// Per narrow-phase chunk of `contactChunk` contacts: the contacts that changed this step
-    /// (see `NarrowPhaseContext.update`); the first `contactChangeChunks` lists are current.
-    /// Entries are offsets in the chunk (contact `c · contactChunk + offset`): 2 bytes each,
-    /// and a list reserved for a whole chunk takes 1 KB instead of 2.
-    let contactChanges = Column<[UInt16]>()
-    /// Per narrow-phase chunk: the awake contacts with points between a dynamic body and a
-    /// static one, in contact order (the continuous step's `keepCoresOutOfTouchedStatics`
-    /// reads only these, not every contact); offsets in the chunk, as `contactChanges`.
-    let staticTouches = Column<[UInt16]>()
-    @exclusivity(unchecked) var contactChangeChunks = 0
     /// Raised whenever a body or shape column (records, boxes, the vertex pool) may have grown
     /// or been replaced: the step context keeps its views of them until it changes.
     @exclusivity(unchecked) var columnsEpoch = 0
     /// `createBody`'s list of validated shapes, kept empty between calls for its capacity.
     @exclusivity(unchecked) var preparedShapes: [(ShapeDef, PreparedGeometry)] = []
-    /// (At most 65 536: the chunk lists hold 16-bit offsets.)
-    let contactChunk = 512
     /// The broad phase: shape boxes, fat boxes, grids, pairs and what makes them stale.
     @exclusivity(unchecked) var broadPhase = BroadPhase()
     /// What the world queries keep besides the broad phase's grids (`World/Queries.swift`).
