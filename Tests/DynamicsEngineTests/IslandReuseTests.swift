@@ -23,14 +23,14 @@ struct IslandReuseTests {
     func restingWorldKeepsIslands() throws {
         let (w, boxes) = try Self.stacks()
         let (v, _) = try Self.stacks()
-        let before = w.islandsReusedSteps
+        let before = w.counters.islandsReusedSteps
         for _ in 0..<60 {
             w.step()
             // The same world rebuilding its islands every step.
             v.islandsDirty = true
             v.step()
         }
-        #expect(w.islandsReusedSteps - before >= 55, "kept islands in \(w.islandsReusedSteps - before) of 60 resting steps")
+        #expect(w.counters.islandsReusedSteps - before >= 55, "kept islands in \(w.counters.islandsReusedSteps - before) of 60 resting steps")
         #expect(w.islandCount == 2)
         for b in boxes { #expect(w.position(b) == v.position(b)) }
     }

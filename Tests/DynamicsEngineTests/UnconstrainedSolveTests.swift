@@ -16,7 +16,7 @@ struct UnconstrainedSolveTests {
         let v0 = Vec2(120, -400)
         let b = try TestWorld.box(w, at: Vec2(0, 0), velocity: v0)
         let dt: Float = 1.0 / 60.0, n = Float(w.settings.subSteps), h = dt / n
-        let before = w.unconstrainedSolves
+        let before = w.counters.unconstrainedSolves
         for step in 1...30 {
             w.step(dt: dt)
             // Semi-implicit Euler in n sub-steps: v grows by g·h each sub-step and each
@@ -30,7 +30,7 @@ struct UnconstrainedSolveTests {
             #expect(length(w.position(b) - x) <= 1e-4 * max(1, length(x)), "step \(step): \(w.position(b)) vs \(x)")
             #expect(length(w.linearVelocity(b) - v) <= 1e-4 * max(1, length(v)), "step \(step): \(w.linearVelocity(b)) vs \(v)")
         }
-        #expect(w.unconstrainedSolves - before == 30, "the body in flight took the unconstrained solve every step")
+        #expect(w.counters.unconstrainedSolves - before == 30, "the body in flight took the unconstrained solve every step")
     }
 
     /// Boxes and circles above the ground, spinning, damped and pushed, that fall and land.
@@ -69,8 +69,8 @@ struct UnconstrainedSolveTests {
             lean.applyForce(bodies[0], Vec2(500, 0))
             general.applyForce(bodies[0], Vec2(500, 0))
         }
-        #expect(lean.unconstrainedSolves >= 10, "the flight took the unconstrained solve (\(lean.unconstrainedSolves) steps)")
-        #expect(general.unconstrainedSolves == 0)
+        #expect(lean.counters.unconstrainedSolves >= 10, "the flight took the unconstrained solve (\(lean.counters.unconstrainedSolves) steps)")
+        #expect(general.counters.unconstrainedSolves == 0)
         #expect(lean.touchingContactCount > 0, "the bodies landed")
     }
 
@@ -88,6 +88,6 @@ struct UnconstrainedSolveTests {
             general.step()
             #expect(Self.sameState(switching, general, bodies), "step \(step)")
         }
-        #expect(switching.unconstrainedSolves > 0 && switching.islandsReusedSteps > 0)
+        #expect(switching.counters.unconstrainedSolves > 0 && switching.counters.islandsReusedSteps > 0)
     }
 }

@@ -73,7 +73,7 @@ extension World {
         // are still every pair, and the contacts stand as they are.
         let dirty = bp.dirty || movingCount != bp.lastMovingCount
         if !dirty && !bp.boxEscaped.isSet {
-            pairsReusedSteps += 1
+            counters.pairsReusedSteps += 1
             return
         }
         bp.pairsChanged = true
@@ -114,7 +114,7 @@ extension World {
         let listsStand = allLarge && !dirty
         if !listsStand { bp.keptIndex = nil }
         if incremental {
-            incrementalPass += 1
+            counters.incrementalPasses += 1
         } else if !listsStand {
             // Mean size (serial, in slot order: the cell size never depends on the worker count).
             var sizeSum: Float = 0

@@ -74,7 +74,7 @@ extension World {
             if settings.isSleepEnabled && islands.contactsInIslands > 0 {
                 refreshSleepability(ctx.links.readOnly.subview(0..<ctx.contacts.count), ctx.metas.readOnly, ctx.states.readOnly, &islands)
             }
-            islandsReusedSteps += 1
+            counters.islandsReusedSteps += 1
             return true
         }
         // The builder in place (`islands` is exclusivity-unchecked and nothing below reads it

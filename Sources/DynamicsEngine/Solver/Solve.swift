@@ -120,7 +120,7 @@ extension World {
     /// preparation and the solver's views, which would find nothing to do. The islands stay
     /// uncoloured (`IslandBuilder.colored`) until a solve with constraints colours them.
     private func solveUnconstrained(_ ctx: StepContext, _ ib: inout IslandBuilder) {
-        unconstrainedSolves += 1
+        counters.unconstrainedSolves += 1
         let n = settings.subSteps
         let h = ctx.dt / Float(n)
         let run = BodyIntegration(sims: ctx.sims, states: ctx.states, bodies: ib.bodies.view, h: h, invH: 1 / h,

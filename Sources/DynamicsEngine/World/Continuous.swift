@@ -314,7 +314,7 @@ extension World {
         } else {
             task.run(0..<nb, part: 0)
         }
-        for c in 0..<max(chunks, 1) { continuousHits += continuousChunkHits[c] }
+        for c in 0..<max(chunks, 1) { counters.continuousHits += continuousChunkHits[c] }
     }
 
     /// A fast bullet's core swept against the other dynamic bodies (not bullets) at their
@@ -331,7 +331,7 @@ extension World {
             forEachShape(of: b) { s in
                 if case .hit(let t) = v.sweepCore(shape: s, from: c0, by: c1 - c0, radius: r) {
                     v.stopBody(i, at: t)
-                    continuousHits += 1
+                    counters.continuousHits += 1
                     c1 = sims[i].center
                 }
             }
@@ -363,7 +363,7 @@ extension World {
                 hits += coreSweepViews(ctx).constrainInnerCore(body: b, shape: s)
             }
         }
-        continuousHits += hits
+        counters.continuousHits += hits
     }
 
     /// A one-sided boundary (a container's wall) keeps centres of mass inside at any speed:
@@ -401,7 +401,7 @@ extension World {
             sims[b].xf.p = c - sims[b].xf.q.rotate(sims[b].localCenter)
             let vn = dot(states[b].v, n)
             if vn < 0 { states[b].v -= vn * n }
-            continuousHits += 1
+            counters.continuousHits += 1
         }
     }
 }

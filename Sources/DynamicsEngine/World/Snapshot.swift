@@ -670,8 +670,8 @@ extension World {
         _ = pool.allocate(count: 1) { _ in (.zero, .zero) }
         bodySlots = head.bodySlots; shapeSlots = head.shapeSlots; jointSlots = head.jointSlots; groupSlots = head.groupSlots
         boundaryBody = head.boundaryBody
-        stepCount = head.stepCount
-        continuousHits = head.continuousHits
+        counters.stepCount = head.stepCount
+        counters.continuousHits = head.continuousHits
 
         let nb = Int(bodySlots.count), ns = Int(shapeSlots.count), nj = Int(jointSlots.count), ng = Int(groupSlots.count)
         try readGroups(&r, count: ng)

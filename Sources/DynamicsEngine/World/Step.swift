@@ -25,17 +25,17 @@ extension World {
         // the rest step would.
         let atRest = canStepAtRest(dt: dt)
         #if DEBUG
-        let takeRestStep = atRest && (takesRestStepsInDebug || rest.settled)
+        let takeRestStep = atRest && (rest.takesStepsInDebug || rest.copy.settled)
         #else
         let takeRestStep = atRest
         #endif
         if takeRestStep {
             stepAtRest(dt: dt)
             if profiling { profile.steps += 1 }
-            stepCount += 1
+            counters.stepCount += 1
             return
         }
-        let hitsBefore = continuousHits
+        let hitsBefore = counters.continuousHits
         var t = profiling ? StepProfile.now() : 0
         @inline(__always) func lap(_ field: WritableKeyPath<StepProfile, Double>) {
             guard profiling else { return }
@@ -65,13 +65,13 @@ extension World {
         #if DEBUG
         // (Unless an island just fell asleep, which a step at rest does too.)
         if atRest && !islandsDirty {
-            assert(restSnapshotMatches(bitwise: false) && continuousHits - hitsBefore == rest.hits,
+            assert(restSnapshotMatches(bitwise: false) && counters.continuousHits - hitsBefore == rest.copy.hits,
                    "a step from an exact rest point changed the world: the rest copy misses something a step reads")
         }
         #endif
-        recordRest(ctx, hits: continuousHits - hitsBefore)
+        recordRest(ctx, hits: counters.continuousHits - hitsBefore)
         if profiling { profile.steps += 1 }
-        stepCount += 1
+        counters.stepCount += 1
     }
 
     /// A joint between an awake and a sleeping body wakes the sleeping one.

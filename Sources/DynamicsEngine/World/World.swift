@@ -12,16 +12,9 @@ public final class World {
     // a time and its step hands buffers to workers through raw pointers, so the runtime's
     // dynamic exclusivity checks (≈ 60 per step, a fifth of a small world's step) guard nothing.
     /// Solver settings; change between steps.
-    @exclusivity(unchecked) public var settings: WorldSettings { didSet { settingsGeneration &+= 1; stateChanged() } }
-    /// Counts changes to `settings` (a step at rest compares it instead of the whole settings).
-    @exclusivity(unchecked) var settingsGeneration = 0
-    /// Counts the calls from outside a step that may have changed what a step reads: every
-    /// public method or property that changes the world calls `stateChanged()`. A small world
-    /// at an exact rest point that no call changed since its last step skips comparing itself
-    /// with its rest copy (`Rest.swift`; debug builds compare anyway and check they agree).
-    @exclusivity(unchecked) var stateGeneration: UInt64 = 0
-    /// Notes a change made from outside a step (see `stateGeneration`).
-    @inline(__always) func stateChanged() { stateGeneration &+= 1 }
+    @exclusivity(unchecked) public var settings: WorldSettings { didSet { rest.settingsGeneration &+= 1; stateChanged() } }
+    /// Notes a change made from outside a step (see `RestState.stateGeneration`).
+    @inline(__always) func stateChanged() { rest.stateGeneration &+= 1 }
     /// Gravity for bodies that have no gravity of their own (pt/s²).
     @exclusivity(unchecked) public var gravity: Vec2 {
         didSet {
@@ -48,10 +41,6 @@ public final class World {
     @exclusivity(unchecked) var shapeSlots = SlotAllocator()
     /// Next shape of the same body (a singly linked list per body), or -1.
     let shapeNext = Column<Int32>()
-    /// Steps whose broad phase reused the previous step's pairs (for tests and profiles).
-    @exclusivity(unchecked) var pairsReusedSteps = 0
-    /// Steps whose broad phase let only the enlarged shapes look for partners.
-    @exclusivity(unchecked) var incrementalPass = 0
     /// Whether the islands (and their colouring) must be rebuilt this step: raised by whatever
     /// changes what they are made of — the contacts (a merge, a contact gaining or losing its
     /// points), a body created, destroyed, woken, put to sleep or given another type, a joint
@@ -62,21 +51,13 @@ public final class World {
     /// (`World.defaultPrefetchingContacts`; tests set it to 0 to check that asking changes no
     /// result).
     @exclusivity(unchecked) var prefetchingContacts = World.defaultPrefetchingContacts
-    /// Steps that reused the previous step's islands (for tests and profiles).
-    @exclusivity(unchecked) var islandsReusedSteps = 0
-    /// Steps solved by the bodies' own stages only (`solveUnconstrained`; for tests).
-    @exclusivity(unchecked) var unconstrainedSolves = 0
     /// The contact softness of the last solve and what it was computed from.
     @exclusivity(unchecked) var contactSoftness = ContactSoftnessCache()
-    /// What the last step of a small world ended in, to recognise exact rest (`Rest.swift`).
-    let rest = RestSnapshot()
-    /// Steps taken at rest (release builds; for tests and profiles).
-    @exclusivity(unchecked) var restSteps = 0
-    /// Times a step compared the world with its rest copy before deciding (for tests).
-    @exclusivity(unchecked) var restComparisons = 0
-    /// Lets a debug build take steps at rest too (tests compare such a world with one that
-    /// takes every step in full).
-    @exclusivity(unchecked) var takesRestStepsInDebug = false
+    /// What the last step of a small world ended in, to recognise exact rest, and what
+    /// changed the world since (`Rest.swift`).
+    @exclusivity(unchecked) var rest = RestState()
+    /// What the steps count (the public counts, and which shortcuts they took).
+    @exclusivity(unchecked) var counters = StepCounters()
     @exclusivity(unchecked) var pool = VertexPool()
     /// The body that owns every boundary segment.
     @exclusivity(unchecked) var boundaryBody: Int32 = -1
@@ -85,7 +66,10 @@ public final class World {
     /// Bodies the last finalize pass flagged as fast (see `solveContinuous`).
     let fastCounter = FastCounter()
     /// How many fast bodies the continuous step stopped at static geometry, ever.
-    @exclusivity(unchecked) public internal(set) var continuousHits = 0
+    public internal(set) var continuousHits: Int {
+        get { counters.continuousHits }
+        set { counters.continuousHits = newValue }
+    }
     /// Per chunk of the parallel fast-body sweep: its stops (summed after the sweep).
     let continuousChunkHits = Column<Int>()
 
@@ -133,7 +117,10 @@ public final class World {
     /// Per-phase wall time summed over the steps taken while `isProfiling` was on.
     @exclusivity(unchecked) public internal(set) var profile = StepProfile()
     /// Number of steps taken.
-    @exclusivity(unchecked) public internal(set) var stepCount = 0
+    public internal(set) var stepCount: Int {
+        get { counters.stepCount }
+        set { counters.stepCount = newValue }
+    }
     /// Worker threads used by `step`: 1 runs everything on the calling thread with no
     /// Dispatch at all. The default is the number of active processors. The state after any
     /// number of steps is bit-identical for every worker count.
