@@ -37,7 +37,7 @@ struct SnapshotTests {
             var m = a.metas[i], n = b.metas[i]
             m.island = -1; n.island = -1
             if m != n || m.sleepTime.bitPattern != n.sleepTime.bitPattern { out.append("body \(i): record differs") }
-            if Set(a.groupsOfBody[i]) != Set(b.groupsOfBody[i]) { out.append("body \(i): groups differ") }
+            if Set(a.groups.ofBody[i]) != Set(b.groups.ofBody[i]) { out.append("body \(i): groups differ") }
         }
         if a.shapeSlots.count != b.shapeSlots.count { return out + ["shape slot counts differ"] }
         for s in 0..<Int(a.shapeSlots.count) where a.shapes[s].alive {
@@ -117,7 +117,7 @@ struct SnapshotTests {
         let bytes = a.snapshot()
         let b = try World(snapshot: bytes)
         b.workerCount = workers
-        if workers > 1 { b.minBodiesForParallel = 0 }
+        if workers > 1 { b.options.minBodiesForParallel = 0 }
         #expect(b.snapshot() == bytes, "\(label): a restored world's snapshot differs from the one it was restored from")
         let atRestore = differences(a, b, atRestore: true)
         #expect(atRestore.isEmpty, "\(label) at restore: \(atRestore.prefix(5))")

@@ -23,7 +23,7 @@ extension World {
     /// core's 512 KB cache holds, and a world whose contacts come and go reads it in no order
     /// the processor foresees (dashboard 5000: ×1.20 steps per CPU second). Below, it
     /// stays in the cache and asking only costs (mix 1000, 1 500 contacts: about −4 %). Each
-    /// world reads its own `prefetchingContacts`, which starts here (tests lower it).
+    /// world reads its own `StepOptions.prefetchingContacts`, which starts here (tests lower it).
     static let defaultPrefetchingContacts = 4096
 
     /// Steps of its present motion a moving shape's new fat box reaches ahead, in a world of
@@ -61,7 +61,7 @@ extension World {
         // (Every step, so the buffers only read are opened mutably, in place: a read-only view of
         // a class property retained and released its array; these arrays are never shared, so
         // no copy is made.)
-        let workers = stepWorkers
+        let workers = ctx.workers
         let fatMargin = self.fatMargin
         bp.boxEscaped.clear()
         let lead: Float = movingCount <= Self.fewMovingShapes ? Self.fewShapesLead : 0
@@ -149,16 +149,16 @@ extension World {
         let small = bp.movingSmall.view
         // Entry masks only when there is more than one collision group to tell apart (they
         // cost about 1 % of a step in a world of one group, where they pass everything).
-        let liveGroups = Int(groupSlots.count) - groupSlots.freeSlots.count
+        let liveGroups = Int(groups.slots.count) - groups.slots.freeSlots.count
         let filter = liveGroups > 1 ? CollisionFilter(shapes: ctx.shapes, metas: ctx.metas.readOnly) : nil
         if !listsStand {
-            bp.grid.build(ids: small, boxes: ctx.fatBoxes.readOnly, cellSize: bp.cellSize, workers: workers, pipeline: pipeline,
-                          minParallel: parallelMin(1024), filter: filter)
+            bp.grid.build(ids: small, boxes: ctx.fatBoxes.readOnly, cellSize: bp.cellSize, workers: workers, pipeline: ctx.pipeline,
+                          minParallel: options.parallelMin(1024), filter: filter)
         }
         assert(!listsStand || (bp.movingSmall.isEmpty && bp.grid.nx == 0 && bp.movingLarge.elementsEqual(bp.moving)),
                "a world of few moving shapes kept lists that are not all of them, large")
-        let tEmit = isProfiling ? StepProfile.now() : 0
-        defer { if isProfiling { profile.pairEmission += StepProfile.now() - tEmit } }
+        let tEmit = options.isProfiling ? StepProfile.now() : 0
+        defer { if options.isProfiling { profile.pairEmission += StepProfile.now() - tEmit } }
         // Pairs: chunks of emitters claimed by the workers, each chunk into its own buffer.
         let emitters = incremental ? bp.enlargedList.view : bp.moving.view
         let count = emitters.count

@@ -1,12 +1,12 @@
 extension World {
     /// Merges this step's pairs into the contacts (`ContactSet.merge`), when they changed.
-    func mergeContacts() {
+    func mergeContacts(_ ctx: StepContext) {
         // The broad phase found the same pairs as last step: the contacts stand.
         guard broadPhase.pairsChanged else { return }
-        islandsDirty = true
+        islands.dirty = true
         let np = broadPhase.pairs.count
         contacts.merge(pairs: broadPhase.pairs.view, shapes: shapes.view, metas: metas.view,
-                       workers: np >= parallelMin(2048) ? stepWorkers : 1)
+                       workers: np >= options.parallelMin(2048) ? ctx.workers : 1)
     }
 
     /// The shapes and the vertex pool as views (valid until a shape is added or removed).
@@ -30,7 +30,7 @@ extension World {
         let run = NarrowPhaseContext(step: step, slop: settings.linearSlop, speculative: speculativeDistance,
                                      maxMargin: speculativeDistance + 4 * settings.maxLinearSpeed * dt,
                                      recycleDistance: settings.contactRecycleDistance, linksChanged: contacts.linksChanged,
-                                     prefetches: step.contacts.count >= prefetchingContacts)
+                                     prefetches: step.contacts.count >= options.prefetchingContacts)
         contacts.linksChanged.clear()
         let count = contacts.count, chunkSize = ContactSet.chunkSize
         let chunks = (count + chunkSize - 1) / chunkSize
@@ -51,7 +51,7 @@ extension World {
         Parallel.forChunks(workers: workers, count: count, chunkSize: chunkSize,
                            ContactUpdate(ctx: run, out: ChunkBuffers(contacts.changes.mutableView),
                                          statics: ChunkBuffers(contacts.staticTouches.mutableView), chunkSize: chunkSize))
-        if contacts.linksChanged.isSet { islandsDirty = true }
+        if contacts.linksChanged.isSet { islands.dirty = true }
     }
 
     /// Collects end events for contacts flagged as ended, and wakes sleeping bodies that an
@@ -136,7 +136,7 @@ struct NarrowPhaseContext: @unchecked Sendable {
     /// Raised when a contact's link changed (the islands must be rebuilt).
     unowned(unsafe) let linksChanged: WorkFlag
     /// Whether `update` asks for each contact's data and bodies ahead (a world of at least
-    /// `World.prefetchingContacts` contacts).
+    /// `StepOptions.prefetchingContacts` contacts).
     let prefetches: Bool
 
     /// Contact recycling (the idea of Box2D v3.2's persistent manifolds): when the two bodies

@@ -13,6 +13,10 @@ struct SolverScratch {
     let bigIslands = Column<Int32>()
     /// Scratch of the small islands' counting sort (one counter per island size).
     let sizeCounts = Column<Int32>()
+    /// Raised during a step's preparation when any contact can bounce (restitution > 0).
+    let bounce = WorkFlag()
+    /// The contact softness of the last solve and what it was computed from.
+    var contactSoftness = ContactSoftnessCache()
 }
 
 /// A sub-step's stages, in order: the solve's only encoding of them. `SolverViews.solveIsland`

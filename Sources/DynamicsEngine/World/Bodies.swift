@@ -53,10 +53,10 @@ extension World {
 
         let (slot, isNew) = bodySlots.allocate()
         let i = Int(slot)
-        islandsDirty = true
+        islands.dirty = true
         if isNew {
-            sims.append(BodySim()); states.append(BodyState()); metas.append(BodyMeta()); groupsOfBody.appendSlot()
-            columnsEpoch &+= 1
+            sims.append(BodySim()); states.append(BodyState()); metas.append(BodyMeta()); groups.ofBody.appendSlot()
+            stepContext.columnsChanged()
         }
         var meta = BodyMeta()
         meta.generation = metas[i].generation &+ 1
@@ -81,7 +81,7 @@ extension World {
             states[i].v = clampedSpeed(def.linearVelocity)
             states[i].w = def.fixedRotation ? 0 : clampedSpin(def.angularVelocity)
         }
-        groupsOfBody.removeAll(ofBody: i)
+        groups.ofBody.removeAll(ofBody: i)
         for g in def.groups { addToGroupUnchecked(body: i, group: Int(g.index)) }
 
         for (sd, geometry) in prepared { _ = addShape(body: i, def: sd, prepared: geometry) }
@@ -97,7 +97,7 @@ extension World {
         let (slot, isNew) = shapeSlots.allocate()
         let s = Int(slot)
         // (The shape columns or the vertex pool may grow: the step context takes new views.)
-        columnsEpoch &+= 1
+        stepContext.columnsChanged()
         if isNew { shapes.append(ShapeRecord()); shapeNext.append(-1); broadPhase.appendShapeSlot() }
         broadPhase.dirty = true
         var rec = ShapeRecord()
@@ -255,11 +255,11 @@ extension World {
             releaseShape(Int(s))
             s = next
         }
-        for g in groupsOfBody[i] { groups[Int(g)].members.removeAll { $0 == Int32(i) } }
-        groupsOfBody.removeAll(ofBody: i)
+        for g in groups.ofBody[i] { groups.records[Int(g)].members.removeAll { $0 == Int32(i) } }
+        groups.ofBody.removeAll(ofBody: i)
         removeFromSleepRing(i)
         metas[i].alive = false
-        islandsDirty = true
+        islands.dirty = true
         metas[i].firstShape = -1
         metas[i].shapeCount = 0
         bodySlots.release(Int32(i))
@@ -268,7 +268,7 @@ extension World {
 
     func releaseShape(_ s: Int) {
         broadPhase.dirty = true
-        if shapes[s].oneSided { oneSidedSegmentCount -= 1; shapes[s].oneSided = false }
+        if shapes[s].oneSided { continuous.oneSidedSegments -= 1; shapes[s].oneSided = false }
         if shapes[s].kind != .circle { pool.release(start: shapes[s].vertexStart, count: shapes[s].vertexCount) }
         shapes[s].alive = false
         shapes[s].body = -1

@@ -201,7 +201,7 @@ extension World {
         let i = slot(h)
         guard metas[i].type != type else { return }
         broadPhase.dirty = true
-        islandsDirty = true
+        islands.dirty = true
         if metas[i].type == .static || type == .static { broadPhase.staticDirty = true }
         wakeTouchingBodies(of: i)
         metas[i].type = type

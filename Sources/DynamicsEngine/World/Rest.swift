@@ -126,7 +126,7 @@ extension World {
 
     /// Small, no joints, nothing structural pending (a structural change always takes a full step).
     private var restEligible: Bool {
-        bodyCount <= Self.restBodyLimit && jointCount == 0 && !broadPhase.dirty && !broadPhase.staticDirty && !islandsDirty
+        bodyCount <= Self.restBodyLimit && jointCount == 0 && !broadPhase.dirty && !broadPhase.staticDirty && !islands.dirty
             && !contacts.hasPendingEvents
     }
 
@@ -144,7 +144,7 @@ extension World {
         counters.continuousHits += rest.copy.hits
         counters.restSteps += 1
         // Whatever fell asleep changed the state: the next step compares afresh.
-        if islandsDirty { rest.copy.atRest = false; rest.copy.full = false; rest.copy.settled = false }
+        if islands.dirty { rest.copy.atRest = false; rest.copy.full = false; rest.copy.settled = false }
     }
 
     /// After a full step: whether it ended where the last one did, and the copy for the next.

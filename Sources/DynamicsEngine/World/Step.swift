@@ -16,10 +16,7 @@ extension World {
         queryIndex.isStale = true
         defer { isStepping = false }
 
-        // Below ~1 000 bodies one thread is faster than waking others (the result is the
-        // same either way).
-        stepWorkers = bodyCount < minBodiesForParallel ? 1 : workerCount
-        let profiling = isProfiling
+        let profiling = options.isProfiling
         // A small world at an exact rest point only advances its sleep timers (`Rest.swift`).
         // Debug builds take the full step (unless a test asks) and check that it ends where
         // the rest step would.
@@ -46,7 +43,7 @@ extension World {
         let ctx = makeStepContext(dt: dt)
         findPairs(ctx)
         lap(\.broadPhase)
-        mergeContacts()
+        mergeContacts(ctx)
         // (Only a merge changes the contact columns during a step.)
         if broadPhase.pairsChanged { ctx.refreshContacts(self) }
         lap(\.merge)
@@ -64,7 +61,7 @@ extension World {
         lap(\.finalize)
         #if DEBUG
         // (Unless an island just fell asleep, which a step at rest does too.)
-        if atRest && !islandsDirty {
+        if atRest && !islands.dirty {
             assert(restSnapshotMatches(bitwise: false) && counters.continuousHits - hitsBefore == rest.copy.hits,
                    "a step from an exact rest point changed the world: the rest copy misses something a step reads")
         }

@@ -5,8 +5,8 @@
 /// struct of this size cost a `memcpy` per copy, a tenth of a one-body world's step.)
 ///
 /// Lifetime: the body and shape columns keep their size for the whole step, so their views
-/// stay valid; between steps they change only where `World.columnsEpoch` is raised (a body
-/// or shape slot added, a restore), and `start` keeps the views until it is. The contact
+/// stay valid; between steps they change only where `columnsChanged` is called (a body or
+/// shape slot added, a restore), and `start` keeps the views until it is. The contact
 /// columns grow in the merge (new contacts, new data slots, their island links): `start`
 /// takes their views every step and `refreshContacts` renews them after a merge.
 /// Concurrency: every pass documents which elements each worker writes (a body range, a
@@ -35,26 +35,33 @@ final class StepContext: @unchecked Sendable {
     /// The shapes with the vertex pool, together.
     @inline(__always) var geometry: ShapeGeometry { ShapeGeometry(records: shapes, vertices: vertices, normals: normals) }
 
-    /// The world's `columnsEpoch` the body and shape views were taken at.
-    @exclusivity(unchecked) private var epoch = -1
+    /// Raised whenever a body or shape column (records, boxes, the vertex pool) may have grown
+    /// or been replaced (`columnsChanged`): the next `start` takes those views again.
+    @exclusivity(unchecked) private var viewsStale = true
+    /// The parallel passes' stage list and progress (reused every step).
+    let pipeline = StagePipeline()
+
+    /// Notes that a body or shape column may have grown or been replaced (a body or shape
+    /// slot added, a restore).
+    @inline(__always) func columnsChanged() { viewsStale = true }
 
     /// Points the context at world `w`'s columns for a step of `dt` seconds. The body and
     /// shape views are taken again only when those columns changed since the last step
-    /// (`World.columnsEpoch`): reading the column objects cost a small world's step about a
+    /// (`columnsChanged`): reading the column objects cost a small world's step about a
     /// dozen cold cache lines. Debug builds check that the kept views are the columns' own.
     fileprivate func start(_ w: World, dt: Float, workers: Int) {
         self.dt = dt
         self.workers = workers
-        if epoch != w.columnsEpoch {
+        if viewsStale {
             sims = w.sims.mutableView; states = w.states.mutableView; metas = w.metas.mutableView
             shapes = w.shapes.view; vertices = w.pool.vertices.view; normals = w.pool.normals.view
             boxes = w.broadPhase.boxes.mutableView; fatBoxes = w.broadPhase.fatBoxes.mutableView
-            epoch = w.columnsEpoch
+            viewsStale = false
         }
         assert(sims.readOnly.isView(of: w.sims) && states.readOnly.isView(of: w.states) && metas.readOnly.isView(of: w.metas)
                && shapes.isView(of: w.shapes) && vertices.isView(of: w.pool.vertices) && normals.isView(of: w.pool.normals)
                && boxes.readOnly.isView(of: w.broadPhase.boxes) && fatBoxes.readOnly.isView(of: w.broadPhase.fatBoxes),
-               "a body or shape column changed without World.columnsEpoch")
+               "a body or shape column changed without StepContext.columnsChanged()")
         refreshContacts(w)
     }
 
@@ -65,9 +72,9 @@ final class StepContext: @unchecked Sendable {
 }
 
 extension World {
-    /// The context of a full step of `dt` seconds (after `stepWorkers` is set).
+    /// The context of a full step of `dt` seconds.
     func makeStepContext(dt: Float) -> StepContext {
-        stepContext.start(self, dt: dt, workers: stepWorkers)
+        stepContext.start(self, dt: dt, workers: options.workers(bodies: bodyCount))
         return stepContext
     }
 }

@@ -50,7 +50,7 @@ struct BodyMeta {
     var isFast = false
     /// A bullet (`BodyDef.isBullet`): when fast, also swept against other dynamic bodies.
     var isBullet = false
-    /// Member of a group with index ≥ 64 (consult `World.groupsOfBody`).
+    /// Member of a group with index ≥ 64 (consult `CollisionGroupTable.ofBody`).
     var overflow = false
     var firstShape: Int32 = -1
     var shapeCount: Int32 = 0

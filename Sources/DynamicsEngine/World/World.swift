@@ -8,9 +8,11 @@
 /// program with a precondition message; data errors (invalid geometry or body definitions)
 /// are thrown as `GeometryError` / `WorldError`.
 public final class World {
-    // Every stored property is `@exclusivity(unchecked)`: the world is used from one thread at
-    // a time and its step hands buffers to workers through raw pointers, so the runtime's
-    // dynamic exclusivity checks (≈ 60 per step, a fifth of a small world's step) guard nothing.
+    // Every stored `var` is `@exclusivity(unchecked)` (a `let` needs no check): the world is
+    // used from one thread at a time and its step hands buffers to workers through raw
+    // pointers, so the runtime's dynamic exclusivity checks, dozens per step and a sizeable
+    // part of a small world's step, would guard nothing. Each part of the step owns its own
+    // state (a struct or class below); the world holds the records and the parts.
     /// Solver settings; change between steps.
     @exclusivity(unchecked) public var settings: WorldSettings { didSet { rest.settingsGeneration &+= 1; stateChanged() } }
     /// Notes a change made from outside a step (see `RestState.stateGeneration`).
@@ -31,75 +33,59 @@ public final class World {
     let sims = Column<BodySim>()
     let states = Column<BodyState>()
     let metas = Column<BodyMeta>()
-    @exclusivity(unchecked) var groupsOfBody = BodyGroupTable()
     @exclusivity(unchecked) var bodySlots = SlotAllocator()
     /// Number of live bodies.
     @exclusivity(unchecked) public internal(set) var bodyCount = 0
+    /// The body that owns every boundary segment.
+    @exclusivity(unchecked) var boundaryBody: Int32 = -1
 
-    // Shapes.
+    // Shapes (slot-indexed; their boxes are the broad phase's).
     let shapes = Column<ShapeRecord>()
     @exclusivity(unchecked) var shapeSlots = SlotAllocator()
     /// Next shape of the same body (a singly linked list per body), or -1.
     let shapeNext = Column<Int32>()
-    /// Whether the islands (and their colouring) must be rebuilt this step: raised by whatever
-    /// changes what they are made of — the contacts (a merge, a contact gaining or losing its
-    /// points), a body created, destroyed, woken, put to sleep or given another type, a joint
-    /// created or destroyed. While it stays down, last step's islands, colours and batch
-    /// layout are this step's, and the step reuses them (see `buildIslands`).
-    @exclusivity(unchecked) var islandsDirty = true
-    /// From this many contacts, the step asks for contact data and bodies ahead
-    /// (`World.defaultPrefetchingContacts`; tests set it to 0 to check that asking changes no
-    /// result).
-    @exclusivity(unchecked) var prefetchingContacts = World.defaultPrefetchingContacts
-    /// The contact softness of the last solve and what it was computed from.
-    @exclusivity(unchecked) var contactSoftness = ContactSoftnessCache()
-    /// What the last step of a small world ended in, to recognise exact rest, and what
-    /// changed the world since (`Rest.swift`).
-    @exclusivity(unchecked) var rest = RestState()
-    /// What the steps count (the public counts, and which shortcuts they took).
-    @exclusivity(unchecked) var counters = StepCounters()
+    /// The polygons' and segments' vertices and normals.
     @exclusivity(unchecked) var pool = VertexPool()
-    /// The body that owns every boundary segment.
-    @exclusivity(unchecked) var boundaryBody: Int32 = -1
-    /// Live one-sided boundary segments (containers' walls; see `keepInsideOneSidedBoundaries`).
-    @exclusivity(unchecked) var oneSidedSegmentCount = 0
-    /// Bodies the last finalize pass flagged as fast (see `solveContinuous`).
-    let fastCounter = FastCounter()
-    /// How many fast bodies the continuous step stopped at static geometry, ever.
-    public internal(set) var continuousHits: Int {
-        get { counters.continuousHits }
-        set { counters.continuousHits = newValue }
-    }
-    /// Per chunk of the parallel fast-body sweep: its stops (summed after the sweep).
-    let continuousChunkHits = Column<Int>()
+    /// `createBody`'s list of validated shapes, kept empty between calls for its capacity.
+    @exclusivity(unchecked) var preparedShapes: [(ShapeDef, PreparedGeometry)] = []
 
-    // Groups.
-    @exclusivity(unchecked) var groups: [GroupRecord] = []
-    @exclusivity(unchecked) var groupSlots = SlotAllocator()
+    /// The collision groups and each body's groups.
+    @exclusivity(unchecked) var groups = CollisionGroupTable()
 
     // Joints.
     let joints = Column<JointRecord>()
     @exclusivity(unchecked) var jointSlots = SlotAllocator()
     @exclusivity(unchecked) public internal(set) var jointCount = 0
 
-    /// The contacts: records, manifolds, island links, events, per-shape lists (`ContactSet`).
-    let contacts = ContactSet()
-    // The step pipeline's reusable buffers.
-    /// Raised whenever a body or shape column (records, boxes, the vertex pool) may have grown
-    /// or been replaced: the step context keeps its views of them until it changes.
-    @exclusivity(unchecked) var columnsEpoch = 0
-    /// `createBody`'s list of validated shapes, kept empty between calls for its capacity.
-    @exclusivity(unchecked) var preparedShapes: [(ShapeDef, PreparedGeometry)] = []
+    // The step's parts. (The small ones a step at rest reads first, together.)
+    /// What the last step of a small world ended in, to recognise exact rest, and what
+    /// changed the world since (`Rest.swift`).
+    @exclusivity(unchecked) var rest = RestState()
+    /// What the steps count (the public counts, and which shortcuts they took).
+    @exclusivity(unchecked) var counters = StepCounters()
+    /// How steps run: workers, profiling, and the thresholds tests lower.
+    @exclusivity(unchecked) var options = StepOptions()
+    /// Set while `step` runs; structural changes are refused then.
+    @exclusivity(unchecked) var isStepping = false
+    /// The islands of the last step, and whether they must be rebuilt.
+    @exclusivity(unchecked) var islands = IslandBuilder()
     /// The broad phase: shape boxes, fat boxes, grids, pairs and what makes them stale.
     @exclusivity(unchecked) var broadPhase = BroadPhase()
     /// What the world queries keep besides the broad phase's grids (`World/Queries.swift`).
     @exclusivity(unchecked) var queryIndex = QueryIndex()
-    @exclusivity(unchecked) var islands = IslandBuilder()
+    /// The contacts: records, manifolds, island links, events, per-shape lists and the narrow
+    /// phase's lists (`ContactSet`).
+    let contacts = ContactSet()
+    /// The solver's reusable buffers.
     @exclusivity(unchecked) var solver = SolverScratch()
     /// This step's colour batches (kept apart from `solver` so both can be borrowed at once).
     @exclusivity(unchecked) var batches = ColoredBatches()
-    /// The passes' views of this world during a step (`World/StepContext.swift`).
+    /// The continuous step's counters and per-chunk hits.
+    @exclusivity(unchecked) var continuous = ContinuousState()
+    /// The step's views of this world and its numbers (`World/StepContext.swift`).
     let stepContext = StepContext()
+    /// Per-phase wall time summed over the steps taken while `isProfiling` was on.
+    @exclusivity(unchecked) public internal(set) var profile = StepProfile()
 
     /// Contacts that began touching in the last step (point: largest normal impulse). Two
     /// shapes touch when a manifold point is within the linear slop, or when the solve pushed
@@ -113,37 +99,33 @@ public final class World {
     /// each read of those lists costs a dynamic exclusivity check.
     public var hasContactEvents: Bool { contacts.hasEvents }
     /// Accumulates per-phase wall time of `step` while true (see `profile`).
-    @exclusivity(unchecked) public var isProfiling = false
-    /// Per-phase wall time summed over the steps taken while `isProfiling` was on.
-    @exclusivity(unchecked) public internal(set) var profile = StepProfile()
+    public var isProfiling: Bool {
+        get { options.isProfiling }
+        set { options.isProfiling = newValue }
+    }
     /// Number of steps taken.
     public internal(set) var stepCount: Int {
         get { counters.stepCount }
         set { counters.stepCount = newValue }
     }
+    /// How many fast bodies the continuous step stopped at static geometry, ever.
+    public internal(set) var continuousHits: Int {
+        get { counters.continuousHits }
+        set { counters.continuousHits = newValue }
+    }
     /// Worker threads used by `step`: 1 runs everything on the calling thread with no
     /// Dispatch at all. The default is the number of active processors. The state after any
     /// number of steps is bit-identical for every worker count.
-    @exclusivity(unchecked) public var workerCount: Int = World.defaultWorkerCount {
-        didSet { precondition(workerCount >= 1, "World.workerCount must be at least 1") }
+    public var workerCount: Int {
+        get { options.workerCount }
+        set {
+            precondition(newValue >= 1, "World.workerCount must be at least 1")
+            options.workerCount = newValue
+        }
     }
 
     /// The active processor count.
     public static var defaultWorkerCount: Int { max(1, ProcessInfoShim.activeProcessorCount) }
-
-    /// Workers used by the current step (`workerCount`, or 1 for small worlds).
-    @exclusivity(unchecked) var stepWorkers = 1
-    /// Worlds with fewer bodies step on one thread (tests lower it to cover the parallel paths).
-    @exclusivity(unchecked) var minBodiesForParallel = 1000
-    /// The least work worth splitting for a phase whose usual threshold is `n`; tests that set
-    /// `minBodiesForParallel` to 0 split everything, so every parallel path runs on small worlds.
-    @inline(__always) func parallelMin(_ n: Int) -> Int { minBodiesForParallel == 0 ? 1 : n }
-    /// Raised during a step's preparation when any contact can bounce (restitution > 0).
-    let bounceFlag = WorkFlag()
-    /// The parallel solve's stage list and progress (reused every step).
-    let pipeline = StagePipeline()
-    /// Set while `step` runs; structural changes are refused then.
-    @exclusivity(unchecked) var isStepping = false
 
     /// Creates an empty world.
     public init(gravity: Vec2 = Vec2(0, 1000), settings: WorldSettings = WorldSettings()) {
