@@ -15,8 +15,6 @@ struct SolverScratch {
     let sizeCounts = Column<Int32>()
     /// Raised during a step's preparation when any contact can bounce (restitution > 0).
     let bounce = WorkFlag()
-    /// The contact softness of the last solve and what it was computed from.
-    var contactSoftness = ContactSoftnessCache()
 }
 
 /// A sub-step's stages, in order: the solve's only encoding of them. `SolverViews.solveIsland`

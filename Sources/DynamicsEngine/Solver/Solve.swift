@@ -16,16 +16,10 @@ extension World {
             solveUnconstrained(ctx, &ib)
             return
         }
-        let dt = ctx.dt
-        let n = settings.subSteps
-        let h = dt / Float(n)
-        let contactHertz = min(settings.contactHertz, 0.25 * Float(n) / dt)
-        let (soft, staticSoft) = solver.contactSoftness.softness(hertz: contactHertz, dampingRatio: settings.contactDampingRatio, h: h)
+        // The step's numbers, worked out once by the step context.
+        let soft = ctx.contactSoftness, staticSoft = ctx.staticSoftness, jointCtx = ctx.jointContext
         // The solver works on solve groups of islands (see `IslandBuilder.groupCount`).
         let nj = ib.groupCount > 0 ? Int(ib.groupJointStart[ib.groupCount]) : 0
-        // (Read only by the joints' passes: a world without joints does not compute it.)
-        let jointSoft = nj > 0 ? Softness(hertz: settings.jointHertz, dampingRatio: settings.jointDampingRatio, h: h) : .rigid
-        let jointCtx = JointSolver.Context(h: h, invH: 1 / h, jointSoftness: jointSoft)
         let workers = ctx.workers
         scheduleIslands(workers: workers)
         let solveStart = options.isProfiling ? StepProfile.now() : 0
@@ -84,7 +78,7 @@ extension World {
                 wideStart: batches.wideStart.view, colorStart: batches.colorStart.view,
                 overflowStart: batches.overflowStart.view,
                 batchCount: batchCount, overflow: overflowP,
-                joints: jointsP, groups: ib.groups, subSteps: n, h: h, invH: 1 / h,
+                joints: jointsP, groups: ib.groups, subSteps: ctx.subSteps, h: ctx.h, invH: ctx.invH,
                 maxBiasVelocity: settings.maxContactPushSpeed,
                 softness: WideContactSolver.LaneSoftness(soft: soft, staticSoft: staticSoft),
                 restitutionThreshold: settings.restitutionThreshold,
@@ -121,13 +115,11 @@ extension World {
     /// uncoloured (`IslandBuilder.colored`) until a solve with constraints colours them.
     private func solveUnconstrained(_ ctx: StepContext, _ ib: inout IslandBuilder) {
         counters.unconstrainedSolves += 1
-        let n = settings.subSteps
-        let h = ctx.dt / Float(n)
-        let run = BodyIntegration(sims: ctx.sims, states: ctx.states, bodies: ib.bodies.view, h: h, invH: 1 / h,
+        let run = BodyIntegration(sims: ctx.sims, states: ctx.states, bodies: ib.bodies.view, h: ctx.h, invH: ctx.invH,
                                   maxLinearSpeed: settings.maxLinearSpeed)
         // Nothing couples the bodies of these islands: each takes its whole step alone.
         guard ib.groupCount > 0 else { return }
-        run.unconstrainedSteps(0..<Int(ib.groupBodyStart[ib.groupCount]), subSteps: n)
+        run.unconstrainedSteps(0..<Int(ib.groupBodyStart[ib.groupCount]), subSteps: ctx.subSteps)
     }
 
     /// Splits this step's islands into those solved by all workers together (many colour
