@@ -1,7 +1,7 @@
 import Testing
 @testable import DynamicsEngine
 
-/// A small world at an exact rest point takes steps at rest (`Rest.swift`): only its sleep
+/// A small world at an exact rest point takes steps at rest (`Step/StepAtRest.swift`): only its sleep
 /// timers advance. Such a world must stay bit for bit with one that takes every step in full —
 /// through coming to rest, calls that disturb it, and falling asleep. (Debug builds check every
 /// predicted rest step against the full step anyway; here the rest steps are really taken.)

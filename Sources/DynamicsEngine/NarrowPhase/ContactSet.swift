@@ -540,6 +540,6 @@ struct ContactMerge: RangeTask, @unchecked Sendable {
     }
 }
 
-// Compared field by field when a small world looks for exact rest (`Rest.swift`).
+// Compared field by field when a small world looks for exact rest (`Step/StepAtRest.swift`).
 extension Contact: Equatable {}
 extension ContactData: Equatable {}

@@ -155,7 +155,7 @@ struct SlotAllocator {
     mutating func release(_ slot: Int32) { freeSlots.append(slot) }
 }
 
-// Compared field by field when a small world looks for exact rest (`Rest.swift`).
+// Compared field by field when a small world looks for exact rest (`Step/StepAtRest.swift`).
 extension BodySim: Equatable {}
 extension BodyState: Equatable {}
 extension BodyMeta: Equatable {}

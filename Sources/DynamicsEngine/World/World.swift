@@ -59,7 +59,7 @@ public final class World {
 
     // The step's parts. (The small ones a step at rest reads first, together.)
     /// What the last step of a small world ended in, to recognise exact rest, and what
-    /// changed the world since (`Rest.swift`).
+    /// changed the world since (`Step/StepAtRest.swift`).
     @exclusivity(unchecked) var rest = RestState()
     /// What the steps count (the public counts, and which shortcuts they took).
     @exclusivity(unchecked) var counters = StepCounters()
@@ -82,7 +82,7 @@ public final class World {
     @exclusivity(unchecked) var batches = ColoredBatches()
     /// The continuous step's counters and per-chunk hits.
     @exclusivity(unchecked) var continuous = ContinuousState()
-    /// The step's views of this world and its numbers (`World/StepContext.swift`).
+    /// The step's views of this world and its numbers (`Step/StepContext.swift`).
     let stepContext = StepContext()
     /// Per-phase wall time summed over the steps taken while `isProfiling` was on.
     @exclusivity(unchecked) public internal(set) var profile = StepProfile()

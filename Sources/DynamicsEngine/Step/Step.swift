@@ -17,7 +17,7 @@ extension World {
         defer { isStepping = false }
 
         let profiling = options.isProfiling
-        // A small world at an exact rest point only advances its sleep timers (`Rest.swift`).
+        // A small world at an exact rest point only advances its sleep timers (`Step/StepAtRest.swift`).
         // Debug builds take the full step (unless a test asks) and check that it ends where
         // the rest step would.
         let atRest = canStepAtRest(dt: dt)
