@@ -1,10 +1,13 @@
-/// A world's collision groups: their records (by group slot), their slots, and each body's
-/// groups.
-struct CollisionGroupTable {
-    var records: [GroupRecord] = []
-    var slots = SlotAllocator()
-    /// Per body slot: the groups it belongs to, in the order it joined them.
-    var ofBody = BodyGroupTable()
+/// What the members of a collision group collide with.
+public struct CollisionMode: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// Members collide with each other.
+    public static let items = CollisionMode(rawValue: 1)
+    /// Members collide with the group's boundaries.
+    public static let boundaries = CollisionMode(rawValue: 2)
+    /// Both.
+    public static let everything: CollisionMode = [.items, .boundaries]
 }
 
 extension World {
