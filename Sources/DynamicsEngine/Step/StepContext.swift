@@ -2,8 +2,9 @@
 /// numbers (its length, the sub-step's length and inverse, the contact and joint softness
 /// for a sub-step), set once at the start of a full step (`World.makeStepContext`) and
 /// reached by every pass and its workers through one reference, instead of each pass
-/// re-declaring its own views or working its numbers out again. (A class the world keeps, not a value: copied into every pass's task value, a
-/// struct of this size cost a `memcpy` per copy, a tenth of a one-body world's step.)
+/// re-declaring its own views or working its numbers out again. (A class the world keeps,
+/// not a value: copied into every pass's task value, a struct of this size cost a `memcpy`
+/// per copy, a tenth of a one-body world's step.)
 ///
 /// Lifetime: the body and shape columns keep their size for the whole step, so their views
 /// stay valid; between steps they change only where `columnsChanged` is called (a body or
@@ -18,19 +19,6 @@ final class StepContext: @unchecked Sendable {
     /// The step's length (s) and how many workers it uses.
     @exclusivity(unchecked) private(set) var dt: Float = 0
     @exclusivity(unchecked) private(set) var workers = 1
-    // The step's numbers.
-    /// `WorldSettings.subSteps`, the sub-step's length h = dt / subSteps (s), and 1 / h.
-    @exclusivity(unchecked) private(set) var subSteps = 1
-    @exclusivity(unchecked) private(set) var h: Float = 0
-    @exclusivity(unchecked) private(set) var invH: Float = 0
-    /// The contacts' softness for a sub-step: between moving bodies (`WorldSettings.contactHertz`,
-    /// at most a quarter of the sub-step rate), and against static bodies at twice the stiffness.
-    @exclusivity(unchecked) private(set) var contactSoftness = Softness.rigid
-    @exclusivity(unchecked) private(set) var staticSoftness = Softness.rigid
-    /// The joints' softness for a sub-step (`.rigid` in a world without joints, which never reads it).
-    @exclusivity(unchecked) private(set) var jointSoftness = Softness.rigid
-    /// The contact softness and what it was computed from, kept while they stay the same.
-    @exclusivity(unchecked) private var contactSoftnessCache = ContactSoftnessCache()
     // Bodies, in slot order.
     @exclusivity(unchecked) private(set) var sims = MutableView<BodySim>()
     @exclusivity(unchecked) private(set) var states = MutableView<BodyState>()
@@ -45,6 +33,19 @@ final class StepContext: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var contacts = MutableView<Contact>()
     @exclusivity(unchecked) private(set) var contactData = MutableView<ContactData>()
     @exclusivity(unchecked) private(set) var links = MutableView<SIMD2<Int32>>()
+    // The step's numbers (after the views, which every pass reads; these only the solve).
+    /// `WorldSettings.subSteps`, the sub-step's length h = dt / subSteps (s), and 1 / h.
+    @exclusivity(unchecked) private(set) var subSteps = 1
+    @exclusivity(unchecked) private(set) var h: Float = 0
+    @exclusivity(unchecked) private(set) var invH: Float = 0
+    /// The contacts' softness for a sub-step: between moving bodies (`WorldSettings.contactHertz`,
+    /// at most a quarter of the sub-step rate), and against static bodies at twice the stiffness.
+    @exclusivity(unchecked) private(set) var contactSoftness = Softness.rigid
+    @exclusivity(unchecked) private(set) var staticSoftness = Softness.rigid
+    /// The joints' softness for a sub-step (`.rigid` in a world without joints, which never reads it).
+    @exclusivity(unchecked) private(set) var jointSoftness = Softness.rigid
+    /// The contact softness and what it was computed from, kept while they stay the same.
+    @exclusivity(unchecked) private var contactSoftnessCache = ContactSoftnessCache()
 
     /// What the joints' passes take: h, 1 / h and the joints' softness.
     @inline(__always) var jointContext: JointSolver.Context { JointSolver.Context(h: h, invH: invH, jointSoftness: jointSoftness) }
