@@ -17,7 +17,8 @@ extension World {
             return
         }
         // The step's numbers, worked out once by the step context.
-        let soft = ctx.contactSoftness, staticSoft = ctx.staticSoftness, jointCtx = ctx.jointContext
+        let numbers = ctx.numbers
+        let soft = numbers.contactSoftness, staticSoft = numbers.staticSoftness, jointCtx = numbers.jointContext
         // The solver works on solve groups of islands (see `IslandBuilder.groupCount`).
         let nj = ib.groupCount > 0 ? Int(ib.groupJointStart[ib.groupCount]) : 0
         let workers = ctx.workers
@@ -51,7 +52,7 @@ extension World {
             let simsP = ctx.sims, statesP = ctx.states
             let metasP = ctx.metas.readOnly, contactsP = ctx.contacts.readOnly
             let overflowP = batches.overflow.view
-            let bounce = solver.bounce
+            let bounce = ctx.bounce
             bounce.clear()
             // 2. The overflow constraints (rare: a body in more than `colorCount` contacts of one
             // island) as scalar constraints, then every batch straight from the world.
@@ -78,7 +79,7 @@ extension World {
                 wideStart: batches.wideStart.view, colorStart: batches.colorStart.view,
                 overflowStart: batches.overflowStart.view,
                 batchCount: batchCount, overflow: overflowP,
-                joints: jointsP, groups: ib.groups, subSteps: ctx.subSteps, h: ctx.h, invH: ctx.invH,
+                joints: jointsP, groups: ib.groups, subSteps: numbers.subSteps, h: numbers.h, invH: numbers.invH,
                 maxBiasVelocity: settings.maxContactPushSpeed,
                 softness: WideContactSolver.LaneSoftness(soft: soft, staticSoft: staticSoft),
                 restitutionThreshold: settings.restitutionThreshold,
@@ -115,11 +116,12 @@ extension World {
     /// uncoloured (`IslandBuilder.colored`) until a solve with constraints colours them.
     private func solveUnconstrained(_ ctx: StepContext, _ ib: inout IslandBuilder) {
         counters.unconstrainedSolves += 1
-        let run = BodyIntegration(sims: ctx.sims, states: ctx.states, bodies: ib.bodies.view, h: ctx.h, invH: ctx.invH,
+        let numbers = ctx.numbers
+        let run = BodyIntegration(sims: ctx.sims, states: ctx.states, bodies: ib.bodies.view, h: numbers.h, invH: numbers.invH,
                                   maxLinearSpeed: settings.maxLinearSpeed)
         // Nothing couples the bodies of these islands: each takes its whole step alone.
         guard ib.groupCount > 0 else { return }
-        run.unconstrainedSteps(0..<Int(ib.groupBodyStart[ib.groupCount]), subSteps: ctx.subSteps)
+        run.unconstrainedSteps(0..<Int(ib.groupBodyStart[ib.groupCount]), subSteps: numbers.subSteps)
     }
 
     /// Splits this step's islands into those solved by all workers together (many colour

@@ -10,6 +10,4 @@ struct SolverScratch {
     let bigIslands = Column<Int32>()
     /// Scratch of the small islands' counting sort (one counter per island size).
     let sizeCounts = Column<Int32>()
-    /// Raised during a step's preparation when any contact can bounce (restitution > 0).
-    let bounce = WorkFlag()
 }

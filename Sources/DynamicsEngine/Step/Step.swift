@@ -22,7 +22,7 @@ extension World {
         // the rest step would.
         let atRest = canStepAtRest(dt: dt)
         #if DEBUG
-        let takeRestStep = atRest && (rest.takesStepsInDebug || rest.copy.settled)
+        let takeRestStep = atRest && (rest.takesStepsInDebug || rest.settled)
         #else
         let takeRestStep = atRest
         #endif
@@ -62,7 +62,7 @@ extension World {
         #if DEBUG
         // (Unless an island just fell asleep, which a step at rest does too.)
         if atRest && !islands.dirty {
-            assert(restSnapshotMatches(bitwise: false) && counters.continuousHits - hitsBefore == rest.copy.hits,
+            assert(restSnapshotMatches(bitwise: false) && counters.continuousHits - hitsBefore == rest.hits,
                    "a step from an exact rest point changed the world: the rest copy misses something a step reads")
         }
         #endif

@@ -33,22 +33,13 @@ final class StepContext: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var contacts = MutableView<Contact>()
     @exclusivity(unchecked) private(set) var contactData = MutableView<ContactData>()
     @exclusivity(unchecked) private(set) var links = MutableView<SIMD2<Int32>>()
-    // The step's numbers (after the views, which every pass reads; these only the solve).
-    /// `WorldSettings.subSteps`, the sub-step's length h = dt / subSteps (s), and 1 / h.
-    @exclusivity(unchecked) private(set) var subSteps = 1
-    @exclusivity(unchecked) private(set) var h: Float = 0
-    @exclusivity(unchecked) private(set) var invH: Float = 0
-    /// The contacts' softness for a sub-step: between moving bodies (`WorldSettings.contactHertz`,
-    /// at most a quarter of the sub-step rate), and against static bodies at twice the stiffness.
-    @exclusivity(unchecked) private(set) var contactSoftness = Softness.rigid
-    @exclusivity(unchecked) private(set) var staticSoftness = Softness.rigid
-    /// The joints' softness for a sub-step (`.rigid` in a world without joints, which never reads it).
-    @exclusivity(unchecked) private(set) var jointSoftness = Softness.rigid
-    /// The contact softness and what it was computed from, kept while they stay the same.
-    @exclusivity(unchecked) private var contactSoftnessCache = ContactSoftnessCache()
-
-    /// What the joints' passes take: h, 1 / h and the joints' softness.
-    @inline(__always) var jointContext: JointSolver.Context { JointSolver.Context(h: h, invH: invH, jointSoftness: jointSoftness) }
+    /// The step's numbers (after the views, which every pass reads; these only the solve).
+    @exclusivity(unchecked) private(set) var numbers = StepNumbers()
+    /// What `numbers` were worked out from: the step's length and the settings' generation
+    /// (`RestState.settingsGeneration`). While these stay the same, so do the numbers, and
+    /// `start` keeps them instead of working them out again (their divisions) in every step.
+    @exclusivity(unchecked) private var numbersDT = Float.nan
+    @exclusivity(unchecked) private var numbersSettingsGeneration = -1
 
     /// The shapes with the vertex pool, together.
     @inline(__always) var geometry: ShapeGeometry { ShapeGeometry(records: shapes, vertices: vertices, normals: normals) }
@@ -58,6 +49,8 @@ final class StepContext: @unchecked Sendable {
     @exclusivity(unchecked) private var viewsStale = true
     /// The parallel passes' stage list and progress (reused every step).
     let pipeline = StagePipeline()
+    /// Raised during the solve's preparation when any contact can bounce (restitution > 0).
+    let bounce = WorkFlag()
 
     /// Notes that a body or shape column may have grown or been replaced (a body or shape
     /// slot added, a restore).
@@ -70,16 +63,12 @@ final class StepContext: @unchecked Sendable {
     fileprivate func start(_ w: World, dt: Float, workers: Int) {
         self.dt = dt
         self.workers = workers
-        let settings = w.settings
-        let n = settings.subSteps
-        subSteps = n
-        h = dt / Float(n)
-        invH = 1 / h
-        let contactHertz = min(settings.contactHertz, 0.25 * Float(n) / dt)
-        (contactSoftness, staticSoftness) = contactSoftnessCache.softness(hertz: contactHertz,
-                                                                          dampingRatio: settings.contactDampingRatio, h: h)
-        jointSoftness = w.jointCount > 0
-            ? Softness(hertz: settings.jointHertz, dampingRatio: settings.jointDampingRatio, h: h) : .rigid
+        if dt != numbersDT || w.rest.settingsGeneration != numbersSettingsGeneration {
+            numbers = StepNumbers(w.settings, dt: dt)
+            numbersDT = dt; numbersSettingsGeneration = w.rest.settingsGeneration
+        }
+        assert(numbers == StepNumbers(w.settings, dt: dt),
+               "the settings changed without RestState.settingsGeneration: the kept step numbers are stale")
         if viewsStale {
             sims = w.sims.mutableView; states = w.states.mutableView; metas = w.metas.mutableView
             shapes = w.shapes.view; vertices = w.pool.vertices.view; normals = w.pool.normals.view
@@ -97,6 +86,37 @@ final class StepContext: @unchecked Sendable {
     func refreshContacts(_ w: World) {
         contacts = w.contacts.mutableView; contactData = w.contacts.data.mutableView; links = w.contacts.links.mutableView
     }
+}
+
+/// The numbers of a step of `dt` seconds under a world's settings, worked out once per step
+/// (`StepContext.numbers`) for every pass that needs them.
+struct StepNumbers: Equatable {
+    /// `WorldSettings.subSteps`, the sub-step's length h = dt / subSteps (s), and 1 / h.
+    var subSteps = 1
+    var h: Float = 0
+    var invH: Float = 0
+    /// The contacts' softness for a sub-step: between moving bodies (`WorldSettings.contactHertz`,
+    /// at most a quarter of the sub-step rate), and against static bodies at twice the stiffness.
+    var contactSoftness = Softness.rigid
+    var staticSoftness = Softness.rigid
+    /// The joints' softness for a sub-step.
+    var jointSoftness = Softness.rigid
+
+    init() {}
+
+    init(_ settings: WorldSettings, dt: Float) {
+        let n = settings.subSteps
+        subSteps = n
+        h = dt / Float(n)
+        invH = 1 / h
+        let contactHertz = min(settings.contactHertz, 0.25 * Float(n) / dt)
+        contactSoftness = Softness(hertz: contactHertz, dampingRatio: settings.contactDampingRatio, h: h)
+        staticSoftness = Softness(hertz: 2 * contactHertz, dampingRatio: settings.contactDampingRatio, h: h)
+        jointSoftness = Softness(hertz: settings.jointHertz, dampingRatio: settings.jointDampingRatio, h: h)
+    }
+
+    /// What the joints' passes take: h, 1 / h and the joints' softness.
+    @inline(__always) var jointContext: JointSolver.Context { JointSolver.Context(h: h, invH: invH, jointSoftness: jointSoftness) }
 }
 
 extension World {

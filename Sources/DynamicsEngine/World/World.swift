@@ -60,7 +60,7 @@ public final class World {
     // The step's parts. (The small ones a step at rest reads first, together.)
     /// What the last step of a small world ended in, to recognise exact rest, and what
     /// changed the world since (`Step/StepAtRest.swift`).
-    @exclusivity(unchecked) var rest = RestState()
+    let rest = RestState()
     /// What the steps count (the public counts, and which shortcuts they took).
     @exclusivity(unchecked) var counters = StepCounters()
     /// How steps run: workers, profiling, and the thresholds tests lower.
