@@ -37,7 +37,7 @@ struct MenuSettleTests {
         var t = 0
         repeat { clock.advance(by: 1.0 / 60.0); t += 1; s.xs.append(menu.menuView.frame.minX) } while !clock.isIdle && t < 600
         s.pauses = pauses.count
-        s.restSteps = menu.animator.world.restSteps
+        s.restSteps = menu.animator.world.counters.restSteps
         return s
     }
 

@@ -17,7 +17,7 @@ struct IncrementalBroadPhaseTests {
             for t in (s + 1)..<max(n, s + 1) where w.shapes[t].alive {
                 let a = Int(w.shapes[s].body), b = Int(w.shapes[t].body)
                 if a == b || (w.metas[a].type != .dynamic && w.metas[b].type != .dynamic) { continue }
-                guard w.fatBoxes[s].overlaps(w.fatBoxes[t]) else { continue }
+                guard w.broadPhase.fatBoxes[s].overlaps(w.broadPhase.fatBoxes[t]) else { continue }
                 if groups {
                     let allowed = w.shapes[t].isBoundary ? w.bodyCollidesWithBoundary(a, group: w.shapes[t].boundaryGroup)
                         : w.shapes[s].isBoundary ? w.bodyCollidesWithBoundary(b, group: w.shapes[s].boundaryGroup)
@@ -74,7 +74,7 @@ struct IncrementalBroadPhaseTests {
         #expect(checked == 360)
         // Most steps let only the enlarged shapes look (about a sixth of the shapes once the
         // rows have settled); the others (churn, the first fall) searched afresh.
-        #expect(w.incrementalPass > 150, "incremental passes: \(w.incrementalPass)")
+        #expect(w.counters.incrementalPasses > 150, "incremental passes: \(w.counters.incrementalPasses)")
     }
 
     @Test("collision groups (several per body, none, and groups past the 64 of the masks) change between steps: contacts = overlapping fat boxes the groups allow")
@@ -202,9 +202,9 @@ struct IncrementalBroadPhaseTests {
         for k in 0..<4 { try TestWorld.box(w, at: Vec2(Float(k) * 150, -50), size: Vec2(100, 100)) }
         TestWorld.run(w, seconds: 1)
         let keys = w.contacts.view.map(\.key)
-        let reused = w.pairsReusedSteps
+        let reused = w.counters.pairsReusedSteps
         TestWorld.run(w, seconds: 1)
-        #expect(w.pairsReusedSteps - reused >= 55)
+        #expect(w.counters.pairsReusedSteps - reused >= 55)
         #expect(w.contacts.view.map(\.key) == keys)
         #expect(keys == Self.expectedKeys(w))
     }
@@ -222,11 +222,11 @@ struct IncrementalBroadPhaseTests {
             w.setLinearVelocity(b, Vec2(600, 0))
             bodies.append(b)
         }
-        let reused0 = w.pairsReusedSteps
+        let reused0 = w.counters.pairsReusedSteps
         var reused = 0, exact = true
         for step in 0..<240 {
             w.step()
-            if step == flight - 1 { reused = w.pairsReusedSteps - reused0 }
+            if step == flight - 1 { reused = w.counters.pairsReusedSteps - reused0 }
             if w.contacts.view.map(\.key) != Self.expectedKeys(w) { exact = false }
         }
         let stopped = bodies.allSatisfy { w.transform($0).p.x < 1500 - 10 + 1 && w.transform($0).p.x > 1400 }

@@ -2,7 +2,7 @@ import Testing
 @testable import DynamicsEngine
 
 /// A step keeps last step's islands, colours and batch layout when nothing they are made of
-/// changed (`World.islandsDirty`). In debug builds every kept step also rebuilds them and
+/// changed (`IslandBuilder.dirty`). In debug builds every kept step also rebuilds them and
 /// asserts both agree, so every test that steps a world checks the rule; these tests check
 /// that resting worlds do keep them, and that each kind of change is seen at once.
 @Suite("Island reuse")
@@ -23,14 +23,14 @@ struct IslandReuseTests {
     func restingWorldKeepsIslands() throws {
         let (w, boxes) = try Self.stacks()
         let (v, _) = try Self.stacks()
-        let before = w.islandsReusedSteps
+        let before = w.counters.islandsReusedSteps
         for _ in 0..<60 {
             w.step()
             // The same world rebuilding its islands every step.
-            v.islandsDirty = true
+            v.islands.dirty = true
             v.step()
         }
-        #expect(w.islandsReusedSteps - before >= 55, "kept islands in \(w.islandsReusedSteps - before) of 60 resting steps")
+        #expect(w.counters.islandsReusedSteps - before >= 55, "kept islands in \(w.counters.islandsReusedSteps - before) of 60 resting steps")
         #expect(w.islandCount == 2)
         for b in boxes { #expect(w.position(b) == v.position(b)) }
     }

@@ -24,7 +24,7 @@ struct ParallelDeterminismTests {
     static func stepped(_ make: () throws -> World, workers: Int, steps: Int) rethrows -> World {
         let w = try make()
         w.workerCount = workers
-        w.minBodiesForParallel = 0  // exercise every parallel path even on small worlds
+        w.options.minBodiesForParallel = 0  // exercise every parallel path even on small worlds
         for _ in 0..<steps { w.step(dt: 1.0 / 60.0) }
         return w
     }
@@ -121,7 +121,7 @@ struct ParallelDeterminismTests {
     }
 
     /// Large worlds ask for each contact's data and bodies ahead in the narrow phase and the
-    /// batch preparation (`World.prefetchingContacts`); asking is only a hint. Here every
+    /// batch preparation (`StepOptions.prefetchingContacts`); asking is only a hint. Here every
     /// world asks from its first contact (and debug builds check every index it asks for)
     /// or never, while a mixed pile falls and settles (contacts begin and end, their data
     /// slots are reused) and many small islands churn: both end bit for bit alike.
@@ -131,7 +131,7 @@ struct ParallelDeterminismTests {
         let worlds: [(String, () throws -> World)] = [("mix", { try Self.containerWorld(count: 600, mixed: true) }), ("islands", Self.islandsWorld)]
         for (name, make) in worlds {
             func run(prefetchingFrom threshold: Int) throws -> [UInt32] {
-                try Self.state(Self.stepped({ let w = try make(); w.prefetchingContacts = threshold; return w },
+                try Self.state(Self.stepped({ let w = try make(); w.options.prefetchingContacts = threshold; return w },
                                             workers: workers, steps: 90))
             }
             #expect(try run(prefetchingFrom: 0) == run(prefetchingFrom: .max), "\(name), \(workers) workers: prefetching changed the result")
@@ -273,11 +273,11 @@ struct ParallelDeterminismTests {
     func fastVolley() throws {
         let single = try Self.volleyWorld()
         single.workerCount = 1
-        single.minBodiesForParallel = 0
+        single.options.minBodiesForParallel = 0
         var firstFast = 0
         for step in 0..<30 {
             single.step(dt: 1.0 / 60.0)
-            if step == 0 { firstFast = single.fastCounter.count }
+            if step == 0 { firstFast = single.continuous.fastCounter.count }
             for b in single.bodies where single.type(b) == .dynamic {
                 let p = single.position(b)
                 #expect(p.x < 1000, "step \(step): a centre crossed the static box: \(p)")

@@ -75,9 +75,9 @@ struct PairReuseTests {
         try TestWorld.ground(w, top: 0)
         let boxes = try (0..<5).map { k in try TestWorld.box(w, at: Vec2(0, -50 - 100 * Float(k)), size: Vec2(100, 100)) }
         TestWorld.run(w, seconds: 2)
-        let reused0 = w.pairsReusedSteps
+        let reused0 = w.counters.pairsReusedSteps
         TestWorld.run(w, seconds: 1)
-        #expect(w.pairsReusedSteps - reused0 >= 50, "reused in \(w.pairsReusedSteps - reused0) of 60 steps")
+        #expect(w.counters.pairsReusedSteps - reused0 >= 50, "reused in \(w.counters.pairsReusedSteps - reused0) of 60 steps")
         // A box dropped from 300 pt above the stack lands on it: centre 100 pt above the top box.
         let dropped = try TestWorld.box(w, at: Vec2(0, -850), size: Vec2(100, 100))
         TestWorld.run(w, seconds: 2)
@@ -87,8 +87,8 @@ struct PairReuseTests {
         TestWorld.run(w, seconds: 2)
         #expect(abs(w.position(boxes[4]).y + 50) < 1.5 && abs(w.position(boxes[4]).x - 300) < 5, "at \(w.position(boxes[4]))")
         // Both stacks rest: pairs are reused again.
-        let reused1 = w.pairsReusedSteps
+        let reused1 = w.counters.pairsReusedSteps
         TestWorld.run(w, seconds: 1)
-        #expect(w.pairsReusedSteps - reused1 >= 50)
+        #expect(w.counters.pairsReusedSteps - reused1 >= 50)
     }
 }

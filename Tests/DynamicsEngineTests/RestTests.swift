@@ -1,7 +1,7 @@
 import Testing
 @testable import DynamicsEngine
 
-/// A small world at an exact rest point takes steps at rest (`Rest.swift`): only its sleep
+/// A small world at an exact rest point takes steps at rest (`Step/StepAtRest.swift`): only its sleep
 /// timers advance. Such a world must stay bit for bit with one that takes every step in full —
 /// through coming to rest, calls that disturb it, and falling asleep. (Debug builds check every
 /// predicted rest step against the full step anyway; here the rest steps are really taken.)
@@ -24,15 +24,15 @@ struct RestTests {
                         poke: ((World, Int) -> Void)? = nil) throws -> Int {
         let a = TestWorld.make(sleep: sleep), b = TestWorld.make(sleep: sleep)
         try build(a); try build(b)
-        a.takesRestStepsInDebug = true
+        a.rest.takesStepsInDebug = true
         for k in 0..<steps {
             poke?(a, k); poke?(b, k)
             a.step(dt: 1.0 / 120.0); b.step(dt: 1.0 / 120.0)
             #expect(state(a) == state(b), "step \(k): the world taking rest steps diverged")
             if state(a) != state(b) { break }
         }
-        #expect(b.restSteps == 0)
-        return a.restSteps
+        #expect(b.counters.restSteps == 0)
+        return a.counters.restSteps
     }
 
     @Test("a box resting on the ground: rest steps until it sleeps, then identical to full steps")
@@ -68,21 +68,21 @@ struct RestTests {
         let w = TestWorld.make(sleep: false)
         _ = try TestWorld.ground(w, top: 0)
         let h = try TestWorld.box(w, at: Vec2(0, -50))
-        w.takesRestStepsInDebug = true
+        w.rest.takesStepsInDebug = true
         var k = 0
-        while w.restSteps == 0 && k < 1200 { w.step(dt: 1.0 / 120.0); k += 1 }
-        #expect(w.restSteps > 0, "the box never came to an exact rest point")
-        let steps0 = w.restSteps, compared0 = w.restComparisons
+        while w.counters.restSteps == 0 && k < 1200 { w.step(dt: 1.0 / 120.0); k += 1 }
+        #expect(w.counters.restSteps > 0, "the box never came to an exact rest point")
+        let steps0 = w.counters.restSteps, compared0 = w.counters.restComparisons
         for _ in 0..<100 { w.step(dt: 1.0 / 120.0) }
-        #expect(w.restSteps == steps0 + 100)
-        #expect(w.restComparisons == compared0, "\(w.restComparisons - compared0) comparisons in 100 steps no call preceded")
+        #expect(w.counters.restSteps == steps0 + 100)
+        #expect(w.counters.restComparisons == compared0, "\(w.counters.restComparisons - compared0) comparisons in 100 steps no call preceded")
         // A call that changes nothing a step reads (the user data is copied too): the next
         // step compares, finds the record changed and takes a full step; then rest again.
         w.setUserData(h, 7)
         w.step(dt: 1.0 / 120.0)
-        #expect(w.restComparisons == compared0 + 1 && w.restSteps == steps0 + 100)
+        #expect(w.counters.restComparisons == compared0 + 1 && w.counters.restSteps == steps0 + 100)
         for _ in 0..<10 { w.step(dt: 1.0 / 120.0) }
-        #expect(w.restSteps > steps0 + 100 && w.restComparisons == compared0 + 1)
+        #expect(w.counters.restSteps > steps0 + 100 && w.counters.restComparisons == compared0 + 1)
     }
 
     /// A box at an exact rest point on the ground, taking rest steps with no comparison, and
@@ -94,12 +94,12 @@ struct RestTests {
             _ = try TestWorld.ground(w, top: 0)
             boxes.append(try TestWorld.box(w, at: Vec2(0, -50)))
         }
-        a.takesRestStepsInDebug = true
+        a.rest.takesStepsInDebug = true
         var resting = false
         for _ in 0..<1200 {
-            let steps = a.restSteps, compared = a.restComparisons
+            let steps = a.counters.restSteps, compared = a.counters.restComparisons
             a.step(dt: 1.0 / 120.0); b.step(dt: 1.0 / 120.0)
-            if a.restSteps > steps && a.restComparisons == compared { resting = true; break }
+            if a.counters.restSteps > steps && a.counters.restComparisons == compared { resting = true; break }
         }
         #expect(resting, "\(name): the box never rested without comparing")
         try poke(a, boxes[0]); try poke(b, boxes[1])

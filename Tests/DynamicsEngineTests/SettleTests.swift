@@ -22,12 +22,12 @@ struct SettleTests {
         var r = Run()
         for k in 0..<steps {
             poke?(w, k)
-            let before = w.restSteps
+            let before = w.counters.restSteps
             w.step(dt: dt)
-            if w.restSteps > before && r.firstRest == nil { r.firstRest = k }
+            if w.counters.restSteps > before && r.firstRest == nil { r.firstRest = k }
             r.positions.append(w.position(h)); r.awake.append(w.isAwake(h))
         }
-        r.restSteps = w.restSteps
+        r.restSteps = w.counters.restSteps
         return r
     }
 
@@ -87,7 +87,7 @@ struct SettleTests {
         var restBefore: [Int] = []
         var highest: Float = 0
         _ = Self.run(w, steps: 400) { w, k in
-            restBefore.append(w.restSteps)
+            restBefore.append(w.counters.restSteps)
             // 200 pt/s up: a hop of v² / 2g = 20 pt.
             if k == 150 { w.setLinearVelocity(h, Vec2(0, -200)) }
             if k > 150 { highest = min(highest, w.position(h).y + 50) }
@@ -98,7 +98,7 @@ struct SettleTests {
         #expect(restBefore[190] - restBefore[151] == 0)
         #expect(abs(highest + 20) <= 1, "hop height \(-highest)")
         // Landed and settled again: the last 50 steps at rest, the box on the ground.
-        #expect(w.restSteps - restBefore[350] == 50)
+        #expect(w.counters.restSteps - restBefore[350] == 50)
         #expect(abs(w.position(h).y + 50) <= 0.5)
     }
 
@@ -152,7 +152,7 @@ struct SettleTests {
             #expect(worst <= 0.1 && worstTurn <= 0.001, "moved \(worst) pt, turned \(worstTurn) rad from exact physics; \(replay)")
             #expect(sameSleep, "a body fell asleep at another step; \(replay)")
             #expect(bodies.allSatisfy { !a.isAwake($0) }, "still awake after 7.5 s; \(replay)")
-            if a.restSteps > b.restSteps { settledWorlds += 1 }
+            if a.counters.restSteps > b.counters.restSteps { settledWorlds += 1 }
         }
         // Settling is exercised: a third of the worlds settle before they sleep (8 of 24 at
         // the time of writing, each 54–59 steps at rest; the others sleep without settling).

@@ -37,7 +37,7 @@ struct SnapshotTests {
             var m = a.metas[i], n = b.metas[i]
             m.island = -1; n.island = -1
             if m != n || m.sleepTime.bitPattern != n.sleepTime.bitPattern { out.append("body \(i): record differs") }
-            if Set(a.groupsOfBody[i]) != Set(b.groupsOfBody[i]) { out.append("body \(i): groups differ") }
+            if Set(a.groups.ofBody[i]) != Set(b.groups.ofBody[i]) { out.append("body \(i): groups differ") }
         }
         if a.shapeSlots.count != b.shapeSlots.count { return out + ["shape slot counts differ"] }
         for s in 0..<Int(a.shapeSlots.count) where a.shapes[s].alive {
@@ -54,13 +54,13 @@ struct SnapshotTests {
                  UInt64(r.density.bitPattern), UInt64(bitPattern: Int64(r.boundaryGroup)), r.boundaryID, r.oneSided ? 1 : 0]
             }
             if fields(x) != fields(y) { out.append("shape \(s): record differs") }
-            if bits(a.fatBoxes[s].lower) + bits(a.fatBoxes[s].upper) != bits(b.fatBoxes[s].lower) + bits(b.fatBoxes[s].upper) {
+            if bits(a.broadPhase.fatBoxes[s].lower) + bits(a.broadPhase.fatBoxes[s].upper) != bits(b.broadPhase.fatBoxes[s].lower) + bits(b.broadPhase.fatBoxes[s].upper) {
                 out.append("shape \(s): fat box differs")
             }
             // (A moving shape's box is scratch of the step's box update, read by nothing else —
             // a body woken during a step keeps a stale one — so only static boxes are state.)
             if x.isStatic,
-               bits(a.aabbs[s].lower) + bits(a.aabbs[s].upper) != bits(b.aabbs[s].lower) + bits(b.aabbs[s].upper) {
+               bits(a.broadPhase.boxes[s].lower) + bits(a.broadPhase.boxes[s].upper) != bits(b.broadPhase.boxes[s].lower) + bits(b.broadPhase.boxes[s].upper) {
                 out.append("shape \(s): box differs")
             }
             if a.shapeNext[s] != b.shapeNext[s] { out.append("shape \(s): body's shape list differs") }
@@ -117,7 +117,7 @@ struct SnapshotTests {
         let bytes = a.snapshot()
         let b = try World(snapshot: bytes)
         b.workerCount = workers
-        if workers > 1 { b.minBodiesForParallel = 0 }
+        if workers > 1 { b.options.minBodiesForParallel = 0 }
         #expect(b.snapshot() == bytes, "\(label): a restored world's snapshot differs from the one it was restored from")
         let atRestore = differences(a, b, atRestore: true)
         #expect(atRestore.isEmpty, "\(label) at restore: \(atRestore.prefix(5))")

@@ -16,7 +16,7 @@ struct UnconstrainedSolveTests {
         let v0 = Vec2(120, -400)
         let b = try TestWorld.box(w, at: Vec2(0, 0), velocity: v0)
         let dt: Float = 1.0 / 60.0, n = Float(w.settings.subSteps), h = dt / n
-        let before = w.unconstrainedSolves
+        let before = w.counters.unconstrainedSolves
         for step in 1...30 {
             w.step(dt: dt)
             // Semi-implicit Euler in n sub-steps: v grows by g·h each sub-step and each
@@ -30,14 +30,14 @@ struct UnconstrainedSolveTests {
             #expect(length(w.position(b) - x) <= 1e-4 * max(1, length(x)), "step \(step): \(w.position(b)) vs \(x)")
             #expect(length(w.linearVelocity(b) - v) <= 1e-4 * max(1, length(v)), "step \(step): \(w.linearVelocity(b)) vs \(v)")
         }
-        #expect(w.unconstrainedSolves - before == 30, "the body in flight took the unconstrained solve every step")
+        #expect(w.counters.unconstrainedSolves - before == 30, "the body in flight took the unconstrained solve every step")
     }
 
     /// Boxes and circles above the ground, spinning, damped and pushed, that fall and land.
     static func flight(workers: Int) throws -> (World, [BodyHandle]) {
         let w = TestWorld.make()
         w.workerCount = workers
-        if workers > 1 { w.minBodiesForParallel = 0 }
+        if workers > 1 { w.options.minBodiesForParallel = 0 }
         try TestWorld.ground(w, top: 0)
         var rng = TestRandom(seed: 19)
         var bodies: [BodyHandle] = []
@@ -69,8 +69,8 @@ struct UnconstrainedSolveTests {
             lean.applyForce(bodies[0], Vec2(500, 0))
             general.applyForce(bodies[0], Vec2(500, 0))
         }
-        #expect(lean.unconstrainedSolves >= 10, "the flight took the unconstrained solve (\(lean.unconstrainedSolves) steps)")
-        #expect(general.unconstrainedSolves == 0)
+        #expect(lean.counters.unconstrainedSolves >= 10, "the flight took the unconstrained solve (\(lean.counters.unconstrainedSolves) steps)")
+        #expect(general.counters.unconstrainedSolves == 0)
         #expect(lean.touchingContactCount > 0, "the bodies landed")
     }
 
@@ -83,11 +83,11 @@ struct UnconstrainedSolveTests {
             // then the general solver on the same kept islands, and back.
             let many = step % 6 >= 3
             switching.workerCount = many ? 2 : 1
-            switching.minBodiesForParallel = many ? 0 : 1000
+            switching.options.minBodiesForParallel = many ? 0 : 1000
             switching.step()
             general.step()
             #expect(Self.sameState(switching, general, bodies), "step \(step)")
         }
-        #expect(switching.unconstrainedSolves > 0 && switching.islandsReusedSteps > 0)
+        #expect(switching.counters.unconstrainedSolves > 0 && switching.counters.islandsReusedSteps > 0)
     }
 }

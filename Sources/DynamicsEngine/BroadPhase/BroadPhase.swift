@@ -18,6 +18,24 @@
 /// spanning several cells are removed by reporting a pair only in the cell that holds the
 /// lower corner of the two boxes' intersection.
 struct BroadPhase {
+    // (The flags first: a small world's step at rest reads them and nothing else here.)
+    /// Set when shapes, body types or collision filters change: the next step finds pairs afresh.
+    var dirty = true
+    /// Set when static geometry changed and the static grid must be rebuilt.
+    var staticDirty = true
+    /// Set by this step's broad phase when its pairs differ from the contacts' (the merge runs).
+    var pairsChanged = true
+    /// Each shape's bounding box with its speculative margin (updated every step for moving
+    /// shapes; kept apart from the shape records so the broad phase reads a dense array).
+    let boxes = Column<AABB>()
+    /// The boxes the broad phase last found pairs with: each moving shape's box grown by
+    /// `fatMargin` (static shapes: their box). While every moving shape's box stays inside its
+    /// fat box and nothing structural changed, the pairs cannot change and are reused.
+    let fatBoxes = Column<AABB>()
+    /// Per shape slot: 1 when a moving shape is in a large list.
+    let isLarge = Column<UInt8>()
+    /// Raised by the box update when a moving shape's box left its fat box.
+    let boxEscaped = WorkFlag()
     var grid = UniformGrid()
     var staticGrid = UniformGrid()
     /// Moving shapes in slot order; the small ones are in `grid`.
@@ -50,6 +68,12 @@ struct BroadPhase {
     var cellSize: Float = 0
     /// Moving shapes at the last build.
     var lastMovingCount = -1
+
+    /// A new shape slot's box, fat box and large flag. (Mutating, so that it is called on the
+    /// world's broad phase in place: a non-mutating call copied the struct, retaining each column.)
+    mutating func appendShapeSlot() {
+        boxes.append(AABB(lower: .zero, upper: .zero)); fatBoxes.append(AABB(lower: .zero, upper: .zero)); isLarge.append(0)
+    }
 }
 
 extension World {
@@ -64,21 +88,22 @@ extension World {
         broadPhase.keptIndex = nil
         broadPhase.staticIDs.removeAllKeepingCapacity()
         broadPhase.staticSizes.removeAllKeepingCapacity()
+        let boxes = broadPhase.boxes, fatBoxes = broadPhase.fatBoxes
         // The moving shapes' mean size (a moving shape's query covers about (size / cell + 1)²
         // cells of this grid, so the cells are not made much smaller than the moving shapes).
         var movingSizeSum: Float = 0, movingCount = 0
         for s in 0..<Int(shapeSlots.count) where shapes[s].alive {
             guard shapes[s].isStatic else {
-                let e = aabbs[s].upper - aabbs[s].lower
+                let e = boxes[s].upper - boxes[s].lower
                 if e.x.isFinite && e.y.isFinite { movingSizeSum += max(e.x, e.y, 0); movingCount += 1 }
                 continue
             }
             if !keepingBoxes {
-                aabbs[s] = shapeAABB(s, sims[Int(shapes[s].body)].xf).expanded(by: 0.5 * speculativeDistance)
-                fatBoxes[s] = aabbs[s]
+                boxes[s] = shapeAABB(s, sims[Int(shapes[s].body)].xf).expanded(by: 0.5 * speculativeDistance)
+                fatBoxes[s] = boxes[s]
             }
             broadPhase.staticIDs.append(Int32(s))
-            let e = aabbs[s].upper - aabbs[s].lower
+            let e = boxes[s].upper - boxes[s].lower
             // The side of a square of the box's area: a long thin boundary counts as the strip
             // it is, not as its length.
             broadPhase.staticSizes.append((max(e.x, 0) * max(e.y, 0)).squareRoot())
@@ -104,12 +129,12 @@ extension World {
         broadPhase.staticLarge.removeAllKeepingCapacity()
         let largeCells = largeShapeCells * largeShapeCells
         for s in ids {
-            let e = aabbs[Int(s)].upper - aabbs[Int(s)].lower
+            let e = boxes[Int(s)].upper - boxes[Int(s)].lower
             if (e.x / cell + 1) * (e.y / cell + 1) > largeCells { broadPhase.staticLarge.append(s) } else { broadPhase.staticSmall.append(s) }
         }
         broadPhase.staticGrid.build(ids: broadPhase.staticSmall.view, boxes: fatBoxes.view, cellSize: cell)
-        staticDirty = false
-        broadPhaseDirty = true
+        broadPhase.staticDirty = false
+        broadPhase.dirty = true
     }
 
     /// How much a moving shape's box is grown when it moves out of its fat box, so that small

@@ -7,7 +7,7 @@ extension World {
     /// Updates moving boxes, rebuilds the moving grid and writes the sorted pair keys to
     /// `broadPhase.pairs`.
     func findPairs(_ ctx: StepContext) {
-        if staticDirty { rebuildStaticGrid() }
+        if broadPhase.staticDirty { rebuildStaticGrid() }
         // The broad phase in place (`broadPhase` is exclusivity-unchecked and nothing below
         // reads it through `self`): moving it out and back, or copying it, retained and
         // released every buffer of the struct each step.
@@ -23,7 +23,7 @@ extension World {
     /// core's 512 KB cache holds, and a world whose contacts come and go reads it in no order
     /// the processor foresees (dashboard 5000: ×1.20 steps per CPU second). Below, it
     /// stays in the cache and asking only costs (mix 1000, 1 500 contacts: about −4 %). Each
-    /// world reads its own `prefetchingContacts`, which starts here (tests lower it).
+    /// world reads its own `StepOptions.prefetchingContacts`, which starts here (tests lower it).
     static let defaultPrefetchingContacts = 4096
 
     /// Steps of its present motion a moving shape's new fat box reaches ahead, in a world of
@@ -39,11 +39,11 @@ extension World {
         let half = 0.5 * speculativeDistance
         let maxMargin = half + 2 * settings.maxLinearSpeed * dt
         let shapeCount = Int(shapeSlots.count)
-        pairsChanged = false
+        bp.pairsChanged = false
         // The moving shapes in slot order, written through views (the lists only grow).
         // Only a structural change (a shape added or removed, a body type changed: each raises
-        // `broadPhaseDirty`) changes the list.
-        if broadPhaseDirty {
+        // `BroadPhase.dirty`) changes the list.
+        if bp.dirty {
             if bp.moving.count < shapeCount { bp.moving.append(contentsOf: repeatElement(0, count: shapeCount - bp.moving.count)) }
             if bp.enlarged.count < shapeCount { bp.enlarged.append(contentsOf: repeatElement(0, count: shapeCount - bp.enlarged.count)) }
             var count = 0
@@ -54,32 +54,32 @@ extension World {
             bp.moving.truncate(to: count)
         }
         assert(bp.moving.elementsEqual((0..<shapeCount).lazy.filter { self.shapes[$0].alive && !self.shapes[$0].isStatic }.map { Int32($0) }),
-               "the moving shapes changed without broadPhaseDirty")
+               "the moving shapes changed without BroadPhase.dirty")
         let movingCount = bp.moving.count
         // Boxes of awake moving shapes, in parallel (each worker its own shapes). A shape whose
         // box left its fat box gets a new fat box and is flagged "enlarged"; `escaped` is raised.
         // (Every step, so the buffers only read are opened mutably, in place: a read-only view of
         // a class property retained and released its array; these arrays are never shared, so
         // no copy is made.)
-        let workers = stepWorkers
+        let workers = ctx.workers
         let fatMargin = self.fatMargin
-        boxEscaped.clear()
+        bp.boxEscaped.clear()
         let lead: Float = movingCount <= Self.fewMovingShapes ? Self.fewShapesLead : 0
-        let v = BoxUpdate(ctx: ctx, enlarged: bp.enlarged.mutableView, escaped: boxEscaped, moving: bp.moving.view,
+        let v = BoxUpdate(ctx: ctx, enlarged: bp.enlarged.mutableView, escaped: bp.boxEscaped, moving: bp.moving.view,
                           half: half, maxMargin: maxMargin, fatMargin: fatMargin, lead: lead)
         Parallel.forRanges(workers: workers, count: bp.moving.count, minPerWorker: 1024, v)
         let n = bp.moving.count
         // Nothing moved out of its fat box and nothing structural changed: last step's pairs
         // are still every pair, and the contacts stand as they are.
-        let dirty = broadPhaseDirty || movingCount != bp.lastMovingCount
-        if !dirty && !boxEscaped.isSet {
-            pairsReusedSteps += 1
+        let dirty = bp.dirty || movingCount != bp.lastMovingCount
+        if !dirty && !bp.boxEscaped.isSet {
+            counters.pairsReusedSteps += 1
             return
         }
-        pairsChanged = true
+        bp.pairsChanged = true
         bp.lastMovingCount = movingCount
         bp.pairs.removeAllKeepingCapacity()
-        guard n > 0 else { broadPhaseDirty = false; return }
+        guard n > 0 else { bp.dirty = false; return }
         // A few moving shapes are all "large": they test each other box against box, and no
         // moving grid is built (a one-body world spent a third of its pair finding on it).
         let allLarge = n <= Self.fewMovingShapes
@@ -99,14 +99,14 @@ extension World {
         var incremental = mayIncrement && bp.enlargedList.count * 4 <= n && bp.cellSize > 0
         if incremental {
             let largeLimit = largeShapeCells * bp.cellSize
-            let bx = ctx.fatBoxes.readOnly, large = shapeIsLarge.view, el = bp.enlargedList.view
+            let bx = ctx.fatBoxes.readOnly, large = bp.isLarge.view, el = bp.enlargedList.view
             for k in el.indices {
                 let s = Int(el[k])
                 let e = bx[s].upper - bx[s].lower
                 if (allLarge || max(e.x, e.y) > largeLimit) != (large[s] != 0) { incremental = false; break }
             }
         }
-        broadPhaseDirty = false
+        bp.dirty = false
         // All large and nothing structural since the last pass: the moving shapes are the ones
         // the lists were last sorted from (only a structural change, which makes the pass
         // dirty, changes them), all large whatever the cell size, so the lists stand and the
@@ -114,7 +114,7 @@ extension World {
         let listsStand = allLarge && !dirty
         if !listsStand { bp.keptIndex = nil }
         if incremental {
-            incrementalPass += 1
+            counters.incrementalPasses += 1
         } else if !listsStand {
             // Mean size (serial, in slot order: the cell size never depends on the worker count).
             var sizeSum: Float = 0
@@ -130,7 +130,7 @@ extension World {
             // Small shapes written through a view (the list only grows); large ones are rare.
             bp.movingSmall.grow(to: n, with: 0)
             var smallCount = 0
-            let large = shapeIsLarge.mutableView, sm = bp.movingSmall.mutableView
+            let large = bp.isLarge.mutableView, sm = bp.movingSmall.mutableView
             for k in mv.indices {
                 let s = mv[k]
                 let e = bx[Int(s)].upper - bx[Int(s)].lower
@@ -149,16 +149,16 @@ extension World {
         let small = bp.movingSmall.view
         // Entry masks only when there is more than one collision group to tell apart (they
         // cost about 1 % of a step in a world of one group, where they pass everything).
-        let liveGroups = Int(groupSlots.count) - groupSlots.freeSlots.count
+        let liveGroups = Int(groups.slots.count) - groups.slots.freeSlots.count
         let filter = liveGroups > 1 ? CollisionFilter(shapes: ctx.shapes, metas: ctx.metas.readOnly) : nil
         if !listsStand {
-            bp.grid.build(ids: small, boxes: ctx.fatBoxes.readOnly, cellSize: bp.cellSize, workers: workers, pipeline: pipeline,
-                          minParallel: parallelMin(1024), filter: filter)
+            bp.grid.build(ids: small, boxes: ctx.fatBoxes.readOnly, cellSize: bp.cellSize, workers: workers, pipeline: ctx.pipeline,
+                          minParallel: options.parallelMin(1024), filter: filter)
         }
         assert(!listsStand || (bp.movingSmall.isEmpty && bp.grid.nx == 0 && bp.movingLarge.elementsEqual(bp.moving)),
                "a world of few moving shapes kept lists that are not all of them, large")
-        let tEmit = isProfiling ? StepProfile.now() : 0
-        defer { if isProfiling { profile.pairEmission += StepProfile.now() - tEmit } }
+        let tEmit = options.isProfiling ? StepProfile.now() : 0
+        defer { if options.isProfiling { profile.pairEmission += StepProfile.now() - tEmit } }
         // Pairs: chunks of emitters claimed by the workers, each chunk into its own buffer.
         let emitters = incremental ? bp.enlargedList.view : bp.moving.view
         let count = emitters.count
@@ -175,7 +175,7 @@ extension World {
             if allLarge { bp.keptIndex = index; bp.keptIndexMasks = masks }
         }
         let pairs = PairContext(world: self, shapes: ctx.shapes, metas: ctx.metas.readOnly, boxes: ctx.fatBoxes.readOnly,
-                              isLarge: shapeIsLarge.view, enlarged: bp.enlarged.view, index: index)
+                              isLarge: bp.isLarge.view, enlarged: bp.enlarged.view, index: index)
         let task = PairEmission(pairs: pairs, emitters: emitters, incremental: incremental,
                                 out: ChunkBuffers(bp.workerPairs.mutableView))
         Parallel.forChunks(workers: workers, count: count, chunkSize: chunkSize, task)
@@ -192,7 +192,7 @@ extension World {
             let keys = bp.pairs.view, old = contacts.view
             var same = true
             for k in keys.indices where keys[k] != old[k].key || old[k].shapeA < 0 { same = false; break }
-            if same { pairsChanged = false }
+            if same { bp.pairsChanged = false }
         }
     }
 

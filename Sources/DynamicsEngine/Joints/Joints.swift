@@ -13,7 +13,7 @@ extension World {
         precondition(a != b, "createJoint: a joint needs two different bodies")
         let (js, isNew) = jointSlots.allocate()
         let j = Int(js)
-        islandsDirty = true
+        islands.dirty = true
         if isNew { joints.append(JointRecord()) }
         var rec = JointRecord()
         rec.generation = joints[j].generation &+ 1
@@ -57,7 +57,7 @@ extension World {
         let j = jointSlot(h)
         wakeBody(Int(joints[j].bodyA)); wakeBody(Int(joints[j].bodyB))
         joints[j].alive = false
-        islandsDirty = true
+        islands.dirty = true
         jointSlots.release(Int32(j))
         jointCount -= 1
     }

@@ -118,6 +118,24 @@ final class ContactSet {
     /// `forEachContact`'s reusable list of contact indices.
     @exclusivity(unchecked) private var found: [Int32] = []
 
+    // The narrow phase's lists of this step (`World.updateContacts`).
+    /// Contacts per narrow-phase chunk (at most 65 536: the chunk lists hold 16-bit offsets).
+    static let chunkSize = 512
+    /// Per narrow-phase chunk of `chunkSize` contacts: the contacts that changed this step
+    /// (see `NarrowPhaseContext.update`); the first `chunkCount` lists are current. Entries
+    /// are offsets in the chunk (contact `c · chunkSize + offset`): 2 bytes each, and a list
+    /// reserved for a whole chunk takes 1 KB instead of 2.
+    let changes = Column<[UInt16]>()
+    /// Per narrow-phase chunk: the awake contacts with points between a dynamic body and a
+    /// static one, in contact order (the continuous step's `keepCoresOutOfTouchedStatics`
+    /// reads only these, not every contact); offsets in the chunk, as `changes`.
+    let staticTouches = Column<[UInt16]>()
+    /// How many chunk lists the last narrow phase wrote (0: it had no contact).
+    @exclusivity(unchecked) var chunkCount = 0
+    /// Raised by the narrow phase when a contact's island link (`links`) changed: the islands
+    /// must be rebuilt.
+    let linksChanged = WorkFlag()
+
     // MARK: - The records
 
     @inline(__always) var count: Int { records.count }
@@ -522,6 +540,6 @@ struct ContactMerge: RangeTask, @unchecked Sendable {
     }
 }
 
-// Compared field by field when a small world looks for exact rest (`Rest.swift`).
+// Compared field by field when a small world looks for exact rest (`Step/StepAtRest.swift`).
 extension Contact: Equatable {}
 extension ContactData: Equatable {}

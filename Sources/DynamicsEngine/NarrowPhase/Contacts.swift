@@ -1,12 +1,12 @@
 extension World {
     /// Merges this step's pairs into the contacts (`ContactSet.merge`), when they changed.
-    func mergeContacts() {
+    func mergeContacts(_ ctx: StepContext) {
         // The broad phase found the same pairs as last step: the contacts stand.
-        guard pairsChanged else { return }
-        islandsDirty = true
+        guard broadPhase.pairsChanged else { return }
+        islands.dirty = true
         let np = broadPhase.pairs.count
         contacts.merge(pairs: broadPhase.pairs.view, shapes: shapes.view, metas: metas.view,
-                       workers: np >= parallelMin(2048) ? stepWorkers : 1)
+                       workers: np >= options.parallelMin(2048) ? ctx.workers : 1)
     }
 
     /// The shapes and the vertex pool as views (valid until a shape is added or removed).
@@ -21,7 +21,7 @@ extension World {
         // No contact (a body in flight): no chunk, no list, no flag to look at. (`linksChanged`
         // is read only below, after this pass cleared it.)
         guard step.contacts.count > 0 else {
-            contactChangeChunks = 0
+            contacts.chunkCount = 0
             return
         }
         let dt = step.dt, workers = step.workers
@@ -29,41 +29,41 @@ extension World {
         assert(contacts.links.count >= contacts.count, "the merge did not grow the contacts' island links")
         let run = NarrowPhaseContext(step: step, slop: settings.linearSlop, speculative: speculativeDistance,
                                      maxMargin: speculativeDistance + 4 * settings.maxLinearSpeed * dt,
-                                     recycleDistance: settings.contactRecycleDistance, linksChanged: linksChanged,
-                                     prefetches: step.contacts.count >= prefetchingContacts)
-        linksChanged.clear()
-        let count = contacts.count
-        let chunks = (count + contactChunk - 1) / contactChunk
+                                     recycleDistance: settings.contactRecycleDistance, linksChanged: contacts.linksChanged,
+                                     prefetches: step.contacts.count >= options.prefetchingContacts)
+        contacts.linksChanged.clear()
+        let count = contacts.count, chunkSize = ContactSet.chunkSize
+        let chunks = (count + chunkSize - 1) / chunkSize
         // A chunk lists at most one entry per contact: reserve that once, so the lists do
         // not grow (and allocate) step after step while a world fills up.
-        while contactChanges.count < chunks {
+        while contacts.changes.count < chunks {
             var list: [UInt16] = []
-            list.reserveCapacity(contactChunk)
-            contactChanges.append(list)
+            list.reserveCapacity(chunkSize)
+            contacts.changes.append(list)
         }
-        while staticTouches.count < chunks {
+        while contacts.staticTouches.count < chunks {
             var list: [UInt16] = []
-            list.reserveCapacity(contactChunk)
-            staticTouches.append(list)
+            list.reserveCapacity(chunkSize)
+            contacts.staticTouches.append(list)
         }
-        contactChangeChunks = chunks
+        contacts.chunkCount = chunks
         // Chunk c writes only its contacts and its own list.
-        Parallel.forChunks(workers: workers, count: count, chunkSize: contactChunk,
-                           ContactUpdate(ctx: run, out: ChunkBuffers(contactChanges.mutableView),
-                                         statics: ChunkBuffers(staticTouches.mutableView), chunkSize: contactChunk))
-        if linksChanged.isSet { islandsDirty = true }
+        Parallel.forChunks(workers: workers, count: count, chunkSize: chunkSize,
+                           ContactUpdate(ctx: run, out: ChunkBuffers(contacts.changes.mutableView),
+                                         statics: ChunkBuffers(contacts.staticTouches.mutableView), chunkSize: chunkSize))
+        if contacts.linksChanged.isSet { islands.dirty = true }
     }
 
     /// Collects end events for contacts flagged as ended, and wakes sleeping bodies that an
     /// awake body now touches. Only the contacts the narrow phase listed can matter (those that
     /// began or ended, and those with points and a sleeping body), in contact order.
     func collectContactChanges() {
-        guard contactChangeChunks > 0 else { return }
+        guard contacts.chunkCount > 0 else { return }
         // (Nothing below resizes the contacts: the view holds.)
         let cs = contacts.mutableView
-        for c in 0..<contactChangeChunks {
-          for offset in contactChanges[c] {
-            let k = c * contactChunk + Int(offset)
+        for c in 0..<contacts.chunkCount {
+          for offset in contacts.changes[c] {
+            let k = c * ContactSet.chunkSize + Int(offset)
             let f = cs[k].flags
             if f & Contact.ended != 0 {
                 contacts.endEvents.append(contacts.endEvent(for: cs[k], shapes: shapes.view, metas: metas.view))
@@ -83,11 +83,11 @@ extension World {
     /// Begin events for contacts that began this step (after solving, so the point is the
     /// one with the largest normal impulse).
     func collectBeginEvents() {
-        guard contactChangeChunks > 0 else { return }
-        let cs = contacts.view
-        for ch in 0..<contactChangeChunks {
-          for offset in contactChanges[ch] where cs[ch * contactChunk + Int(offset)].flags & Contact.began != 0 {
-            contacts.beginEvents.append(contacts.beginEvent(for: cs[ch * contactChunk + Int(offset)], shapes: shapes.view, metas: metas.view))
+        guard contacts.chunkCount > 0 else { return }
+        let cs = contacts.view, chunkSize = ContactSet.chunkSize
+        for ch in 0..<contacts.chunkCount {
+          for offset in contacts.changes[ch] where cs[ch * chunkSize + Int(offset)].flags & Contact.began != 0 {
+            contacts.beginEvents.append(contacts.beginEvent(for: cs[ch * chunkSize + Int(offset)], shapes: shapes.view, metas: metas.view))
           }
         }
     }
@@ -136,7 +136,7 @@ struct NarrowPhaseContext: @unchecked Sendable {
     /// Raised when a contact's link changed (the islands must be rebuilt).
     unowned(unsafe) let linksChanged: WorkFlag
     /// Whether `update` asks for each contact's data and bodies ahead (a world of at least
-    /// `World.prefetchingContacts` contacts).
+    /// `StepOptions.prefetchingContacts` contacts).
     let prefetches: Bool
 
     /// Contact recycling (the idea of Box2D v3.2's persistent manifolds): when the two bodies

@@ -102,6 +102,6 @@ func featureID(_ a: Int, _ b: Int, flip: Bool = false, side: Int = 0) -> UInt32 
         | (UInt32(flip ? 1 : 0) << 16) | (UInt32(side & 0xFF) << 17)
 }
 
-// Compared field by field when a small world looks for exact rest (`Rest.swift`).
+// Compared field by field when a small world looks for exact rest (`Step/StepAtRest.swift`).
 extension Manifold: Equatable {}
 extension ManifoldPoint: Equatable {}

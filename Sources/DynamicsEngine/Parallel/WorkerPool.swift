@@ -7,7 +7,7 @@ import Glibc
 /// One pass of the pool: `perform(i)` for every index `i` of the pass. `invoke` lets the pool
 /// call a task it knows only by address and type (an existential metatype: two words, no
 /// allocation, no reference count). (One of the engine's few raw pointers: see the list at
-/// the top of Column.swift.)
+/// the top of Storage/Column.swift.)
 protocol PoolTask {
     func perform(_ index: Int)
     static func invoke(_ task: UnsafeRawPointer, _ index: Int)

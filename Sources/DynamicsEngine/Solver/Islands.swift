@@ -3,6 +3,12 @@
 /// in the order of their lowest body slot, and every list is filled in slot / contact order,
 /// so the grouping is the same whatever the worker count.
 struct IslandBuilder {
+    /// Whether the islands (and their colouring) must be rebuilt this step: raised by whatever
+    /// changes what they are made of — the contacts (a merge, a contact gaining or losing its
+    /// points), a body created, destroyed, woken, put to sleep or given another type, a joint
+    /// created or destroyed. While it stays down, last step's islands, colours and batch
+    /// layout are this step's, and the step reuses them (see `World.buildIslands`).
+    var dirty = true
     let parent = Column<Int32>()
     /// Island of each body slot this step (-1: not in an island).
     let islandOf = Column<Int32>()
@@ -58,23 +64,23 @@ struct SolveGroups {
 
 extension World {
     /// Builds this step's islands, or keeps last step's when nothing they are made of changed
-    /// (`islandsDirty` down: the same contacts with the same links, bodies, types, sleep states
-    /// and joints give the same islands — and the same colouring and batch layout, which the
-    /// solve then keeps too). Only whether a moving kinematic body keeps an island awake is
+    /// (`IslandBuilder.dirty` down: the same contacts with the same links, bodies, types, sleep
+    /// states and joints give the same islands — and the same colouring and batch layout, which
+    /// the solve then keeps too). Only whether a moving kinematic body keeps an island awake is
     /// looked at again. Returns whether the islands were kept.
     @discardableResult
     func buildIslands(_ ctx: StepContext) -> Bool {
-        let keep = !islandsDirty
-        islandsDirty = false
+        let keep = !islands.dirty
+        islands.dirty = false
         if keep {
             assert(islandsMatchRebuilt(contacts.links.view.subview(0..<contacts.count), metas.view, joints.view, states.view),
-                   "kept islands differ from rebuilt ones: a change did not raise islandsDirty")
+                   "kept islands differ from rebuilt ones: a change did not raise IslandBuilder.dirty")
             // (Which islands may sleep is only read when sleeping is on; islands without contacts
             // have no kinematic partner to keep them awake, and were built sleepable.)
             if settings.isSleepEnabled && islands.contactsInIslands > 0 {
                 refreshSleepability(ctx.links.readOnly.subview(0..<ctx.contacts.count), ctx.metas.readOnly, ctx.states.readOnly, &islands)
             }
-            islandsReusedSteps += 1
+            counters.islandsReusedSteps += 1
             return true
         }
         // The builder in place (`islands` is exclusivity-unchecked and nothing below reads it

@@ -6,7 +6,7 @@
 /// by a2·a3 and the accumulated impulse leaks by a3. A rigid constraint (hertz = 0) has
 /// no bias and full mass.
 @usableFromInline
-struct Softness: Sendable {
+struct Softness: Sendable, Equatable {
     var biasRate: Float
     var massScale: Float
     var impulseScale: Float
@@ -34,25 +34,4 @@ import DynamicsSolverKernels
 extension Softness {
     /// The coefficients as the C kernels take them.
     @inline(__always) var kernel: DKSoftness { DKSoftness(biasRate: biasRate, massScale: massScale, impulseScale: impulseScale) }
-}
-
-/// The contact softness of a solve (`soft` for contacts between moving bodies, `staticSoft`
-/// at twice the stiffness against static ones), kept while the sub-step length and the
-/// settings it comes from stay the same: the same values a fresh computation gives, without
-/// its divisions in every step of a small world.
-struct ContactSoftnessCache {
-    private var h: Float = .nan
-    private var hertz: Float = .nan
-    private var dampingRatio: Float = .nan
-    private(set) var soft = Softness.rigid
-    private(set) var staticSoft = Softness.rigid
-
-    mutating func softness(hertz: Float, dampingRatio: Float, h: Float) -> (soft: Softness, staticSoft: Softness) {
-        if h != self.h || hertz != self.hertz || dampingRatio != self.dampingRatio {
-            soft = Softness(hertz: hertz, dampingRatio: dampingRatio, h: h)
-            staticSoft = Softness(hertz: 2 * hertz, dampingRatio: dampingRatio, h: h)
-            self.h = h; self.hertz = hertz; self.dampingRatio = dampingRatio
-        }
-        return (soft, staticSoft)
-    }
 }

@@ -16,21 +16,16 @@ extension World {
             solveUnconstrained(ctx, &ib)
             return
         }
-        let dt = ctx.dt
-        let n = settings.subSteps
-        let h = dt / Float(n)
-        let contactHertz = min(settings.contactHertz, 0.25 * Float(n) / dt)
-        let (soft, staticSoft) = contactSoftness.softness(hertz: contactHertz, dampingRatio: settings.contactDampingRatio, h: h)
+        // The step's numbers, worked out once by the step context.
+        let numbers = ctx.numbers
+        let soft = numbers.contactSoftness, staticSoft = numbers.staticSoftness, jointCtx = numbers.jointContext
         // The solver works on solve groups of islands (see `IslandBuilder.groupCount`).
         let nj = ib.groupCount > 0 ? Int(ib.groupJointStart[ib.groupCount]) : 0
-        // (Read only by the joints' passes: a world without joints does not compute it.)
-        let jointSoft = nj > 0 ? Softness(hertz: settings.jointHertz, dampingRatio: settings.jointDampingRatio, h: h) : .rigid
-        let jointCtx = JointSolver.Context(h: h, invH: 1 / h, jointSoftness: jointSoft)
         let workers = ctx.workers
         scheduleIslands(workers: workers)
-        let solveStart = isProfiling ? StepProfile.now() : 0
+        let solveStart = options.isProfiling ? StepProfile.now() : 0
         var prepareEnd = solveStart
-        defer { if isProfiling { profile.prepare += prepareEnd - solveStart; profile.solve -= prepareEnd - solveStart } }
+        defer { if options.isProfiling { profile.prepare += prepareEnd - solveStart; profile.solve -= prepareEnd - solveStart } }
         // 1. Colour the islands (each one task; they read only the contacts' bodies) and lay
         // out their batches — unless the islands are last step's, whose colours and layout
         // still hold. (The contacts and bodies are not resized during the solve.)
@@ -46,7 +41,7 @@ extension World {
             overflowCount = batches.layout(islands: &ib)
             ib.colored = true
         }
-        if isProfiling { profile.coloring += StepProfile.now() - solveStart }
+        if options.isProfiling { profile.coloring += StepProfile.now() - solveStart }
         if solver.constraints.count < overflowCount {
             solver.constraints.append(contentsOf: repeatElement(ContactConstraint(), count: overflowCount - solver.constraints.count))
         }
@@ -57,7 +52,7 @@ extension World {
             let simsP = ctx.sims, statesP = ctx.states
             let metasP = ctx.metas.readOnly, contactsP = ctx.contacts.readOnly
             let overflowP = batches.overflow.view
-            let bounce = bounceFlag
+            let bounce = ctx.bounce
             bounce.clear()
             // 2. The overflow constraints (rare: a body in more than `colorCount` contacts of one
             // island) as scalar constraints, then every batch straight from the world.
@@ -70,12 +65,12 @@ extension World {
             let source = WideContactSolver.source(contacts: contactsP, data: dataP.readOnly, sims: simsP.readOnly,
                                                   states: statesP.readOnly, metas: metasP, padBody: boundaryBody)
             batches.prepare(islands: &ib, source: source, workers: workers, bounce: bounce,
-                            prefetches: ib.contactsInIslands >= prefetchingContacts)
+                            prefetches: ib.contactsInIslands >= options.prefetchingContacts)
             let jointList = ib.jointList.view
             for k in 0..<nj {
                 JointSolver.prepare(&jointsP[Int(jointList[k])], sims: simsP.readOnly, metas: metasP, ctx: jointCtx)
             }
-            if isProfiling { prepareEnd = StepProfile.now() }
+            if options.isProfiling { prepareEnd = StepProfile.now() }
             // (The batches' buffers read in place: a local copy of `batches` retained each.)
             let batchCount = ib.groupCount > 0 ? Int(batches.wideStart[ib.groupCount]) : 0
             let views = SolverViews(
@@ -84,7 +79,7 @@ extension World {
                 wideStart: batches.wideStart.view, colorStart: batches.colorStart.view,
                 overflowStart: batches.overflowStart.view,
                 batchCount: batchCount, overflow: overflowP,
-                joints: jointsP, groups: ib.groups, subSteps: n, h: h, invH: 1 / h,
+                joints: jointsP, groups: ib.groups, subSteps: numbers.subSteps, h: numbers.h, invH: numbers.invH,
                 maxBiasVelocity: settings.maxContactPushSpeed,
                 softness: WideContactSolver.LaneSoftness(soft: soft, staticSoft: staticSoft),
                 restitutionThreshold: settings.restitutionThreshold,
@@ -96,20 +91,20 @@ extension World {
                 // One pipeline: the big islands' stages (each split into blocks), then the small
                 // islands claimed whole, then storing impulses.
                 let smallIslands = solver.smallIslands, bigIslands = solver.bigIslands
-                pipeline.stages.removeAllKeepingCapacity()
-                for k in 0..<bigIslands.count { views.appendStages(island: Int(bigIslands[k]), workers: workers, to: pipeline.stages) }
+                ctx.pipeline.stages.removeAllKeepingCapacity()
+                for k in 0..<bigIslands.count { views.appendStages(island: Int(bigIslands[k]), workers: workers, to: ctx.pipeline.stages) }
                 if !smallIslands.isEmpty {
                     // Islands claimed a few at a time (largest first): one claim per island made the
                     // workers contend on the pipeline's counter.
                     let perClaim = max(1, min(8, smallIslands.count / (workers * 32)))
-                    pipeline.stages.append(Stage(kind: SolverViews.StageKind.smallIslands.rawValue, pass: 0, island: -1,
+                    ctx.pipeline.stages.append(Stage(kind: SolverViews.StageKind.smallIslands.rawValue, pass: 0, island: -1,
                                                  begin: 0, end: Int32(smallIslands.count), blockSize: Int32(perClaim)))
                 }
                 if batchCount + overflowCount > 0 {
-                    pipeline.stages.append(Stage(kind: SolverViews.StageKind.store.rawValue, pass: 0, island: -1,
+                    ctx.pipeline.stages.append(Stage(kind: SolverViews.StageKind.store.rawValue, pass: 0, island: -1,
                                                  begin: 0, end: Int32(batchCount + overflowCount), blockSize: 256))
                 }
-                pipeline.run(workers: workers, SolveStages(views: views, smallIslands: smallIslands.view))
+                ctx.pipeline.run(workers: workers, SolveStages(views: views, smallIslands: smallIslands.view))
             }
         }
     }
@@ -120,14 +115,13 @@ extension World {
     /// preparation and the solver's views, which would find nothing to do. The islands stay
     /// uncoloured (`IslandBuilder.colored`) until a solve with constraints colours them.
     private func solveUnconstrained(_ ctx: StepContext, _ ib: inout IslandBuilder) {
-        unconstrainedSolves += 1
-        let n = settings.subSteps
-        let h = ctx.dt / Float(n)
-        let run = BodyIntegration(sims: ctx.sims, states: ctx.states, bodies: ib.bodies.view, h: h, invH: 1 / h,
+        counters.unconstrainedSolves += 1
+        let numbers = ctx.numbers
+        let run = BodyIntegration(sims: ctx.sims, states: ctx.states, bodies: ib.bodies.view, h: numbers.h, invH: numbers.invH,
                                   maxLinearSpeed: settings.maxLinearSpeed)
         // Nothing couples the bodies of these islands: each takes its whole step alone.
         guard ib.groupCount > 0 else { return }
-        run.unconstrainedSteps(0..<Int(ib.groupBodyStart[ib.groupCount]), subSteps: n)
+        run.unconstrainedSteps(0..<Int(ib.groupBodyStart[ib.groupCount]), subSteps: numbers.subSteps)
     }
 
     /// Splits this step's islands into those solved by all workers together (many colour

@@ -53,10 +53,10 @@ extension World {
 
         let (slot, isNew) = bodySlots.allocate()
         let i = Int(slot)
-        islandsDirty = true
+        islands.dirty = true
         if isNew {
-            sims.append(BodySim()); states.append(BodyState()); metas.append(BodyMeta()); groupsOfBody.appendSlot()
-            columnsEpoch &+= 1
+            sims.append(BodySim()); states.append(BodyState()); metas.append(BodyMeta()); groups.ofBody.appendSlot()
+            stepContext.columnsChanged()
         }
         var meta = BodyMeta()
         meta.generation = metas[i].generation &+ 1
@@ -81,12 +81,12 @@ extension World {
             states[i].v = clampedSpeed(def.linearVelocity)
             states[i].w = def.fixedRotation ? 0 : clampedSpin(def.angularVelocity)
         }
-        groupsOfBody.removeAll(ofBody: i)
+        groups.ofBody.removeAll(ofBody: i)
         for g in def.groups { addToGroupUnchecked(body: i, group: Int(g.index)) }
 
         for (sd, geometry) in prepared { _ = addShape(body: i, def: sd, prepared: geometry) }
         updateMass(body: i)
-        if def.type == .static { staticDirty = true }
+        if def.type == .static { broadPhase.staticDirty = true }
         bodyCount += 1
         return handle(ofBody: i)
     }
@@ -97,9 +97,9 @@ extension World {
         let (slot, isNew) = shapeSlots.allocate()
         let s = Int(slot)
         // (The shape columns or the vertex pool may grow: the step context takes new views.)
-        columnsEpoch &+= 1
-        if isNew { shapes.append(ShapeRecord()); shapeNext.append(-1); aabbs.append(AABB(lower: .zero, upper: .zero)); fatBoxes.append(AABB(lower: .zero, upper: .zero)); shapeIsLarge.append(0) }
-        broadPhaseDirty = true
+        stepContext.columnsChanged()
+        if isNew { shapes.append(ShapeRecord()); shapeNext.append(-1); broadPhase.appendShapeSlot() }
+        broadPhase.dirty = true
         var rec = ShapeRecord()
         rec.generation = shapes[s].generation &+ 1
         rec.alive = true
@@ -135,8 +135,8 @@ extension World {
         shapes[s] = rec
         // Its box and fat box where it is now (a shape of a sleeping body keeps them until the
         // body wakes).
-        aabbs[s] = shapeAABB(s, sims[body].xf).expanded(by: 0.5 * speculativeDistance)
-        fatBoxes[s] = aabbs[s].expanded(by: fatMargin)
+        broadPhase.boxes[s] = shapeAABB(s, sims[body].xf).expanded(by: 0.5 * speculativeDistance)
+        broadPhase.fatBoxes[s] = broadPhase.boxes[s].expanded(by: fatMargin)
         // Link into the body's shape list (kept in creation order).
         shapeNext[s] = -1
         if metas[body].firstShape < 0 {
@@ -245,7 +245,7 @@ extension World {
         for j in 0..<Int(jointSlots.count) where joints[j].alive && (joints[j].bodyA == Int32(i) || joints[j].bodyB == Int32(i)) {
             destroyJoint(jointHandle(j))
         }
-        if metas[i].type == .static { staticDirty = true }
+        if metas[i].type == .static { broadPhase.staticDirty = true }
         // Contacts (found through the shapes' lists, so before the shapes go).
         endContacts(ofBody: i)
         // Shapes.
@@ -255,11 +255,11 @@ extension World {
             releaseShape(Int(s))
             s = next
         }
-        for g in groupsOfBody[i] { groups[Int(g)].members.removeAll { $0 == Int32(i) } }
-        groupsOfBody.removeAll(ofBody: i)
+        for g in groups.ofBody[i] { groups.records[Int(g)].members.removeAll { $0 == Int32(i) } }
+        groups.ofBody.removeAll(ofBody: i)
         removeFromSleepRing(i)
         metas[i].alive = false
-        islandsDirty = true
+        islands.dirty = true
         metas[i].firstShape = -1
         metas[i].shapeCount = 0
         bodySlots.release(Int32(i))
@@ -267,8 +267,8 @@ extension World {
     }
 
     func releaseShape(_ s: Int) {
-        broadPhaseDirty = true
-        if shapes[s].oneSided { oneSidedSegmentCount -= 1; shapes[s].oneSided = false }
+        broadPhase.dirty = true
+        if shapes[s].oneSided { continuous.oneSidedSegments -= 1; shapes[s].oneSided = false }
         if shapes[s].kind != .circle { pool.release(start: shapes[s].vertexStart, count: shapes[s].vertexCount) }
         shapes[s].alive = false
         shapes[s].body = -1

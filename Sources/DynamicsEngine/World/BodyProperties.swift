@@ -72,7 +72,7 @@ extension World {
         sims[i].xf = Transform(p: position, q: Rot(angle: angle))
         sims[i].center = sims[i].xf.apply(sims[i].localCenter)
         sims[i].center0 = sims[i].center
-        if metas[i].type == .static { staticDirty = true }
+        if metas[i].type == .static { broadPhase.staticDirty = true }
         queryIndex.isStale = true
         wakeBody(i)
     }
@@ -216,9 +216,9 @@ extension World {
         checkNotStepping("setType")
         let i = slot(h)
         guard metas[i].type != type else { return }
-        broadPhaseDirty = true
-        islandsDirty = true
-        if metas[i].type == .static || type == .static { staticDirty = true }
+        broadPhase.dirty = true
+        islands.dirty = true
+        if metas[i].type == .static || type == .static { broadPhase.staticDirty = true }
         wakeTouchingBodies(of: i)
         metas[i].type = type
         forEachShape(of: i) { shapes[$0].isStatic = type == .static }

@@ -1,3 +1,17 @@
+/// What the members of a collision group collide with.
+public struct CollisionMode: OptionSet, Sendable, Hashable {
+    /// The option bits: 1 items, 2 boundaries.
+    public let rawValue: UInt8
+    /// A mode from its option bits.
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// Members collide with each other.
+    public static let items = CollisionMode(rawValue: 1)
+    /// Members collide with the group's boundaries.
+    public static let boundaries = CollisionMode(rawValue: 2)
+    /// Both.
+    public static let everything: CollisionMode = [.items, .boundaries]
+}
+
 extension World {
     /// Creates a collision group. Bodies collide only with bodies and boundaries of a group
     /// they share, as the group's `mode` allows. There is no limit on the number of groups;
@@ -7,26 +21,26 @@ extension World {
         checkNotStepping("createCollisionGroup")
         // Reuse the lowest free index so indices stay below 64 when possible.
         let slot: Int32
-        if let k = groupSlots.freeSlots.indices.min(by: { groupSlots.freeSlots[$0] < groupSlots.freeSlots[$1] }) {
-            slot = groupSlots.freeSlots.remove(at: k)
-            groups[Int(slot)].generation &+= 1
+        if let k = groups.slots.freeSlots.indices.min(by: { groups.slots.freeSlots[$0] < groups.slots.freeSlots[$1] }) {
+            slot = groups.slots.freeSlots.remove(at: k)
+            groups.records[Int(slot)].generation &+= 1
         } else {
-            slot = groupSlots.count
-            groupSlots.count += 1
-            groups.append(GroupRecord())
+            slot = groups.slots.count
+            groups.slots.count += 1
+            groups.records.append(GroupRecord())
         }
         let g = Int(slot)
-        groups[g].alive = true
-        groups[g].mode = mode
-        groups[g].members.removeAllKeepingCapacity()
-        groups[g].boundaries.removeAllKeepingCapacity()
-        return CollisionGroupID(index: slot, generation: groups[g].generation)
+        groups.records[g].alive = true
+        groups.records[g].mode = mode
+        groups.records[g].members.removeAllKeepingCapacity()
+        groups.records[g].boundaries.removeAllKeepingCapacity()
+        return CollisionGroupID(index: slot, generation: groups.records[g].generation)
     }
 
     /// True when `g` is a live group of this world.
     public func isValid(_ g: CollisionGroupID) -> Bool {
         let i = Int(g.index)
-        return i >= 0 && i < groups.count && groups[i].alive && groups[i].generation == g.generation
+        return i >= 0 && i < groups.records.count && groups.records[i].alive && groups.records[i].generation == g.generation
     }
 
     func groupSlot(_ g: CollisionGroupID, _ function: StaticString = #function) -> Int {
@@ -43,27 +57,27 @@ extension World {
         // The lists are moved out while they are walked (the removals edit the group's lists,
         // which would copy them) and kept, emptied, for the slot's next group.
         var boundaries: [Int32] = [], members: [Int32] = []
-        swap(&boundaries, &groups[gi].boundaries)
-        swap(&members, &groups[gi].members)
+        swap(&boundaries, &groups.records[gi].boundaries)
+        swap(&members, &groups.records[gi].members)
         for s in boundaries { removeBoundaryShape(Int(s)) }
         for b in members { removeFromGroupUnchecked(body: Int(b), group: gi) }
         boundaries.removeAllKeepingCapacity()
         members.removeAllKeepingCapacity()
-        groups[gi].alive = false
-        groups[gi].boundaries = boundaries
-        groups[gi].members = members
-        groupSlots.release(Int32(gi))
+        groups.records[gi].alive = false
+        groups.records[gi].boundaries = boundaries
+        groups.records[gi].members = members
+        groups.slots.release(Int32(gi))
     }
 
     /// The group's mode.
-    public func mode(of g: CollisionGroupID) -> CollisionMode { groups[groupSlot(g)].mode }
+    public func mode(of g: CollisionGroupID) -> CollisionMode { groups.records[groupSlot(g)].mode }
 
     /// Changes what a group's members collide with; wakes its members.
     public func setMode(_ mode: CollisionMode, of g: CollisionGroupID) {
         stateChanged()
         let gi = groupSlot(g)
-        groups[gi].mode = mode
-        for b in groups[gi].members { recomputeMasks(body: Int(b)); wakeBody(Int(b)) }
+        groups.records[gi].mode = mode
+        for b in groups.records[gi].members { recomputeMasks(body: Int(b)); wakeBody(Int(b)) }
     }
 
     /// Adds a body to a group (no effect if it is already a member).
@@ -84,29 +98,29 @@ extension World {
 
     /// The groups a body belongs to.
     public func groups(of h: BodyHandle) -> [CollisionGroupID] {
-        groupsOfBody[slot(h)].map { CollisionGroupID(index: $0, generation: groups[Int($0)].generation) }
+        groups.ofBody[slot(h)].map { CollisionGroupID(index: $0, generation: groups.records[Int($0)].generation) }
     }
 
     func addToGroupUnchecked(body i: Int, group gi: Int) {
-        if groupsOfBody[i].contains(Int32(gi)) { return }
-        groupsOfBody.append(Int32(gi), toBody: i)
-        groups[gi].members.append(Int32(i))
+        if groups.ofBody[i].contains(Int32(gi)) { return }
+        groups.ofBody.append(Int32(gi), toBody: i)
+        groups.records[gi].members.append(Int32(i))
         recomputeMasks(body: i)
     }
 
     func removeFromGroupUnchecked(body i: Int, group gi: Int) {
-        guard let k = groupsOfBody[i].firstIndex(of: Int32(gi)) else { return }
-        groupsOfBody.remove(at: k, ofBody: i)
-        groups[gi].members.removeAll { $0 == Int32(i) }
+        guard let k = groups.ofBody[i].firstIndex(of: Int32(gi)) else { return }
+        groups.ofBody.remove(at: k, ofBody: i)
+        groups.records[gi].members.removeAll { $0 == Int32(i) }
         recomputeMasks(body: i)
     }
 
     func recomputeMasks(body i: Int) {
-        broadPhaseDirty = true
+        broadPhase.dirty = true
         var items: UInt64 = 0, bounds: UInt64 = 0, overflow = false
-        for g in groupsOfBody[i] {
+        for g in groups.ofBody[i] {
             if g >= 64 { overflow = true; continue }
-            let mode = groups[Int(g)].mode
+            let mode = groups.records[Int(g)].mode
             if mode.contains(.items) { items |= 1 << UInt64(g) }
             if mode.contains(.boundaries) { bounds |= 1 << UInt64(g) }
         }
@@ -121,8 +135,8 @@ extension World {
     func bodiesCollide(_ a: Int, _ b: Int) -> Bool {
         if metas[a].itemMask & metas[b].itemMask != 0 { return true }
         if !(metas[a].overflow && metas[b].overflow) { return false }
-        for g in groupsOfBody[a] where g >= 64 && groups[Int(g)].mode.contains(.items) {
-            if groupsOfBody[b].contains(g) { return true }
+        for g in groups.ofBody[a] where g >= 64 && groups.records[Int(g)].mode.contains(.items) {
+            if groups.ofBody[b].contains(g) { return true }
         }
         return false
     }
@@ -131,7 +145,7 @@ extension World {
     @inline(__always)
     func bodyCollidesWithBoundary(_ b: Int, group g: Int32) -> Bool {
         if g < 64 { return metas[b].boundaryMask & (1 << UInt64(g)) != 0 }
-        return metas[b].overflow && groups[Int(g)].mode.contains(.boundaries) && groupsOfBody[b].contains(g)
+        return metas[b].overflow && groups.records[Int(g)].mode.contains(.boundaries) && groups.ofBody[b].contains(g)
     }
 
     // MARK: - Boundaries
@@ -149,8 +163,8 @@ extension World {
         shapes[s].isBoundary = true
         shapes[s].boundaryGroup = Int32(gi)
         shapes[s].boundaryID = id
-        groups[gi].boundaries.append(Int32(s))
-        staticDirty = true
+        groups.records[gi].boundaries.append(Int32(s))
+        broadPhase.staticDirty = true
         wakeTouching(boundary: s)
         return BoundaryHandle(shape: Int32(s), generation: shapes[s].generation)
     }
@@ -183,7 +197,7 @@ extension World {
                 let s = Int(h.shape)
                 let e = normalize(b - a)
                 shapes[s].oneSided = true
-                oneSidedSegmentCount += 1
+                continuous.oneSidedSegments += 1
                 pool.normals[Int(shapes[s].vertexStart)] = area2 > 0 ? leftPerp(e) : rightPerp(e)
             }
             out.append(h)
@@ -210,7 +224,7 @@ extension World {
         wakeTouching(boundary: s)
         endContacts(ofShape: s)
         let gi = Int(shapes[s].boundaryGroup)
-        groups[gi].boundaries.removeAll { $0 == Int32(s) }
+        groups.records[gi].boundaries.removeAll { $0 == Int32(s) }
         // Unlink from the boundary body's shape list.
         let b = Int(boundaryBody)
         if metas[b].firstShape == Int32(s) {
@@ -222,7 +236,7 @@ extension World {
         }
         metas[b].shapeCount -= 1
         releaseShape(s)
-        staticDirty = true
+        broadPhase.staticDirty = true
     }
 
     /// The end points of a boundary.

@@ -24,8 +24,8 @@ public struct RayHit: Sendable, Equatable {
 ///
 /// After a structural change (a body created or destroyed, a body type or a body's collision
 /// groups changed, a static body moved, a boundary added or removed, a snapshot restored:
-/// `broadPhaseDirty` / `staticDirty`) the grids are out of date until the next step, and the
-/// queries scan every shape instead.
+/// `BroadPhase.dirty` / `BroadPhase.staticDirty`) the grids are out of date until the next
+/// step, and the queries scan every shape instead.
 struct QueryIndex {
     /// Raised by every step and by `setTransform` (whatever moves a body): `outside` must be
     /// recomputed before the next query.
@@ -172,7 +172,7 @@ extension World {
     /// Whether the queries can read the grids; recomputes `outside` when stale. False while
     /// a structural change waits for the next step (or inside a step).
     private func prepareQueryIndex() -> Bool {
-        if broadPhaseDirty || staticDirty || isStepping {
+        if broadPhase.dirty || broadPhase.staticDirty || isStepping {
             queryIndex.scans += 1
             return false
         }
@@ -188,7 +188,7 @@ extension World {
     private func refreshOutside() {
         let outside = queryIndex.outside
         outside.removeAllKeepingCapacity()
-        let fat = fatBoxes.view, sh = shapes.view, si = sims.view, verts = pool.vertices.view
+        let fat = broadPhase.fatBoxes.view, sh = shapes.view, si = sims.view, verts = pool.vertices.view
         func check(_ list: View<Int32>) {
             for k in list.indices {
                 let s = Int(list[k])
@@ -220,7 +220,7 @@ extension World {
     /// corner, as the pair finder), the large shapes and `outside` (a shape may come twice).
     @inline(__always)
     private func forEachCandidate(overlapping box: AABB, _ visit: (Int) -> Void) {
-        let fat = fatBoxes.view
+        let fat = broadPhase.fatBoxes.view
         forEachIndexed({ g in
             let r = g.geo.cellRange(box)
             for y in r.y...r.w {
@@ -243,7 +243,7 @@ extension World {
     /// inside its fat box, whose cell lists it; the pad covers rounding in the cell bounds.
     @inline(__always)
     private func forEachCandidate(alongRay o: Vec2, _ d: Vec2, box: AABB, _ visit: (Int) -> Void) {
-        let fat = fatBoxes.view
+        let fat = broadPhase.fatBoxes.view
         let slack = 0.5 * speculativeDistance
         forEachIndexed({ g in
             let geo = g.geo

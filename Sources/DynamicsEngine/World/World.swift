@@ -8,20 +8,15 @@
 /// program with a precondition message; data errors (invalid geometry or body definitions)
 /// are thrown as `GeometryError` / `WorldError`.
 public final class World {
-    // Every stored property is `@exclusivity(unchecked)`: the world is used from one thread at
-    // a time and its step hands buffers to workers through raw pointers, so the runtime's
-    // dynamic exclusivity checks (≈ 60 per step, a fifth of a small world's step) guard nothing.
+    // Every stored `var` is `@exclusivity(unchecked)` (a `let` needs no check): the world is
+    // used from one thread at a time and its step hands buffers to workers through raw
+    // pointers, so the runtime's dynamic exclusivity checks, dozens per step and a sizeable
+    // part of a small world's step, would guard nothing. Each part of the step owns its own
+    // state (a struct or class below); the world holds the records and the parts.
     /// Solver settings; change between steps.
-    @exclusivity(unchecked) public var settings: WorldSettings { didSet { settingsGeneration &+= 1; stateChanged() } }
-    /// Counts changes to `settings` (a step at rest compares it instead of the whole settings).
-    @exclusivity(unchecked) var settingsGeneration = 0
-    /// Counts the calls from outside a step that may have changed what a step reads: every
-    /// public method or property that changes the world calls `stateChanged()`. A small world
-    /// at an exact rest point that no call changed since its last step skips comparing itself
-    /// with its rest copy (`Rest.swift`; debug builds compare anyway and check they agree).
-    @exclusivity(unchecked) var stateGeneration: UInt64 = 0
-    /// Notes a change made from outside a step (see `stateGeneration`).
-    @inline(__always) func stateChanged() { stateGeneration &+= 1 }
+    @exclusivity(unchecked) public var settings: WorldSettings { didSet { rest.settingsGeneration &+= 1; stateChanged() } }
+    /// Notes a change made from outside a step (see `RestState.stateGeneration`).
+    @inline(__always) func stateChanged() { rest.stateGeneration &+= 1 }
     /// Gravity for bodies that have no gravity of their own (pt/s²).
     @exclusivity(unchecked) public var gravity: Vec2 {
         didSet {
@@ -38,79 +33,24 @@ public final class World {
     let sims = Column<BodySim>()
     let states = Column<BodyState>()
     let metas = Column<BodyMeta>()
-    @exclusivity(unchecked) var groupsOfBody = BodyGroupTable()
     @exclusivity(unchecked) var bodySlots = SlotAllocator()
     /// Number of live bodies.
     @exclusivity(unchecked) public internal(set) var bodyCount = 0
+    /// The body that owns every boundary segment.
+    @exclusivity(unchecked) var boundaryBody: Int32 = -1
 
-    // Shapes.
+    // Shapes (slot-indexed; their boxes are the broad phase's).
     let shapes = Column<ShapeRecord>()
     @exclusivity(unchecked) var shapeSlots = SlotAllocator()
     /// Next shape of the same body (a singly linked list per body), or -1.
     let shapeNext = Column<Int32>()
-    /// Each shape's bounding box with its speculative margin (updated every step for moving
-    /// shapes; kept apart from `shapes` so the broad phase reads a dense array).
-    let aabbs = Column<AABB>()
-    /// The boxes the broad phase last found pairs with: each moving shape's box grown by
-    /// `fatMargin` (static shapes: their box). While every moving shape's box stays inside its
-    /// fat box and nothing structural changed, the pairs cannot change and are reused.
-    let fatBoxes = Column<AABB>()
-    /// Set when shapes, body types or collision filters change: the next step finds pairs afresh.
-    @exclusivity(unchecked) var broadPhaseDirty = true
-    /// Raised by the box update when a moving shape's box left its fat box.
-    let boxEscaped = WorkFlag()
-    /// Steps whose broad phase reused the previous step's pairs (for tests and profiles).
-    @exclusivity(unchecked) var pairsReusedSteps = 0
-    /// Steps whose broad phase let only the enlarged shapes look for partners.
-    @exclusivity(unchecked) var incrementalPass = 0
-    /// Set by this step's broad phase when its pairs differ from the contacts' (the merge runs).
-    @exclusivity(unchecked) var pairsChanged = true
-    /// Whether the islands (and their colouring) must be rebuilt this step: raised by whatever
-    /// changes what they are made of — the contacts (a merge, a contact gaining or losing its
-    /// points), a body created, destroyed, woken, put to sleep or given another type, a joint
-    /// created or destroyed. While it stays down, last step's islands, colours and batch
-    /// layout are this step's, and the step reuses them (see `buildIslands`).
-    @exclusivity(unchecked) var islandsDirty = true
-    /// Raised by the narrow phase when a contact's link (its bodies, when it has points) changed.
-    let linksChanged = WorkFlag()
-    /// From this many contacts, the step asks for contact data and bodies ahead
-    /// (`World.defaultPrefetchingContacts`; tests set it to 0 to check that asking changes no
-    /// result).
-    @exclusivity(unchecked) var prefetchingContacts = World.defaultPrefetchingContacts
-    /// Steps that reused the previous step's islands (for tests and profiles).
-    @exclusivity(unchecked) var islandsReusedSteps = 0
-    /// Steps solved by the bodies' own stages only (`solveUnconstrained`; for tests).
-    @exclusivity(unchecked) var unconstrainedSolves = 0
-    /// 1 when a moving shape is in the broad phase's large list.
-    let shapeIsLarge = Column<UInt8>()
-    /// The contact softness of the last solve and what it was computed from.
-    @exclusivity(unchecked) var contactSoftness = ContactSoftnessCache()
-    /// What the last step of a small world ended in, to recognise exact rest (`Rest.swift`).
-    let rest = RestSnapshot()
-    /// Steps taken at rest (release builds; for tests and profiles).
-    @exclusivity(unchecked) var restSteps = 0
-    /// Times a step compared the world with its rest copy before deciding (for tests).
-    @exclusivity(unchecked) var restComparisons = 0
-    /// Lets a debug build take steps at rest too (tests compare such a world with one that
-    /// takes every step in full).
-    @exclusivity(unchecked) var takesRestStepsInDebug = false
+    /// The polygons' and segments' vertices and normals.
     @exclusivity(unchecked) var pool = VertexPool()
-    /// The body that owns every boundary segment.
-    @exclusivity(unchecked) var boundaryBody: Int32 = -1
-    /// Set when static geometry changed and the static grid must be rebuilt.
-    @exclusivity(unchecked) var staticDirty = true
-    /// Live one-sided boundary segments (containers' walls; see `keepInsideOneSidedBoundaries`).
-    @exclusivity(unchecked) var oneSidedSegmentCount = 0
-    /// Bodies the last finalize pass flagged as fast (see `solveContinuous`).
-    let fastCounter = FastCounter()
-    /// How many fast bodies the continuous step stopped at static geometry, ever.
-    @exclusivity(unchecked) public internal(set) var continuousHits = 0
-    /// Per chunk of the parallel fast-body sweep: its stops (summed after the sweep).
-    let continuousChunkHits = Column<Int>()
+    /// `createBody`'s list of validated shapes, kept empty between calls for its capacity.
+    @exclusivity(unchecked) var preparedShapes: [(ShapeDef, PreparedGeometry)] = []
 
-    // Groups.
-    @exclusivity(unchecked) var groups: [GroupRecord] = []
-    @exclusivity(unchecked) var groupSlots = SlotAllocator()
+    /// The collision groups and each body's groups.
+    @exclusivity(unchecked) var groups = CollisionGroupTable()
 
     // Joints.
     let joints = Column<JointRecord>()
@@ -118,35 +58,35 @@ public final class World {
     /// Number of live joints.
     @exclusivity(unchecked) public internal(set) var jointCount = 0
 
-    /// The contacts: records, manifolds, island links, events, per-shape lists (`ContactSet`).
-    let contacts = ContactSet()
-    // The step pipeline's reusable buffers.
-    /// Per narrow-phase chunk of `contactChunk` contacts: the contacts that changed this step
-    /// (see `NarrowPhaseContext.update`); the first `contactChangeChunks` lists are current.
-    /// Entries are offsets in the chunk (contact `c · contactChunk + offset`): 2 bytes each,
-    /// and a list reserved for a whole chunk takes 1 KB instead of 2.
-    let contactChanges = Column<[UInt16]>()
-    /// Per narrow-phase chunk: the awake contacts with points between a dynamic body and a
-    /// static one, in contact order (the continuous step's `keepCoresOutOfTouchedStatics`
-    /// reads only these, not every contact); offsets in the chunk, as `contactChanges`.
-    let staticTouches = Column<[UInt16]>()
-    @exclusivity(unchecked) var contactChangeChunks = 0
-    /// Raised whenever a body or shape column (records, boxes, the vertex pool) may have grown
-    /// or been replaced: the step context keeps its views of them until it changes.
-    @exclusivity(unchecked) var columnsEpoch = 0
-    /// `createBody`'s list of validated shapes, kept empty between calls for its capacity.
-    @exclusivity(unchecked) var preparedShapes: [(ShapeDef, PreparedGeometry)] = []
-    /// (At most 65 536: the chunk lists hold 16-bit offsets.)
-    let contactChunk = 512
+    // The step's parts. (The small ones a step at rest reads first, together.)
+    /// What the last step of a small world ended in, to recognise exact rest, and what
+    /// changed the world since (`Step/StepAtRest.swift`).
+    let rest = RestState()
+    /// What the steps count (the public counts, and which shortcuts they took).
+    @exclusivity(unchecked) var counters = StepCounters()
+    /// How steps run: workers, profiling, and the thresholds tests lower.
+    @exclusivity(unchecked) var options = StepOptions()
+    /// Set while `step` runs; structural changes are refused then.
+    @exclusivity(unchecked) var isStepping = false
+    /// The islands of the last step, and whether they must be rebuilt.
+    @exclusivity(unchecked) var islands = IslandBuilder()
+    /// The broad phase: shape boxes, fat boxes, grids, pairs and what makes them stale.
     @exclusivity(unchecked) var broadPhase = BroadPhase()
     /// What the world queries keep besides the broad phase's grids (`World/Queries.swift`).
     @exclusivity(unchecked) var queryIndex = QueryIndex()
-    @exclusivity(unchecked) var islands = IslandBuilder()
+    /// The contacts: records, manifolds, island links, events, per-shape lists and the narrow
+    /// phase's lists (`ContactSet`).
+    let contacts = ContactSet()
+    /// The solver's reusable buffers.
     @exclusivity(unchecked) var solver = SolverScratch()
     /// This step's colour batches (kept apart from `solver` so both can be borrowed at once).
     @exclusivity(unchecked) var batches = ColoredBatches()
-    /// The passes' views of this world during a step (`World/StepContext.swift`).
+    /// The continuous step's counters and per-chunk hits.
+    @exclusivity(unchecked) var continuous = ContinuousState()
+    /// The step's views of this world and its numbers (`Step/StepContext.swift`).
     let stepContext = StepContext()
+    /// Per-phase wall time summed over the steps taken while `isProfiling` was on.
+    @exclusivity(unchecked) public internal(set) var profile = StepProfile()
 
     /// Contacts that began touching in the last step (point: largest normal impulse). Two
     /// shapes touch when a manifold point is within the linear slop, or when the solve pushed
@@ -160,34 +100,33 @@ public final class World {
     /// each read of those lists costs a dynamic exclusivity check.
     public var hasContactEvents: Bool { contacts.hasEvents }
     /// Accumulates per-phase wall time of `step` while true (see `profile`).
-    @exclusivity(unchecked) public var isProfiling = false
-    /// Per-phase wall time summed over the steps taken while `isProfiling` was on.
-    @exclusivity(unchecked) public internal(set) var profile = StepProfile()
+    public var isProfiling: Bool {
+        get { options.isProfiling }
+        set { options.isProfiling = newValue }
+    }
     /// Number of steps taken.
-    @exclusivity(unchecked) public internal(set) var stepCount = 0
+    public internal(set) var stepCount: Int {
+        get { counters.stepCount }
+        set { counters.stepCount = newValue }
+    }
+    /// How many fast bodies the continuous step stopped at static geometry, ever.
+    public internal(set) var continuousHits: Int {
+        get { counters.continuousHits }
+        set { counters.continuousHits = newValue }
+    }
     /// Worker threads used by `step`: 1 runs everything on the calling thread with no
     /// Dispatch at all. The default is the number of active processors. The state after any
     /// number of steps is bit-identical for every worker count.
-    @exclusivity(unchecked) public var workerCount: Int = World.defaultWorkerCount {
-        didSet { precondition(workerCount >= 1, "World.workerCount must be at least 1") }
+    public var workerCount: Int {
+        get { options.workerCount }
+        set {
+            precondition(newValue >= 1, "World.workerCount must be at least 1")
+            options.workerCount = newValue
+        }
     }
 
     /// The active processor count.
     public static var defaultWorkerCount: Int { max(1, ProcessInfoShim.activeProcessorCount) }
-
-    /// Workers used by the current step (`workerCount`, or 1 for small worlds).
-    @exclusivity(unchecked) var stepWorkers = 1
-    /// Worlds with fewer bodies step on one thread (tests lower it to cover the parallel paths).
-    @exclusivity(unchecked) var minBodiesForParallel = 1000
-    /// The least work worth splitting for a phase whose usual threshold is `n`; tests that set
-    /// `minBodiesForParallel` to 0 split everything, so every parallel path runs on small worlds.
-    @inline(__always) func parallelMin(_ n: Int) -> Int { minBodiesForParallel == 0 ? 1 : n }
-    /// Raised during a step's preparation when any contact can bounce (restitution > 0).
-    let bounceFlag = WorkFlag()
-    /// The parallel solve's stage list and progress (reused every step).
-    let pipeline = StagePipeline()
-    /// Set while `step` runs; structural changes are refused then.
-    @exclusivity(unchecked) var isStepping = false
 
     /// Creates an empty world.
     public init(gravity: Vec2 = Vec2(0, 1000), settings: WorldSettings = WorldSettings()) {

@@ -110,12 +110,12 @@ extension World {
     /// largest (the writer would grow past it, but never needs to).
     var snapshotSizeBound: Int {
         var n = SnapshotHeader.size + 9 * 12 + 256
-        n += 16 * (bodySlots.freeSlots.count + shapeSlots.freeSlots.count + jointSlots.freeSlots.count + groupSlots.freeSlots.count)
-        for g in groups { n += 16 + 4 * g.boundaries.count }
+        n += 16 * (bodySlots.freeSlots.count + shapeSlots.freeSlots.count + jointSlots.freeSlots.count + groups.slots.freeSlots.count)
+        for g in groups.records { n += 16 + 4 * g.boundaries.count }
         let me = metas.view
         for i in 0..<Int(bodySlots.count) {
             n += 128 + 4 * Int(me[i].shapeCount)
-            if me[i].alive { n += 4 * groupsOfBody[i].count }
+            if me[i].alive { n += 4 * groups.ofBody[i].count }
         }
         let sh = shapes.view
         n += 4
@@ -277,16 +277,16 @@ extension World {
         w.bool(s.isContinuousEnabled)
         w.u64(UInt64(stepCount))
         w.u64(UInt64(continuousHits))
-        w.bool(staticDirty)
+        w.bool(broadPhase.staticDirty)
         w.i32(boundaryBody)
         writeSlots(w, bodySlots)
         writeSlots(w, shapeSlots)
         writeSlots(w, jointSlots)
-        writeSlots(w, groupSlots)
+        writeSlots(w, groups.slots)
     }
 
     private func writeGroups(_ w: SnapshotWriter) {
-        for g in groups {
+        for g in groups.records {
             w.reserve(14 + 4 * g.boundaries.count)
             w.bool(g.alive)
             w.u32(g.generation)
@@ -376,7 +376,7 @@ extension World {
             if m.allowSleep { f0 |= BodyBits.allowSleep }
             if m.isBullet { f0 |= BodyBits.isBullet }
             let s = si[i], v = st[i]
-            let groupsHere = groupsOfBody[i]
+            let groupsHere = groups.ofBody[i]
             let defaultGroups = groupsHere.count == 1 && groupsHere[0] == 0
             var f1: UInt8 = 0
             if m.isFast { f1 |= BodyBits.isFast }
@@ -413,7 +413,7 @@ extension World {
     }
 
     private func writeShapes(_ w: SnapshotWriter, _ prototypeOf: [Int32]) {
-        let sh = shapes.view, fat = fatBoxes.view, boxes = aabbs.view
+        let sh = shapes.view, fat = broadPhase.fatBoxes.view, boxes = broadPhase.boxes.view
         for s in 0..<Int(shapeSlots.count) {
             let r = sh[s]
             w.reserve(64)
@@ -660,20 +660,20 @@ extension World {
     func restore(from r: inout SnapshotReader) throws {
         let head = try World.readWorldHead(&r)
         // Every column is rebuilt: the step context takes new views.
-        columnsEpoch &+= 1
+        stepContext.columnsChanged()
         // Start from nothing: the designated initialiser made a boundary body and group 0.
-        sims.removeAll(); states.removeAll(); metas.removeAll(); groupsOfBody = BodyGroupTable()
-        shapes.removeAll(); shapeNext.removeAll(); aabbs.removeAll(); fatBoxes.removeAll(); shapeIsLarge.removeAll()
+        sims.removeAll(); states.removeAll(); metas.removeAll(); groups.ofBody = BodyGroupTable()
+        shapes.removeAll(); shapeNext.removeAll(); broadPhase.boxes.removeAll(); broadPhase.fatBoxes.removeAll(); broadPhase.isLarge.removeAll()
         joints.removeAll(); contacts.removeAll()
-        groups = []
+        groups.records = []
         pool = VertexPool()
         _ = pool.allocate(count: 1) { _ in (.zero, .zero) }
-        bodySlots = head.bodySlots; shapeSlots = head.shapeSlots; jointSlots = head.jointSlots; groupSlots = head.groupSlots
+        bodySlots = head.bodySlots; shapeSlots = head.shapeSlots; jointSlots = head.jointSlots; groups.slots = head.groupSlots
         boundaryBody = head.boundaryBody
-        stepCount = head.stepCount
-        continuousHits = head.continuousHits
+        counters.stepCount = head.stepCount
+        counters.continuousHits = head.continuousHits
 
-        let nb = Int(bodySlots.count), ns = Int(shapeSlots.count), nj = Int(jointSlots.count), ng = Int(groupSlots.count)
+        let nb = Int(bodySlots.count), ns = Int(shapeSlots.count), nj = Int(jointSlots.count), ng = Int(groups.slots.count)
         try readGroups(&r, count: ng)
         let protos = try readPrototypes(&r)
         let owner = try readBodies(&r, count: nb, shapeCount: ns, groupCount: ng)
@@ -695,18 +695,18 @@ extension World {
         for i in 0..<nb where metas[i].alive && Int32(i) != boundaryBody { bodyCount += 1 }
         jointCount = 0
         for j in 0..<nj where joints[j].alive { jointCount += 1 }
-        broadPhaseDirty = true
-        islandsDirty = true
-        pairsChanged = true
-        staticDirty = head.staticDirty
+        broadPhase.dirty = true
+        islands.dirty = true
+        broadPhase.pairsChanged = true
+        broadPhase.staticDirty = head.staticDirty
         // Static boxes as stored (they were computed with the settings of their time).
-        if !staticDirty { rebuildStaticGrid(keepingBoxes: true) }
-        broadPhaseDirty = true
+        if !broadPhase.staticDirty { rebuildStaticGrid(keepingBoxes: true) }
+        broadPhase.dirty = true
     }
 
     private func readGroups(_ r: inout SnapshotReader, count ng: Int) throws {
         try World.section(&r, "GRUP") { r in
-            groups.reserveCapacity(ng)
+            groups.records.reserveCapacity(ng)
             for _ in 0..<ng {
                 var g = GroupRecord()
                 g.alive = try r.bool("group.alive")
@@ -717,13 +717,13 @@ extension World {
                 g.mode = CollisionMode(rawValue: mode)
                 let n = try r.count("group.boundaries", atMost: Int(shapeSlots.count), minBytesEach: 4)
                 for _ in 0..<n { g.boundaries.append(try r.index("group.boundaries", below: Int(shapeSlots.count))) }
-                groups.append(g)
+                groups.records.append(g)
             }
-            let freeSet = Set(groupSlots.freeSlots)
-            for (gi, g) in groups.enumerated() where g.alive == freeSet.contains(Int32(gi)) {
+            let freeSet = Set(groups.slots.freeSlots)
+            for (gi, g) in groups.records.enumerated() where g.alive == freeSet.contains(Int32(gi)) {
                 throw r.invalid("group.alive", at: r.offset, "group \(gi) is \(g.alive ? "alive but listed free" : "dead but not listed free")")
             }
-            if !groups[0].alive { throw r.invalid("group.alive", at: r.offset, "the default group is dead") }
+            if !groups.records[0].alive { throw r.invalid("group.alive", at: r.offset, "the default group is dead") }
         }
     }
 
@@ -786,7 +786,7 @@ extension World {
             let budget = World.prefaultBudget(r)
             sims.reserveCapacity(nb, prefaultingWithin: budget); states.reserveCapacity(nb, prefaultingWithin: budget)
             metas.reserveCapacity(nb, prefaultingWithin: budget)
-            groupsOfBody.reserveCapacity(nb)
+            groups.ofBody.reserveCapacity(nb)
             shapeNext.reserveCapacity(ns, prefaultingWithin: budget)
             shapeNext.append(contentsOf: repeatElement(-1, count: ns))
             var owner = [Int32](repeating: -1, count: ns)
@@ -803,7 +803,7 @@ extension World {
                 guard f0 & BodyBits.alive != 0 else {
                     if f0 != 0 { throw r.invalid("body.flags", at: at, "\(f0) for a dead slot") }
                     if !free[i] { throw r.invalid("body.alive", at: at, "dead body \(i) is not a free slot") }
-                    sims.append(sim); states.append(st); metas.append(meta); groupsOfBody.appendSlot()
+                    sims.append(sim); states.append(st); metas.append(meta); groups.ofBody.appendSlot()
                     continue
                 }
                 if free[i] { throw r.invalid("body.alive", at: at, "live body \(i) is listed as a free slot") }
@@ -854,7 +854,7 @@ extension World {
                     for _ in 0..<n {
                         let gAt = r.offset
                         let gi = try r.index("body.groups", below: ng)
-                        if !groups[Int(gi)].alive || list.contains(gi) { throw r.invalid("body.groups", at: gAt, "group \(gi) dead or repeated") }
+                        if !groups.records[Int(gi)].alive || list.contains(gi) { throw r.invalid("body.groups", at: gAt, "group \(gi) dead or repeated") }
                         list.append(gi)
                     }
                 } else {
@@ -873,7 +873,7 @@ extension World {
                 }
                 meta.shapeCount = Int32(nShapes)
                 if type == .static && meta.awake { throw r.invalid("body.awake", at: at, "a static body is never awake") }
-                sims.append(sim); states.append(st); metas.append(meta); groupsOfBody.appendSlot(list)
+                sims.append(sim); states.append(st); metas.append(meta); groups.ofBody.appendSlot(list)
             }
             return owner
         }
@@ -884,13 +884,13 @@ extension World {
         try World.section(&r, "SHAP") { r in
             try r.need(ns * 5)
             let budget = World.prefaultBudget(r)
-            shapes.reserveCapacity(ns, prefaultingWithin: budget); aabbs.reserveCapacity(ns, prefaultingWithin: budget)
-            fatBoxes.reserveCapacity(ns, prefaultingWithin: budget)
-            shapeIsLarge.reserveCapacity(ns, prefaultingWithin: budget)
-            shapeIsLarge.append(contentsOf: repeatElement(0, count: ns))
+            shapes.reserveCapacity(ns, prefaultingWithin: budget); broadPhase.boxes.reserveCapacity(ns, prefaultingWithin: budget)
+            broadPhase.fatBoxes.reserveCapacity(ns, prefaultingWithin: budget)
+            broadPhase.isLarge.reserveCapacity(ns, prefaultingWithin: budget)
+            broadPhase.isLarge.append(contentsOf: repeatElement(0, count: ns))
             let free = World.freeMask(shapeSlots)
             prototypeOf = [Int32](repeating: -1, count: ns)
-            oneSidedSegmentCount = 0
+            continuous.oneSidedSegments = 0
             // Blocks of at least 4 vertices per shape with vertices.
             pool.vertices.reserveCapacity(4 * ns + 4); pool.normals.reserveCapacity(4 * ns + 4)
             for s in 0..<ns {
@@ -902,7 +902,7 @@ extension World {
                 guard f & ShapeBits.alive != 0 else {
                     if f != 0 { throw r.invalid("shape.flags", at: at, "\(f) for a dead slot") }
                     if !free[s] || owner[s] >= 0 { throw r.invalid("shape.alive", at: at, "dead shape \(s) is not a free slot") }
-                    shapes.append(rec); aabbs.append(zero); fatBoxes.append(zero)
+                    shapes.append(rec); broadPhase.boxes.append(zero); broadPhase.fatBoxes.append(zero)
                     continue
                 }
                 if f > 15 { throw r.invalid("shape.flags", at: at, "unknown flags \(f)") }
@@ -942,26 +942,26 @@ extension World {
                     let gAt = r.offset
                     rec.boundaryGroup = try r.index("shape.boundaryGroup", below: ng)
                     rec.boundaryID = try r.u64()
-                    if b != boundaryBody || proto.kind != .segment || !groups[Int(rec.boundaryGroup)].boundaries.contains(Int32(s)) {
+                    if b != boundaryBody || proto.kind != .segment || !groups.records[Int(rec.boundaryGroup)].boundaries.contains(Int32(s)) {
                         throw r.invalid("shape.boundaryGroup", at: gAt, "boundary \(s) is not a segment of the boundary body listed by its group")
                     }
                 }
                 if rec.oneSided {
                     if !rec.isBoundary { throw r.invalid("shape.oneSided", at: at, "only boundaries are one-sided") }
-                    oneSidedSegmentCount += 1
+                    continuous.oneSidedSegments += 1
                 }
                 if rec.isStatic {
-                    aabbs.append(try r.aabb("shape.box"))
-                    fatBoxes.append(try r.aabb("shape.fatBox"))
+                    broadPhase.boxes.append(try r.aabb("shape.box"))
+                    broadPhase.fatBoxes.append(try r.aabb("shape.fatBox"))
                 } else {
-                    fatBoxes.append(try r.aabb("shape.fatBox"))
+                    broadPhase.fatBoxes.append(try r.aabb("shape.fatBox"))
                     // Rewritten by the next step before it is read.
-                    aabbs.append(zero)
+                    broadPhase.boxes.append(zero)
                 }
                 shapes.append(rec)
             }
             // Every group's boundaries are live boundaries of that group.
-            for (gi, g) in groups.enumerated() {
+            for (gi, g) in groups.records.enumerated() {
                 for s in g.boundaries where !(shapes[Int(s)].alive && shapes[Int(s)].isBoundary && shapes[Int(s)].boundaryGroup == Int32(gi)) {
                     throw r.invalid("group.boundaries", at: r.offset, "group \(gi) lists shape \(s), not one of its boundaries")
                 }
@@ -983,7 +983,7 @@ extension World {
         var memoSlot = [Int32](repeating: -1, count: keys)
         var memo: [BodySim] = []
         var defaultMasks: (UInt64, UInt64, Bool)? = nil
-        groups[0].members.reserveCapacity(nb)
+        groups.records[0].members.reserveCapacity(nb)
         for i in 0..<nb where metas[i].alive {
             let keep = sims[i]
             // (The boundary body's mass properties are those of a static body without shapes:
@@ -1010,13 +1010,13 @@ extension World {
                  && s.localCenter.isFinite && s.maxExtent.isFinite) {
                 throw r.invalid("body.shapes", at: at, "body \(i)'s shapes give a non-finite mass")
             }
-            if groupsOfBody[i].count == 1 && groupsOfBody[i][0] == 0 {
+            if groups.ofBody[i].count == 1 && groups.ofBody[i][0] == 0 {
                 if defaultMasks == nil { recomputeMasks(body: i); defaultMasks = (metas[i].itemMask, metas[i].boundaryMask, metas[i].overflow) }
                 (metas[i].itemMask, metas[i].boundaryMask, metas[i].overflow) = defaultMasks!
             } else {
                 recomputeMasks(body: i)
             }
-            for g in groupsOfBody[i] { groups[Int(g)].members.append(Int32(i)) }
+            for g in groups.ofBody[i] { groups.records[Int(g)].members.append(Int32(i)) }
         }
         let bb = Int(boundaryBody)
         if !metas[bb].alive || metas[bb].type != .static {

@@ -16,26 +16,23 @@ extension World {
         queryIndex.isStale = true
         defer { isStepping = false }
 
-        // Below ~1 000 bodies one thread is faster than waking others (the result is the
-        // same either way).
-        stepWorkers = bodyCount < minBodiesForParallel ? 1 : workerCount
-        let profiling = isProfiling
-        // A small world at an exact rest point only advances its sleep timers (`Rest.swift`).
+        let profiling = options.isProfiling
+        // A small world at an exact rest point only advances its sleep timers (`Step/StepAtRest.swift`).
         // Debug builds take the full step (unless a test asks) and check that it ends where
         // the rest step would.
         let atRest = canStepAtRest(dt: dt)
         #if DEBUG
-        let takeRestStep = atRest && (takesRestStepsInDebug || rest.settled)
+        let takeRestStep = atRest && (rest.takesStepsInDebug || rest.settled)
         #else
         let takeRestStep = atRest
         #endif
         if takeRestStep {
             stepAtRest(dt: dt)
             if profiling { profile.steps += 1 }
-            stepCount += 1
+            counters.stepCount += 1
             return
         }
-        let hitsBefore = continuousHits
+        let hitsBefore = counters.continuousHits
         var t = profiling ? StepProfile.now() : 0
         @inline(__always) func lap(_ field: WritableKeyPath<StepProfile, Double>) {
             guard profiling else { return }
@@ -46,9 +43,9 @@ extension World {
         let ctx = makeStepContext(dt: dt)
         findPairs(ctx)
         lap(\.broadPhase)
-        mergeContacts()
+        mergeContacts(ctx)
         // (Only a merge changes the contact columns during a step.)
-        if pairsChanged { ctx.refreshContacts(self) }
+        if broadPhase.pairsChanged { ctx.refreshContacts(self) }
         lap(\.merge)
         updateContacts(ctx)
         collectContactChanges()
@@ -64,14 +61,14 @@ extension World {
         lap(\.finalize)
         #if DEBUG
         // (Unless an island just fell asleep, which a step at rest does too.)
-        if atRest && !islandsDirty {
-            assert(restSnapshotMatches(bitwise: false) && continuousHits - hitsBefore == rest.hits,
+        if atRest && !islands.dirty {
+            assert(restSnapshotMatches(bitwise: false) && counters.continuousHits - hitsBefore == rest.hits,
                    "a step from an exact rest point changed the world: the rest copy misses something a step reads")
         }
         #endif
-        recordRest(ctx, hits: continuousHits - hitsBefore)
+        recordRest(ctx, hits: counters.continuousHits - hitsBefore)
         if profiling { profile.steps += 1 }
-        stepCount += 1
+        counters.stepCount += 1
     }
 
     /// A joint between an awake and a sleeping body wakes the sleeping one.

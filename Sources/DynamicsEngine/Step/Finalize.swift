@@ -7,10 +7,10 @@ extension World {
         let v = BodyFinalize(ctx: ctx, linTol: linTol, angTol: angTol,
                              kinematicSleepTime: settings.isSleepEnabled ? settings.timeToSleep : .infinity,
                              maxLinearSpeed: settings.maxLinearSpeed,
-                             continuous: settings.isContinuousEnabled, fastCount: fastCounter)
-        fastCounter.reset()
+                             continuous: settings.isContinuousEnabled, fastCount: continuous.fastCounter)
+        continuous.fastCounter.reset()
         // Each body is written only by the worker owning its slot range.
-        Parallel.forRanges(workers: ctx.workers, count: nb, minPerWorker: parallelMin(512), v)
+        Parallel.forRanges(workers: ctx.workers, count: nb, minPerWorker: options.parallelMin(512), v)
         sleepRestingIslands(ctx.metas.readOnly)
     }
 

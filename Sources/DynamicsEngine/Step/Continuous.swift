@@ -9,6 +9,19 @@ final class FastCounter: @unchecked Sendable {
     var count: Int { value.load(ordering: .relaxed) }
 }
 
+/// What the continuous step keeps between steps: the count of the bodies the finalize pass
+/// flagged as fast, each parallel sweep chunk's stops, and how many one-sided boundary
+/// segments there are (it looks for bodies leaving them only when there are some).
+struct ContinuousState {
+    /// Bodies the last finalize pass flagged as fast (see `World.solveContinuous`).
+    let fastCounter = FastCounter()
+    /// Per chunk of the parallel fast-body sweep: its stops (summed after the sweep).
+    let chunkHits = Column<Int>()
+    /// Live one-sided boundary segments (containers' walls; see
+    /// `World.keepInsideOneSidedBoundaries`).
+    var oneSidedSegments = 0
+}
+
 /// What a core circle's move does against one static shape (see `World.sweepCore`).
 enum CoreSweep {
     /// The path does not reach the shape grown by the radius.
@@ -267,11 +280,11 @@ extension World {
     /// not depend on the worker count.
     func solveContinuous(_ ctx: StepContext) {
         guard settings.isContinuousEnabled else { return }
-        if oneSidedSegmentCount > 0 { keepInsideOneSidedBoundaries() }
-        let fastCount = fastCounter.count
+        if continuous.oneSidedSegments > 0 { keepInsideOneSidedBoundaries() }
+        let fastCount = continuous.fastCounter.count
         if fastCount > 0 {
-            if staticDirty { rebuildStaticGrid() }
-            sweepFastBodies(continuousViews(ctx), fastCount: fastCount)
+            if broadPhase.staticDirty { rebuildStaticGrid() }
+            sweepFastBodies(continuousViews(ctx), fastCount: fastCount, workers: ctx.workers)
         }
         keepCoresOutOfTouchedStatics(ctx)
         guard fastCount > 0 else { return }
@@ -302,19 +315,19 @@ extension World {
     /// Sweeps every fast body (`fastCount` were flagged) against the static shapes: in chunks
     /// of body slots on the step's workers when there are enough, each chunk counting its
     /// stops; the counts are summed in chunk order.
-    func sweepFastBodies(_ v: ContinuousViews, fastCount: Int) {
+    func sweepFastBodies(_ v: ContinuousViews, fastCount: Int, workers: Int) {
         let nb = v.metas.count
-        let parallel = stepWorkers > 1 && fastCount >= parallelMin(256)
-        let chunkSize = parallel ? (minBodiesForParallel == 0 ? 8 : 1024) : max(nb, 1)
+        let parallel = workers > 1 && fastCount >= options.parallelMin(256)
+        let chunkSize = parallel ? (options.minBodiesForParallel == 0 ? 8 : 1024) : max(nb, 1)
         let chunks = (nb + chunkSize - 1) / chunkSize
-        continuousChunkHits.grow(to: max(chunks, 1), with: 0)
-        let task = FastBodySweep(views: v, hits: continuousChunkHits.mutableView)
+        continuous.chunkHits.grow(to: max(chunks, 1), with: 0)
+        let task = FastBodySweep(views: v, hits: continuous.chunkHits.mutableView)
         if parallel {
-            Parallel.forChunks(workers: stepWorkers, count: nb, chunkSize: chunkSize, task)
+            Parallel.forChunks(workers: workers, count: nb, chunkSize: chunkSize, task)
         } else {
             task.run(0..<nb, part: 0)
         }
-        for c in 0..<max(chunks, 1) { continuousHits += continuousChunkHits[c] }
+        for c in 0..<max(chunks, 1) { counters.continuousHits += continuous.chunkHits[c] }
     }
 
     /// A fast bullet's core swept against the other dynamic bodies (not bullets) at their
@@ -331,7 +344,7 @@ extension World {
             forEachShape(of: b) { s in
                 if case .hit(let t) = v.sweepCore(shape: s, from: c0, by: c1 - c0, radius: r) {
                     v.stopBody(i, at: t)
-                    continuousHits += 1
+                    counters.continuousHits += 1
                     c1 = sims[i].center
                 }
             }
@@ -344,13 +357,13 @@ extension World {
     func keepCoresOutOfTouchedStatics(_ ctx: StepContext) {
         // Only the contacts the narrow phase listed (awake, with points, a static body on
         // one side), in contact order. (Nothing below grows the columns: the views stay valid.)
-        guard contactChangeChunks > 0 else { return }
+        guard contacts.chunkCount > 0 else { return }
         let cs = ctx.contacts.readOnly, sh = ctx.shapes, me = ctx.metas.readOnly, sims = ctx.sims.readOnly
         var hits = 0
         // (By index: iterating a chunk's list retained and released it.)
-        for chunk in 0..<contactChangeChunks {
-            for j in 0..<staticTouches[chunk].count {
-                let k = chunk * contactChunk + Int(staticTouches[chunk][j])
+        for chunk in 0..<contacts.chunkCount {
+            for j in 0..<contacts.staticTouches[chunk].count {
+                let k = chunk * ContactSet.chunkSize + Int(contacts.staticTouches[chunk][j])
                 let sa = Int(cs[k].shapeA)
                 guard sa >= 0, cs[k].flags & Contact.hasPoints != 0 else { continue }
                 let sb = Int(cs[k].shapeB)
@@ -363,7 +376,7 @@ extension World {
                 hits += coreSweepViews(ctx).constrainInnerCore(body: b, shape: s)
             }
         }
-        continuousHits += hits
+        counters.continuousHits += hits
     }
 
     /// A one-sided boundary (a container's wall) keeps centres of mass inside at any speed:
@@ -401,7 +414,7 @@ extension World {
             sims[b].xf.p = c - sims[b].xf.q.rotate(sims[b].localCenter)
             let vn = dot(states[b].v, n)
             if vn < 0 { states[b].v -= vn * n }
-            continuousHits += 1
+            counters.continuousHits += 1
         }
     }
 }

@@ -5,7 +5,7 @@ extension World {
         guard metas[i].alive, metas[i].type != .static else { return }
         metas[i].sleepTime = 0
         if metas[i].awake { return }
-        islandsDirty = true
+        islands.dirty = true
         // Wake the ring of bodies that fell asleep together.
         var k = i
         repeat {
@@ -20,7 +20,7 @@ extension World {
     /// Puts bodies `list` to sleep as one island (linked in a ring).
     func sleepIsland(_ list: View<Int32>) {
         guard let first = list.first else { return }
-        islandsDirty = true
+        islands.dirty = true
         var prev = Int(first)
         for b in list {
             let i = Int(b)
@@ -75,6 +75,6 @@ extension World {
         let c = contacts[k]
         contacts.end(k, shapes: shapes.view, metas: metas.view)  // dropped by the next merge
         wakeBody(Int(c.bodyA)); wakeBody(Int(c.bodyB))
-        broadPhaseDirty = true
+        broadPhase.dirty = true
     }
 }

@@ -15,20 +15,29 @@ import Darwin
 /// reads: the bodies' placements, velocities and records, the contacts with their manifolds
 /// and warm-start impulses, the fat boxes. When a step ends where the copy says the step
 /// before ended, and the next step starts from the same state (compared again when a call
-/// changed the world between the steps — `World.stateGeneration` counts them — so the change
-/// is seen; with no call since, the world still holds that state and is not compared), with
-/// the same step length, settings and gravity, the next step only advances what a step at rest still changes — the sleep timers,
-/// the islands falling asleep, the step and hit counts — and the world is exactly where the
-/// full step would have left it.
+/// changed the world between the steps — `stateGeneration` counts them — so the change is
+/// seen; with no call since, the world still holds that state and is not compared), with the
+/// same step length, settings and gravity, the next step only advances what a step at rest
+/// still changes — the sleep timers, the islands falling asleep, the step and hit counts —
+/// and the world is exactly where the full step would have left it.
 ///
-/// Debug builds take the full step instead (unless a test sets `takesRestStepsInDebug`) and
+/// Debug builds take the full step instead (unless a test sets `takesStepsInDebug`) and
 /// assert that it ended exactly where the copy said, so the whole test suite checks that the
 /// copy holds everything a step reads. (A settled world — `World.settleDistance` — is not at
-/// an exact rest point, so debug builds take its steps at rest too.) Sleep timers are not part of the state compared (they
-/// advance every step at rest); a body record is compared without its timer.
-final class RestSnapshot {
-    // (The flags first, in the object's first line: a step at rest reads them and not the
-    // copy's columns, which only a full step that records or compares reads.)
+/// an exact rest point, so debug builds take its steps at rest too.) Sleep timers are not
+/// part of the state compared (they advance every step at rest); a body record is compared
+/// without its timer.
+final class RestState {
+    // (The counts and flags first, in the object's first line: a step at rest reads them and
+    // not the copy's columns, which only a full step that records or compares reads.)
+    /// Counts changes to `World.settings` (a step at rest compares it instead of the whole
+    /// settings).
+    @exclusivity(unchecked) var settingsGeneration = 0
+    /// Counts the calls from outside a step that may have changed what a step reads: every
+    /// public method or property that changes the world calls `World.stateChanged()`. A small
+    /// world at an exact rest point that no call changed since its last step skips comparing
+    /// itself with its rest copy (debug builds compare anyway and check they agree).
+    @exclusivity(unchecked) var stateGeneration: UInt64 = 0
     /// The columns hold the state the last step ended in (taken only when every awake body
     /// stood still).
     @exclusivity(unchecked) var full = false
@@ -38,16 +47,21 @@ final class RestSnapshot {
     /// The copy is a settled state (`World.settleDistance`), not an exact rest point: a full
     /// step from it would still creep, so debug builds take the step at rest too.
     @exclusivity(unchecked) var settled = false
+    /// Lets a debug build take steps at rest too (tests compare such a world with one that
+    /// takes every step in full).
+    @exclusivity(unchecked) var takesStepsInDebug = false
+    /// The last step's length, settings generation and gravity.
     @exclusivity(unchecked) var dt: Float = 0
-    @exclusivity(unchecked) var settingsGeneration = -1
+    @exclusivity(unchecked) var copiedSettingsGeneration = -1
     @exclusivity(unchecked) var gravity = Vec2.zero
     /// Continuous-step hits of the last step (a step at rest makes the same ones).
     @exclusivity(unchecked) var hits = 0
     /// `World.settleDistance`.
     @exclusivity(unchecked) var settleDistance: Float = 0
-    /// `World.stateGeneration` when the last step ended: while it is the same, no call has
-    /// changed the world since, and the world still holds the state that step ended in.
-    @exclusivity(unchecked) var generation: UInt64 = .max
+    /// `stateGeneration` when the last step ended: while it is the same, no call has changed
+    /// the world since, and the world still holds the state that step ended in.
+    @exclusivity(unchecked) var copiedStateGeneration: UInt64 = .max
+    // The copy of the state the last step ended in.
     let sims = Column<BodySim>()
     let states = Column<BodyState>()
     let metas = Column<BodyMeta>()
@@ -87,28 +101,29 @@ extension World {
         }
     }
 
-    /// Whether this step can be a step at rest (see `RestSnapshot`).
+    /// Whether this step can be a step at rest (see `RestState`).
     @inline(__always)
     func canStepAtRest(dt: Float) -> Bool {
         rest.atRest && restStateHolds(dt: dt)
     }
 
     private func restStateHolds(dt: Float) -> Bool {
-        guard restEligible, dt == rest.dt, gravity == rest.gravity, settingsGeneration == rest.settingsGeneration else { return false }
+        guard restEligible, dt == rest.dt, gravity == rest.gravity,
+              rest.settingsGeneration == rest.copiedSettingsGeneration else { return false }
         // Nothing changed the world since the last step, which ended at this rest point (it
         // compared or copied): the world holds the copy's state without comparing it.
-        if stateGeneration == rest.generation {
+        if rest.stateGeneration == rest.copiedStateGeneration {
             assert(restSnapshotMatches(bitwise: false),
                    "a call changed a world at rest without stateChanged(): the step at rest would miss the change")
             return true
         }
-        restComparisons += 1
+        counters.restComparisons += 1
         return restSnapshotMatches(bitwise: true)
     }
 
     /// Small, no joints, nothing structural pending (a structural change always takes a full step).
     private var restEligible: Bool {
-        bodyCount <= Self.restBodyLimit && jointCount == 0 && !broadPhaseDirty && !staticDirty && !islandsDirty
+        bodyCount <= Self.restBodyLimit && jointCount == 0 && !broadPhase.dirty && !broadPhase.staticDirty && !islands.dirty
             && !contacts.hasPendingEvents
     }
 
@@ -123,10 +138,10 @@ extension World {
                                            kinematicSleepTime: kinematicSleepTime)
         }
         sleepRestingIslands(metas.view)
-        continuousHits += rest.hits
-        restSteps += 1
+        counters.continuousHits += rest.hits
+        counters.restSteps += 1
         // Whatever fell asleep changed the state: the next step compares afresh.
-        if islandsDirty { rest.atRest = false; rest.full = false; rest.settled = false }
+        if islands.dirty { rest.atRest = false; rest.full = false; rest.settled = false }
     }
 
     /// After a full step: whether it ended where the last one did, and the copy for the next.
@@ -143,8 +158,8 @@ extension World {
     }
 
     private func recordStillState(dt: Float, hits: Int) {
-        let sameStep = rest.full && dt == rest.dt && gravity == rest.gravity && settingsGeneration == rest.settingsGeneration
-            && hits == rest.hits
+        let sameStep = rest.full && dt == rest.dt && gravity == rest.gravity
+            && rest.settingsGeneration == rest.copiedSettingsGeneration && hits == rest.hits
         let same = sameStep && restSnapshotMatches(bitwise: true)
         // Not the same state, but settled: the copy below becomes the rest point.
         let settles = !same && sameStep && rest.settleDistance > 0 && movedWithinSettleDistance()
@@ -155,12 +170,12 @@ extension World {
             // passed as an argument is retained and released, six pairs a call.)
             let r = rest
             r.states.assign(from: states.view); r.sims.assign(from: sims.view); r.metas.assign(from: metas.view)
-            r.contacts.assign(from: contacts.view); r.data.assign(from: contacts.data.view); r.fatBoxes.assign(from: fatBoxes.view)
+            r.contacts.assign(from: contacts.view); r.data.assign(from: contacts.data.view); r.fatBoxes.assign(from: broadPhase.fatBoxes.view)
             rest.full = true
-            rest.dt = dt; rest.gravity = gravity; rest.settingsGeneration = settingsGeneration; rest.hits = hits
+            rest.dt = dt; rest.gravity = gravity; rest.copiedSettingsGeneration = rest.settingsGeneration; rest.hits = hits
         }
         // (The last thing a step does: the world now holds the copy's state.)
-        rest.generation = stateGeneration
+        rest.copiedStateGeneration = rest.stateGeneration
     }
 
     /// Whether every awake body moved by at most `settleDistance` since the copy (which holds
@@ -207,7 +222,7 @@ extension World {
         }
         let r = rest
         guard same(states.view, r.states.view), same(sims.view, r.sims.view), same(contacts.view, r.contacts.view),
-              same(contacts.data.view, r.data.view), same(fatBoxes.view, r.fatBoxes.view),
+              same(contacts.data.view, r.data.view), same(broadPhase.fatBoxes.view, r.fatBoxes.view),
               metas.count == r.metas.count else { return false }
         let m = metas.view, rm = r.metas.view
         if bitwise {

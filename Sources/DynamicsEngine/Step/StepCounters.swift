@@ -1,0 +1,21 @@
+/// What the steps count: the public counts (`World.stepCount`, `World.continuousHits`) and the
+/// counts tests and profiles read to see which shortcut a step took. Only incremented (a
+/// restored snapshot sets the public two); nothing in a step reads them to decide anything.
+struct StepCounters {
+    /// Steps taken (`World.stepCount`).
+    var stepCount = 0
+    /// How many fast bodies the continuous step stopped at static geometry, ever (`World.continuousHits`).
+    var continuousHits = 0
+    /// Steps whose broad phase reused the previous step's pairs.
+    var pairsReusedSteps = 0
+    /// Steps whose broad phase let only the enlarged shapes look for partners.
+    var incrementalPasses = 0
+    /// Steps that reused the previous step's islands.
+    var islandsReusedSteps = 0
+    /// Steps solved by the bodies' own stages only (`World.solveUnconstrained`).
+    var unconstrainedSolves = 0
+    /// Steps taken at rest (release builds, or debug builds that ask: `RestState.takesStepsInDebug`).
+    var restSteps = 0
+    /// Times a step compared the world with its rest copy before deciding.
+    var restComparisons = 0
+}

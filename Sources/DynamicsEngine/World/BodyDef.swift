@@ -1,0 +1,81 @@
+/// How a body takes part in the simulation.
+public enum BodyType: UInt8, Sendable {
+    /// Never moves; infinite mass (ground, anchored items).
+    case `static` = 0
+    /// Moves with the velocity it is given; infinite mass; pushes dynamic bodies.
+    case kinematic = 1
+    /// Moves under forces, contacts and joints.
+    case dynamic = 2
+}
+
+/// Surface and mass material of a shape.
+public struct Material: Sendable, Equatable {
+    /// Density in UIKit's units: mass = area (pt²) × density / 10 000, so a 100 × 100 pt
+    /// box of density 1 has mass 1 (1 kg/m² with 100 pt = 1 m). Finite and > 0.
+    public var density: Float
+    /// Coulomb friction coefficient (≥ 0). Pairs combine with `sqrt(a · b)`.
+    public var friction: Float
+    /// Coefficient of restitution (0 … 1). Pairs combine with `max(a, b)`.
+    public var restitution: Float
+    /// A material; the defaults are density 1, friction 0.6 and no bounce.
+    public init(density: Float = 1, friction: Float = 0.6, restitution: Float = 0) {
+        self.density = density; self.friction = friction; self.restitution = restitution
+    }
+}
+
+/// Describes one shape of a body.
+public struct ShapeDef: Sendable {
+    /// The shape's geometry, in the body's frame.
+    public var geometry: Geometry
+    /// Density, friction and restitution of the shape.
+    public var material: Material
+    /// A shape of `geometry` with `material` (by default density 1, friction 0.6, restitution 0).
+    public init(_ geometry: Geometry, material: Material = Material()) {
+        self.geometry = geometry; self.material = material
+    }
+}
+
+/// Describes a body to create. All numbers must be finite.
+public struct BodyDef: Sendable {
+    /// Static, kinematic or dynamic (default dynamic).
+    public var type: BodyType = .dynamic
+    /// World position of the body origin (the shapes' local (0, 0)).
+    public var position: Vec2 = .zero
+    /// Rotation in radians.
+    public var angle: Float = 0
+    /// The starting velocity of the centre of mass (pt/s).
+    public var linearVelocity: Vec2 = .zero
+    /// The starting angular velocity (rad/s).
+    public var angularVelocity: Float = 0
+    /// Linear damping (1/s): velocity decays as `v / (1 + h · damping)` per sub-step.
+    public var linearDamping: Float = 0
+    /// Angular damping (1/s).
+    public var angularDamping: Float = 0
+    /// This body's own gravitational acceleration; `nil` uses the world's gravity.
+    public var gravity: Vec2? = nil
+    /// Prevents rotation (infinite rotational inertia).
+    public var fixedRotation: Bool = false
+    /// May this body fall asleep?
+    public var allowSleep: Bool = true
+    /// A bullet: a small, fast dynamic body (a projectile) that must not pass through other
+    /// dynamic bodies either. Every fast body's centre is kept from crossing static geometry;
+    /// a fast bullet's core is also swept against the other dynamic bodies (not bullets) at
+    /// their placements at the end of the step and stops before the first it would touch, so
+    /// that next step's contact hits it. Costs a pass over the dynamic bodies per fast bullet
+    /// per step: meant for a few bodies. See `World.setBullet(_:_:)`.
+    public var isBullet: Bool = false
+    /// Starts asleep (woken by a touch, force or property change).
+    public var startsAsleep: Bool = false
+    /// Electric charge, read by field forces applied from outside the world.
+    public var charge: Float = 0
+    /// Collision groups the body belongs to.
+    public var groups: [CollisionGroupID] = [.default]
+    /// Free for the caller (the API layer keeps an item index here).
+    public var userData: UInt64 = 0
+    /// A dynamic body at the origin, every other field at its default.
+    public init() {}
+    /// A body of `type` at `position` (the body origin, pt) turned by `angle` radians.
+    public init(type: BodyType, position: Vec2, angle: Float = 0) {
+        self.type = type; self.position = position; self.angle = angle
+    }
+}
