@@ -78,8 +78,8 @@ public final class DynamicAnimator {
     struct LiveItem {
         let item: any DynamicItem
         /// The item when it is a `DynamicView`, written without a retain and a release per
-        /// tick (a view has weak references, so each costs a side-table update: together
-        /// about a tenth of a one-item animator's tick). `item` keeps it alive.
+        /// tick (a view has weak references, so each costs a side-table update, a
+        /// noticeable part of a one-item animator's tick). `item` keeps it alive.
         let view: Unmanaged<DynamicView>?
         let body: BodyHandle
         var angle: CGFloat = .nan

@@ -138,9 +138,8 @@ extension World {
     }
 
     /// How much a moving shape's box is grown when it moves out of its fat box, so that small
-    /// motions (resting jitter) keep it inside. Four linear slops (2 pt): instructions for 600
-    /// steps of pile 1 000 / pyramid 40 / mix 1 000 against one slop −0.7 / −0.7 / −1.2 %;
-    /// 10 slops cost more in pairs than they save in queries (pile +3.5 %).
+    /// motions (resting jitter) keep it inside. Four linear slops (2 pt): fewer box updates
+    /// than one slop, while ten cost more in extra pairs than they save in queries.
     @inline(__always) var fatMargin: Float { 4 * settings.linearSlop }
 
     /// The speculative distance: contacts are made this far before shapes touch.

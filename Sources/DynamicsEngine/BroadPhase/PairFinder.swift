@@ -21,8 +21,8 @@ extension World {
     /// for each contact's data and bodies a few contacts ahead (`View.prefetch`,
     /// `dk_prefetch_batch`): their data (120 bytes a contact, 192 a body) is then more than a
     /// core's 512 KB cache holds, and a world whose contacts come and go reads it in no order
-    /// the processor foresees (dashboard 5000: ×1.20 steps per CPU second). Below, it
-    /// stays in the cache and asking only costs (mix 1000, 1 500 contacts: about −4 %). Each
+    /// the processor foresees, so asking ahead pays. Below, it stays in the cache and asking
+    /// only costs instructions. Each
     /// world reads its own `StepOptions.prefetchingContacts`, which starts here (tests lower it).
     static let defaultPrefetchingContacts = 4096
 

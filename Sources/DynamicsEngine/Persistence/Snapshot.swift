@@ -977,8 +977,8 @@ extension World {
         r.section = "BODY"
         // `updateMass` is a function of the body's shapes, type and fixed rotation: bodies of
         // one shape share the result per (prototype, type, fixed rotation).
-        // (Indexed by key: hashing into a dictionary cost about 6 % of the instructions of a
-        // 100 000-body restore.)
+        // (Indexed by key, not hashed into a dictionary: hashing is a visible part of a large
+        // restore.)
         let keys = 8 * (Int(prototypeOf.max() ?? -1) + 1)
         var memoSlot = [Int32](repeating: -1, count: keys)
         var memo: [BodySim] = []

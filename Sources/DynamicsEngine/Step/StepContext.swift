@@ -3,8 +3,8 @@
 /// for a sub-step), set once at the start of a full step (`World.makeStepContext`) and
 /// reached by every pass and its workers through one reference, instead of each pass
 /// re-declaring its own views or working its numbers out again. (A class the world keeps,
-/// not a value: copied into every pass's task value, a struct of this size cost a `memcpy`
-/// per copy, a tenth of a one-body world's step.)
+/// not a value: copied into every pass's task value, a struct of this size would cost a
+/// `memcpy` per copy, a noticeable part of a small world's step.)
 ///
 /// Lifetime: the body and shape columns keep their size for the whole step, so their views
 /// stay valid; between steps they change only where `columnsChanged` is called (a body or

@@ -39,8 +39,8 @@
 ///
 /// Why not `Array`: every `withUnsafe…BufferPointer` on a stored array checks that its buffer
 /// is uniquely referenced, and a read-only view of a class property retains and releases it.
-/// A step opens its buffers a few dozen times, which in a one-body world was about a tenth of
-/// the step. A column hands out its buffer as it is.
+/// A step opens its buffers a few dozen times, a noticeable part of a small world's step. A
+/// column hands out its buffer as it is.
 ///
 /// Audited raw storage: `base` is valid for `count` initialised elements (a never-dereferenced
 /// dummy while nothing is allocated), and moves only when the column grows. Element access

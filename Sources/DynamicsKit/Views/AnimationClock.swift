@@ -36,7 +36,7 @@ public final class AnimationClock: @unchecked Sendable {
 
     private struct WeakAnimator { weak var animator: DynamicAnimator? }
     /// Guards `animators` and `runs`. (A `Mutex` lives inside the clock: an `NSLock` is two
-    /// more objects to fetch and about 200 instructions a lock and unlock, a menu frame's 4 %.)
+    /// more objects to fetch and costs more per lock and unlock than a small frame can spare.)
     private let lock = Mutex<Void>(())
     // The lists and the advance state are `@exclusivity(unchecked)`: every advance touches
     // them, and the dynamic checks measurably slowed many small clocks (docs/architecture.md).
