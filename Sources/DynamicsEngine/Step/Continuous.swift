@@ -360,7 +360,7 @@ extension World {
         guard contacts.chunkCount > 0 else { return }
         let cs = ctx.contacts.readOnly, sh = ctx.shapes, me = ctx.metas.readOnly, sims = ctx.sims.readOnly
         var hits = 0
-        // (By index: iterating a chunk's list retained and released it.)
+        // (By index: iterating a chunk's list would retain and release it.)
         for chunk in 0..<contacts.chunkCount {
             for j in 0..<contacts.staticTouches[chunk].count {
                 let k = chunk * ContactSet.chunkSize + Int(contacts.staticTouches[chunk][j])

@@ -79,8 +79,8 @@ struct BodyFinalize: RangeTask, @unchecked Sendable {
             // The speed limit holds after the solve too (a stiff joint can exceed it).
             let speedSq = lengthSquared(st.v)
             if speedSq > maxLinearSpeed * maxLinearSpeed { st.v *= maxLinearSpeed / speedSq.squareRoot() }
-            // And so does `World.maxAngularSpeed`: a body of tiny inertia hit by a contact spun
-            // at 10²⁰ rad/s, and its rotation's integration lost all precision.
+            // And so does `World.maxAngularSpeed`: a contact can spin a body of tiny inertia up
+            // to 10²⁰ rad/s, where its rotation's integration loses all precision.
             if abs(st.w) > World.maxAngularSpeed { st.w = st.w > 0 ? World.maxAngularSpeed : -World.maxAngularSpeed }
             let fast = continuous && metas[i].type == .dynamic && lengthSquared(st.dp) > 0.25 * sim.coreRadius * sim.coreRadius
             if fast { fastCount.add(1) }

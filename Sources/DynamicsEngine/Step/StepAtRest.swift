@@ -7,7 +7,7 @@ import Darwin
 /// A small world at an exact rest point: a step that took the world from one state to the
 /// same state, bit for bit, will do so again while nothing changes it — the step is a
 /// function of that state, the step length, the settings and gravity. A resting menu spends
-/// about an eighth of its awake ticks there (its body pressed against a line, the solve
+/// a good part of its awake ticks there (its body pressed against a line, the solve
 /// reproducing its own output) before it falls asleep.
 ///
 /// After a step of a small world (at most `restBodyLimit` bodies, no joints) that left every

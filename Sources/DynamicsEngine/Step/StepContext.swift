@@ -58,7 +58,7 @@ final class StepContext: @unchecked Sendable {
 
     /// Points the context at world `w`'s columns for a step of `dt` seconds. The body and
     /// shape views are taken again only when those columns changed since the last step
-    /// (`columnsChanged`): reading the column objects cost a small world's step about a
+    /// (`columnsChanged`): reading the column objects costs a small world's step about a
     /// dozen cold cache lines. Debug builds check that the kept views are the columns' own.
     fileprivate func start(_ w: World, dt: Float, workers: Int) {
         self.dt = dt
