@@ -33,8 +33,8 @@ struct BodyIntegration {
     /// of `dk_lone_island`: `subSteps` sub-steps of the velocity stage, the batch's warm start
     /// and biased pass, the position stage and the relax pass. The bodies' stages are given as
     /// `velocityStage` computes them, so the arithmetic is that of `velocities` and
-    /// `positions`, bit for bit. (The same call for a lone body in flight measured no fewer
-    /// instructions than `World.solveUnconstrained`'s two stages, so that stays in Swift.)
+    /// `positions`, bit for bit. (For a lone body in flight the call saves nothing over
+    /// `World.solveUnconstrained`'s two stages, so that stays in Swift.)
     @inline(__always)
     func solveInOneCall(_ r: Range<Int>, subSteps: Int, batch: UnsafeMutableRawPointer, lanes: Int32, maxBiasVelocity: Float,
                         soft: DKSoftness, staticSoft: DKSoftness) {

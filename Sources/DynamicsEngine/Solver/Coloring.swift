@@ -196,8 +196,9 @@ private struct BatchPreparation: RangeTask, @unchecked Sendable {
 
     /// How many batches ahead `run` asks for a batch's contact records, and (half as far)
     /// for the manifolds and bodies they name: a colour's batches gather contacts and bodies
-    /// from anywhere, and waiting for them was most of this pass in a world whose contacts
-    /// churn (dashboard 5000). Only with `prefetches` (see `World.defaultPrefetchingContacts`).
+    /// from anywhere, and in a large world whose contacts churn (the dashboard scene) waiting
+    /// for them would be most of this pass. Only with `prefetches` (see
+    /// `World.defaultPrefetchingContacts`).
     static let recordLead = 4, dataLead = 2
 
     /// Batch `b`'s contacts (indices into the world's contacts).

@@ -31,10 +31,11 @@ struct IslandBuilder {
     /// the islands keeps them too. Down after every build.
     var colored = false
     /// Solve groups: runs of consecutive islands solved (coloured, packed, scheduled) as one
-    /// unit, so that many small islands share colour batches and per-island fixed costs (a
-    /// world of ten resting boxes had ten batches of one contact each). Group g holds islands
-    /// whose bodies, contacts and joints are `bodies[groupBodyStart[g] ..< groupBodyStart[g + 1]]`
-    /// and so on (the islands' ranges are contiguous). Islands share no body, so a constraint
+    /// unit, so that many small islands share colour batches and per-island fixed costs (ten
+    /// resting boxes solved island by island would make ten batches of one contact each).
+    /// Group g holds islands whose bodies, contacts and joints are
+    /// `bodies[groupBodyStart[g] ..< groupBodyStart[g + 1]]` and so on (the islands' ranges are
+    /// contiguous). Islands share no body, so a constraint
     /// gets the same colour and the same arithmetic as when its island is solved alone; the
     /// grouping depends only on the islands' sizes, never on the worker count.
     var groupCount = 0
@@ -232,7 +233,7 @@ extension World {
         }
         // 4. Solve groups of consecutive islands: counted first, so that the group lists grow
         // to the groups there are, not to one per island (a million one-body islands make
-        // about 7 800 groups: 12 MB of lists sized for islands held 94 KB).
+        // about 7 800 groups: lists sized for islands would take 12 MB to hold 94 KB).
         var groups = 0
         let limit = IslandBuilder.groupLimit
         do {

@@ -46,7 +46,7 @@ enum ContactSolver {
                         sims: View<BodySim>, states: View<BodyState>, metas: View<BodyMeta>,
                         soft: Softness, staticSoft: Softness) {
         // Fields written in place and the manifold read where it lies (a copy of either, 208
-        // and 100 bytes, cost more than the arithmetic).
+        // and 100 bytes, would cost more than the arithmetic).
         let a = Int(contact.bodyA), b = Int(contact.bodyB), slot = Int(contact.slot)
         let invMassA = sims[a].invMass, invIA = sims[a].invInertia
         let invMassB = sims[b].invMass, invIB = sims[b].invInertia

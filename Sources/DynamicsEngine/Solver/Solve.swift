@@ -5,7 +5,7 @@ extension World {
     /// colouring and batch layout.
     func solve(_ ctx: StepContext, keptIslands: Bool) {
         // The islands in place (`islands` is exclusivity-unchecked and only read below): a
-        // local copy retained and released each of its buffers.
+        // local copy would retain and release each of its buffers.
         solve(ctx, keptIslands: keptIslands, &islands)
     }
 
@@ -71,7 +71,7 @@ extension World {
                 JointSolver.prepare(&jointsP[Int(jointList[k])], sims: simsP.readOnly, metas: metasP, ctx: jointCtx)
             }
             if options.isProfiling { prepareEnd = StepProfile.now() }
-            // (The batches' buffers read in place: a local copy of `batches` retained each.)
+            // (The batches' buffers read in place: a local copy of `batches` would retain each.)
             let batchCount = ib.groupCount > 0 ? Int(batches.wideStart[ib.groupCount]) : 0
             let views = SolverViews(
                 step: ctx, constraints: cons,
@@ -94,8 +94,8 @@ extension World {
                 ctx.pipeline.stages.removeAllKeepingCapacity()
                 for k in 0..<bigIslands.count { views.appendStages(island: Int(bigIslands[k]), workers: workers, to: ctx.pipeline.stages) }
                 if !smallIslands.isEmpty {
-                    // Islands claimed a few at a time (largest first): one claim per island made the
-                    // workers contend on the pipeline's counter.
+                    // Islands claimed a few at a time (largest first): one claim per island would make
+                    // the workers contend on the pipeline's counter.
                     let perClaim = max(1, min(8, smallIslands.count / (workers * 32)))
                     ctx.pipeline.stages.append(Stage(kind: SolverViews.StageKind.smallIslands.rawValue, pass: 0, island: -1,
                                                  begin: 0, end: Int32(smallIslands.count), blockSize: Int32(perClaim)))

@@ -254,7 +254,7 @@ struct SolverViews: @unchecked Sendable {
     /// Appends the stages of a big island: `SubStep`'s stages, as `solveIsland` runs them, with body
     /// ranges and each colour's batches split into blocks — about two per worker (at least 32
     /// batches or 256 bodies a block): every block claim and every stage's end is a
-    /// synchronisation, and smaller blocks (32 batches) measured 7–10 % slower on 2 workers.
+    /// synchronisation, so smaller blocks cost more in waiting than they gain in balance.
     /// The blocks change who does the work, never the arithmetic.
     func appendStages(island isl: Int, workers: Int, to stages: Column<Stage>) {
         let k = ColoredBatches.colorCount
