@@ -99,7 +99,7 @@ final class ContactSet {
     @exclusivity(unchecked) var pendingEndEvents: [ContactEvent] = [] { didSet { mayHoldEvents = true } }
     /// False only while the three event lists are known to be empty: set by any change to
     /// one of them, cleared when a step starts with them emptied. A step with no event then
-    /// reads none of their buffers (three cache lines a small world's frame waited for).
+    /// reads none of their buffers (three cache lines a small world's frame would wait for).
     @exclusivity(unchecked) private(set) var mayHoldEvents = false
     /// Per merge worker: old contacts that are gone this step (indices, in order), and new
     /// contacts (indices into the merged array).
@@ -291,8 +291,8 @@ final class ContactSet {
     }
 
     /// Makes the pending end events (from between steps) part of this step's, and clears the
-    /// last step's events. (Each only when needed: a call on an empty array still costs ~50
-    /// instructions, a sizeable part of a small world's step.)
+    /// last step's events. (Each only when needed: a call on an empty array still costs a
+    /// call and its checks, a sizeable part of a small world's step.)
     @inline(__always)
     func startStepEvents() {
         guard mayHoldEvents else { return }

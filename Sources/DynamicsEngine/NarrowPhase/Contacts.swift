@@ -205,9 +205,9 @@ struct NarrowPhaseContext: @unchecked Sendable {
         for k in range {
             // Ask for the data slot and the bodies of the contact `contactLead` ahead: this
             // pass reads them in an order the processor cannot foresee (slots are reused as
-            // contacts come and go, bodies are anywhere), and waiting for them was most of its
-            // time in a world whose contacts churn (dashboard 5000). A smaller world's
-            // contacts and bodies stay in the core's cache, and asking cost it a few per cent.
+            // contacts come and go, bodies are anywhere), and in a large world whose contacts
+            // churn (the dashboard scene) waiting for them would be most of its time. A smaller
+            // world's contacts and bodies stay in the core's cache, where asking is only overhead.
             let ahead = k + Self.contactLead
             if prefetches && ahead < range.upperBound {
                 let c = cs[ahead]
