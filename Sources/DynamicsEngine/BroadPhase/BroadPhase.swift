@@ -70,7 +70,8 @@ struct BroadPhase {
     var lastMovingCount = -1
 
     /// A new shape slot's box, fat box and large flag. (Mutating, so that it is called on the
-    /// world's broad phase in place: a non-mutating call copied the struct, retaining each column.)
+    /// world's broad phase in place: a non-mutating call would copy the struct, retaining each
+    /// column.)
     mutating func appendShapeSlot() {
         boxes.append(AABB(lower: .zero, upper: .zero)); fatBoxes.append(AABB(lower: .zero, upper: .zero)); isLarge.append(0)
     }

@@ -9,8 +9,8 @@ extension World {
     func findPairs(_ ctx: StepContext) {
         if broadPhase.staticDirty { rebuildStaticGrid() }
         // The broad phase in place (`broadPhase` is exclusivity-unchecked and nothing below
-        // reads it through `self`): moving it out and back, or copying it, retained and
-        // released every buffer of the struct each step.
+        // reads it through `self`): moving it out and back, or copying it, would retain and
+        // release every buffer of the struct each step.
         findPairs(ctx, &broadPhase)
     }
 
@@ -28,10 +28,10 @@ extension World {
 
     /// Steps of its present motion a moving shape's new fat box reaches ahead, in a world of
     /// at most `fewMovingShapes` moving shapes (others: none, the fat margin only). A body in
-    /// flight moves farther in one step than the fat margin, so its box left its fat box
-    /// nearly every step and its pairs were found afresh each time (a menu or an alert
-    /// sliding in: about half its steps); reaching this far ahead, about one step in
-    /// `fewShapesLead`. A few shapes make few extra pairs.
+    /// flight moves farther in one step than the fat margin, so with the margin alone its box
+    /// would leave its fat box nearly every step and its pairs be found afresh each time (a
+    /// menu or an alert sliding in); reaching this far ahead, only about one step in
+    /// `fewShapesLead` does. A few shapes make few extra pairs.
     static let fewShapesLead: Float = 3
 
     private func findPairs(_ ctx: StepContext, _ bp: inout BroadPhase) {
@@ -59,7 +59,7 @@ extension World {
         // Boxes of awake moving shapes, in parallel (each worker its own shapes). A shape whose
         // box left its fat box gets a new fat box and is flagged "enlarged"; `escaped` is raised.
         // (Every step, so the buffers only read are opened mutably, in place: a read-only view of
-        // a class property retained and released its array; these arrays are never shared, so
+        // a class property retains and releases its array; these arrays are never shared, so
         // no copy is made.)
         let workers = ctx.workers
         let fatMargin = self.fatMargin
@@ -81,7 +81,7 @@ extension World {
         bp.pairs.removeAllKeepingCapacity()
         guard n > 0 else { bp.dirty = false; return }
         // A few moving shapes are all "large": they test each other box against box, and no
-        // moving grid is built (a one-body world spent a third of its pair finding on it).
+        // moving grid is built (for a few shapes, building it would cost more than the tests).
         let allLarge = n <= Self.fewMovingShapes
         // The enlarged shapes, in slot order: only the incremental pass reads them, and it
         // needs at least four moving shapes (here one moved out, a quarter of fewer).
@@ -144,11 +144,11 @@ extension World {
         }
         // The grid of the small moving shapes' fat boxes. (A view taken first: reading
         // bp.movingSmall while bp.grid is mutated would otherwise make the compiler
-        // materialise a temporary array every step, and a local reference to the column was
-        // a retain and a release.)
+        // materialise a temporary array every step, and a local reference to the column would
+        // be a retain and a release.)
         let small = bp.movingSmall.view
-        // Entry masks only when there is more than one collision group to tell apart (they
-        // cost about 1 % of a step in a world of one group, where they pass everything).
+        // Entry masks only when there is more than one collision group to tell apart (in a
+        // world of one group they pass everything and only cost time).
         let liveGroups = Int(groups.slots.count) - groups.slots.freeSlots.count
         let filter = liveGroups > 1 ? CollisionFilter(shapes: ctx.shapes, metas: ctx.metas.readOnly) : nil
         if !listsStand {
@@ -278,7 +278,7 @@ struct BoxUpdate: RangeTask, @unchecked Sendable {
     unowned(unsafe) var ctx: StepContext
     var enlarged: MutableView<UInt8>
     // (World-owned flags and counters are held unowned in the per-step task structs: a
-    // strong reference cost a retain and a release per copy.)
+    // strong reference costs a retain and a release per copy.)
     unowned(unsafe) var escaped: WorkFlag
     var moving: View<Int32>
     var half: Float
@@ -303,8 +303,8 @@ struct BoxUpdate: RangeTask, @unchecked Sendable {
             // (its velocity at the start of the step), plus the speculative half-distance and
             // the arc of its rotation on every side. Two shapes that meet during the step
             // overlap somewhere on their paths, so their boxes overlap; two that only fall
-            // side by side no longer make a pair (a falling pile of 100 000 bodies had ten
-            // pairs per touching one).
+            // side by side make no pair (boxes grown by the motion on every side would give a
+            // falling pile many pairs per touching one).
             let reach = maxMargin - half
             let turn = min(dt * abs(v.w) * sims[b].maxExtent, reach)
             let d = vmin(vmax(dt * v.v, Vec2(-reach, -reach)), Vec2(reach, reach))
@@ -455,7 +455,8 @@ struct PairContext: @unchecked Sendable {
     /// partners and its moving partners of higher slot, sorted by partner. (Keys: the moving
     /// shape, or the lower slot of two moving shapes, first; emitters in slot order then give
     /// sorted output.) They are written in place and sorted there (no scratch buffer: per-chunk
-    /// scratch arrays allocated side by side made the workers write to the same cache lines).
+    /// scratch arrays allocated side by side would make the workers write to the same cache
+    /// lines).
     @inline(__always)
     func emitPairs(for s: Int, into out: inout [UInt64]) {
         let start = out.count

@@ -90,8 +90,8 @@ struct UniformGrid {
         let masks = filter != nil ? entryMasks.mutableView : nil
         do {
             let rg = ranges.view, cs = cellStart.mutableView, en = entries.mutableView
-            // Fill using cs[c] as the write cursor, then shift back. (Two loops: the
-            // optional mask in the one loop cost a grid of one group 7 %.)
+            // Fill using cs[c] as the write cursor, then shift back. (Two loops: an
+            // optional mask inside one loop would slow the grids built without masks.)
             if let filter, let masks {
                 for k in 0..<n {
                     let r = rg[k]
