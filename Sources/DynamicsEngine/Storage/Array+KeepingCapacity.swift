@@ -1,8 +1,8 @@
 extension Array {
     /// `removeAll(keepingCapacity: true)`, skipped when already empty, and a short list popped
-    /// element by element: the call costs about eighty instructions even for one element (a
-    /// sizeable part of a small world's step), a pop about ten. (Neither ever frees the
-    /// storage.) For the package's other modules too (the animator's per-frame lists).
+    /// element by element: the call costs many times a pop even for one element (a sizeable
+    /// part of a small world's step). (Neither ever frees the storage.) For the package's
+    /// other modules too (the animator's per-frame lists).
     @inlinable @inline(__always) package mutating func removeAllKeepingCapacity() {
         guard !isEmpty else { return }
         if count <= 4 {

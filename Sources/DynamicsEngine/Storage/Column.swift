@@ -61,8 +61,8 @@ final class Column<Element>: RandomAccessCollection, MutableCollection {
     // The count and the capacity are stored in 32 bits: the object is then 32 bytes (its
     // header, the address, the two counts), two to a cache line and never across one. A
     // world's columns are allocated together, and a small world's step reads most of their
-    // objects: at 40 bytes (48 with the allocator's rounding) a menu's 87 columns took 65
-    // lines, a third of what its frame touches, at 32 bytes they take 44.
+    // objects: at 40 bytes (48 with the allocator's rounding) they would take half as many
+    // cache lines again, a noticeable part of what a small world's frame touches.
     @exclusivity(unchecked) private var storedCount: Int32 = 0
     @exclusivity(unchecked) private var storedCapacity: Int32 = 0
 
@@ -103,8 +103,8 @@ final class Column<Element>: RandomAccessCollection, MutableCollection {
     @inline(__always) var isEmpty: Bool { count == 0 }
 
     /// The elements in place, for the standard library's algorithms (`sort()`, `reduce`, …):
-    /// without these, `sort()` on a column copied it into a new array first (an allocation in
-    /// every static-grid rebuild).
+    /// without these, `sort()` on a column would copy it into a new array first (an allocation
+    /// in every static-grid rebuild).
     func withContiguousMutableStorageIfAvailable<R>(_ body: (inout UnsafeMutableBufferPointer<Element>) throws -> R) rethrows -> R? {
         var buffer = UnsafeMutableBufferPointer(start: count > 0 ? base : nil, count: count)
         return try body(&buffer)
@@ -170,12 +170,12 @@ final class Column<Element>: RandomAccessCollection, MutableCollection {
 
     /// The capacity to grow to when `needed` elements must fit: twice the capacity while the
     /// buffer is small; from `gentleGrowthBytes` (4 MiB) on, an eighth more than the larger of
-    /// the capacity and `needed`. Doubling left up to half of a large buffer unused — about
-    /// 75 MB of each contact-record buffer of a million-body pile, all counted by the allocator
-    /// as resident; an eighth keeps the growth amortised with at most a ninth of the buffer
-    /// unused, and the eighth on top of `needed` keeps a big jump (a pile's contacts appearing
-    /// within a few steps) from being followed at once by another growth — a copy of the whole
-    /// buffer while both old and new are mapped, when the world is at its largest.
+    /// the capacity and `needed`. Doubling would leave up to half of a large buffer unused —
+    /// tens of megabytes of each contact-record buffer of a million-body pile, all counted by
+    /// the allocator as resident; an eighth keeps the growth amortised with at most a ninth of
+    /// the buffer unused, and the eighth on top of `needed` keeps a big jump (a pile's contacts
+    /// appearing within a few steps) from being followed at once by another growth — a copy of
+    /// the whole buffer while both old and new are mapped, when the world is at its largest.
     /// A first buffer (capacity 0) is taken at the size needed.
     @inline(__always)
     private func grownCapacity(toFit needed: Int) -> Int {

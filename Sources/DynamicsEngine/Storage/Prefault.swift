@@ -4,10 +4,10 @@ import Glibc
 
 /// Maps the pages of a large new buffer that is about to be written whole, in one system call
 /// (Linux `madvise(MADV_POPULATE_WRITE)`, kernel 5.14 and later), instead of taking a page
-/// fault per 4 KiB page as it is filled: restoring a 100 000-body world from a snapshot spent
-/// most of its time in those faults. Elsewhere, or where the kernel refuses, it does nothing
-/// (the pages are then faulted in as they are written, as before). It writes nothing: the
-/// memory's contents are unchanged (fresh pages read as zero either way).
+/// fault per 4 KiB page as it is filled: in a large snapshot restore those faults would be a
+/// large part of the time (Results/checkpoints.md). Elsewhere, or where the kernel refuses,
+/// it does nothing (the pages are then faulted in as they are written). It writes nothing:
+/// the memory's contents are unchanged (fresh pages read as zero either way).
 enum Prefault {
     /// Below this, the faults cost less than the call.
     static let minBytes = 1 << 20

@@ -10,7 +10,7 @@ import DynamicsSolverKernels
 /// `size` bytes at `address` (one line for a size of 0). Up to 128 bytes (the size is a
 /// constant where this is inlined), without a branch: the first byte, the byte 64 after it and
 /// the last byte lie in every line of the span (whether an element spans two lines or three
-/// depends on where it starts, which a loop over the lines mispredicted).
+/// depends on where it starts, which a loop over the lines would mispredict).
 @inline(__always) func forEachPrefetchAddress(_ address: UInt, _ size: Int, _ body: (UInt) -> Void) {
     let last = address &+ UInt(Swift.max(size, 1)) &- 1
     if size <= 128 {
