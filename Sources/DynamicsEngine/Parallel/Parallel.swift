@@ -95,9 +95,9 @@ struct ChunkBuffers<T>: @unchecked Sendable {
 
     /// Runs `body` on chunk `c`'s buffer moved into a local and moves it back: appending
     /// through the shared array of buffers would write its (shared) cache line on every
-    /// append (pair emission scaled 1.3× instead of 1.9× on 2 workers that way). A move out
-    /// and back, not a swap with an empty array: the swap left the empty array in the local,
-    /// released at the end, a runtime call per chunk (two a step of a one-contact world).
+    /// append, and the workers would wait on each other for it. A move out and back, not a
+    /// swap with an empty array: a swap would leave the empty array in the local, released at
+    /// the end, a runtime call per chunk.
     @inline(__always)
     func withBuffer(_ c: Int, _ body: (inout [T]) -> Void) {
         let slot = buffers.pointer(at: c)

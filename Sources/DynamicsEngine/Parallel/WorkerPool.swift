@@ -21,8 +21,8 @@ extension PoolTask {
 
 /// Long-lived helper threads for the step's parallel passes.
 ///
-/// `DispatchQueue.concurrentPerform` allocates its continuations on every call on Linux (about
-/// four allocations per pass, ten passes per step) and wakes its threads from sleep each time.
+/// `DispatchQueue.concurrentPerform` allocates its continuations on every call on Linux (a
+/// step makes about ten passes) and wakes its threads from sleep each time.
 /// The pool starts each helper once, as a block that never returns on its own serial Dispatch
 /// queue, and hands it work through atomics: a pass allocates nothing and takes no lock. After
 /// a pass a helper spins briefly for the next one (the passes of a step follow each other
@@ -72,9 +72,9 @@ final class WorkerPool: @unchecked Sendable {
     /// How long a helper waits for the next pass before it sleeps: the first part spinning,
     /// the rest yielding the processor between looks (so a waiting helper gives way to any
     /// other runnable thread). Long enough to cover the serial parts of a step (island
-    /// building, event collection: up to a millisecond in big worlds), so that a stepping
-    /// world wakes its helpers once, not once per pass: waking a sleeping helper costs the
-    /// owner ≈ 10 µs and the pass ≈ 20 µs more on this machine.
+    /// building, event collection), even in big worlds, so that a stepping world wakes its
+    /// helpers once, not once per pass: waking a sleeping helper costs the owner a system call
+    /// and delays the pass until the helper's thread is scheduled again.
     private static let spinNanoseconds: UInt64 = 100_000
     private static let waitNanoseconds: UInt64 = 2_000_000
 
