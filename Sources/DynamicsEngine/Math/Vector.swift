@@ -79,9 +79,8 @@ public struct Rot: Sendable, Equatable {
     /// The angle in radians, in [-π, π], by the engine's own arctangent (the one behind
     /// `relativeAngle`): within 3 units in the last place of the exact angle, the same bits on
     /// every platform and C library version (`angle` asks the C library, whose last bits
-    /// differ between versions), and cheaper than the library's call (41 instructions
-    /// against 58 in the animator's write-back). The animator writes its items' rotations
-    /// from it.
+    /// differ between versions), and cheaper than the library's call. The animator writes its
+    /// items' rotations from it.
     @inline(__always) @inlinable public var portableAngle: Float { solverAtan2(s, c) }
 
     /// `v` rotated by this rotation.
@@ -121,8 +120,8 @@ public struct Rot: Sendable, Equatable {
 
 /// `atan2(y, x)` for finite arguments, in [-π, π], from a fixed polynomial instead of the C
 /// library: the joint solver takes several angles a step (a snapped item seven), and libm's
-/// `atan2f` cost ~60 instructions each through its wrappers — this costs about a third, and
-/// gives the same bits on every platform and C library version.
+/// `atan2f` goes through several wrappers for each — this polynomial is cheaper, and gives
+/// the same bits on every platform and C library version.
 ///
 /// Accuracy: the arctangent of the ratio t = min(|x|, |y|) / max(|x|, |y|) ∈ [0, 1] is
 /// t + t³·P(t²), P of degree 7 fitted (weighted least squares on the relative error) to
