@@ -17,9 +17,9 @@ extension World {
         for g in def.groups where !isValid(g) { throw WorldError.unknownGroup(g) }
 
         // Validate and prepare all shapes before touching the world (in a reused list: a new
-        // one was an allocation for every body created, as when a component re-adds its item;
-        // emptied by popping — `removeAll` destroyed its tuples through the runtime's generic
-        // path, ~1 300 instructions a body).
+        // one would be an allocation for every body created, as when a component re-adds its
+        // item; emptied by popping — `removeAll` destroys its tuples through the runtime's
+        // generic path, a costly call for every body).
         var prepared = preparedShapes
         preparedShapes = []
         defer { prepared.removeAllKeepingCapacity(); preparedShapes = prepared }

@@ -36,7 +36,7 @@ struct BodyState {
 }
 
 /// Bookkeeping for a body slot (cold data). 64 bytes: the flags together, then the 4-byte
-/// fields, then the 8-byte ones (declared in another order it took 72).
+/// fields, then the 8-byte ones (declared in another order it would take 72).
 @usableFromInline
 struct BodyMeta {
     var generation: UInt32 = 0

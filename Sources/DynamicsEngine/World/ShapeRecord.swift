@@ -1,5 +1,5 @@
 /// One collision shape. Indexed by shape slot. 64 bytes: the flags together, then the 4-byte
-/// fields, the centre and the 8-byte identifier (declared in another order it took 72).
+/// fields, the centre and the 8-byte identifier (declared in another order it would take 72).
 @usableFromInline
 struct ShapeRecord {
     var body: Int32 = -1

@@ -8,7 +8,8 @@ extension World {
     ///
     /// Boxes come back as `.polygon` with their 4 corners (the world stores every box as a
     /// polygon); circles as `.circle`; segments (static bodies only) as `.segment`. Ellipses
-    /// were polygons from the start. A stale handle is a programmer error (precondition).
+    /// come back as the polygons `Geometry.ellipse` made them. A stale handle is a programmer
+    /// error (precondition).
     public func shapes(of h: BodyHandle) -> [Geometry] {
         let i = slot(h)
         var out: [Geometry] = []

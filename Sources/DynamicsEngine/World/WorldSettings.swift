@@ -34,7 +34,8 @@ public struct WorldSettings: Sendable, Equatable {
     /// stopped where its core would cross one; a body touching a static shape, or whose core
     /// already overlaps one, is checked with half its core, so a squeezed body sinks in at most
     /// that far. Fast bullets (`BodyDef.isBullet`) are also checked against dynamic bodies.
-    /// Default on; about 1 % of a step where nothing is fast.
+    /// Default on; cheap where nothing is fast (its cost is measured in docs/architecture.md,
+    /// "The continuous step").
     public var isContinuousEnabled: Bool = true
     /// The default settings (each field's documentation gives its default).
     public init() {}
