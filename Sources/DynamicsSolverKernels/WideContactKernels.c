@@ -1,10 +1,10 @@
 // The contact passes of the engine's colour batches (see DynamicsSolverKernels.h).
 //
-// The same operations as four-lane SSE, in the same order: every product, sum and select of
-// one lane is computed exactly as the Swift solver wrote it (`WideContactSolver` before this
-// file), so a lane's result does not depend on how many lanes run beside it. Two batches of one
-// colour share no dynamic body, so they are solved side by side as eight lanes; AVX2 makes that
-// one instruction where SSE needs two, chosen at run time by the processor.
+// Four-lane SSE operations in one fixed order: every product, sum and select of a lane is
+// computed the same way whatever width runs it, so a lane's result does not depend on how
+// many lanes run beside it. Two batches of one colour share no dynamic body, so they are
+// solved side by side as eight lanes; AVX2 makes that one instruction where SSE needs two,
+// chosen at run time by the processor.
 
 #include "DynamicsSolverKernels.h"
 #include <stdatomic.h>
@@ -352,8 +352,8 @@ AI void pair_store(float *states, const Pair *p) {
 
 // A colour of one batch with one or two contacts (a small world's usual case) is solved lane
 // by lane with scalar floats: the same operations as the eight-lane passes above, in the same
-// order, so every lane's result is bit for bit the same either way (tested), at about a third
-// of the instructions of eight lanes of which six are padding or doubled.
+// order, so every lane's result is bit for bit the same either way (tested), without the
+// work of eight lanes of which six are padding or doubled.
 
 /// 1: never take the one-lane path (tests compare the two).
 static _Atomic int forcedLanes = 0;
