@@ -22,7 +22,7 @@ struct CompiledState {
     private(set) var forceBehaviors: [DynamicBehavior] = []
     /// `forceBehaviors` unretained, for the tick (the animator's hierarchy holds them; they
     /// leave only between ticks): a retain and a release of the list and of each behavior per
-    /// tick were a noticeable part of a one-item animator's tick.
+    /// tick would be a noticeable part of a one-item animator's tick.
     private(set) var forceRefs: [Unmanaged<DynamicBehavior>] = []
     /// The collision behaviors whose contacts a tick reports.
     private(set) var scannedCollisions: [CollisionBehavior] = []

@@ -209,7 +209,7 @@ public final class DynamicAnimator {
 
     /// Reused lists for `behaviorDidJoin`, `behaviorWillLeave` and `removeAllBehaviors`, a few
     /// deep: the last walks its list while each behavior leaves, which takes a second one (with
-    /// a single list, that second one was a new array for every behavior removed).
+    /// a single list, that second one would be a new array for every behavior removed).
     @exclusivity(unchecked) private var scratchLists: [[DynamicBehavior]] = []
     private func takeScratchList() -> [DynamicBehavior] {
         scratchLists.popLast() ?? []
@@ -241,10 +241,10 @@ public final class DynamicAnimator {
     }
 
     /// What the behaviors compile to (`DynamicBehavior.contribute(to:)`): per-body gravity and
-    /// properties, and what a tick visits (a tick looked at every behavior twice, and at the
-    /// top level once more for the pause check). Recompiled by `itemPropertiesChanged`, and
-    /// on first use after a behavior joined or left, an action was set or cleared or a
-    /// collision delegate changed.
+    /// properties, and what a tick visits (so that a tick need not look at every behavior
+    /// twice, and at the top level once more for the pause check). Recompiled by
+    /// `itemPropertiesChanged`, and on first use after a behavior joined or left, an action
+    /// was set or cleared or a collision delegate changed.
     @exclusivity(unchecked) private var compiled: CompiledState
     /// Whether anything is left to animate (kept with `compiled`).
     @exclusivity(unchecked) private var cachedHasWork = false
@@ -496,8 +496,8 @@ public final class DynamicAnimator {
         if !isRunning && pending.isEmpty && canIdleWhilePaused && !world.hasAwakeBodies { return }
         if tickListsDirty { compile() }
         inTick = true
-        // By index (the list's buffer was retained and released each tick through a buffer
-        // pointer; no user code runs in `applyForces`, and the list only changes when compiled).
+        // By index (through a buffer pointer the list's buffer would be retained and released
+        // each tick; no user code runs in `applyForces`, and the list only changes when compiled).
         var k = 0
         while k < compiled.forceRefs.count {
             compiled.forceRefs[k]._withUnsafeGuaranteedRef { $0.applyForces(self, dt: dt) }
@@ -552,7 +552,8 @@ public final class DynamicAnimator {
                     let remembered = live[k].angle
                     if let view = live[k].view {
                         // (Through the view as it is: copying the item out of its record
-                        // retained and released it, a quarter of a rotating item's write.)
+                        // would retain and release it, a sizeable part of a rotating item's
+                        // write.)
                         view._withUnsafeGuaranteedRef { v in
                             let last = remembered.isNaN ? v.transform.rotationAngle : remembered
                             if last != a { v.transform = v.transform.rotated(by: a - last) }

@@ -63,8 +63,9 @@ open class DynamicBehavior {
 
     /// The items this behavior acts on.
     var dynamicItems: [any DynamicItem] { [] }
-    /// Calls `body` with each of `dynamicItems`, in order, without building the list (a snap
-    /// behavior's one item made an array each time it joined or left an animator).
+    /// Calls `body` with each of `dynamicItems`, in order, without building the list (which,
+    /// for a snap behavior's one item, would be an array each time it joins or leaves an
+    /// animator).
     func forEachItem(_ body: (any DynamicItem) -> Void) {
         for item in dynamicItems { body(item) }
     }

@@ -31,7 +31,7 @@ public struct CGAffineTransform: Sendable, Equatable, Hashable {
     /// The rotation by `angle` radians (positive turns +x toward +y: clockwise on a y-down screen).
     public init(rotationAngle angle: CGFloat) {
         // One call each: with the calls written in the initializer's arguments, the release
-        // build called `cos` twice, and an animator writes a turned view's rotation back with
+        // build calls `cos` twice, and an animator writes a turned view's rotation back with
         // this every tick.
         let c = cos(angle), s = sin(angle)
         self.init(a: c, b: s, c: -s, d: c, tx: 0, ty: 0)
