@@ -110,7 +110,7 @@ public final class AnimationClock: @unchecked Sendable {
         time += seconds
         if let only = lock.withLock({ _ in soleAnimator }) {
             // One live animator (a component on its own clock): stepped without the snapshot
-            // list, which cost more than a small world's step leaves room for. Same order.
+            // list, which costs more than a small world's step can spare. Same order.
             only.step(by: seconds)
         } else {
             lock.withLock { _ in
@@ -123,8 +123,8 @@ public final class AnimationClock: @unchecked Sendable {
         }
 
         guard runCount.load(ordering: .acquiring) > 0 else { return }
-        // Element by element: `append(contentsOf:)` copied through the runtime's generic
-        // array copy, ~140 instructions for the one run of an alert's frame.
+        // Element by element: `append(contentsOf:)` copies through the runtime's generic
+        // array copy, costly for the one run of an alert's frame.
         lock.withLock { _ in for i in runs.indices { runScratch.append(runs[i]) } }
         guard !runScratch.isEmpty else { return }
         events.removeAllKeepingCapacity()
@@ -156,8 +156,8 @@ public final class AnimationClock: @unchecked Sendable {
     }
 
     /// Ended runs kept for the next commits on this clock (`makeRun`), their callbacks let
-    /// go: a run object per animation was an allocation for every show and hide of a
-    /// component. At most `maxSpareRuns`.
+    /// go: a new run object per animation would be an allocation for every show and hide of
+    /// a component. At most `maxSpareRuns`.
     @exclusivity(unchecked) private var spareRuns: [ViewAnimationRun] = []
     static let maxSpareRuns = 4
 

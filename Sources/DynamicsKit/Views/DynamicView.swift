@@ -14,8 +14,6 @@ import Foundation
 /// Setting an animating property outside an animation ends that property's animation
 /// (interrupted: its completion gets `false`) and shows the new value at once.
 open class DynamicView: DynamicItem {
-    // The animator writes centres and transforms every tick: no dynamic exclusivity checks
-    // (a view is used from one thread at a time, its clock's).
     // The centre, transform and tracks are `@exclusivity(unchecked)`: the animator writes
     // centres and transforms every tick (a view is used from one thread at a time, its
     // clock's), and the dynamic checks measurably slowed many-item scenes (docs/architecture.md).

@@ -12,7 +12,7 @@ final class ViewAnimationRun {
     private var liveTracks = 0
     private var hadTracks = false
     /// The views with tracks of this run: the first held apart (most runs animate one view,
-    /// and an array of one was an allocation per animation), the others in `moreViews`.
+    /// and an array of one would be an allocation per animation), the others in `moreViews`.
     private var firstView: DynamicView?
     private var moreViews: [DynamicView] = []
     /// The eased fraction the tracks present (0 during the delay); nil once ended.

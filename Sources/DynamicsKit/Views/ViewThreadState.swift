@@ -130,8 +130,8 @@ enum ViewAnimationCapture {
     static func pop(_ t: AnimationTransaction) { ViewThreadState.current.pop(t) }
 
     /// A block for `DynamicView.animate` on `clock`, as new: one this thread emptied before
-    /// (`recycle`) or a new one. (A block object per call was an allocation for every show
-    /// and hide of a component.)
+    /// (`recycle`) or a new one. (A new block object per call would be an allocation for
+    /// every show and hide of a component.)
     static func transaction(clock: AnimationClock) -> AnimationTransaction {
         if let t = ViewThreadState.current.spareBlocks.popLast() {
             t.clock = clock
