@@ -241,8 +241,8 @@ extension LayoutConstraint {
     }
 
     /// `conflictHandler`'s value. (The box carries a closure that need not be `Sendable`: the
-    /// property's type is public API, older than strict concurrency. The mutex makes setting
-    /// and reading it safe; the closure is called on the thread laying out.)
+    /// property's public type takes any closure, not only `Sendable` ones. The mutex makes
+    /// setting and reading it safe; the closure is called on the thread laying out.)
     private struct ConflictHandlerBox: @unchecked Sendable { var call: ((LayoutConflict) -> Void)? }
     private static let fallbackConflictHandler = Mutex(ConflictHandlerBox(call: nil))
 
