@@ -115,7 +115,7 @@ public final class CycledComponentsDriver<Component: CycledComponent>: SceneDriv
     let clocks: [AnimationClock]
     /// The components' animators, held as such: the driver is reached through `SceneDriver`,
     /// where its generic code is not specialised, and the benchmark reads the contact count
-    /// after every step (through the components, that allocated once per component).
+    /// after every step (through the components, that would allocate once per component).
     let animators: [DynamicAnimator]
     /// Frames between a component's toggles.
     let period: Int
@@ -169,8 +169,8 @@ public final class CycledComponentsDriver<Component: CycledComponent>: SceneDriv
     }
 
     /// `makeToggles`' pass: part p prepares the p-th contiguous share of the components. (A
-    /// value, not a closure: the closure's context was an allocation per pass, counted as the
-    /// toggles' — 0.09 of a menu's and 0.12 of an alert's 0.1 allocations a toggle.)
+    /// value, not a closure: a closure's context would be an allocation per pass, counted as
+    /// the toggles'.)
     private struct TogglePass: IndexedWork {
         let driver: CycledComponentsDriver
         let count: Int
