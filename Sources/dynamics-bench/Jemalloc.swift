@@ -75,7 +75,7 @@ enum Jemalloc {
     /// statistics are on; throws a one-line error otherwise, so the tool never prints zeros
     /// that only mean "not measured".
     /// `count` small blocks from malloc, returned so the optimizer cannot drop or move them
-    /// (Swift arrays built here were once promoted to the stack under whole-module optimization).
+    /// (Swift arrays built here can be promoted to the stack under whole-module optimization).
     @inline(never)
     static func probeAllocations(_ count: Int) -> [UnsafeMutableRawPointer] {
         var blocks: [UnsafeMutableRawPointer] = []
