@@ -407,7 +407,7 @@ struct NarrowPhasePolygonTests {
     }
 
     /// Regression: equal boxes exactly aligned with a gap (a stack, a pile's columns) must get
-    /// the two-point face contact, not a single corner point (which made landings spin).
+    /// the two-point face contact, not a single corner point (which makes landings spin).
     @Test(arguments: [Float(0), 0.5, 10])
     func alignedEqualBoxesWithAGapGetTwoPoints(gap: Float) throws {
         let a = try NPShape.box(50, 50)

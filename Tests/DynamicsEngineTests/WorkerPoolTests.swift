@@ -56,7 +56,8 @@ struct WorkerPoolTests {
         let tally = Tally(2)
         for round in 1...4 {
             Parallel.run(workers: 2, CountTask(tally: tally))
-            // Longer than a helper spins (0.2 ms): it parks on its semaphore and must be woken.
+            // Longer than a helper waits for the next pass (`WorkerPool.waitNanoseconds`): it
+            // parks on its semaphore and must be woken.
             usleep(3_000)
             #expect(tally.values == [round, round])
         }
