@@ -41,7 +41,7 @@ struct SoakTests {
     /// bytes per replaced body — less than any body's own storage in the engine.
     static let sliceFloor: UInt64 = 64 << 10
     /// Resident growth always allowed in the slice: the CLI's floor, 512 KiB (the resident set
-    /// is the whole test process's, about 27 MiB; it once rose by 192 KiB in one sample).
+    /// is the whole test process's, which moves by a page run now and then).
     static let residentFloor: UInt64 = 512 << 10
 
     /// glibc's heap in use over all arenas: the system memory of every arena minus its free
@@ -110,8 +110,8 @@ struct SoakTests {
             memory: { SoakMemory(allocated: glibcHeapInUse() ?? 0, resident: residentBytes()) },
             counts: { SoakCounts(bodies: soak.bodies.count, contacts: soak.world.contactCount, replaced: soak.replaced) })
         if let p = outcome.problem { fail("step \(p.step): \(p.message)") }
-        // Heap with the slice's floor, resident (the whole test process, ~27 MiB, which moves
-        // by a page run now and then) with the CLI's.
+        // Heap with the slice's floor, resident (the whole test process, which moves by a
+        // page run now and then) with the CLI's.
         var rule = SoakRule(warmupSteps: sliceWarmup)
         rule.judgeSpeed = false
         rule.memoryFloorBytes = sliceFloor
