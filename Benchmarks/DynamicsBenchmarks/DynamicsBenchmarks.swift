@@ -39,8 +39,8 @@ import Darwin
 /// CPU time of the whole process (all threads) per step, in nanoseconds.
 ///
 /// package-benchmark's own `cpuTotal` reads `/proc/self/stat`, which counts in scheduler
-/// ticks of 10 ms on Linux: for iterations of 0.3–10 ms it reads 0 or 10 ms and is useless
-/// for a gate. This custom metric reads `CLOCK_PROCESS_CPUTIME_ID` (nanosecond resolution)
+/// ticks of 10 ms on Linux: for iterations shorter than a tick it reads 0 or 10 ms and is
+/// useless for a gate. This custom metric reads `CLOCK_PROCESS_CPUTIME_ID` (nanosecond resolution)
 /// around the step instead. With 2 workers it shows the CPU cost of the parallelism
 /// (cpuTime / wallClock ≈ cores kept busy).
 let cpuTimeMetric = BenchmarkMetric.custom("cpuTimeNs")
@@ -67,8 +67,8 @@ func stepConfiguration(iterations: Int, workers: Int, memoryBound: Bool = false)
 enum Tolerance {
     /// Wall clock and throughput: p25 may move 15 % and the median 20 %. Only the lower half
     /// of the distribution is gated: a slower step shifts every percentile, while the upper
-    /// tail mostly records preemption by other processes (p90 wall-clock times of 4× the
-    /// median were seen here while others compiled). Not checked against the static p90
+    /// tail mostly records preemption by other processes (while others compile, p90
+    /// wall-clock times reach several times the median). Not checked against the static p90
     /// thresholds for the same reason.
     static var time: BenchmarkThresholds {
         BenchmarkThresholds(relative: [.p25: 15, .p50: 20])
@@ -83,19 +83,19 @@ enum Tolerance {
 
     /// `malloc` calls per step must not change at all, at any percentile (p0 … p100). The
     /// baseline is 0 at every percentile, with 1 worker and with 2 (the engine's worker pool
-    /// hands passes to its threads without allocating; `concurrentPerform`, used before it,
-    /// allocated 16–25 times per step), so this says "a warm step allocates nothing": one
-    /// allocation in any of the measured steps fails the gate.
+    /// hands passes to its threads without allocating, where `concurrentPerform` allocates on
+    /// every pass), so this says "a warm step allocates nothing": one allocation in any of the
+    /// measured steps fails the gate.
     static var exactAllocations: BenchmarkThresholds {
         BenchmarkThresholds(absolute: [.p0: 0, .p25: 0, .p50: 0, .p75: 0, .p90: 0, .p99: 0, .p100: 0])
     }
 
     /// Time and CPU time of scenes of many small worlds that do not fit in the cache together
     /// (a thousand menus or alerts): p25 may move 40 % and the median 50 %. Their steps wait
-    /// on memory, so their time follows the other guests' use of the shared L3: between two
-    /// runs of the same commit, minutes apart, the median moved by up to 54 % (menus-1000-w1)
-    /// and the CPU time's p90 by 36 % (alerts-1000-w1). For them this suite is the exact
-    /// allocation gate and a coarse time gate; `dynamics-bench ab`, interleaved, judges speed.
+    /// on memory, so their time follows the other guests' use of the shared L3: two runs of
+    /// the same commit, minutes apart, can differ by tens of per cent (Benchmarks/README.md).
+    /// For them this suite is the exact allocation gate and a coarse time gate;
+    /// `dynamics-bench ab`, interleaved, judges speed.
     static var memoryBoundTime: BenchmarkThresholds {
         BenchmarkThresholds(relative: [.p25: 40, .p50: 50])
     }
@@ -104,8 +104,8 @@ enum Tolerance {
     /// allocation counts. With more than one worker the CPU time's upper tail is not gated
     /// either: the engine's helper threads wait for the next pass spinning and then yielding
     /// for up to 2 ms, so CPU time per step includes however long the harness pauses between
-    /// steps, and while the host steals one core the other spins for it (p90 moved by 119 %
-    /// between two runs of the same commit). Memory-bound scenes: `memoryBoundTime` for
+    /// steps, and while the host steals one core the other spins for it, so that tail swings
+    /// widely between runs of the same commit. Memory-bound scenes: `memoryBoundTime` for
     /// every time metric.
     static func step(workers: Int, memoryBound: Bool = false) -> [BenchmarkMetric: BenchmarkThresholds] {
         if memoryBound {
@@ -144,7 +144,7 @@ struct SceneCase {
     var steps: Int = 300
     /// Untimed steps in `setup` (5 s of simulated time). More than the CLI's default
     /// `--warmup 100`: after 100 steps the contact buffers of pile 4000 and mix 1000 still
-    /// grow now and then (1–2 allocations in 300 steps); after 300 no measured step allocates.
+    /// grow now and then; after 300 no measured step allocates.
     var warmup: Int = 300
 
     /// The benchmark's name, e.g. `pile-1000-w1`.
@@ -152,7 +152,7 @@ struct SceneCase {
 
     /// The suite. Sizes follow the CLI's default suite (pile 1000, pyramid 20, mix 1000)
     /// plus the README's headline sizes where one run stays short on this 2-core machine
-    /// (pile 4000 ≈ 4 ms/step, pyramid 100 ≈ 8 ms/step with 1 worker). `islands 100`
+    /// (pile 4000, pyramid 100; their step times are in Benchmarks/README.md). `islands 100`
     /// (800 boxes in 100 cups) is the fast size of the many-small-islands scene.
     static let all: [SceneCase] = [
         SceneCase(scene: "pile", size: 1_000, workers: 1),
@@ -219,15 +219,14 @@ struct SceneCase {
 /// box, fall and pile up on the bottom edge.
 ///
 /// The animator keeps the engine's sleeping on (as UIKit does): around frame 175 the whole
-/// pile sleeps, the animator pauses and a frame costs about a third. The measured window,
+/// pile sleeps, the animator pauses and a frame costs far less. The measured window,
 /// frames 60–159, lies inside the busy phase (views landing and piling up), so that every
-/// sample measures the same kind of work; a window across the pause made the median jump
-/// between the two modes from run to run.
+/// sample measures the same kind of work; a window across the pause would make the median
+/// jump between the two modes from run to run.
 ///
-/// Allocations: each frame makes 2 `malloc` calls today, one per tick, from the
-/// `compactMap` in `DynamicAnimator.reportContacts()` (found with
-/// `swift package benchmark run --allocation-stacks --filter animator.*`), plus a few when
-/// the engine's contact buffers grow. The gate holds that count exactly.
+/// Allocations: a warm frame makes no `malloc` call, and the gate holds that count exactly
+/// (`swift package benchmark run --allocation-stacks --filter animator.*` shows where a frame
+/// allocates, should one start to).
 enum AnimatorCase {
     /// The benchmark's name.
     static let name = "animator-views-1000-w1"
