@@ -390,6 +390,13 @@ static Sanity measure(const Scene *s) {
     return out;
 }
 
+/* Bodies of the scene awake now. */
+static int countAwake(const Scene *s) {
+    int n = 0;
+    for (int i = 0; i < s->count; ++i) n += b2Body_IsAwake(s->bodies[i]) ? 1 : 0;
+    return n;
+}
+
 /* Touching contacts (manifold with points), each pair once. */
 static int touchingContacts(const Scene *s) {
     int capacity = 64;
@@ -491,7 +498,13 @@ int main(int argc, char **argv) {
     const double buildSeconds = now() - buildStart;
     const double initialMaxHeight = measure(&s).maxHeight;
 
-    for (long k = 0; k < warmup; ++k) b2World_Step(world, kDt, kSubSteps);
+    /* With sleeping on, the first warm-up step after which no body is awake (checked between
+     * steps, outside the timed loop). */
+    long restStep = -1;
+    for (long k = 0; k < warmup; ++k) {
+        b2World_Step(world, kDt, kSubSteps);
+        if (sleep && restStep < 0 && countAwake(&s) == 0) restStep = k + 1;
+    }
 
     const double t0 = now();
     for (long k = 0; k < steps; ++k) b2World_Step(world, kDt, kSubSteps);
@@ -513,13 +526,14 @@ int main(int argc, char **argv) {
            "\"static_bodies\":%d,\"steps\":%ld,\"warmup\":%ld,\"threads\":%d,\"sleep\":%s,\"steps_per_sec\":%s,"
            "\"ms_per_step\":%s,\"seconds\":%s,\"build_seconds\":%s,\"escaped\":%d,\"max_height\":%s,"
            "\"initial_max_height\":%s,\"avg_height\":%s,\"max_speed\":%s,\"mean_speed\":%s,\"kinetic_energy\":%s,"
-           "\"awake\":%d,\"touching_contacts\":%d,\"peak_rss_bytes\":%ld%s,"
+           "\"awake\":%d,\"seconds_to_rest\":%s,\"touching_contacts\":%d,\"peak_rss_bytes\":%ld%s,"
            "\"settings\":\"4 sub-steps, sleeping %s, %d worker%s, %s%s\"}\n",
            v.major, v.minor, v.revision, scene, items, s.count, s.staticBodies, steps, warmup, threads,
            sleep ? "true" : "false", num(rate, b[0], 32), num(rate > 0 ? 1000.0 / rate : 0, b[1], 32),
            num(seconds, b[2], 32), num(buildSeconds, b[3], 32), z.escaped, num(z.maxHeight, b[4], 32),
            num(initialMaxHeight, b[5], 32), num(z.avgHeight, b[6], 32), num(z.maxSpeed, b[7], 32),
-           num(z.meanSpeed, b[8], 32), num(z.kineticEnergy, b[9], 32), z.awake, touching,
+           num(z.meanSpeed, b[8], 32), num(z.kineticEnergy, b[9], 32), z.awake,
+           restStep >= 0 ? num(restStep * (double)kDt, b[10], 32) : "null", touching,
            (long)usage.ru_maxrss * 1024L, pyramid ? (standing ? ",\"standing\":true" : ",\"standing\":false") : "",
            sleep ? "on" : "off", threads, threads == 1 ? "" : "s", scheduler,
 #if defined(BOX2D_AVX2)

@@ -91,6 +91,12 @@ public struct BenchRecord: Codable, Sendable, Equatable {
     /// The final world state's digest (`World.stateDigest()`, 16 hex digits), when asked
     /// (`run --state-digest` or a checkpoint option): a resumed run's equals the uninterrupted one's.
     public var stateDigest: String?
+    /// Bodies awake at the end of the run (`World.awakeBodyCount`; not for animator scenes).
+    public var awakeBodies: Int?
+    /// With sleeping on: the simulated seconds (steps of 1/60 s, warm-up included) until no
+    /// body was awake, or null when some body was still awake at the end. Absent with
+    /// sleeping off and for animator scenes.
+    public var secondsToRest: RestTime?
     /// The step of the checkpoint a resumed run continued from.
     public var resumedFromStep: Int?
 
@@ -130,6 +136,7 @@ public struct BenchRecord: Codable, Sendable, Equatable {
         case allocsPerStepBetweenToggles = "allocs_per_step_between_toggles"
         case togglesPerStep = "toggles_per_step"
         case stateDigest = "state_digest"
+        case awakeBodies = "awake_bodies", secondsToRest = "seconds_to_rest"
         case resumedFromStep = "resumed_from_step"
     }
 
@@ -219,5 +226,24 @@ extension BenchRecord {
         r.failures = failures
         r.passed = parts.allSatisfy { $0.passed != false }
         return r
+    }
+}
+
+/// `BenchRecord.secondsToRest`: a number of seconds, or null in JSON when the world never came
+/// to rest.
+public struct RestTime: Codable, Sendable, Equatable {
+    /// Simulated seconds until no body was awake; nil: never within the run.
+    public var seconds: Double?
+
+    public init(seconds: Double?) { self.seconds = seconds }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        seconds = c.decodeNil() ? nil : try c.decode(Double.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        if let seconds { try c.encode(seconds) } else { try c.encodeNil() }
     }
 }

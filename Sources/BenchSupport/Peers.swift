@@ -48,6 +48,9 @@ public struct PeerRun: Codable, Sendable, Equatable {
     public var kineticEnergy: Double?
     /// Dynamic bodies awake at the end (all of them with sleeping off).
     public var awake: Int?
+    /// With sleeping on: simulated seconds of warm-up until no body was awake (nil: not within
+    /// the warm-up).
+    public var secondsToRest: Double?
     public var touchingContacts: Int?
     /// Pyramid only: the maximum height stayed within 1 % of its start.
     public var standing: Bool?
@@ -70,6 +73,7 @@ public struct PeerRun: Codable, Sendable, Equatable {
         case buildSeconds = "build_seconds", maxHeight = "max_height", initialMaxHeight = "initial_max_height"
         case avgHeight = "avg_height", maxSpeed = "max_speed", meanSpeed = "mean_speed"
         case kineticEnergy = "kinetic_energy", touchingContacts = "touching_contacts"
+        case secondsToRest = "seconds_to_rest"
         case failedChecks = "failed_checks"
     }
 
@@ -264,9 +268,9 @@ public struct PeerComparison: Sendable {
     }
 
     static let header = ["scene", "items", "bodies", "engine", "threads", "steps/s", "min–max", "ms/step",
-                         "ours/this", "max height m (start→end)", "check"]
+                         "ours/this", "max height m (start→end)", "awake (rest s)", "check"]
     /// The right-aligned columns of `header`.
-    static let rightAligned: Set<Int> = [1, 2, 4, 5, 6, 7, 8, 9]
+    static let rightAligned: Set<Int> = [1, 2, 4, 5, 6, 7, 8, 9, 10]
 
     func cells(_ r: Row) -> [String] {
         let last = r.last
@@ -278,7 +282,14 @@ public struct PeerComparison: Sendable {
         return [r.scene, "\(r.items)", "\(last.bodies)", r.engine, "\(r.threads)", TextTable.fixed(r.median, 1),
                 "\(TextTable.fixed(r.minimum, 1))–\(TextTable.fixed(r.maximum, 1))",
                 TextTable.fixed(r.msPerStep, 2), r.oursOverThis.map { TextTable.fixed($0, 2) + "×" } ?? "—",
-                height, check]
+                height, awake(last), check]
+    }
+
+    /// Bodies awake at the end, and with sleeping on the seconds of warm-up until none was.
+    func awake(_ run: PeerRun) -> String {
+        guard let n = run.awake else { return "—" }
+        guard run.sleep == true else { return "\(n)" }
+        return "\(n) (" + (run.secondsToRest.map { TextTable.fixed($0, 2) } ?? "never") + ")"
     }
 
     /// A plain-text table: steps/s median and min–max over the repeats, ms/step at the median,

@@ -42,7 +42,7 @@ public enum TextTable {
 public enum ResultRendering {
     public static func table(_ results: [BenchRecord]) -> String {
         let header = ["scene", "items", "bodies", "workers", "steps/s", "min–max", "ms/step", "contacts/step",
-                      "resident peak", "heap/body", "alloc B/step", "allocs/step", "allocs/toggle", "check"]
+                      "resident peak", "heap/body", "alloc B/step", "allocs/step", "allocs/toggle", "awake", "check"]
         let rows = results.map { r -> [String] in
             let check = r.passed == false ? "FAILED: " + (r.failures ?? []).joined(separator: ",") : "ok"
             return [r.scene, "\(r.items)", r.bodies.map { "\($0)" } ?? "—", "\(r.threads)",
@@ -57,9 +57,12 @@ public enum ResultRendering {
                     r.allocsPerToggle.map { t in
                         TextTable.fixed(t, 1) + (r.allocsPerStepBetweenToggles.map { " (+\(TextTable.fixed($0, 1))/step)" } ?? "")
                     } ?? "—",
+                    r.awakeBodies.map { n in
+                        "\(n)" + (r.secondsToRest.map { $0.seconds.map { " (rest \(TextTable.fixed($0, 2)) s)" } ?? "" } ?? "")
+                    } ?? "—",
                     check]
         }
-        return TextTable.grid(header: header, rows: rows, rightAligned: Set(1...12))
+        return TextTable.grid(header: header, rows: rows, rightAligned: Set(1...13))
     }
 
     public static let csvHeader = [

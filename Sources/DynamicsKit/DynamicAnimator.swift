@@ -102,6 +102,16 @@ public final class DynamicAnimator {
     /// contact would take it over the next half second, and the animator pauses at the same tick.
     static let settleDistance: Float = 0.01
 
+    /// The animator's world: an item rests when its centre moves at most 1 pt/s and it turns at
+    /// most 2°/s (the engine's per-body threshold is off for items), so a view comes to rest
+    /// about where its frame stops changing visibly.
+    static let worldSettings: WorldSettings = {
+        var s = WorldSettings()
+        s.sleepLinearThreshold = 1
+        s.sleepAngularThreshold = 2 * Float.pi / 180
+        return s
+    }()
+
     /// An animator for items inside `referenceBounds`, registered on `clock` (whose
     /// `advance(by:)` steps it; `step(by:)` steps it alone).
     public init(referenceBounds: CGRect, clock: AnimationClock = .main) {
@@ -110,7 +120,7 @@ public final class DynamicAnimator {
                      && referenceBounds.width >= 0 && referenceBounds.height >= 0,
                      "DynamicAnimator: referenceBounds must be finite with a non-negative size")
         self.referenceBounds = referenceBounds
-        world = World(gravity: .zero)
+        world = World(gravity: .zero, settings: Self.worldSettings)
         world.workerCount = 1
         world.settleDistance = Self.settleDistance
         compiled = CompiledState(world: world)
@@ -325,6 +335,8 @@ public final class DynamicAnimator {
         var def = BodyDef(type: .dynamic, position: item.center.vec, angle: Float(item.transform.rotationAngle))
         def.groups = []
         def.gravity = .zero
+        // Items rest by the animator's thresholds (`worldSettings`), not the engine's per-body one.
+        def.sleepThreshold = .infinity
         def.linearDamping = Float(ItemProperties.defaults.resistance)
         def.angularDamping = Float(ItemProperties.defaults.angularResistance)
         def.userData = UInt64(slot)

@@ -12,6 +12,8 @@ struct RunOptions {
     var repeats: Int
     /// `WorldSettings.isContinuousEnabled` for the scene's world (`--no-continuous`).
     var continuous = true
+    /// `WorldSettings.isSleepEnabled` turned on for the scene's world (`--sleep`).
+    var sleep = false
     /// Calibration only (`--calibration-slowdown`): the fraction by which the timed window's
     /// steps/s are lowered by busy-waiting at its end; 0 in every normal run.
     var calibrationSlowdown = 0.0
@@ -41,6 +43,7 @@ enum BenchRunner {
         var lastReport: SanityReport?
         var failures: [String] = []
         var subSteps = 0, sleepEnabled = false
+        var awakeBodies: Int?, secondsToRest: Double?
         var allocsPerToggle: Double?, allocsBetweenToggles: Double?, togglesPerStep: Double?
         var digest: String?, resumedFrom: Int?
         var timedSteps = o.steps
@@ -55,6 +58,7 @@ enum BenchRunner {
 
                 instance.workerCount = o.threads
                 if !o.continuous { instance.world.settings.isContinuousEnabled = false }
+                if o.sleep && instance.driver == nil { instance.world.settings.isSleepEnabled = true }
                 configure?(instance)
                 // A resumed run skips the steps its checkpoint already took (warm-up first).
                 var warmup = o.warmup
@@ -72,8 +76,16 @@ enum BenchRunner {
                         for _ in 0..<min(start, o.warmup + o.steps) { progress.advance() }
                     }
                 }
+                // The first step after which no body was awake (outside the timed window).
+                var restStep: Int?
+                var stepsTaken = instance.stepsTaken
+                @inline(__always) func noteRest() {
+                    stepsTaken += 1
+                    if restStep == nil && instance.driver == nil && !instance.world.hasAwakeBodies { restStep = stepsTaken }
+                }
                 for _ in 0..<warmup {
                     instance.step(); progress.advance()
+                    noteRest()
                     try o.checkpoints?.afterStep(instance)
                 }
                 residentPeak = max(residentPeak, Jemalloc.snapshot().resident)
@@ -92,6 +104,7 @@ enum BenchRunner {
                     elapsed += dt
                     if k == 0 { firstStep = dt }
                     touching += instance.touchingContactCount
+                    noteRest()
                     progress.advance()
                     // (Outside the timed window; its allocations do count in the step's.)
                     if let plan = o.checkpoints {
@@ -130,6 +143,8 @@ enum BenchRunner {
                 contactsPerStep = Double(touching) / Double(timedSteps)
 
                 let report = instance.sanity()
+                awakeBodies = report.awakeBodies
+                secondsToRest = restStep.map { Double($0) / 60 }
                 inspect?(instance, report)
                 for f in report.failures where !failures.contains(f) { failures.append(f) }
                 lastReport = report
@@ -169,6 +184,8 @@ enum BenchRunner {
         r.steps = timedSteps; r.warmup = o.warmup
         r.stateDigest = digest; r.resumedFromStep = resumedFrom; r.seed = o.seed; r.repeats = o.repeats
         r.subSteps = subSteps; r.sleepEnabled = sleepEnabled
+        r.awakeBodies = awakeBodies
+        if sleepEnabled && awakeBodies != nil { r.secondsToRest = RestTime(seconds: secondsToRest) }
         r.msPerStep = med.isFinite && med > 0 ? 1000 / med : 0
         r.stepSeconds = median(stepSeconds); r.buildSeconds = median(builds)
         r.escaped = report.escaped; r.kineticEnergy = report.kineticEnergy

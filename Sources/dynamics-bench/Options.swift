@@ -46,6 +46,9 @@ struct MeasureOptions: ParsableArguments {
     @Flag(name: .long, help: "Turn the continuous step off (WorldSettings.isContinuousEnabled = false), to measure what it costs.")
     var noContinuous = false
 
+    @Flag(name: .long, help: "Turn sleeping on (WorldSettings.isSleepEnabled = true, the engine's default thresholds) for scenes that run with it off; reports awake bodies at the end and the simulated seconds until every body slept (seconds_to_rest). Animator scenes sleep as DynamicsKit does either way.")
+    var sleep = false
+
     /// Calibration only (`scripts/calibrate-gate`): at the end of each timed window,
     /// busy-waits for as much process CPU time as the timed steps took × P / (100 − P), so the
     /// reported steps/s (per CPU and per wall second) are P % lower than they would have been.
@@ -111,7 +114,7 @@ enum SweepRunner {
                 let scene = try SceneCatalog.scene(named: c.scene)
                 let o = RunOptions(size: c.items, steps: steps(scene), threads: c.threads, seed: measure.seed,
                                    warmup: measure.warmupSteps(for: output.format), repeats: measure.interleave ? 1 : measure.repeats,
-                                   continuous: !measure.noContinuous,
+                                   continuous: !measure.noContinuous, sleep: measure.sleep,
                                    calibrationSlowdown: (measure.calibrationSlowdown ?? 0) / 100, checkpoints: checkpoints)
                 var label = configs.count > 1 ? "\(c) [\(i + 1)/\(configs.count)]" : c.description
                 if rounds > 1 { label += " round \(round + 1)/\(rounds)" }

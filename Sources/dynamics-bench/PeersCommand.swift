@@ -189,10 +189,8 @@ extension DynamicsBench {
                 record = try BenchRunner.run(scene, options, allocator: allocator, progress: bar,
                                              configure: { instance in
                                                  guard sleepOn else { return }
+                                                 // (The engine's default sleep threshold is Box2D's, 5 cm/s.)
                                                  instance.world.settings.isSleepEnabled = true
-                                                 // Box2D's default sleep speed, 0.05 m/s (our default,
-                                                 // 1 pt/s, is UIKit's, for the animator).
-                                                 instance.world.settings.sleepLinearThreshold = 0.05 * SceneUnits.pointsPerMetre
                                              }) { instance, sanity in
                     report = sanity
                     subSteps = instance.world.settings.subSteps
@@ -218,6 +216,8 @@ extension DynamicsBench {
             run.meanSpeed = report?.meanSpeed.map { $0 / m }
             run.kineticEnergy = report.map { $0.kineticEnergy / 1e4 }
             run.awake = report?.awakeBodies
+            // Within the warm-up, as the drivers report it.
+            if sleep, let t = record.secondsToRest?.seconds, t <= Double(warmup) / 60 + 1e-9 { run.secondsToRest = t }
             run.touchingContacts = record.touchingContacts
             run.standing = record.checks?["standing"]
             // Checks the peers do not have (e.g. non-finite energy) stay visible.

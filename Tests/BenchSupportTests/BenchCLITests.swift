@@ -249,6 +249,46 @@ struct BenchCLITests {
         #expect(text.split(separator: "\n").count == 1)
     }
 
+    /// Runs the built executable with `arguments`; its standard output and exit status.
+    static func runExecutable(_ arguments: [String]) throws -> (String, Int32) {
+        let exe = try #require(Self.builtExecutable(), "dynamics-bench is not in the build folder; run swift build --build-tests")
+        let p = Process()
+        p.executableURL = exe
+        p.arguments = arguments
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return (text, p.terminationStatus)
+    }
+
+    @Test func runWithSleepReportsAwakeBodiesAndTheTimeToRest() throws {
+        // A pyramid of 10 rows (55 boxes) falls asleep within 6 s; without --sleep it stays awake.
+        let (slept, status) = try Self.runExecutable(["run", "pyramid", "--items", "10", "--sleep", "--warmup", "300",
+                                                      "--steps", "60", "--repeat", "1", "--quiet", "--format", "json"])
+        #expect(status == 0)
+        let r = try BenchJSON.decoder().decode(BenchRecord.self, from: Data(slept.utf8))
+        #expect(r.sleepEnabled == true && r.awakeBodies == 0)
+        let seconds = try #require(r.secondsToRest?.seconds, "a resting pyramid reports when it came to rest")
+        #expect(seconds > 0.5 && seconds <= 5, "came to rest after \(seconds) s")
+        #expect(slept.contains("\"seconds_to_rest\":"))
+        let (awake, _) = try Self.runExecutable(["run", "pyramid", "--items", "10", "--warmup", "0", "--steps", "30",
+                                                 "--repeat", "1", "--quiet", "--format", "json"])
+        let a = try BenchJSON.decoder().decode(BenchRecord.self, from: Data(awake.utf8))
+        #expect(a.sleepEnabled == false && a.awakeBodies == 55 && a.secondsToRest == nil)
+        #expect(!awake.contains("seconds_to_rest"))
+    }
+
+    @Test func secondsToRestIsNullWhenTheWorldNeverRests() throws {
+        var r = BenchRecord(scene: "pile", items: 10, threads: 1, stepsPerSecond: 1)
+        r.secondsToRest = RestTime(seconds: nil)
+        #expect(try r.json().contains("\"seconds_to_rest\":null"))
+        r.secondsToRest = RestTime(seconds: 2.5)
+        #expect(try r.json().contains("\"seconds_to_rest\":2.5"))
+    }
+
     /// `dynamics-bench` next to the test bundle in the build folder.
     static func builtExecutable() -> URL? {
         var candidates: [URL] = []

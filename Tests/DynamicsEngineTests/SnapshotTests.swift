@@ -34,9 +34,8 @@ struct SnapshotTests {
                 != bits(v.v) + [v.w.bitPattern] + bits(v.dp) + [v.dq.c.bitPattern, v.dq.s.bitPattern] {
                 out.append("body \(i): velocity state differs")
             }
-            var m = a.metas[i], n = b.metas[i]
-            m.island = -1; n.island = -1
-            if m != n || m.sleepTime.bitPattern != n.sleepTime.bitPattern { out.append("body \(i): record differs") }
+            let m = a.metas[i], n = b.metas[i]
+            if m != n || m.sleepThreshold.bitPattern != n.sleepThreshold.bitPattern || m.sleepTime.bitPattern != n.sleepTime.bitPattern { out.append("body \(i): record differs") }
             if Set(a.groups.ofBody[i]) != Set(b.groups.ofBody[i]) { out.append("body \(i): groups differ") }
         }
         if a.shapeSlots.count != b.shapeSlots.count { return out + ["shape slot counts differ"] }

@@ -1,4 +1,4 @@
-import DynamicsKit
+@testable import DynamicsKit
 import Foundation
 import Testing
 
@@ -36,6 +36,43 @@ struct AnimatorRecipeTests {
         #expect(abs(square.center.y - start - 500) <= 10, "fell \(square.center.y - start)")
         #expect(abs(animator.elapsedTime - 1) < 1e-9)
         #expect(animator.runUntilPaused(timeout: 2) == false, "a falling item keeps the animator running")
+    }
+
+    @Test("the animator pauses within timeToSleep + 1 frame of its last item coming to rest, and a paused animator's ticks step nothing")
+    func pausesSoonAfterRest() {
+        let clock = AnimationClock()
+        let animator = DynamicAnimator(referenceBounds: bounds, clock: clock)
+        let counter = PauseCounter()
+        animator.delegate = counter
+        let items = [DynamicView(frame: CGRect(x: 40, y: 100, width: 80, height: 80)),
+                     DynamicView(frame: CGRect(x: 180, y: 0, width: 60, height: 100))]
+        animator.addBehavior(GravityBehavior(items: items))
+        let collision = CollisionBehavior(items: items)
+        collision.translatesReferenceBoundsIntoBoundary = true
+        animator.addBehavior(collision)
+        let probe = DynamicItemBehavior(items: items)
+        animator.addBehavior(probe)
+        // The animator's rest: at most 1 pt/s and 2°/s. The last frame at which an item moved
+        // faster, and the frame at which the delegate heard the pause.
+        var frame = 0, lastMoving = 0, pausedAt: Int?
+        while frame < 600 && pausedAt == nil {
+            clock.advance(by: 1.0 / 60.0)
+            frame += 1
+            for v in items {
+                let lv = probe.linearVelocity(for: v)
+                if (lv.x * lv.x + lv.y * lv.y).squareRoot() > 1 || abs(probe.angularVelocity(for: v)) > 2 * .pi / 180 {
+                    lastMoving = frame
+                }
+            }
+            if counter.pauses > 0 { pausedAt = frame }
+        }
+        let paused = try! #require(pausedAt, "the items should come to rest within 10 s")
+        // timeToSleep is 0.5 s: 30 frames of resting, plus the frame that puts them to sleep.
+        #expect(paused > lastMoving && paused <= lastMoving + 31, "last moving at frame \(lastMoving), paused at \(paused)")
+        let steps = animator.world.stepCount
+        clock.advance(by: 1)
+        #expect(animator.world.stepCount == steps, "a paused animator at rest does not step its world")
+        #expect(!animator.isRunning && counter.pauses == 1)
     }
 
     @Test("two stacked squares inside the reference bounds come to rest without overlapping; the delegate hears one pause")

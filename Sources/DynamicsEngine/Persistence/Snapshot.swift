@@ -212,7 +212,7 @@ private enum BodyBits {
     static let isFast: UInt8 = 1, force: UInt8 = 2, damping: UInt8 = 4, center0: UInt8 = 8, sleepNext: UInt8 = 16
     static let charge: UInt8 = 32, userData: UInt8 = 64, customGroups: UInt8 = 128
     // flags2
-    static let gravity: UInt8 = 1
+    static let gravity: UInt8 = 1, sleepThreshold: UInt8 = 2
 }
 
 /// The flag byte of a contact record: the contact's has-points, touching and began flags in
@@ -389,6 +389,7 @@ extension World {
             if !defaultGroups { f1 |= BodyBits.customGroups }
             var f2: UInt8 = 0
             if !sameBits(s.gravity, g) { f2 |= BodyBits.gravity }
+            if m.sleepThreshold.bitPattern != BodyDef.defaultSleepThreshold.bitPattern { f2 |= BodyBits.sleepThreshold }
             w.reserve(128 + 4 * groupsHere.count + 4 * Int(m.shapeCount))
             w.u8(f0); w.u32(m.generation); w.u8(f1); w.u8(f2)
             w.vec2(s.xf.p); w.rot(s.xf.q); w.vec2(s.center)
@@ -402,6 +403,7 @@ extension World {
             if f1 & BodyBits.charge != 0 { w.f32(m.charge) }
             if f1 & BodyBits.userData != 0 { w.u64(m.userData) }
             if f2 & BodyBits.gravity != 0 { w.vec2(s.gravity) }
+            if f2 & BodyBits.sleepThreshold != 0 { w.f32(m.sleepThreshold) }
             if !defaultGroups {
                 w.u16(UInt16(groupsHere.count))
                 for gi in groupsHere { w.i32(gi) }
@@ -818,7 +820,7 @@ extension World {
                 let f1 = try r.u8()
                 let f2at = r.offset
                 let f2 = try r.u8()
-                if f2 & ~BodyBits.gravity != 0 { throw r.invalid("body.flags", at: f2at, "unknown flags \(f2)") }
+                if f2 & ~(BodyBits.gravity | BodyBits.sleepThreshold) != 0 { throw r.invalid("body.flags", at: f2at, "unknown flags \(f2)") }
                 meta.isFast = f1 & BodyBits.isFast != 0
                 sim.xf.p = try r.vec2("body.position")
                 let qAt = r.offset
@@ -846,6 +848,11 @@ extension World {
                 if f1 & BodyBits.charge != 0 { meta.charge = try r.f32("body.charge") }
                 if f1 & BodyBits.userData != 0 { meta.userData = try r.u64() }
                 sim.gravity = f2 & BodyBits.gravity != 0 ? try r.vec2("body.gravity") : g
+                if f2 & BodyBits.sleepThreshold != 0 {
+                    let tAt = r.offset
+                    meta.sleepThreshold = try r.f32AllowingInfinity("body.sleepThreshold")
+                    if !(meta.sleepThreshold >= 0) { throw r.invalid("body.sleepThreshold", at: tAt, "negative") }
+                }
                 var list: [Int32] = []
                 if f1 & BodyBits.customGroups != 0 {
                     let n = Int(try r.u16())

@@ -24,6 +24,8 @@ struct IslandBuilder {
     let jointList = Column<Int32>()
     /// 0 when something keeps the island awake (a moving kinematic body touches it).
     let canSleep = Column<UInt8>()
+    /// How many of these islands fell asleep at the end of this step.
+    var sleptThisStep = 0
     /// How many contacts and joints the islands hold (with neither, the solve only integrates
     /// the bodies: `World.solveUnconstrained`). Kept with the islands.
     var contactsInIslands = 0, jointsInIslands = 0

@@ -18,6 +18,7 @@ extension World {
     /// `finalizeBodies`, and of a step at rest).
     @inline(__always)
     func sleepRestingIslands(_ metas: View<BodyMeta>) {
+        islands.sleptThisStep = 0
         guard settings.isSleepEnabled else { return }
         // Islands whose every body rested long enough fall asleep together.
         for isl in 0..<islands.count where islands.canSleep[isl] != 0 {
@@ -26,6 +27,7 @@ extension World {
             for k in b0..<b1 { minTime = min(minTime, metas[Int(islands.bodies[k])].sleepTime) }
             if minTime >= settings.timeToSleep {
                 sleepIsland(islands.bodies.view.subview(b0..<b1))
+                islands.sleptThisStep += 1
             }
         }
     }
@@ -82,6 +84,8 @@ struct BodyFinalize: RangeTask, @unchecked Sendable {
             // And so does `World.maxAngularSpeed`: a contact can spin a body of tiny inertia up
             // to 10²⁰ rad/s, where its rotation's integration loses all precision.
             if abs(st.w) > World.maxAngularSpeed { st.w = st.w > 0 ? World.maxAngularSpeed : -World.maxAngularSpeed }
+            // Half the step's average speed (its move over the step), at the farthest point.
+            let moveSpeed = 0.5 * ((lengthSquared(st.dp)).squareRoot() + abs(st.dq.s) * sim.maxExtent) / dt
             let fast = continuous && metas[i].type == .dynamic && lengthSquared(st.dp) > 0.25 * sim.coreRadius * sim.coreRadius
             if fast { fastCount.add(1) }
             metas[i].isFast = fast
@@ -89,20 +93,25 @@ struct BodyFinalize: RangeTask, @unchecked Sendable {
             sim.torque = 0
             st.dp = .zero
             st.dq = .identity
-            Self.advanceSleepTimer(&metas[i], body: i, v: st.v, w: st.w, dt: dt, linTol: linTol, angTol: angTol,
-                                   kinematicSleepTime: kinematicSleepTime)
+            Self.advanceSleepTimer(&metas[i], body: i, v: st.v, w: st.w, maxExtent: sim.maxExtent, moveSpeed: moveSpeed,
+                                   dt: dt, linTol: linTol, angTol: angTol, kinematicSleepTime: kinematicSleepTime)
             sims[i] = sim
             states[i] = st
         }
     }
 
-    /// A body's sleep timer after a step that left it moving at (`v`, `w`): reset when it moves
-    /// or may not sleep, else advanced by `dt`; a kinematic body that rested long enough falls
+    /// A body's sleep timer after a step that left it moving at (`v`, `w`) having moved at
+    /// `moveSpeed` (half its average speed over the step, at its farthest point): reset when it
+    /// moves faster than its threshold (`BodyDef.sleepThreshold`: the speed of its fastest
+    /// point, |v| + |w| · `maxExtent`, or `moveSpeed`) or the world's (`linTol`, `angTol`), or
+    /// may not sleep; else advanced by `dt`. A kinematic body that rested long enough falls
     /// asleep on its own (it is in no island). Shared by `finalize` and the step at rest.
     @inline(__always)
-    static func advanceSleepTimer(_ meta: inout BodyMeta, body i: Int, v: Vec2, w: Float, dt: Float, linTol: Float,
-                                  angTol: Float, kinematicSleepTime: Float) {
-        if !meta.allowSleep || lengthSquared(v) > linTol * linTol || abs(w) > angTol {
+    static func advanceSleepTimer(_ meta: inout BodyMeta, body i: Int, v: Vec2, w: Float, maxExtent: Float, moveSpeed: Float,
+                                  dt: Float, linTol: Float, angTol: Float, kinematicSleepTime: Float) {
+        let speedSq = lengthSquared(v)
+        let pointSpeed = speedSq.squareRoot() + abs(w) * maxExtent
+        if !meta.allowSleep || max(pointSpeed, moveSpeed) > meta.sleepThreshold || speedSq > linTol * linTol || abs(w) > angTol {
             meta.sleepTime = 0
         } else {
             meta.sleepTime += dt

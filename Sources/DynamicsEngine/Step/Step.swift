@@ -17,6 +17,23 @@ extension World {
         defer { isStepping = false }
 
         let profiling = options.isProfiling
+        // A world asleep that no call changed since it fell asleep: nothing to do.
+        if isAsleep {
+            #if DEBUG
+            let takeAsleepStep = rest.takesStepsInDebug
+            #else
+            let takeAsleepStep = true
+            #endif
+            if takeAsleepStep {
+                counters.asleepSteps += 1
+                if profiling { profile.steps += 1 }
+                counters.stepCount += 1
+                return
+            }
+        }
+        #if DEBUG
+        let wasAsleep = isAsleep
+        #endif
         // A small world at an exact rest point only advances its sleep timers (`Step/StepAtRest.swift`).
         // Debug builds take the full step (unless a test asks) and check that it ends where
         // the rest step would.
@@ -67,8 +84,25 @@ extension World {
         }
         #endif
         recordRest(ctx, hits: counters.continuousHits - hitsBefore)
+        #if DEBUG
+        if wasAsleep {
+            assert(!anyBodyAwake() && !contacts.hasEvents && !broadPhase.pairsChanged && counters.continuousHits == hitsBefore,
+                   "a step of a world asleep changed it: a call changed the world without stateChanged(), or a sleeping body is simulated")
+        }
+        #endif
+        recordAsleep()
         if profiling { profile.steps += 1 }
         counters.stepCount += 1
+    }
+
+    /// After a full step: notes whether the world is now asleep (no awake body, nothing
+    /// pending), so that the steps that follow do nothing until a call changes it. Looks at
+    /// the bodies only when no island is left awake.
+    func recordAsleep() {
+        rest.asleepGeneration = .max
+        guard islands.sleptThisStep == islands.count || islands.count == 0 else { return }
+        guard !broadPhase.dirty, !broadPhase.staticDirty, !contacts.hasPendingEvents, !anyBodyAwake() else { return }
+        rest.asleepGeneration = rest.stateGeneration
     }
 
     /// A joint between an awake and a sleeping body wakes the sleeping one.

@@ -61,6 +61,12 @@ final class RestState {
     /// `stateGeneration` when the last step ended: while it is the same, no call has changed
     /// the world since, and the world still holds the state that step ended in.
     @exclusivity(unchecked) var copiedStateGeneration: UInt64 = .max
+    /// `stateGeneration` when the last step ended with every body asleep and nothing pending
+    /// (no structural change, no event to report), else `.max`. While it equals
+    /// `stateGeneration`, no call has changed the world since: a step would change nothing
+    /// (the broad phase, the narrow phase, the solver and the sleep timers only look at awake
+    /// bodies and their contacts), so it does nothing (`World.stepAsleep`).
+    @exclusivity(unchecked) var asleepGeneration: UInt64 = .max
     // The copy of the state the last step ended in.
     let sims = Column<BodySim>()
     let states = Column<BodyState>()
@@ -132,10 +138,11 @@ extension World {
     func stepAtRest(dt: Float) {
         let linTol = settings.sleepLinearThreshold, angTol = settings.sleepAngularThreshold
         let kinematicSleepTime = settings.isSleepEnabled ? settings.timeToSleep : .infinity
-        let me = metas.mutableView, st = states.view
+        let me = metas.mutableView, st = states.view, si = sims.view
         for i in 0..<Int(bodySlots.count) where me[i].alive && me[i].type != .static && me[i].awake {
-            BodyFinalize.advanceSleepTimer(&me[i], body: i, v: st[i].v, w: st[i].w, dt: dt, linTol: linTol, angTol: angTol,
-                                           kinematicSleepTime: kinematicSleepTime)
+            // (At an exact rest point nothing moves: a full step's move is zero too.)
+            BodyFinalize.advanceSleepTimer(&me[i], body: i, v: st[i].v, w: st[i].w, maxExtent: si[i].maxExtent, moveSpeed: 0,
+                                           dt: dt, linTol: linTol, angTol: angTol, kinematicSleepTime: kinematicSleepTime)
         }
         sleepRestingIslands(metas.view)
         counters.continuousHits += rest.hits

@@ -18,4 +18,7 @@ struct StepCounters {
     var restSteps = 0
     /// Times a step compared the world with its rest copy before deciding.
     var restComparisons = 0
+    /// Steps of a world asleep (no body awake), which do nothing (release builds, or debug
+    /// builds that ask: `RestState.takesStepsInDebug`).
+    var asleepSteps = 0
 }

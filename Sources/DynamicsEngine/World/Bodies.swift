@@ -14,6 +14,8 @@ extension World {
         }
         guard def.linearDamping >= 0, def.angularDamping >= 0 else { throw WorldError.negative("damping") }
         if let g = def.gravity, !g.isFinite { throw WorldError.nonFinite("body gravity") }
+        if def.sleepThreshold.isNaN { throw WorldError.nonFinite("sleep threshold") }
+        guard def.sleepThreshold >= 0 else { throw WorldError.negative("sleep threshold") }
         for g in def.groups where !isValid(g) { throw WorldError.unknownGroup(g) }
 
         // Validate and prepare all shapes before touching the world (in a reused list: a new
@@ -66,6 +68,7 @@ extension World {
         meta.fixedRotation = def.fixedRotation
         meta.ownGravity = def.gravity != nil
         meta.allowSleep = def.allowSleep
+        meta.sleepThreshold = def.sleepThreshold
         meta.isBullet = def.isBullet
         meta.charge = def.charge
         meta.userData = def.userData

@@ -57,6 +57,17 @@ public struct BodyDef: Sendable {
     public var fixedRotation: Bool = false
     /// May this body fall asleep?
     public var allowSleep: Bool = true
+    /// The speed (pt/s) below which the body counts as resting for sleep: its sleep speed is
+    /// the speed of its fastest point, |v| + |ω| · (its farthest shape point from the centre of
+    /// mass), or half its average speed over the step (its move ÷ the step), whichever is
+    /// larger. An island falls asleep when every body in it stayed at or below its threshold
+    /// (and the world's `sleepLinearThreshold` / `sleepAngularThreshold`) for
+    /// `WorldSettings.timeToSleep`. Default `defaultSleepThreshold`, 5 pt/s: Box2D's 5 cm/s
+    /// at 100 pt/m. Must be finite and not negative, or infinity (only the world's thresholds
+    /// apply).
+    public var sleepThreshold: Float = BodyDef.defaultSleepThreshold
+    /// The default `sleepThreshold`: 5 pt/s.
+    public static let defaultSleepThreshold: Float = 5
     /// A bullet: a small, fast dynamic body (a projectile) that must not pass through other
     /// dynamic bodies either. Every fast body's centre is kept from crossing static geometry;
     /// a fast bullet's core is also swept against the other dynamic bodies (not bullets) at

@@ -38,19 +38,29 @@ extension World {
         return box ?? AABB(lower: p, upper: p)
     }
 
-    /// True when at least one body is awake (the animator's "keep running" signal).
-    public var hasAwakeBodies: Bool {
+    /// True when at least one body is awake (the animator's "keep running" signal). Costs
+    /// nothing in a world asleep that no call changed since.
+    public var hasAwakeBodies: Bool { !isAsleep && anyBodyAwake() }
+
+    /// Whether some non-static body is awake (a pass over the records, stopping at the first).
+    func anyBodyAwake() -> Bool {
         let me = metas.view
         for i in 0..<Int(bodySlots.count) where me[i].alive && me[i].type != .static && me[i].awake { return true }
         return false
     }
 
-    /// Number of awake non-static bodies.
+    /// Number of awake non-static bodies (dynamic and kinematic). Costs nothing in a world
+    /// asleep that no call changed since; otherwise a pass over the bodies.
     public var awakeBodyCount: Int {
+        if isAsleep { return 0 }
         var n = 0
         for i in 0..<Int(bodySlots.count) where metas[i].alive && metas[i].type != .static && metas[i].awake { n += 1 }
         return n
     }
+
+    /// The last step left every body asleep, and no call changed the world since (its steps
+    /// do nothing).
+    @inline(__always) var isAsleep: Bool { rest.asleepGeneration == rest.stateGeneration }
 
     /// Sum of ½mv² + ½Iω² over dynamic bodies (mass units × pt²/s²).
     public var kineticEnergy: Double {
@@ -253,6 +263,20 @@ extension World {
         metas[i].allowSleep = allowed
         if !allowed { wakeBody(i) }
     }
+
+    /// Sets a body's sleep threshold (pt/s; see `BodyDef.sleepThreshold`); a body moving
+    /// faster than its new threshold is woken.
+    /// - Precondition: `threshold` is not NaN and not negative.
+    public func setSleepThreshold(_ h: BodyHandle, _ threshold: Float) {
+        precondition(!threshold.isNaN && threshold >= 0, "World.setSleepThreshold: the threshold must be a speed of at least 0 pt/s (got \(threshold))")
+        stateChanged()
+        let i = slot(h)
+        metas[i].sleepThreshold = threshold
+        if metas[i].type != .static && metas[i].awake { metas[i].sleepTime = 0 }
+    }
+
+    /// A body's sleep threshold (pt/s; see `BodyDef.sleepThreshold`).
+    public func sleepThreshold(_ h: BodyHandle) -> Float { metas[slot(h)].sleepThreshold }
 
     /// Makes a body a bullet or an ordinary body (see `BodyDef.isBullet`); takes effect from
     /// the next step. Meaningful for dynamic bodies only (kept for any type).

@@ -58,8 +58,8 @@ struct BodyMeta {
     /// Next body of the same sleeping island (a ring), or -1.
     var sleepNext: Int32 = -1
     var charge: Float = 0
-    /// The island this body belonged to in the last step, or -1.
-    var island: Int32 = -1
+    /// `BodyDef.sleepThreshold` (pt/s).
+    var sleepThreshold: Float = BodyDef.defaultSleepThreshold
     /// Collision groups (< 64) whose items / boundaries this body collides with.
     var itemMask: UInt64 = 0
     var boundaryMask: UInt64 = 0

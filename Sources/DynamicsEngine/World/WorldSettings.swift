@@ -17,10 +17,12 @@ public struct WorldSettings: Sendable, Equatable {
     /// separations (a contact not touching uses the smaller speculative distance). 0 turns it
     /// off. Default 10 × the default linear slop.
     public var contactRecycleDistance: Float = 5
-    /// Speeds below which a body may sleep.
-    public var sleepLinearThreshold: Float = 1
-    /// The angular speed (rad/s) below which a body may sleep (2°/s).
-    public var sleepAngularThreshold: Float = 2 * Float.pi / 180
+    /// A linear speed (pt/s) every body must stay at or below to sleep, besides its own
+    /// `BodyDef.sleepThreshold`. Default infinity: each body's threshold decides.
+    public var sleepLinearThreshold: Float = .infinity
+    /// An angular speed (rad/s) every body must stay at or below to sleep, besides its own
+    /// `BodyDef.sleepThreshold`. Default infinity: each body's threshold decides.
+    public var sleepAngularThreshold: Float = .infinity
     /// Seconds at rest before an island sleeps.
     public var timeToSleep: Float = 0.5
     /// Whether islands at rest fall asleep at all.

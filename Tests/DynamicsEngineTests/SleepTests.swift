@@ -1,0 +1,150 @@
+import Testing
+@testable import DynamicsEngine
+
+/// Sleep thresholds (`BodyDef.sleepThreshold`, the world's limits) and worlds asleep: a world
+/// whose every body sleeps takes steps that do nothing until a call changes it, and stays bit
+/// for bit with a world that takes every step in full.
+@Suite("Sleep and worlds asleep")
+struct SleepTests {
+    static let dt: Float = 1.0 / 60.0
+
+    /// A world without gravity holding one 100 × 100 box (its farthest point 50·√2 pt from its
+    /// centre) turning at `w` rad/s and drifting at `v` pt/s, with `threshold`.
+    static func drifting(v: Vec2 = .zero, w: Float = 0, threshold: Float = BodyDef.defaultSleepThreshold,
+                         settings: (inout WorldSettings) -> Void = { _ in }) throws -> (World, BodyHandle) {
+        var s = WorldSettings()
+        settings(&s)
+        let world = World(gravity: .zero, settings: s)
+        var def = BodyDef(type: .dynamic, position: .zero)
+        def.linearVelocity = v
+        def.angularVelocity = w
+        def.sleepThreshold = threshold
+        let h = try world.createBody(def, shapes: [ShapeDef(.box(halfWidth: 50, halfHeight: 50))])
+        return (world, h)
+    }
+
+    /// Steps until the body sleeps; nil when it is still awake after `limit` steps.
+    static func stepsToSleep(_ world: World, _ h: BodyHandle, limit: Int = 240) -> Int? {
+        for k in 1...limit {
+            world.step(dt: dt)
+            if !world.isAwake(h) { return k }
+        }
+        return nil
+    }
+
+    @Test("a body's sleep speed is its farthest point's: a box turning at 0.99 × threshold / reach sleeps after timeToSleep, at 1.01 × never")
+    func farthestPointSpeed() throws {
+        let reach = Float(50 * 2.0.squareRoot())
+        let critical = BodyDef.defaultSleepThreshold / reach
+        let (slow, a) = try Self.drifting(w: 0.99 * critical)
+        let steps = Self.stepsToSleep(slow, a)
+        // Its timer reaches 0.5 s after 30 steps of 1/60 s (31 with rounding in the sum).
+        #expect(steps == 30 || steps == 31, "fell asleep after \(steps.map(String.init) ?? "never") steps")
+        let (fast, b) = try Self.drifting(w: 1.01 * critical)
+        #expect(Self.stepsToSleep(fast, b) == nil, "a box turning faster than its threshold allows fell asleep")
+    }
+
+    @Test("each body has its own threshold: 3 pt/s sleeps under the default 5 pt/s, not under 2 pt/s or the world's 1 pt/s")
+    func perBodyThreshold() throws {
+        let (a, ha) = try Self.drifting(v: Vec2(3, 0))
+        #expect(Self.stepsToSleep(a, ha) != nil)
+        #expect(a.linearVelocity(ha) == .zero, "a body falls asleep standing still")
+        let (b, hb) = try Self.drifting(v: Vec2(3, 0), threshold: 2)
+        #expect(b.sleepThreshold(hb) == 2)
+        #expect(Self.stepsToSleep(b, hb) == nil)
+        let (c, hc) = try Self.drifting(v: Vec2(3, 0), settings: { $0.sleepLinearThreshold = 1 })
+        #expect(Self.stepsToSleep(c, hc) == nil, "the world's linear threshold applies as well")
+        let (d, hd) = try Self.drifting(w: 0.05, threshold: .infinity, settings: { $0.sleepAngularThreshold = 0.04 })
+        #expect(Self.stepsToSleep(d, hd) == nil, "the world's angular threshold applies as well")
+        // Raising the threshold of a drifting body lets it sleep.
+        b.setSleepThreshold(hb, 10)
+        #expect(Self.stepsToSleep(b, hb) != nil)
+    }
+
+    @Test("a sleep threshold that is NaN or negative is refused with WorldError")
+    func badThreshold() throws {
+        let world = World()
+        for bad: Float in [.nan, -1] {
+            var def = BodyDef()
+            def.sleepThreshold = bad
+            #expect(throws: WorldError.self) { try world.createBody(def, shapes: [ShapeDef(.circle(radius: 10))]) }
+        }
+        #expect(world.bodyCount == 0)
+    }
+
+    /// Everything a caller can read of a world, bit for bit.
+    static func state(_ w: World) -> [UInt32] {
+        var out: [UInt32] = [UInt32(w.contactCount), UInt32(w.touchingContactCount), UInt32(w.awakeBodyCount),
+                             UInt32(w.stepCount), UInt32(w.contactBeginEvents.count), UInt32(w.contactEndEvents.count)]
+        for h in w.bodies {
+            let p = w.position(h), v = w.linearVelocity(h)
+            out += [p.x.bitPattern, p.y.bitPattern, w.angle(h).bitPattern, v.x.bitPattern, v.y.bitPattern,
+                    w.angularVelocity(h).bitPattern, w.isAwake(h) ? 1 : 0]
+        }
+        return out
+    }
+
+    /// A ground and `count` boxes dropped in a column (y down), sleeping on.
+    static func pile(_ w: World, count: Int) throws {
+        _ = try TestWorld.ground(w, top: 0)
+        for i in 0..<count {
+            try TestWorld.box(w, at: Vec2(Float(i % 3) * 30, -60 - Float(i) * 105), size: Vec2(100, 100))
+        }
+    }
+
+    @Test("a pile falls asleep; its asleep steps do nothing and stay bit for bit with full steps through kicks, teleports, new and destroyed bodies and restored snapshots")
+    func asleepStepsMatchFullSteps() throws {
+        let a = TestWorld.make(sleep: true), b = TestWorld.make(sleep: true)
+        try Self.pile(a, count: 6); try Self.pile(b, count: 6)
+        a.rest.takesStepsInDebug = true
+        var asleepAt: Int?
+        var world = a
+        for k in 0..<1500 {
+            let pick = { (w: World) in w.bodies.filter { w.type($0) == .dynamic }[k % 6] }
+            for w in [world, b] {
+                switch k {
+                case 400: w.applyImpulse(pick(w), Vec2(0, -300 * w.mass(pick(w))))
+                case 650: w.setTransform(pick(w), position: Vec2(400, -300), angle: 0.3)
+                case 900: try TestWorld.box(w, at: Vec2(-300, -500))
+                case 1150: w.destroyBody(pick(w))
+                default: break
+                }
+            }
+            if k == 1300 {
+                // A world restored from a snapshot taken asleep steps on as the original does.
+                #expect(!world.hasAwakeBodies, "the pile should be asleep again before step 1300")
+                let restored = try World(snapshot: world.snapshot())
+                restored.rest.takesStepsInDebug = true
+                world = restored
+            }
+            world.step(dt: Self.dt); b.step(dt: Self.dt)
+            #expect(Self.state(world) == Self.state(b), "step \(k): the world taking asleep steps diverged")
+            if Self.state(world) != Self.state(b) { break }
+            if asleepAt == nil && !b.hasAwakeBodies { asleepAt = k }
+        }
+        #expect(asleepAt != nil && asleepAt! < 400, "the pile should fall asleep before the first kick")
+        #expect(a.counters.asleepSteps > 500 && world.counters.asleepSteps > 50, "asleep steps taken: \(a.counters.asleepSteps), \(world.counters.asleepSteps)")
+        #expect(b.counters.asleepSteps == 0, "debug builds take full steps unless a test asks")
+        #expect(world.awakeBodyCount == 0 && b.awakeBodyCount == 0)
+    }
+
+    @Test("a world asleep reports no awake body at once; gravity, settings and sleep changes wake or restep it")
+    func asleepWorldWakesOnChange() throws {
+        let w = TestWorld.make(sleep: true)
+        w.rest.takesStepsInDebug = true
+        try Self.pile(w, count: 3)
+        TestWorld.run(w, seconds: 5)
+        #expect(w.awakeBodyCount == 0 && !w.hasAwakeBodies && w.isAsleep)
+        let before = w.counters.asleepSteps
+        w.step(dt: Self.dt)
+        #expect(w.counters.asleepSteps == before + 1)
+        w.settings.contactHertz = 25
+        #expect(!w.isAsleep, "a settings change ends the asleep steps")
+        w.step(dt: Self.dt)
+        #expect(w.counters.asleepSteps == before + 1 && w.isAsleep, "one full step, and asleep again")
+        w.gravity = Vec2(0, -1000)
+        #expect(w.awakeBodyCount == 3, "a gravity change wakes every body")
+        w.step(dt: Self.dt)
+        #expect(w.bodies.allSatisfy { w.type($0) == .static || w.linearVelocity($0).y < 0 }, "the bodies rise under the new gravity")
+    }
+}
