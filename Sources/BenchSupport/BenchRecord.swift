@@ -97,6 +97,9 @@ public struct BenchRecord: Codable, Sendable, Equatable {
     /// body was awake, or null when some body was still awake at the end. Absent with
     /// sleeping off and for animator scenes.
     public var secondsToRest: RestTime?
+    /// With `--profile`: wall time per timed step in each phase of the engine's step (µs), from
+    /// the last repeat (`StepProfile.phases`' names).
+    public var phaseMicroseconds: [String: Double]?
     /// The step of the checkpoint a resumed run continued from.
     public var resumedFromStep: Int?
 
@@ -136,7 +139,7 @@ public struct BenchRecord: Codable, Sendable, Equatable {
         case allocsPerStepBetweenToggles = "allocs_per_step_between_toggles"
         case togglesPerStep = "toggles_per_step"
         case stateDigest = "state_digest"
-        case awakeBodies = "awake_bodies", secondsToRest = "seconds_to_rest"
+        case awakeBodies = "awake_bodies", secondsToRest = "seconds_to_rest", phaseMicroseconds = "phase_microseconds"
         case resumedFromStep = "resumed_from_step"
     }
 

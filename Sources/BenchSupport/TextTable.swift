@@ -65,6 +65,15 @@ public enum ResultRendering {
         return TextTable.grid(header: header, rows: rows, rightAligned: Set(1...13))
     }
 
+    /// The step's phases of a `--profile` run, in step order (µs per step), or nil.
+    public static func profileLine(_ r: BenchRecord) -> String? {
+        guard let p = r.phaseMicroseconds else { return nil }
+        let order = StepPhaseNames.inStepOrder
+        let parts = order.compactMap { name in p[name].map { "\(name) \(TextTable.fixed($0, 1))" } }
+        let total = p.values.reduce(0, +)
+        return "profile \(r.key): " + parts.joined(separator: ", ") + " µs/step (total \(TextTable.fixed(total, 1)))"
+    }
+
     public static let csvHeader = [
         "scene", "items", "bodies", "threads", "steps", "warmup", "repeats", "steps_per_second",
         "steps_per_second_min", "steps_per_second_max", "ms_per_step", "contacts_per_step",
@@ -91,4 +100,9 @@ public enum ResultRendering {
         let rows = results.compactMap { r in r.box2dMilliseconds.map { "\(r.threads),\(String(format: "%g", $0))" } }
         return (["threads,ms"] + rows).joined(separator: "\n")
     }
+}
+
+/// The names of `StepProfile.phases` in step order (BenchSupport does not link the engine).
+public enum StepPhaseNames {
+    public static let inStepOrder = ["broad_phase", "merge", "narrow_phase", "islands", "prepare", "solve", "finalize"]
 }

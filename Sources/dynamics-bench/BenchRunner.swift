@@ -14,6 +14,10 @@ struct RunOptions {
     var continuous = true
     /// `WorldSettings.isSleepEnabled` turned on for the scene's world (`--sleep`).
     var sleep = false
+    /// Boxes added asleep beside the scene (`--sleeping`).
+    var sleepingBodies = 0
+    /// Time the step's phases (`--profile`).
+    var profile = false
     /// Calibration only (`--calibration-slowdown`): the fraction by which the timed window's
     /// steps/s are lowered by busy-waiting at its end; 0 in every normal run.
     var calibrationSlowdown = 0.0
@@ -44,6 +48,7 @@ enum BenchRunner {
         var failures: [String] = []
         var subSteps = 0, sleepEnabled = false
         var awakeBodies: Int?, secondsToRest: Double?
+        var phaseMicroseconds: [String: Double]?
         var allocsPerToggle: Double?, allocsBetweenToggles: Double?, togglesPerStep: Double?
         var digest: String?, resumedFrom: Int?
         var timedSteps = o.steps
@@ -59,6 +64,10 @@ enum BenchRunner {
                 instance.workerCount = o.threads
                 if !o.continuous { instance.world.settings.isContinuousEnabled = false }
                 if o.sleep && instance.driver == nil { instance.world.settings.isSleepEnabled = true }
+                if o.sleepingBodies > 0 {
+                    guard instance.driver == nil else { throw BenchUsageError("--sleeping: '\(scene.name)' is made of animators, not an engine world") }
+                    try SleepingBlock.add(count: o.sleepingBodies, to: instance)
+                }
                 configure?(instance)
                 // A resumed run skips the steps its checkpoint already took (warm-up first).
                 var warmup = o.warmup
@@ -93,6 +102,9 @@ enum BenchRunner {
                 // The timed window: only stepping, a contact count and the clock inside.
                 var elapsed = Duration.zero, firstStep = Duration.zero
                 var touching = 0
+                let profiling = o.profile && instance.driver == nil
+                if profiling { instance.world.isProfiling = true }
+                let profileBefore = instance.world.profile
                 let before = Jemalloc.snapshot()
                 let threadBefore = threadAllocated.pointee
                 let cpuBefore = processCPUSeconds()
@@ -142,6 +154,15 @@ enum BenchRunner {
                 heapBytes = Int(Int64(bitPattern: after.allocated &- heapBefore))
                 contactsPerStep = Double(touching) / Double(timedSteps)
 
+                if profiling {
+                    instance.world.isProfiling = false
+                    let after = instance.world.profile.phases, start = profileBefore.phases
+                    var phases: [String: Double] = [:]
+                    for (k, (name, seconds)) in after.enumerated() {
+                        phases[name] = (seconds - start[k].1) / Double(timedSteps) * 1e6
+                    }
+                    phaseMicroseconds = phases
+                }
                 let report = instance.sanity()
                 awakeBodies = report.awakeBodies
                 secondsToRest = restStep.map { Double($0) / 60 }
@@ -185,6 +206,7 @@ enum BenchRunner {
         r.stateDigest = digest; r.resumedFromStep = resumedFrom; r.seed = o.seed; r.repeats = o.repeats
         r.subSteps = subSteps; r.sleepEnabled = sleepEnabled
         r.awakeBodies = awakeBodies
+        r.phaseMicroseconds = phaseMicroseconds
         if sleepEnabled && awakeBodies != nil { r.secondsToRest = RestTime(seconds: secondsToRest) }
         r.msPerStep = med.isFinite && med > 0 ? 1000 / med : 0
         r.stepSeconds = median(stepSeconds); r.buildSeconds = median(builds)

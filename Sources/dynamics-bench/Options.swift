@@ -49,6 +49,13 @@ struct MeasureOptions: ParsableArguments {
     @Flag(name: .long, help: "Turn sleeping on (WorldSettings.isSleepEnabled = true, the engine's default thresholds) for scenes that run with it off; reports awake bodies at the end and the simulated seconds until every body slept (seconds_to_rest). Animator scenes sleep as DynamicsKit does either way.")
     var sleep = false
 
+    @Option(name: .long, parsing: .unconditional,
+            help: "Add N boxes asleep in a block beside the scene, on their own ground (engine scenes only), to measure what sleeping bodies cost a step; they stay out of the scene's sanity check.")
+    var sleeping: Int = 0
+
+    @Flag(name: .long, help: "Time the engine's step phases (World.isProfiling) during the timed steps; reports phase_microseconds (µs per step per phase) and prints them under the table.")
+    var profile = false
+
     /// Calibration only (`scripts/calibrate-gate`): at the end of each timed window,
     /// busy-waits for as much process CPU time as the timed steps took × P / (100 − P), so the
     /// reported steps/s (per CPU and per wall second) are P % lower than they would have been.
@@ -60,6 +67,7 @@ struct MeasureOptions: ParsableArguments {
     /// Checks the counts; every problem is a usage error (exit 2).
     func check() throws {
         if let steps { try requirePositive(steps, "--steps") }
+        if sleeping < 0 { throw BenchUsageError("--sleeping must not be negative (got \(sleeping))") }
         try requirePositive(repeats, "--repeat")
         if let warmup, warmup < 0 { throw BenchUsageError("--warmup must not be negative (got \(warmup))") }
         if let c = calibrationSlowdown, !(c >= 0 && c < 100) {
@@ -115,6 +123,7 @@ enum SweepRunner {
                 let o = RunOptions(size: c.items, steps: steps(scene), threads: c.threads, seed: measure.seed,
                                    warmup: measure.warmupSteps(for: output.format), repeats: measure.interleave ? 1 : measure.repeats,
                                    continuous: !measure.noContinuous, sleep: measure.sleep,
+                                   sleepingBodies: measure.sleeping, profile: measure.profile,
                                    calibrationSlowdown: (measure.calibrationSlowdown ?? 0) / 100, checkpoints: checkpoints)
                 var label = configs.count > 1 ? "\(c) [\(i + 1)/\(configs.count)]" : c.description
                 if rounds > 1 { label += " round \(round + 1)/\(rounds)" }
@@ -137,7 +146,9 @@ enum SweepRunner {
         }
         if printResults {
             switch output.format {
-            case .table: print(ResultRendering.table(results))
+            case .table:
+                print(ResultRendering.table(results))
+                for r in results { if let line = ResultRendering.profileLine(r) { print(line) } }
             case .csv: print(ResultRendering.csv(results))
             case .box2dCSV: print(ResultRendering.box2dCSV(results))
             case .json: break

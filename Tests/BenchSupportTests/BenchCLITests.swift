@@ -281,6 +281,20 @@ struct BenchCLITests {
         #expect(!awake.contains("seconds_to_rest"))
     }
 
+    @Test func sleepingBlockStaysAsleepBesideTheSceneAndProfileTimesEveryPhase() throws {
+        let (text, status) = try Self.runExecutable(["run", "pyramid", "--items", "10", "--sleeping", "400", "--profile",
+                                                     "--warmup", "5", "--steps", "20", "--repeat", "1", "--quiet", "--format", "json"])
+        #expect(status == 0)
+        let r = try BenchJSON.decoder().decode(BenchRecord.self, from: Data(text.utf8))
+        // The scene's 55 boxes are awake and checked as before; the 400 added ones sleep.
+        #expect(r.bodies == 55 && r.awakeBodies == 55 && r.passed == true)
+        let phases = try #require(r.phaseMicroseconds)
+        #expect(Set(phases.keys) == Set(StepPhaseNames.inStepOrder))
+        #expect(phases.values.allSatisfy { $0 >= 0 } && phases.values.reduce(0, +) > 0)
+        let (_, bad) = try Self.runExecutable(["run", "menus", "--items", "1", "--sleeping", "10", "--steps", "1", "--repeat", "1", "--quiet"])
+        #expect(bad == 2, "animator scenes have no engine world to add sleeping bodies to")
+    }
+
     @Test func secondsToRestIsNullWhenTheWorldNeverRests() throws {
         var r = BenchRecord(scene: "pile", items: 10, threads: 1, stepsPerSecond: 1)
         r.secondsToRest = RestTime(seconds: nil)
