@@ -753,32 +753,39 @@ final class AppLifeSequence {
         } else if roll == 2 {
             note("made \(r.name), not added")
         } else {
-            note("animator \(a).addBehavior(\(r.name))")
-            animators[a].addBehavior(r.behavior)
+            animatorCall(.add, r)
         }
     }
 
     private func removeBehavior() {
         if rng.chance(0.1), let r = records.randomPick(&rng), !r.isTopLevel, !r.pending {
             // Not a top-level behavior of that animator: no effect.
-            note("animator \(r.animator).removeBehavior(\(r.name)) (not top-level: no effect)")
-            animators[r.animator].removeBehavior(r.behavior)
-            return
+            return animatorCall(.remove, r, remark: " (not top-level: no effect)")
         }
         guard let r = records.filter({ $0.isTopLevel }).randomPick(&rng) else { return timeCall() }
-        note("animator \(r.animator).removeBehavior(\(r.name))")
-        animators[r.animator].removeBehavior(r.behavior)
+        animatorCall(.remove, r)
     }
 
     private func reAddBehavior() {
         if rng.chance(0.05), let r = records.filter({ $0.isTopLevel }).randomPick(&rng) {
-            note("animator \(r.animator).addBehavior(\(r.name)) (already there: ignored)")
-            animators[r.animator].addBehavior(r.behavior)
-            return
+            return animatorCall(.add, r, remark: " (already there: ignored)")
         }
         guard let r = records.filter({ $0.isFree }).randomPick(&rng) else { return addNewBehavior() }
-        note("animator \(r.animator).addBehavior(\(r.name)) (re-add)")
-        animators[r.animator].addBehavior(r.behavior)
+        animatorCall(.add, r, remark: " (re-add)")
+    }
+
+    /// `addBehavior` or `removeBehavior` of `r`'s behavior on its animator, noted (with
+    /// `remark`, which says what the call should do when that is not the obvious).
+    private func animatorCall(_ call: AnimatorBehaviorCall, _ r: BehaviorRecord, remark: String = "") {
+        note("animator \(r.animator).\(call.rawValue)(\(r.name))\(remark)")
+        switch call {
+        case .add: animators[r.animator].addBehavior(r.behavior)
+        case .remove: animators[r.animator].removeBehavior(r.behavior)
+        }
+    }
+
+    private enum AnimatorBehaviorCall: String {
+        case add = "addBehavior", remove = "removeBehavior"
     }
 
     private func itemJoins() {
