@@ -212,8 +212,7 @@ extension World {
     /// Changes the body type (e.g. anchoring an item makes it static). Velocity is cleared
     /// when the body becomes static.
     public func setType(_ h: BodyHandle, _ type: BodyType) {
-        stateChanged()
-        checkNotStepping("setType")
+        structuralChange("setType")
         let i = slot(h)
         guard metas[i].type != type else { return }
         broadPhase.dirty = true
