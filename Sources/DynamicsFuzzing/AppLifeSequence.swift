@@ -434,30 +434,22 @@ final class AppLifeSequence {
         return d
     }
 
+    /// A call that moves time on by `d`: noted as `call` (the call's text up to its argument)
+    /// with `d`, counted in `simTime` and made by `make`.
+    private func advanceTime(by d: Double, _ call: String, _ make: (Double) -> Void) {
+        note("\(call) \(fmt(d)))")
+        simTime += d
+        make(d)
+    }
+
     private func timeCall() {
         callMovesTime = true
         let a = rng.int(animators.count)
         switch rng.weighted([40, 14, 8, 8, 14, 3]) {
-        case 0:
-            let d = duration()
-            note("clock.advance(by: \(fmt(d)))")
-            simTime += d
-            clock.advance(by: d)
-        case 1:
-            let d = duration(upTo: 1)
-            note("animator \(a).step(by: \(fmt(d)))")
-            simTime += d
-            animators[a].step(by: d)
-        case 2:
-            let d = duration(upTo: 0.5)
-            note("animator \(a).run(for: \(fmt(d)))")
-            simTime += d
-            animators[a].run(for: d)
-        case 3:
-            let d = duration(upTo: 0.5)
-            note("animator \(a).runUntilPaused(timeout: \(fmt(d)))")
-            simTime += d
-            animators[a].runUntilPaused(timeout: d)
+        case 0: advanceTime(by: duration(), "clock.advance(by:") { clock.advance(by: $0) }
+        case 1: advanceTime(by: duration(upTo: 1), "animator \(a).step(by:") { animators[a].step(by: $0) }
+        case 2: advanceTime(by: duration(upTo: 0.5), "animator \(a).run(for:") { animators[a].run(for: $0) }
+        case 3: advanceTime(by: duration(upTo: 0.5), "animator \(a).runUntilPaused(timeout:") { animators[a].runUntilPaused(timeout: $0) }
         case 4:
             if !tickStarted {
                 tickStarted = true
