@@ -91,24 +91,17 @@ public struct AppLifeFuzzer {
         public var seconds: Double = 0
 
         /// One violation per distinct `kind`, in the order first seen.
-        public var distinctViolations: [Violation] {
-            var seen = Set<String>()
-            return violations.filter { seen.insert($0.kind).inserted }
-        }
+        public var distinctViolations: [Violation] { FuzzCampaign.firstOfEachKind(violations, kind: \.kind) }
     }
 
     /// The seed of sequence `index` of a run seeded with `run`.
     public static func sequenceSeed(run: UInt64, index: Int) -> UInt64 {
-        var s = SplitMix64(seed: run ^ (UInt64(truncatingIfNeeded: index) &* 0xD1B5_4A32_D192_ED03))
-        _ = s.next()
-        return s.next()
+        FuzzCampaign.caseSeed(run: run, index: index, multiplier: 0xD1B5_4A32_D192_ED03)
     }
 
     /// The command that replays one sequence.
     public static func replayCommand(seed: UInt64, calls: Int) -> String {
-        var c = "./scripts/fuzz-api --replay \(hex(seed)) --verbose"
-        if calls != Options.defaultCalls { c += " --calls \(calls)" }
-        return c
+        FuzzCampaign.replayCommand(script: "fuzz-api", seed: seed, option: "--calls", value: calls, default: Options.defaultCalls)
     }
 
     /// Runs sequences until `options.sequences` are done or `options.minutes` have passed.
@@ -123,10 +116,8 @@ public struct AppLifeFuzzer {
                                              : runSequenceCountingCalls(seed: seed, calls: options.callsPerSequence, log: log)
                 report.sequences += 1
                 report.calls += result.calls
-                guard !result.violations.isEmpty else { return true }
-                report.failingSequences += 1
-                report.violations += result.violations
-                return options.maxFailingSequences.map { report.failingSequences < $0 } ?? true
+                return FuzzCampaign.record(result.violations, into: &report.violations, failing: &report.failingSequences,
+                                           maxFailing: options.maxFailingSequences)
             },
             progress: { progressLine(report, seconds: $0) })
         return report

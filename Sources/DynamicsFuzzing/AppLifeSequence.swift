@@ -434,30 +434,22 @@ final class AppLifeSequence {
         return d
     }
 
+    /// A call that moves time on by `d`: noted as `call` (the call's text up to its argument)
+    /// with `d`, counted in `simTime` and made by `make`.
+    private func advanceTime(by d: Double, _ call: String, _ make: (Double) -> Void) {
+        note("\(call) \(fmt(d)))")
+        simTime += d
+        make(d)
+    }
+
     private func timeCall() {
         callMovesTime = true
         let a = rng.int(animators.count)
         switch rng.weighted([40, 14, 8, 8, 14, 3]) {
-        case 0:
-            let d = duration()
-            note("clock.advance(by: \(fmt(d)))")
-            simTime += d
-            clock.advance(by: d)
-        case 1:
-            let d = duration(upTo: 1)
-            note("animator \(a).step(by: \(fmt(d)))")
-            simTime += d
-            animators[a].step(by: d)
-        case 2:
-            let d = duration(upTo: 0.5)
-            note("animator \(a).run(for: \(fmt(d)))")
-            simTime += d
-            animators[a].run(for: d)
-        case 3:
-            let d = duration(upTo: 0.5)
-            note("animator \(a).runUntilPaused(timeout: \(fmt(d)))")
-            simTime += d
-            animators[a].runUntilPaused(timeout: d)
+        case 0: advanceTime(by: duration(), "clock.advance(by:") { clock.advance(by: $0) }
+        case 1: advanceTime(by: duration(upTo: 1), "animator \(a).step(by:") { animators[a].step(by: $0) }
+        case 2: advanceTime(by: duration(upTo: 0.5), "animator \(a).run(for:") { animators[a].run(for: $0) }
+        case 3: advanceTime(by: duration(upTo: 0.5), "animator \(a).runUntilPaused(timeout:") { animators[a].runUntilPaused(timeout: $0) }
         case 4:
             if !tickStarted {
                 tickStarted = true
@@ -753,32 +745,39 @@ final class AppLifeSequence {
         } else if roll == 2 {
             note("made \(r.name), not added")
         } else {
-            note("animator \(a).addBehavior(\(r.name))")
-            animators[a].addBehavior(r.behavior)
+            animatorCall(.add, r)
         }
     }
 
     private func removeBehavior() {
         if rng.chance(0.1), let r = records.randomPick(&rng), !r.isTopLevel, !r.pending {
             // Not a top-level behavior of that animator: no effect.
-            note("animator \(r.animator).removeBehavior(\(r.name)) (not top-level: no effect)")
-            animators[r.animator].removeBehavior(r.behavior)
-            return
+            return animatorCall(.remove, r, remark: " (not top-level: no effect)")
         }
         guard let r = records.filter({ $0.isTopLevel }).randomPick(&rng) else { return timeCall() }
-        note("animator \(r.animator).removeBehavior(\(r.name))")
-        animators[r.animator].removeBehavior(r.behavior)
+        animatorCall(.remove, r)
     }
 
     private func reAddBehavior() {
         if rng.chance(0.05), let r = records.filter({ $0.isTopLevel }).randomPick(&rng) {
-            note("animator \(r.animator).addBehavior(\(r.name)) (already there: ignored)")
-            animators[r.animator].addBehavior(r.behavior)
-            return
+            return animatorCall(.add, r, remark: " (already there: ignored)")
         }
         guard let r = records.filter({ $0.isFree }).randomPick(&rng) else { return addNewBehavior() }
-        note("animator \(r.animator).addBehavior(\(r.name)) (re-add)")
-        animators[r.animator].addBehavior(r.behavior)
+        animatorCall(.add, r, remark: " (re-add)")
+    }
+
+    /// `addBehavior` or `removeBehavior` of `r`'s behavior on its animator, noted (with
+    /// `remark`, which says what the call should do when that is not the obvious).
+    private func animatorCall(_ call: AnimatorBehaviorCall, _ r: BehaviorRecord, remark: String = "") {
+        note("animator \(r.animator).\(call.rawValue)(\(r.name))\(remark)")
+        switch call {
+        case .add: animators[r.animator].addBehavior(r.behavior)
+        case .remove: animators[r.animator].removeBehavior(r.behavior)
+        }
+    }
+
+    private enum AnimatorBehaviorCall: String {
+        case add = "addBehavior", remove = "removeBehavior"
     }
 
     private func itemJoins() {

@@ -135,10 +135,7 @@ public struct EngineFuzzer {
         public var seconds: Double = 0
 
         /// One violation per distinct `kind`, in the order first seen.
-        public var distinctViolations: [Violation] {
-            var seen = Set<String>()
-            return violations.filter { seen.insert($0.kind).inserted }
-        }
+        public var distinctViolations: [Violation] { FuzzCampaign.firstOfEachKind(violations, kind: \.kind) }
     }
 
     /// A world slower than this (seconds) or with a larger peak resident memory (MB, isolated
@@ -148,9 +145,7 @@ public struct EngineFuzzer {
 
     /// The seed of world `index` of a run seeded with `run`.
     public static func worldSeed(run: UInt64, index: Int) -> UInt64 {
-        var s = SplitMix64(seed: run ^ (UInt64(truncatingIfNeeded: index) &* 0x9FB2_1C65_1E98_DF25))
-        _ = s.next()
-        return s.next()
+        FuzzCampaign.caseSeed(run: run, index: index, multiplier: 0x9FB2_1C65_1E98_DF25)
     }
 
     /// Is world `seed` a crowd world (drawn apart from the world's own generator, so a caller
@@ -162,9 +157,7 @@ public struct EngineFuzzer {
 
     /// The command that replays one world.
     public static func replayCommand(seed: UInt64, steps: Int) -> String {
-        var c = "./scripts/fuzz --replay \(hex(seed)) --verbose"
-        if steps != Options.defaultSteps { c += " --steps \(steps)" }
-        return c
+        FuzzCampaign.replayCommand(script: "fuzz", seed: seed, option: "--steps", value: steps, default: Options.defaultSteps)
     }
 
     /// Runs worlds until `options.worlds` are done or `options.minutes` have passed.
@@ -191,10 +184,8 @@ public struct EngineFuzzer {
                     report.warningWorlds[k, default: 0] += 1
                     if report.warningSeeds[k, default: []].count < 5 { report.warningSeeds[k, default: []].append(seed) }
                 }
-                guard !result.violations.isEmpty else { return true }
-                report.failingWorlds += 1
-                report.violations += result.violations
-                return options.maxFailingWorlds.map { report.failingWorlds < $0 } ?? true
+                return FuzzCampaign.record(result.violations, into: &report.violations, failing: &report.failingWorlds,
+                                           maxFailing: options.maxFailingWorlds)
             },
             progress: { progressLine(report, seconds: $0) })
         return report

@@ -1,3 +1,5 @@
+import DynamicsEngine
+
 /// The loop both fuzzers run (`AppLifeFuzzer.run`, `EngineFuzzer.run`): case after case
 /// (sequences, worlds) until `count` cases are done — 2 000 when neither a count nor `minutes`
 /// is given — or `minutes` have passed, or a case says to stop; a progress line through `log`
@@ -32,6 +34,37 @@ enum FuzzCampaign {
             }
         }
         return seconds(clock.now - start)
+    }
+
+    /// Case `index`'s own seed in a run seeded with `run` (`multiplier`: the fuzzer's own odd
+    /// constant, so that the fuzzers' cases differ for the same run seed).
+    static func caseSeed(run: UInt64, index: Int, multiplier: UInt64) -> UInt64 {
+        var s = SplitMix64(seed: run ^ (UInt64(truncatingIfNeeded: index) &* multiplier))
+        _ = s.next()
+        return s.next()
+    }
+
+    /// The shell command that replays one case alone, printing every call: `script` with the
+    /// case's seed, and `option value` when `value` is not the default.
+    static func replayCommand(script: String, seed: UInt64, option: String, value: Int, default defaultValue: Int) -> String {
+        var c = "./scripts/\(script) --replay \(hex(seed)) --verbose"
+        if value != defaultValue { c += " \(option) \(value)" }
+        return c
+    }
+
+    /// Adds a finished case's `violations` to the run's, counting the case in `failing` when
+    /// it has any; returns whether the run goes on (fewer than `maxFailing` failing cases).
+    static func record<V>(_ violations: [V], into all: inout [V], failing: inout Int, maxFailing: Int?) -> Bool {
+        guard !violations.isEmpty else { return true }
+        failing += 1
+        all += violations
+        return maxFailing.map { failing < $0 } ?? true
+    }
+
+    /// The first violation of each kind, in the order first seen.
+    static func firstOfEachKind<V>(_ violations: [V], kind: (V) -> String) -> [V] {
+        var seen = Set<String>()
+        return violations.filter { seen.insert(kind($0)).inserted }
     }
 
     static func seconds(_ d: Duration) -> Double {

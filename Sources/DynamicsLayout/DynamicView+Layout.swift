@@ -102,25 +102,23 @@ extension DynamicView {
 
     /// How strongly the view resists growing beyond its intrinsic size (default 250).
     public func contentHuggingPriority(for axis: LayoutAxis) -> LayoutPriority {
-        let st = existingLayoutState
-        return axis == .horizontal ? st?.hugging.horizontal ?? LayoutPriority(250) : st?.hugging.vertical ?? LayoutPriority(250)
+        (existingLayoutState?.hugging ?? .defaultHugging)[axis]
     }
 
     /// Sets how strongly the view resists growing beyond its intrinsic size along `axis`.
     public func setContentHuggingPriority(_ priority: LayoutPriority, for axis: LayoutAxis) {
-        if axis == .horizontal { layoutState.hugging.horizontal = priority } else { layoutState.hugging.vertical = priority }
+        layoutState.hugging[axis] = priority
         setNeedsLayout()
     }
 
     /// How strongly the view resists shrinking below its intrinsic size (default 750).
     public func contentCompressionResistancePriority(for axis: LayoutAxis) -> LayoutPriority {
-        let st = existingLayoutState
-        return axis == .horizontal ? st?.compression.horizontal ?? LayoutPriority(750) : st?.compression.vertical ?? LayoutPriority(750)
+        (existingLayoutState?.compression ?? .defaultCompression)[axis]
     }
 
     /// Sets how strongly the view resists shrinking below its intrinsic size along `axis`.
     public func setContentCompressionResistancePriority(_ priority: LayoutPriority, for axis: LayoutAxis) {
-        if axis == .horizontal { layoutState.compression.horizontal = priority } else { layoutState.compression.vertical = priority }
+        layoutState.compression[axis] = priority
         setNeedsLayout()
     }
 

@@ -6,8 +6,8 @@ import Foundation
 final class ViewLayoutState: ViewLayoutStorage {
     var constraints: [LayoutConstraint] = []
     var translates = true
-    var hugging = (horizontal: LayoutPriority(250), vertical: LayoutPriority(250))
-    var compression = (horizontal: LayoutPriority(750), vertical: LayoutPriority(750))
+    var hugging = AxisPriorities.defaultHugging
+    var compression = AxisPriorities.defaultCompression
     var intrinsicOverride: CGSize?
     /// The engine solving this view's frame, and the view's entry in it.
     var engine: LayoutEngine?
@@ -22,6 +22,21 @@ final class ViewLayoutState: ViewLayoutStorage {
     /// ancestors that involve it or its subviews.
     func view(_ view: DynamicView, willLeave superview: DynamicView) {
         LayoutConstraint.removeConstraints(involving: view, from: superview)
+    }
+}
+
+/// A priority per axis: a view's content hugging or its compression resistance.
+struct AxisPriorities {
+    var horizontal: LayoutPriority
+    var vertical: LayoutPriority
+
+    /// UIKit's defaults: 250 for hugging, 750 for compression resistance, on both axes.
+    static let defaultHugging = AxisPriorities(horizontal: .defaultLow, vertical: .defaultLow)
+    static let defaultCompression = AxisPriorities(horizontal: .defaultHigh, vertical: .defaultHigh)
+
+    subscript(axis: LayoutAxis) -> LayoutPriority {
+        get { axis == .horizontal ? horizontal : vertical }
+        set { if axis == .horizontal { horizontal = newValue } else { vertical = newValue } }
     }
 }
 

@@ -119,27 +119,19 @@ extension Recording {
     /// Appends `text` as a JSON string literal, safe inside a `<script>` element.
     private func json(_ text: String, into d: inout String) {
         d += "\""
-        for ch in text.unicodeScalars {
-            switch ch {
-            case "\"": d += "\\\""
-            case "\\": d += "\\\\"
-            case "\n": d += "\\n"
-            case "\r": d += "\\r"
-            case "\t": d += "\\t"
-            case "<": d += "\\u003c"
-            case "\u{2028}": d += "\\u2028"
-            case "\u{2029}": d += "\\u2029"
-            default:
-                if ch.value < 0x20 {
-                    let h = String(ch.value, radix: 16)
-                    d += "\\u" + String(repeating: "0", count: 4 - h.count) + h
-                } else {
-                    d.unicodeScalars.append(ch)
-                }
-            }
+        SVGFormat.appendEscaped(text, to: &d, replacing: Self.jsonEscapes) { ch in
+            let h = String(ch.value, radix: 16)
+            return "\\u" + String(repeating: "0", count: 4 - h.count) + h
         }
         d += "\""
     }
+
+    /// What a JSON string literal in a `<script>` element writes for these (other control
+    /// characters are written as `\u00XX`).
+    private static let jsonEscapes: [Unicode.Scalar: String] = [
+        "\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t",
+        "<": "\\u003c", "\u{2028}": "\\u2028", "\u{2029}": "\\u2029",
+    ]
 
     static let playerCSS = """
         body { margin: 0; font: 13px Helvetica, Arial, sans-serif; background: #eeeeea; color: #222; }

@@ -61,20 +61,26 @@ public enum SVGFormat {
     public static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
+        // Control characters other than tab / newline are not allowed in XML 1.0: dropped.
+        appendEscaped(text, to: &out, replacing: xmlEntities) { ch in ch == "\t" || ch == "\n" || ch == "\r" ? nil : "" }
+        return out
+    }
+
+    private static let xmlEntities: [Unicode.Scalar: String] = ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&apos;"]
+
+    /// Appends `text` to `out` scalar by scalar: a scalar in `table` as its entry there, any
+    /// other control character (below U+0020) as `control` gives it ("" drops it, nil keeps
+    /// it), everything else as it is. The loop of every escaper of this module (`escape`, the
+    /// HTML player's JSON strings).
+    static func appendEscaped(_ text: String, to out: inout String, replacing table: [Unicode.Scalar: String],
+                              control: (Unicode.Scalar) -> String?) {
         for ch in text.unicodeScalars {
-            switch ch {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default:
-                // Control characters other than tab / newline are not allowed in XML 1.0.
-                if ch.value < 0x20 && ch != "\t" && ch != "\n" && ch != "\r" { continue }
+            if let replacement = table[ch] ?? (ch.value < 0x20 ? control(ch) : nil) {
+                out += replacement
+            } else {
                 out.unicodeScalars.append(ch)
             }
         }
-        return out
     }
 
     /// A list of points as an SVG `points` attribute value: `x,y x,y …`.

@@ -30,21 +30,15 @@ extension DynamicsBench {
         @OptionGroup var fuzz: FuzzRunOptions
 
         func run() throws {
-            guard calls > 0 else { throw BenchUsageError("--calls must be positive (got \(calls))") }
-            let limit = try fuzz.limit(sequences, "--sequences")
-            try fuzz.start()
+            let limit = try fuzz.start(count: sequences, "--sequences", perCase: calls, "--calls")
 
-            if let s = try fuzz.replaySeed() {
-                say("fuzz-api: replaying sequence \(fuzz.replay!) with --calls \(calls)")
+            if let s = try fuzz.replaySeed("fuzz-api", unit: "sequence", with: "--calls \(calls)") {
                 let result = AppLifeFuzzer.runSequenceCountingCalls(seed: s, calls: calls, log: fuzz.callLog)
-                for v in result.violations { say("violation: \(v)") }
-                say("sequences: 1, calls: \(result.calls), violations: \(result.violations.count)")
-                if !result.violations.isEmpty { throw ExitCode(1) }
+                try FuzzRunOptions.endReplay(violations: result.violations, summary: "sequences: 1, calls: \(result.calls)")
                 return
             }
 
-            let runSeed = try fuzz.runSeed(default: AppLifeFuzzer.Options.defaultSeed)
-            fuzz.sayStart("fuzz-api", seed: runSeed, limit: limit, unit: "sequence", each: "~\(calls) calls each")
+            let runSeed = try fuzz.runSeed("fuzz-api", default: AppLifeFuzzer.Options.defaultSeed, limit: limit, unit: "sequence", each: "~\(calls) calls each")
             var options = AppLifeFuzzer.Options(seed: runSeed, sequences: limit, callsPerSequence: calls, minutes: fuzz.minutes,
                                                 verbose: fuzz.verbose, progressInterval: 5, log: { say($0) })
             options.isolate = fuzz.isolate
@@ -55,7 +49,7 @@ extension DynamicsBench {
             }
             say(String(format: "sequences: %d, calls: %d, violations: %d (%d failing sequences, %.1f s)",
                          report.sequences, report.calls, report.violations.count, report.failingSequences, report.seconds))
-            if !report.violations.isEmpty { throw ExitCode(1) }
+            try FuzzRunOptions.exitStatus(violations: report.violations.count)
         }
     }
 }

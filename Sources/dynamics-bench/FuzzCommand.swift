@@ -38,23 +38,18 @@ extension DynamicsBench {
         @OptionGroup var fuzz: FuzzRunOptions
 
         func run() throws {
-            guard steps > 0 else { throw BenchUsageError("--steps must be positive (got \(steps))") }
-            let limit = try fuzz.limit(worlds, "--worlds")
-            try fuzz.start()
+            let limit = try fuzz.start(count: worlds, "--worlds", perCase: steps, "--steps")
 
-            if let s = try fuzz.replaySeed() {
-                say("fuzz: replaying world \(fuzz.replay!) with --steps \(steps)")
+            if let s = try fuzz.replaySeed("fuzz", unit: "world", with: "--steps \(steps)") {
                 let result = EngineFuzzer.runWorld(seed: s, steps: steps, log: fuzz.callLog)
-                for v in result.violations { say("violation: \(v)") }
-                for (k, n) in result.warnings.sorted(by: { $0.key < $1.key }) { say("warning: \(k) ×\(n)") }
-                say("continuous hits: \(result.continuousHits), most bodies: \(result.maxBodies), joints made: \(result.jointsMade)")
-                say("worlds: 1, steps: \(result.steps), violations: \(result.violations.count)")
-                if !result.violations.isEmpty { throw ExitCode(1) }
+                let warnings = result.warnings.sorted(by: { $0.key < $1.key }).map { "warning: \($0.key) ×\($0.value)" }
+                let totals = "continuous hits: \(result.continuousHits), most bodies: \(result.maxBodies), joints made: \(result.jointsMade)"
+                try FuzzRunOptions.endReplay(violations: result.violations, notes: warnings + [totals],
+                                             summary: "worlds: 1, steps: \(result.steps)")
                 return
             }
 
-            let runSeed = try fuzz.runSeed(default: EngineFuzzer.Options.defaultSeed)
-            fuzz.sayStart("fuzz", seed: runSeed, limit: limit, unit: "world", each: "\(steps) steps each")
+            let runSeed = try fuzz.runSeed("fuzz", default: EngineFuzzer.Options.defaultSeed, limit: limit, unit: "world", each: "\(steps) steps each")
             var options = EngineFuzzer.Options(seed: runSeed, worlds: limit, steps: steps, minutes: fuzz.minutes,
                                                verbose: fuzz.verbose, progressInterval: 5, log: { say($0) })
             options.isolate = fuzz.isolate
@@ -80,7 +75,7 @@ extension DynamicsBench {
             say(String(format: "(%d failing worlds, %d crowd worlds, %d joints made, %d continuous hits, %.1f s)",
                        report.failingWorlds, report.crowdWorlds, report.jointsMade, report.continuousHits, report.seconds))
             say("worlds: \(report.worlds), steps: \(report.steps), violations: \(report.violations.count)")
-            if !report.violations.isEmpty { throw ExitCode(1) }
+            try FuzzRunOptions.exitStatus(violations: report.violations.count)
         }
     }
 }

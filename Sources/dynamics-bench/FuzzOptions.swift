@@ -22,17 +22,34 @@ struct FuzzRunOptions: ParsableArguments {
     @Flag(help: "Run each case in a forked child, so a crash is reported and the run goes on (default with --minutes).")
     var keepGoing = false
 
-    /// Checks `--minutes` and installs the crash handlers (which print the replay line).
-    func start() throws {
+    /// Checks the options — the command's own per-case count `perCase` (option
+    /// `perCaseName`), the case count `count` (option `countName`) and `--minutes` — and
+    /// installs the crash handlers (which print the replay line). Returns how many cases to
+    /// run (see `limit(_:_:)`).
+    func start(count: Int?, _ countName: String, perCase: Int, _ perCaseName: String) throws -> Int? {
+        guard perCase > 0 else { throw BenchUsageError("\(perCaseName) must be positive (got \(perCase))") }
+        let cases = try limit(count, countName)
         if let minutes, !(minutes > 0 && minutes.isFinite) { throw BenchUsageError("--minutes must be positive (got \(minutes))") }
         CrashReplay.installHandlers()
+        return cases
     }
 
-    /// The seed of the case to replay alone, if any.
-    func replaySeed() throws -> UInt64? { try replay.map { try Self.parseSeed($0, option: "--replay") } }
+    /// The seed of the case to replay alone, if any, announced as `name: replaying UNIT SEED
+    /// with SETTING` (`setting`: the command's per-case option, which the replay needs).
+    func replaySeed(_ name: String, unit: String, with setting: String) throws -> UInt64? {
+        guard let replay else { return nil }
+        let caseSeed = try Self.parseSeed(replay, option: "--replay")
+        say("\(name): replaying \(unit) \(replay) with \(setting)")
+        return caseSeed
+    }
 
-    /// The run's seed (`--seed`, else `fallback`).
-    func runSeed(default fallback: UInt64) throws -> UInt64 { try seed.map { try Self.parseSeed($0, option: "--seed") } ?? fallback }
+    /// The run's seed (`--seed`, else `fallback`), announced with the run's first line:
+    /// `name: seed 0x…, N cases (or no limit), M min, what each case does`.
+    func runSeed(_ name: String, default fallback: UInt64, limit: Int?, unit: String, each: String) throws -> UInt64 {
+        let runSeed = try seed.map { try Self.parseSeed($0, option: "--seed") } ?? fallback
+        say("\(name): seed 0x\(String(runSeed, radix: 16)), \(limit.map { "\($0) \(unit)s" } ?? "no \(unit) limit")\(minutes.map { ", \($0) min" } ?? ""), \(each)")
+        return runSeed
+    }
 
     /// How many cases to run: `count` (option `name`, checked positive), else 2000 without
     /// `--minutes` and no limit with it.
@@ -47,9 +64,18 @@ struct FuzzRunOptions: ParsableArguments {
     /// Every call of a replayed case, printed with `--verbose`.
     var callLog: ((String) -> Void)? { verbose ? { say($0) } : nil }
 
-    /// The run's first line: `name: seed 0x…, N cases (or no limit), M min, what each case does`.
-    func sayStart(_ name: String, seed: UInt64, limit: Int?, unit: String, each: String) {
-        say("\(name): seed 0x\(String(seed, radix: 16)), \(limit.map { "\($0) \(unit)s" } ?? "no \(unit) limit")\(minutes.map { ", \($0) min" } ?? ""), \(each)")
+    /// The end of a replayed case: its violations, the `notes` lines, then `summary` with the
+    /// violation count. Exit status 1 on any violation.
+    static func endReplay(violations: [some CustomStringConvertible], notes: [String] = [], summary: String) throws {
+        for v in violations { say("violation: \(v)") }
+        for line in notes { say(line) }
+        say("\(summary), violations: \(violations.count)")
+        try exitStatus(violations: violations.count)
+    }
+
+    /// Exit status 1 when there were violations.
+    static func exitStatus(violations count: Int) throws {
+        if count > 0 { throw ExitCode(1) }
     }
 
     /// The violations' summary: the first of each kind (`firsts`, one line each) and the count

@@ -26,7 +26,7 @@ import Testing
         #expect(MannWhitney.criticalValue(3, 3, alpha: 0.05) == nil)
     }
 
-    @Test func exactPValues() {
+    @Test func exactPValuesOfSmallSamplesMatchTheirArrangementCounts() {
         // Complete separation of 3 and 3: U = 9, one arrangement in 20.
         let t = MannWhitney([1, 2, 3], [4, 5, 6])
         #expect(t.exact && t.u == 9)
@@ -54,7 +54,7 @@ import Testing
         #expect(MannWhitney([3, 3, 3], [3, 3]).twoSided == 1)
     }
 
-    @Test func normalFunctions() {
+    @Test func normalQuantileAndCDFMatchReferenceValues() {
         #expect(abs(MannWhitney.normalQuantile(0.975) - 1.959963984540054) < 1e-9)
         #expect(abs(MannWhitney.normalQuantile(0.995) - 2.5758293035489) < 1e-9)
         #expect(abs(MannWhitney.normalQuantile(0.001) + 3.090232306167813) < 1e-9)
@@ -149,7 +149,7 @@ import Testing
         #expect(ABGate.order(round: 6) == [.baseline, .candidate])
     }
 
-    @Test func scenesParse() throws {
+    @Test func sceneListsParseBadOnesAreUsageErrorsAndRunsGetTheirArguments() throws {
         let s = try ABGate.parseScenes("pile:1000, pyramid:20,mix,pile:1000")
         #expect(s.map(\.scene) == ["pile", "pyramid", "mix"] && s.map(\.items) == [1000, 20, nil])
         for bad in ["", "pile:", "pile:0", "pile:x", ":5", "a:1:2", "pile,,mix"] {

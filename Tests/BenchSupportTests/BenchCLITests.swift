@@ -63,7 +63,7 @@ struct BenchCLITests {
         #expect(report.rows[0].status == .regressed)
     }
 
-    @Test func fasterAndFailedCheck() {
+    @Test func aFasterRowIsFasterAndAFailedCheckFailsTheComparison() {
         let report = Comparison.compare(
             baseline: [Self.record(median: 1000), Self.record("mix", median: 1000)],
             current: [Self.record(median: 1200), Self.record("mix", median: 1000, passed: false)],
@@ -88,7 +88,7 @@ struct BenchCLITests {
         #expect(!report.failed)
     }
 
-    @Test func thresholdParsing() throws {
+    @Test func thresholdsParseWithOrWithoutPercentAndJunkIsAUsageError() throws {
         #expect(try RegressionThreshold(parsing: "5%").fraction == 0.05)
         #expect(try RegressionThreshold(parsing: "5").fraction == 0.05)
         #expect(try RegressionThreshold(parsing: " 2.5 % ").fraction == 0.025)
@@ -97,7 +97,7 @@ struct BenchCLITests {
         }
     }
 
-    @Test func medianOfEvenAndOdd() {
+    @Test func medianOfOddEvenAndEmptyLists() {
         #expect(median([3, 1, 2]) == 2)
         #expect(median([4, 1, 3, 2]) == 2.5)
         #expect(median([]) == 0)

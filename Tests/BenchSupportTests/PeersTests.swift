@@ -108,7 +108,7 @@ struct PeersTests {
         #expect(try PeerRun.parse(output: Self.box2dLine, source: "box2d_driver").threads == nil)
     }
 
-    @Test func threadCountsParse() throws {
+    @Test func threadCountListsParseWithoutRepeatsAndRejectZeroJunkAndOver64() throws {
         #expect(try PeerPlan.threadCounts("1,2") == [1, 2])
         #expect(try PeerPlan.threadCounts(" 2, 1 ,2") == [2, 1])
         #expect(throws: BenchUsageError.self) { try PeerPlan.threadCounts("0") }
@@ -129,7 +129,7 @@ struct PeersTests {
         #expect(PeerEngines.reportedName("chipmunk") == "chipmunk")
     }
 
-    @Test func driverCommandLines() {
+    @Test func driverAndBuildCommandLinesPerEngine() {
         #expect(PeerRun.driverArguments(engine: "box2d", scene: "pile", items: 4000, steps: 600, warmup: 100,
                                         threads: 2, sleep: false) == ["pile", "4000", "600", "100"])
         #expect(PeerRun.driverArguments(engine: "box2d3", scene: "mix", items: 10, steps: 5, warmup: 0,

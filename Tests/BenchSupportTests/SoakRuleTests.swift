@@ -106,7 +106,7 @@ struct SoakRuleTests {
         #expect(v.checks.map(\.name) == ["samples after warm-up"])
     }
 
-    @Test func medianAndSlope() {
+    @Test func medianAndSlopeIncludingEmptyAndVerticalData() {
         #expect(SoakVerdict.median([3, 1, 2]) == 2)
         #expect(SoakVerdict.median([4, 1, 2, 3]) == 2.5)
         #expect(SoakVerdict.median([]).isNaN)
@@ -140,7 +140,7 @@ struct SoakRuleTests {
 
     // MARK: files
 
-    @Test func csvAndJSON() throws {
+    @Test func csvRowsAndJSONFileCarryEverySampleAndTheRule() throws {
         let s = Self.samples(20, heap: { _ in Self.mib })
         let csv = SoakFile.csv(s).split(separator: "\n")
         #expect(csv.count == 21)

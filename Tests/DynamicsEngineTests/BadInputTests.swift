@@ -13,7 +13,7 @@ struct BadInputTests {
     }
 
     @Test("non-finite or non-positive sizes are rejected")
-    func sizes() {
+    func nonFiniteOrNonPositiveSizesAreRejected() {
         #expect(throws: GeometryError.nonPositiveSize("box half extents")) { try make(.box(halfWidth: 0, halfHeight: 10)) }
         #expect(throws: GeometryError.nonPositiveSize("box half extents")) { try make(.box(halfWidth: -5, halfHeight: 10)) }
         #expect(throws: GeometryError.nonFinite("box size, center or angle")) { try make(.box(halfWidth: .nan, halfHeight: 10)) }

@@ -6,7 +6,7 @@ import Testing
 @Suite("Contact storage")
 struct ContactStorageTests {
     @Test("the merged contact record is 40 bytes, its manifold slot 120 and list links 24, a batch of four solver contacts 592")
-    func sizes() {
+    func contactRecordSlotLinkAndBatchSizes() {
         #expect(MemoryLayout<Contact>.stride == 40)
         #expect(MemoryLayout<ContactData>.stride == 120)
         #expect(MemoryLayout<ContactEdges>.stride == 24)

@@ -398,7 +398,7 @@ struct SnapshotTests {
     }
 
     @Test("garbage is refused: random bytes, and random payloads behind a valid header")
-    func garbage() throws {
+    func randomBytesAndPayloadsAreRefused() throws {
         var rng = TestRandom(seed: 9)
         for n in [0, 3, 8, 31, 32, 100, 5000] {
             let bytes = (0..<n).map { _ in UInt8(truncatingIfNeeded: rng.next()) }

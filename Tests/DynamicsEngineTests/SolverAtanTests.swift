@@ -42,7 +42,7 @@ struct SolverAtanTests {
     }
 
     @Test("axes, signed zeros and NaN as atan2f gives them")
-    func edges() {
+    func axesSignedZerosAndNaNMatchAtan2f() {
         #expect(solverAtan2(0, 1) == 0 && solverAtan2(0, 1).sign == .plus)
         #expect(solverAtan2(-0.0, 1) == 0 && solverAtan2(-0.0, 1).sign == .minus)
         #expect(solverAtan2(0, -1) == Float.pi)

@@ -89,7 +89,7 @@ struct AnimatorBadInputTests {
     }
 
     @Test("an attachment range without 0 is reset to infinite; an unknown boundary identifier is ignored")
-    func softCases() {
+    func attachmentRangeWithoutZeroResetsAndUnknownBoundaryIsIgnored() {
         let v = DynamicView(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
         let w = DynamicView(frame: CGRect(x: 50, y: 0, width: 10, height: 10))
         let pin = AttachmentBehavior.pinAttachment(with: v, attachedTo: w, attachmentAnchor: CGPoint(x: 30, y: 5))

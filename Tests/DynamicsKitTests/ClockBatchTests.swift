@@ -105,7 +105,7 @@ struct ClockBatchTests {
     }
 
     @Test("no clock, or more workers than clocks, is fine; a few clocks advance in one share each, with the same result")
-    func edges() {
+    func noClocksOrMoreWorkersThanClocksAdvanceAsOneByOne() {
         AnimationClock.advance([], by: 1.0 / 60.0, workers: 4)
         let s = Scene(0)
         let before = s.view.center

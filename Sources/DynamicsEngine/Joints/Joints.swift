@@ -5,8 +5,7 @@ extension World {
     /// programmer errors (precondition).
     @discardableResult
     public func createJoint(_ def: JointDef) -> JointHandle {
-        stateChanged()
-        checkNotStepping("createJoint")
+        structuralChange("createJoint")
         if let msg = def.validate() { preconditionFailure("createJoint: \(msg)") }
         let b = slot(def.bodyB, "createJoint (bodyB)")
         let a = def.bodyA.map { slot($0, "createJoint (bodyA)") } ?? Int(boundaryBody)
@@ -41,19 +40,16 @@ extension World {
 
     /// True when `h` addresses a live joint.
     public func isValid(_ h: JointHandle) -> Bool {
-        let j = Int(h.index)
-        return j >= 0 && j < joints.count && joints[j].alive && joints[j].generation == h.generation
+        joints.holdsLive(h.index, generation: h.generation)
     }
 
     func jointSlot(_ h: JointHandle, _ function: StaticString = #function) -> Int {
-        precondition(isValid(h), "\(function): \(h) is not a live joint of this world (stale or foreign handle)")
-        return Int(h.index)
+        liveSlot(h.index, of: h, isLive: isValid(h), "joint", function)
     }
 
     /// Destroys a joint and wakes its bodies.
     public func destroyJoint(_ h: JointHandle) {
-        stateChanged()
-        checkNotStepping("destroyJoint")
+        structuralChange("destroyJoint")
         let j = jointSlot(h)
         wakeBody(Int(joints[j].bodyA)); wakeBody(Int(joints[j].bodyB))
         joints[j].alive = false

@@ -18,10 +18,7 @@ struct View<Element>: RandomAccessCollection, @unchecked Sendable {
 
     @inline(__always)
     subscript(i: Int) -> Element {
-        unsafeAddress {
-            assert(i >= 0 && i < count, "View: index \(i) outside 0..<\(count)")
-            return base + i
-        }
+        unsafeAddress { checkedAddress(i, "View") }
     }
 
     @inline(__always) var indices: Range<Int> { 0..<count }
@@ -29,26 +26,41 @@ struct View<Element>: RandomAccessCollection, @unchecked Sendable {
     /// The address of elements `i ..< i + n` (checked in debug builds), for code that takes a
     /// run of elements by pointer (a shape's vertices, a C kernel's batches).
     @inline(__always)
-    func pointer(at i: Int, count n: Int = 1) -> UnsafePointer<Element> {
-        assert(i >= 0 && n >= 0 && i + n <= count, "View: elements \(i)..<\(i + n) outside 0..<\(count)")
-        return base + i
-    }
+    func pointer(at i: Int, count n: Int = 1) -> UnsafePointer<Element> { checkedAddress(i, count: n, "View") }
 
     /// Asks the processor to bring element `i`'s cache lines toward its cache, a few
     /// iterations before a pass reads it at a place it cannot predict (a slot, a body): only a
     /// hint, nothing is read or written and it never faults (`i` is checked in debug builds).
     @inline(__always)
-    func prefetch(_ i: Int) {
-        assert(i >= 0 && i < count, "View: prefetch of index \(i) outside 0..<\(count)")
-        prefetchLines(UInt(bitPattern: base + i), MemoryLayout<Element>.size)
-    }
+    func prefetch(_ i: Int) { prefetch(i, "View") }
 
     /// Elements `r` as a view of their own (its index 0 is `r.lowerBound`; checked in debug
     /// builds): an island's bodies, a shape's vertices, the first `n` of a longer column.
     @inline(__always)
-    func subview(_ r: Range<Int>) -> View<Element> {
-        assert(r.lowerBound >= 0 && r.upperBound <= count, "View: elements \(r) outside 0..<\(count)")
-        return View(base + r.lowerBound, r.count)
+    func subview(_ r: Range<Int>) -> View<Element> { View(checkedAddress(r.lowerBound, count: r.count, "View"), r.count) }
+
+    // The checked accesses of `View` and `MutableView`, written once (`type` names the view's
+    // type in the message).
+
+    /// Element `i`'s address (`i` checked in debug builds).
+    @inline(__always)
+    func checkedAddress(_ i: Int, _ type: StaticString) -> UnsafePointer<Element> {
+        assert(i >= 0 && i < count, "\(type): index \(i) outside 0..<\(count)")
+        return base + i
+    }
+
+    /// The address of elements `i ..< i + n` (checked in debug builds).
+    @inline(__always)
+    func checkedAddress(_ i: Int, count n: Int, _ type: StaticString) -> UnsafePointer<Element> {
+        assert(i >= 0 && n >= 0 && i + n <= count, "\(type): elements \(i)..<\(i + n) outside 0..<\(count)")
+        return base + i
+    }
+
+    /// Prefetches element `i` (`i` checked in debug builds).
+    @inline(__always)
+    func prefetch(_ i: Int, _ type: StaticString) {
+        assert(i >= 0 && i < count, "\(type): prefetch of index \(i) outside 0..<\(count)")
+        prefetchLines(UInt(bitPattern: base + i), MemoryLayout<Element>.size)
     }
 
     /// Whether this is a view of all of `column` as it is now (same address, same count): a
@@ -71,37 +83,27 @@ struct MutableView<Element>: @unchecked Sendable {
 
     @inline(__always)
     subscript(i: Int) -> Element {
-        unsafeAddress {
-            assert(i >= 0 && i < count, "MutableView: index \(i) outside 0..<\(count)")
-            return UnsafePointer(base + i)
-        }
-        nonmutating unsafeMutableAddress {
-            assert(i >= 0 && i < count, "MutableView: index \(i) outside 0..<\(count)")
-            return base + i
-        }
+        unsafeAddress { readOnly.checkedAddress(i, "MutableView") }
+        nonmutating unsafeMutableAddress { UnsafeMutablePointer(mutating: readOnly.checkedAddress(i, "MutableView")) }
     }
 
     @inline(__always) var indices: Range<Int> { 0..<count }
+    /// The same elements, read-only. The checked accesses below are `View`'s.
     @inline(__always) var readOnly: View<Element> { View(UnsafePointer(base), count) }
 
     /// The address of elements `i ..< i + n` (checked in debug builds; see `View`).
     @inline(__always)
     func pointer(at i: Int, count n: Int = 1) -> UnsafeMutablePointer<Element> {
-        assert(i >= 0 && n >= 0 && i + n <= count, "MutableView: elements \(i)..<\(i + n) outside 0..<\(count)")
-        return base + i
+        UnsafeMutablePointer(mutating: readOnly.checkedAddress(i, count: n, "MutableView"))
     }
 
     /// Asks for element `i`'s cache lines (a hint; see `View.prefetch(_:)`).
     @inline(__always)
-    func prefetch(_ i: Int) {
-        assert(i >= 0 && i < count, "MutableView: prefetch of index \(i) outside 0..<\(count)")
-        prefetchLines(UInt(bitPattern: base + i), MemoryLayout<Element>.size)
-    }
+    func prefetch(_ i: Int) { readOnly.prefetch(i, "MutableView") }
 
     /// Elements `r` as a view of their own (checked in debug builds; see `View.subview`).
     @inline(__always)
     func subview(_ r: Range<Int>) -> MutableView<Element> {
-        assert(r.lowerBound >= 0 && r.upperBound <= count, "MutableView: elements \(r) outside 0..<\(count)")
-        return MutableView(base + r.lowerBound, r.count)
+        MutableView(UnsafeMutablePointer(mutating: readOnly.checkedAddress(r.lowerBound, count: r.count, "MutableView")), r.count)
     }
 }

@@ -5,8 +5,7 @@ extension World {
     ///   negative definition, a dynamic body without mass, or an unknown collision group.
     @discardableResult
     public func createBody(_ def: BodyDef, shapes shapeDefs: [ShapeDef]) throws -> BodyHandle {
-        stateChanged()
-        checkNotStepping("createBody")
+        structuralChange("createBody")
         guard def.position.isFinite, def.angle.isFinite else { throw WorldError.nonFinite("body position and angle") }
         guard def.linearVelocity.isFinite, def.angularVelocity.isFinite else { throw WorldError.nonFinite("body velocity") }
         guard def.linearDamping.isFinite, def.angularDamping.isFinite, def.charge.isFinite else {
@@ -240,8 +239,7 @@ extension World {
     /// Destroys a body, its shapes, and every joint attached to it. Contacts it had end
     /// (reported in `contactEndEvents` of the next step).
     public func destroyBody(_ h: BodyHandle) {
-        stateChanged()
-        checkNotStepping("destroyBody")
+        structuralChange("destroyBody")
         let i = slot(h)
         wakeBody(i)
         // Joints.

@@ -126,50 +126,55 @@ extension World {
 
     /// Adds a force (mass · pt/s²) at a world point for the next step only.
     public func applyForce(_ h: BodyHandle, _ f: Vec2, at point: Vec2? = nil) {
-        stateChanged()
-        precondition(f.isFinite, "applyForce: force must be finite")
-        let i = slot(h)
-        guard metas[i].type == .dynamic else { return }
+        guard let i = pushedSlot(h, f.isFinite, "applyForce: force must be finite") else { return }
         sims[i].force += f
-        if let p = point {
-            precondition(p.isFinite, "applyForce: point must be finite")
-            sims[i].torque += cross(p - sims[i].center, f)
-        }
+        if let p = point { sims[i].torque += cross(leverArm(of: p, on: i, "applyForce: point must be finite"), f) }
         if f != .zero { wakeBody(i) }
     }
 
     /// Adds a torque for the next step only.
     public func applyTorque(_ h: BodyHandle, _ t: Float) {
-        stateChanged()
-        precondition(t.isFinite, "applyTorque: torque must be finite")
-        let i = slot(h)
-        guard metas[i].type == .dynamic else { return }
+        guard let i = pushedSlot(h, t.isFinite, "applyTorque: torque must be finite") else { return }
         sims[i].torque += t
         if t != 0 { wakeBody(i) }
     }
 
     /// Applies an impulse (mass · pt/s) at a world point (the centre of mass if nil).
     public func applyImpulse(_ h: BodyHandle, _ j: Vec2, at point: Vec2? = nil) {
-        stateChanged()
-        precondition(j.isFinite, "applyImpulse: impulse must be finite")
-        let i = slot(h)
-        guard metas[i].type == .dynamic else { return }
+        guard let i = pushedSlot(h, j.isFinite, "applyImpulse: impulse must be finite") else { return }
         states[i].v = clampedSpeed(states[i].v + sims[i].invMass * j)
         if let p = point {
-            precondition(p.isFinite, "applyImpulse: point must be finite")
-            states[i].w = clampedSpin(states[i].w + sims[i].invInertia * cross(p - sims[i].center, j))
+            let arm = leverArm(of: p, on: i, "applyImpulse: point must be finite")
+            states[i].w = clampedSpin(states[i].w + sims[i].invInertia * cross(arm, j))
         }
         if j != .zero { wakeBody(i) }
     }
 
     /// Applies an angular impulse.
     public func applyAngularImpulse(_ h: BodyHandle, _ j: Float) {
-        stateChanged()
-        precondition(j.isFinite, "applyAngularImpulse: impulse must be finite")
-        let i = slot(h)
-        guard metas[i].type == .dynamic else { return }
+        guard let i = pushedSlot(h, j.isFinite, "applyAngularImpulse: impulse must be finite") else { return }
         states[i].w = clampedSpin(states[i].w + sims[i].invInertia * j)
         if j != 0 { wakeBody(i) }
+    }
+
+    /// The start of every force, torque and impulse: a state change, the push checked finite
+    /// (`message` otherwise) and the body's slot, or nil when the body is not dynamic (nothing
+    /// pushes static and kinematic bodies).
+    @inline(__always)
+    private func pushedSlot(_ h: BodyHandle, _ isFinite: Bool, _ message: StaticString,
+                            _ function: StaticString = #function) -> Int? {
+        stateChanged()
+        precondition(isFinite, "\(message)")
+        let i = slot(h, function)
+        return metas[i].type == .dynamic ? i : nil
+    }
+
+    /// From body `i`'s centre of mass to world point `p` (checked finite, `message` otherwise):
+    /// the lever arm of a push at `p`.
+    @inline(__always)
+    private func leverArm(of p: Vec2, on i: Int, _ message: StaticString) -> Vec2 {
+        precondition(p.isFinite, "\(message)")
+        return p - sims[i].center
     }
 
     /// Sets the body's own gravity (`nil`: follow the world's gravity).
@@ -222,8 +227,7 @@ extension World {
     /// Changes the body type (e.g. anchoring an item makes it static). Velocity is cleared
     /// when the body becomes static.
     public func setType(_ h: BodyHandle, _ type: BodyType) {
-        stateChanged()
-        checkNotStepping("setType")
+        structuralChange("setType")
         let i = slot(h)
         guard metas[i].type != type else { return }
         broadPhase.dirty = true

@@ -17,8 +17,7 @@ extension World {
     /// they share, as the group's `mode` allows. There is no limit on the number of groups;
     /// the first 64 live groups use a bit-mask fast path.
     public func createCollisionGroup(mode: CollisionMode = .everything) -> CollisionGroupID {
-        stateChanged()
-        checkNotStepping("createCollisionGroup")
+        structuralChange("createCollisionGroup")
         // Reuse the lowest free index so indices stay below 64 when possible.
         let slot: Int32
         if let k = groups.slots.freeSlots.indices.min(by: { groups.slots.freeSlots[$0] < groups.slots.freeSlots[$1] }) {
@@ -39,19 +38,16 @@ extension World {
 
     /// True when `g` is a live group of this world.
     public func isValid(_ g: CollisionGroupID) -> Bool {
-        let i = Int(g.index)
-        return i >= 0 && i < groups.records.count && groups.records[i].alive && groups.records[i].generation == g.generation
+        groups.records.holdsLive(g.index, generation: g.generation)
     }
 
     func groupSlot(_ g: CollisionGroupID, _ function: StaticString = #function) -> Int {
-        precondition(isValid(g), "\(function): \(g) is not a live collision group of this world")
-        return Int(g.index)
+        liveSlot(g.index, of: g, isLive: isValid(g), "collision group", function)
     }
 
     /// Destroys a group: its boundaries are removed and its members leave it.
     public func destroyCollisionGroup(_ g: CollisionGroupID) {
-        stateChanged()
-        checkNotStepping("destroyCollisionGroup")
+        structuralChange("destroyCollisionGroup")
         let gi = groupSlot(g)
         precondition(gi != 0, "the default collision group cannot be destroyed")
         // The lists are moved out while they are walked (the removals edit the group's lists,
@@ -154,8 +150,7 @@ extension World {
     @discardableResult
     public func addBoundary(_ a: Vec2, _ b: Vec2, group g: CollisionGroupID, id: UInt64 = 0,
                             material: Material = Material()) throws -> BoundaryHandle {
-        stateChanged()
-        checkNotStepping("addBoundary")
+        structuralChange("addBoundary")
         let gi = groupSlot(g)
         guard a.isFinite, b.isFinite else { throw GeometryError.nonFinite("boundary end points") }
         guard distance(a, b) > 1.0e-4 else { throw GeometryError.degenerateSegment }
@@ -208,16 +203,17 @@ extension World {
 
     /// True when `h` addresses a live boundary.
     public func isValid(_ h: BoundaryHandle) -> Bool {
-        let s = Int(h.shape)
-        return s >= 0 && s < shapes.count && shapes[s].alive && shapes[s].isBoundary && shapes[s].generation == h.generation
+        shapes.holdsLive(h.shape, generation: h.generation) && shapes[Int(h.shape)].isBoundary
+    }
+
+    func boundarySlot(_ h: BoundaryHandle, _ function: StaticString = #function) -> Int {
+        liveSlot(h.shape, of: h, isLive: isValid(h), "boundary", function)
     }
 
     /// Removes a boundary; bodies resting on it wake up.
     public func removeBoundary(_ h: BoundaryHandle) {
-        stateChanged()
-        checkNotStepping("removeBoundary")
-        precondition(isValid(h), "removeBoundary: \(h) is not a live boundary of this world")
-        removeBoundaryShape(Int(h.shape))
+        structuralChange("removeBoundary")
+        removeBoundaryShape(boundarySlot(h))
     }
 
     func removeBoundaryShape(_ s: Int) {
@@ -241,8 +237,7 @@ extension World {
 
     /// The end points of a boundary.
     public func endPoints(of h: BoundaryHandle) -> (Vec2, Vec2) {
-        precondition(isValid(h), "endPoints(of:): \(h) is not a live boundary of this world")
-        let st = Int(shapes[Int(h.shape)].vertexStart)
+        let st = Int(shapes[boundarySlot(h)].vertexStart)
         return (pool.vertices[st], pool.vertices[st + 1])
     }
 }

@@ -46,3 +46,24 @@ public struct CollisionGroupID: Hashable, Sendable, CustomStringConvertible {
     /// The group as text: `Group(slot#generation)`.
     public var description: String { "Group(\(index)#\(generation))" }
 }
+
+/// A record of a world's slot table that handles address with a generation (bodies, joints,
+/// shapes, collision groups): a destroyed record's slot moves on to the next generation.
+protocol GenerationalRecord {
+    var alive: Bool { get }
+    var generation: UInt32 { get }
+}
+
+extension BodyMeta: GenerationalRecord {}
+extension JointRecord: GenerationalRecord {}
+extension ShapeRecord: GenerationalRecord {}
+extension GroupRecord: GenerationalRecord {}
+
+extension RandomAccessCollection where Index == Int, Element: GenerationalRecord {
+    /// Whether slot `index` holds a live record of `generation`: the check of every handle.
+    @inline(__always)
+    func holdsLive(_ index: Int32, generation: UInt32) -> Bool {
+        let i = Int(index)
+        return i >= 0 && i < count && self[i].alive && self[i].generation == generation
+    }
+}

@@ -148,15 +148,22 @@ public final class World {
 
     /// True when `handle` addresses a live body.
     public func isValid(_ handle: BodyHandle) -> Bool {
-        let i = Int(handle.index)
-        return i >= 0 && i < metas.count && metas[i].alive && metas[i].generation == handle.generation
-            && handle.index != boundaryBody
+        metas.holdsLive(handle.index, generation: handle.generation) && handle.index != boundaryBody
     }
 
     @inline(__always)
     func slot(_ h: BodyHandle, _ function: StaticString = #function) -> Int {
-        precondition(isValid(h), "\(function): \(h) is not a live body of this world (stale or foreign handle)")
-        return Int(h.index)
+        liveSlot(h.index, of: h, isLive: isValid(h), "body", function)
+    }
+
+    /// `index`, the slot of handle `h`, once `isLive` says that `h` is valid; a stale or
+    /// foreign handle stops the program with a message naming `function` and what `h` is a
+    /// handle of (`what`).
+    @inline(__always)
+    func liveSlot(_ index: Int32, of h: some CustomStringConvertible, isLive: Bool, _ what: StaticString,
+                  _ function: StaticString) -> Int {
+        precondition(isLive, "\(function): \(h) is not a live \(what) of this world (stale or foreign handle)")
+        return Int(index)
     }
 
     func handle(ofBody i: Int) -> BodyHandle { BodyHandle(index: Int32(i), generation: metas[i].generation) }
@@ -173,6 +180,14 @@ public final class World {
 
     func checkNotStepping(_ what: StaticString) {
         precondition(!isStepping, "\(what) called while the world is stepping")
+    }
+
+    /// The start of a change to what the world holds (bodies, shapes, joints, groups, a body's
+    /// type): a state change, which the world does not take while it is stepping (`what` names
+    /// the call in the message).
+    @inline(__always) func structuralChange(_ what: StaticString) {
+        stateChanged()
+        checkNotStepping(what)
     }
 }
 

@@ -21,53 +21,68 @@ open class DynamicItemBehavior: ItemListBehavior {
 
     private func changed() { dynamicAnimator?.itemPropertiesChanged() }
 
-    private static func check(_ v: CGFloat, _ name: String, min: CGFloat = 0) {
+    /// The items' properties as far as this behavior goes: the defaults, with what it set.
+    private var effective: ItemProperties {
+        var p = ItemProperties.defaults
+        overrides.apply(to: &p)
+        return p
+    }
+
+    /// Sets one property (`key` of the overrides) and has the animator apply it.
+    private func override<V>(_ key: WritableKeyPath<ItemOverrides, V?>, _ value: V) {
+        overrides[keyPath: key] = value
+        changed()
+    }
+
+    /// `v`, checked finite and at least `min`.
+    private static func checked(_ v: CGFloat, _ name: String, min: CGFloat = 0) -> CGFloat {
         precondition(v.isFinite && v >= min, "DynamicItemBehavior.\(name) must be finite and ≥ \(min) (got \(v))")
+        return v
     }
 
     /// Restitution, 0 … 1 (higher bounces more).
     public var elasticity: CGFloat {
-        get { overrides.elasticity ?? ItemProperties.defaults.elasticity }
-        set { Self.check(newValue, "elasticity"); overrides.elasticity = newValue; changed() }
+        get { effective.elasticity }
+        set { override(\.elasticity, Self.checked(newValue, "elasticity")) }
     }
     /// Friction coefficient (≥ 0); default 0.2.
     public var friction: CGFloat {
-        get { overrides.friction ?? ItemProperties.defaults.friction }
-        set { Self.check(newValue, "friction"); overrides.friction = newValue; changed() }
+        get { effective.friction }
+        set { override(\.friction, Self.checked(newValue, "friction")) }
     }
     /// Mass per area: a 100 × 100 pt item of density 1 has mass 1.
     public var density: CGFloat {
-        get { overrides.density ?? ItemProperties.defaults.density }
+        get { effective.density }
         set {
             precondition(newValue.isFinite && newValue > 0, "DynamicItemBehavior.density must be finite and > 0 (got \(newValue))")
-            overrides.density = newValue; changed()
+            override(\.density, newValue)
         }
     }
     /// Linear damping (1/s). Default 0 (UIKit's documented default; with 0.1 a free fall would
     /// lose 3 % in one second).
     public var resistance: CGFloat {
-        get { overrides.resistance ?? ItemProperties.defaults.resistance }
-        set { Self.check(newValue, "resistance"); overrides.resistance = newValue; changed() }
+        get { effective.resistance }
+        set { override(\.resistance, Self.checked(newValue, "resistance")) }
     }
     /// Angular damping (1/s); default 0.1.
     public var angularResistance: CGFloat {
-        get { overrides.angularResistance ?? ItemProperties.defaults.angularResistance }
-        set { Self.check(newValue, "angularResistance"); overrides.angularResistance = newValue; changed() }
+        get { effective.angularResistance }
+        set { override(\.angularResistance, Self.checked(newValue, "angularResistance")) }
     }
     /// Electric charge, felt by electric and magnetic fields.
     public var charge: CGFloat {
-        get { overrides.charge ?? ItemProperties.defaults.charge }
-        set { Self.check(newValue, "charge", min: -.greatestFiniteMagnitude); overrides.charge = newValue; changed() }
+        get { effective.charge }
+        set { override(\.charge, Self.checked(newValue, "charge", min: -.greatestFiniteMagnitude)) }
     }
     /// Anchored items take part in collisions but never move.
     public var isAnchored: Bool {
-        get { overrides.isAnchored ?? false }
-        set { overrides.isAnchored = newValue; changed() }
+        get { effective.isAnchored }
+        set { override(\.isAnchored, newValue) }
     }
     /// Whether the items may turn (default true); false fixes their rotation.
     public var allowsRotation: Bool {
-        get { overrides.allowsRotation ?? true }
-        set { overrides.allowsRotation = newValue; changed() }
+        get { effective.allowsRotation }
+        set { override(\.allowsRotation, newValue) }
     }
 
     private func holds(_ item: any DynamicItem) -> Bool { items.contains { $0 === item } }

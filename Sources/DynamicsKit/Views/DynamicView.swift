@@ -35,53 +35,33 @@ open class DynamicView: DynamicItem {
     /// Centre in the superview's (or the reference) coordinate space. Animatable.
     open var center: CGPoint {
         get { _center }
-        set {
-            let old = _center
-            _center = newValue
-            if tracksChanges { propertyChanged(.center, from: .point(old), to: .point(newValue)) }
-        }
+        set { reportChange(.center, from: replace(&_center, with: newValue), to: newValue, as: AnimatableValue.point) }
     }
 
     /// The view's own rectangle: origin zero, its size. Setting it changes the size around the
     /// centre (the origin is ignored). Animatable.
     open var bounds: CGRect {
         get { CGRect(origin: .zero, size: _size) }
-        set {
-            let old = _size
-            _size = newValue.size
-            if tracksChanges { propertyChanged(.size, from: .size(old), to: .size(newValue.size)) }
-        }
+        set { reportChange(.size, from: replace(&_size, with: newValue.size), to: newValue.size, as: AnimatableValue.size) }
     }
 
     /// Rotation and scale about the centre (a translation moves what is drawn, not `center`).
     /// The animator writes its rotation here. Animatable.
     open var transform: CGAffineTransform {
         get { _transform }
-        set {
-            let old = _transform
-            _transform = newValue
-            if tracksChanges { propertyChanged(.transform, from: .transform(old), to: .transform(newValue)) }
-        }
+        set { reportChange(.transform, from: replace(&_transform, with: newValue), to: newValue, as: AnimatableValue.transform) }
     }
 
     /// Opacity 0 … 1 (multiplies with the superview's). Animatable.
     open var alpha: CGFloat {
         get { _alpha }
-        set {
-            let old = _alpha
-            _alpha = newValue
-            if tracksChanges { propertyChanged(.alpha, from: .scalar(old), to: .scalar(newValue)) }
-        }
+        set { reportChange(.alpha, from: replace(&_alpha, with: newValue), to: newValue, as: AnimatableValue.scalar) }
     }
 
     /// Fill colour of the view's rectangle. Animatable.
     open var backgroundColor: Color {
         get { _backgroundColor }
-        set {
-            let old = _backgroundColor
-            _backgroundColor = newValue
-            if tracksChanges { propertyChanged(.backgroundColor, from: .color(old), to: .color(newValue)) }
-        }
+        set { reportChange(.backgroundColor, from: replace(&_backgroundColor, with: newValue), to: newValue, as: AnimatableValue.color) }
     }
 
     /// A name for debugging and rendering (e.g. "menu", "alert").
@@ -209,6 +189,13 @@ open class DynamicView: DynamicItem {
         for t in tracks { t.run.trackRemoved(interrupted: true) }
     }
 
+    /// The one path of every animatable setter, after it stored the new model value: reports
+    /// the change of `property` (its values boxed by `box`) when changes are tracked.
+    @inline(__always)
+    private func reportChange<T>(_ property: AnimatableProperty, from old: T, to new: T, as box: (T) -> AnimatableValue) {
+        if tracksChanges { propertyChanged(property, from: box(old), to: box(new)) }
+    }
+
     private func propertyChanged(_ property: AnimatableProperty, from old: AnimatableValue, to new: AnimatableValue) {
         if let transaction = ViewAnimationCapture.current {
             // The presented value before this change: the old model value unless an animation runs.
@@ -245,4 +232,14 @@ extension DynamicView {
     @inline(__always) var tracksChanges: Bool {
         ViewAnimationCapture.mayCapture || !animationTracks.isEmpty
     }
+}
+
+/// Stores `newValue` in `slot` and returns what it held. The access to `slot` ends on return,
+/// so the setters report a change (which may run completion handlers that read the view)
+/// with no access to the view's storage still open.
+@inline(__always)
+private func replace<T>(_ slot: inout T, with newValue: T) -> T {
+    let old = slot
+    slot = newValue
+    return old
 }
