@@ -147,8 +147,10 @@ extension World {
         sleepRestingIslands(metas.view)
         counters.continuousHits += rest.hits
         counters.restSteps += 1
-        // Whatever fell asleep changed the state: the next step compares afresh.
+        // Whatever fell asleep changed the state: the next step compares afresh (or, when
+        // every body now sleeps, does nothing).
         if islands.dirty { rest.atRest = false; rest.full = false; rest.settled = false }
+        recordAsleep()
     }
 
     /// After a full step: whether it ended where the last one did, and the copy for the next.
