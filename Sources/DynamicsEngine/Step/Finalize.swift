@@ -84,8 +84,6 @@ struct BodyFinalize: RangeTask, @unchecked Sendable {
             // And so does `World.maxAngularSpeed`: a contact can spin a body of tiny inertia up
             // to 10²⁰ rad/s, where its rotation's integration loses all precision.
             if abs(st.w) > World.maxAngularSpeed { st.w = st.w > 0 ? World.maxAngularSpeed : -World.maxAngularSpeed }
-            // Half the step's average speed (its move over the step), at the farthest point.
-            let moveSpeed = 0.5 * ((lengthSquared(st.dp)).squareRoot() + abs(st.dq.s) * sim.maxExtent) / dt
             let fast = continuous && metas[i].type == .dynamic && lengthSquared(st.dp) > 0.25 * sim.coreRadius * sim.coreRadius
             if fast { fastCount.add(1) }
             metas[i].isFast = fast
@@ -93,28 +91,36 @@ struct BodyFinalize: RangeTask, @unchecked Sendable {
             sim.torque = 0
             st.dp = .zero
             st.dq = .identity
-            Self.advanceSleepTimer(&metas[i], body: i, v: st.v, w: st.w, maxExtent: sim.maxExtent, moveSpeed: moveSpeed,
+            Self.advanceSleepTimer(&metas[i], body: i, v: st.v, w: st.w, maxExtent: sim.maxExtent, move: st.dp, turn: st.dq.s,
                                    dt: dt, linTol: linTol, angTol: angTol, kinematicSleepTime: kinematicSleepTime)
             sims[i] = sim
             states[i] = st
         }
     }
 
-    /// A body's sleep timer after a step that left it moving at (`v`, `w`) having moved at
-    /// `moveSpeed` (half its average speed over the step, at its farthest point): reset when it
-    /// moves faster than its threshold (`BodyDef.sleepThreshold`: the speed of its fastest
-    /// point, |v| + |w| · `maxExtent`, or `moveSpeed`) or the world's (`linTol`, `angTol`), or
-    /// may not sleep; else advanced by `dt`. A kinematic body that rested long enough falls
-    /// asleep on its own (it is in no island). Shared by `finalize` and the step at rest.
+    /// A body's sleep timer after a step that left it moving at (`v`, `w`) having moved by
+    /// `move` and turned by `turn` (the sine of the step's rotation): reset when it may not
+    /// sleep, or moves faster than the world's limits (`linTol`, `angTol`) or its own
+    /// threshold (`BodyDef.sleepThreshold`) — the speed of its fastest point, |v| + |w| ·
+    /// `maxExtent`, or half its average speed over the step at that point, whichever is larger;
+    /// else advanced by `dt`. A kinematic body that rested long enough falls asleep on its own
+    /// (it is in no island). Shared by `finalize` and the step at rest.
     @inline(__always)
-    static func advanceSleepTimer(_ meta: inout BodyMeta, body i: Int, v: Vec2, w: Float, maxExtent: Float, moveSpeed: Float,
+    static func advanceSleepTimer(_ meta: inout BodyMeta, body i: Int, v: Vec2, w: Float, maxExtent: Float, move: Vec2, turn: Float,
                                   dt: Float, linTol: Float, angTol: Float, kinematicSleepTime: Float) {
-        let speedSq = lengthSquared(v)
-        let pointSpeed = speedSq.squareRoot() + abs(w) * maxExtent
-        if !meta.allowSleep || max(pointSpeed, moveSpeed) > meta.sleepThreshold || speedSq > linTol * linTol || abs(w) > angTol {
-            meta.sleepTime = 0
-        } else {
+        let speedSq = lengthSquared(v), threshold = meta.sleepThreshold
+        // The cheap tests first (a moving body fails one): the square roots only for a body
+        // slow enough to be resting.
+        var rests = meta.allowSleep && speedSq <= linTol * linTol && abs(w) <= angTol && speedSq <= threshold * threshold
+        if rests && threshold.isFinite {
+            let pointSpeed = speedSq.squareRoot() + abs(w) * maxExtent
+            let moveSpeed = 0.5 * (lengthSquared(move).squareRoot() + abs(turn) * maxExtent) / dt
+            rests = max(pointSpeed, moveSpeed) <= threshold
+        }
+        if rests {
             meta.sleepTime += dt
+        } else {
+            meta.sleepTime = 0
         }
         if meta.type == .kinematic && meta.sleepTime >= kinematicSleepTime {
             meta.awake = false

@@ -141,7 +141,7 @@ extension World {
         let me = metas.mutableView, st = states.view, si = sims.view
         for i in 0..<Int(bodySlots.count) where me[i].alive && me[i].type != .static && me[i].awake {
             // (At an exact rest point nothing moves: a full step's move is zero too.)
-            BodyFinalize.advanceSleepTimer(&me[i], body: i, v: st[i].v, w: st[i].w, maxExtent: si[i].maxExtent, moveSpeed: 0,
+            BodyFinalize.advanceSleepTimer(&me[i], body: i, v: st[i].v, w: st[i].w, maxExtent: si[i].maxExtent, move: .zero, turn: 0,
                                            dt: dt, linTol: linTol, angTol: angTol, kinematicSleepTime: kinematicSleepTime)
         }
         sleepRestingIslands(metas.view)
