@@ -128,6 +128,23 @@ struct SleepTests {
         #expect(world.awakeBodyCount == 0 && b.awakeBodyCount == 0)
     }
 
+    @Test("a step of a world asleep solves no island: islandCount 0, as after a full step")
+    func asleepStepSolvesNoIsland() throws {
+        let a = TestWorld.make(sleep: true), b = TestWorld.make(sleep: true)
+        try Self.pile(a, count: 3); try Self.pile(b, count: 3)
+        a.rest.takesStepsInDebug = true
+        var k = 0
+        while b.hasAwakeBodies && k < 600 { a.step(dt: Self.dt); b.step(dt: Self.dt); k += 1 }
+        #expect(!b.hasAwakeBodies, "the pile should fall asleep within 10 s")
+        // The step that put the pile to sleep solved its island; the next solves none.
+        #expect(a.islandCount == 1 && b.islandCount == 1)
+        let asleepSteps = a.counters.asleepSteps
+        a.step(dt: Self.dt); b.step(dt: Self.dt)
+        #expect(a.counters.asleepSteps == asleepSteps + 1, "the world asleep should take the asleep step")
+        #expect(b.islandCount == 0)
+        #expect(a.islandCount == b.islandCount, "a step of a world asleep reports \(a.islandCount) islands, a full step \(b.islandCount)")
+    }
+
     @Test("a world asleep reports no awake body at once; gravity, settings and sleep changes wake or restep it")
     func asleepWorldWakesOnChange() throws {
         let w = TestWorld.make(sleep: true)

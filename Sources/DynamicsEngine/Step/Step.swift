@@ -25,6 +25,11 @@ extension World {
             let takeAsleepStep = true
             #endif
             if takeAsleepStep {
+                // A full step would solve no island (`islandCount` reads 0 after it). The last
+                // full step put every island it had to sleep, which marked them for a rebuild,
+                // so the next full step rebuilds them whatever the count says.
+                assert(islands.dirty || islands.count == 0, "a world asleep kept islands that are not rebuilt")
+                islands.count = 0
                 counters.asleepSteps += 1
                 if profiling { profile.steps += 1 }
                 counters.stepCount += 1
