@@ -55,8 +55,9 @@ extension World {
     }
 
     /// Collects end events for contacts flagged as ended, and wakes sleeping bodies that an
-    /// awake body now touches. Only the contacts the narrow phase listed can matter (those that
-    /// began or ended, and those with points and a sleeping body), in contact order.
+    /// awake body now touches (as `touchWakes` says). Only the contacts the narrow phase listed
+    /// can matter (those that began or ended, and those with points and a sleeping body), in
+    /// contact order.
     func collectContactChanges() {
         guard contacts.chunkCount > 0 else { return }
         // (Nothing below resizes the contacts: the view holds.)
@@ -72,8 +73,8 @@ extension World {
             if f & Contact.hasPoints != 0 {
                 let a = Int(cs[k].bodyA), b = Int(cs[k].bodyB)
                 if metas[a].awake != metas[b].awake {
-                    if metas[a].type != .static && !metas[a].awake { wakeBody(a) }
-                    if metas[b].type != .static && !metas[b].awake { wakeBody(b) }
+                    if !metas[a].awake && touchWakes(b, sleeping: a) { wakeBody(a) }
+                    if !metas[b].awake && touchWakes(a, sleeping: b) { wakeBody(b) }
                 }
             }
           }
