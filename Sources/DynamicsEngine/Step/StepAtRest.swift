@@ -107,6 +107,20 @@ extension World {
         }
     }
 
+    /// Lets a debug build take the shortcut steps a release build takes — the steps of a world
+    /// asleep (`World.isAsleep`) and steps at rest — instead of full steps checked against
+    /// them (`RestState.takesStepsInDebug`). Package-internal: the engine fuzzer's sleep-heavy
+    /// worlds turn it on so that `swift test` runs the shortcuts, and compare those worlds with
+    /// a twin that takes every step in full. Changes no result, so it is not a state change.
+    package var takesShortcutStepsInDebug: Bool {
+        get { rest.takesStepsInDebug }
+        set { rest.takesStepsInDebug = newValue }
+    }
+
+    /// Steps that did nothing because the world was asleep (`StepCounters.asleepSteps`), for
+    /// the fuzzer's report of how often that shortcut ran. Package-internal, like the counter.
+    package var asleepStepCount: Int { counters.asleepSteps }
+
     /// Whether this step can be a step at rest (see `RestState`).
     @inline(__always)
     func canStepAtRest(dt: Float) -> Bool {
