@@ -82,13 +82,20 @@ extension World {
     }
 
     /// Begin events for contacts that began this step (after solving, so the point is the
-    /// one with the largest normal impulse).
+    /// one with the largest normal impulse). Each contact's began flag is cleared once its
+    /// event is out, as `collectContactChanges` clears the ended flag: no step ends with one
+    /// set. (Otherwise a contact that began in the step its island fell asleep kept the flag
+    /// while the world slept — the next full step, finding both bodies asleep, clears it, but
+    /// the steps of a world asleep do nothing — and its snapshot differed from a world's that
+    /// took full steps.)
     func collectBeginEvents() {
         guard contacts.chunkCount > 0 else { return }
-        let cs = contacts.view, chunkSize = ContactSet.chunkSize
+        let cs = contacts.mutableView, chunkSize = ContactSet.chunkSize
         for ch in 0..<contacts.chunkCount {
           for offset in contacts.changes[ch] where cs[ch * chunkSize + Int(offset)].flags & Contact.began != 0 {
-            contacts.beginEvents.append(contacts.beginEvent(for: cs[ch * chunkSize + Int(offset)], shapes: shapes.view, metas: metas.view))
+            let k = ch * chunkSize + Int(offset)
+            contacts.beginEvents.append(contacts.beginEvent(for: cs[k], shapes: shapes.view, metas: metas.view))
+            cs[k].flags &= ~Contact.began
           }
         }
     }
