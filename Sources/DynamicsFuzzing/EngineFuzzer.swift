@@ -19,13 +19,23 @@ import Darwin
 /// warning, counted apart); every handle the fuzzer holds valid and the world's body and joint
 /// counts equal to what it holds; the two runs bit-identical.
 ///
+/// A share of the worlds (`Options.sleepFraction`) are sleep-heavy instead (`SleepFuzzWorld`):
+/// piles, stacks and chains that settle and fall asleep, disturbed while asleep by kicks,
+/// teleports, joints, destroyed and new bodies, gravity and settings changes and restored
+/// snapshots; each runs three times in lockstep — the shortcut steps of worlds asleep and at
+/// rest on 1 worker and on N, and a twin taking every step in full — and the runs must stay
+/// bit-identical (`World.stateDigest()`).
+///
 /// Deterministic: a run's seed and a world's index give the world's own seed, and that seed
-/// alone replays the world (`Violation.replayCommand`).
+/// alone replays the world (`Violation.replayCommand`; a sleep-heavy world's says `--sleep`).
 public struct EngineFuzzer {
     /// What to run.
     public struct Options: Sendable {
         /// The default steps per world (replay commands mention `--steps` only otherwise).
         public static let defaultSteps = 240
+        /// The default steps per sleep-heavy world: 10 s, time for several rounds of falling
+        /// asleep and being woken.
+        public static let defaultSleepSteps = 600
         /// The default run seed.
         public static let defaultSeed: UInt64 = 0xE9_6135_F022
 
@@ -44,6 +54,11 @@ public struct EngineFuzzer {
         /// The share of "crowd" worlds: 1 050–1 150 small bodies, enough that `World.step`
         /// really splits its work over the N workers (smaller worlds step on one thread).
         public var crowdFraction: Double
+        /// The share of sleep-heavy worlds (`SleepFuzzWorld`), chosen by a draw apart from the
+        /// world's own generator; 0: none (the runs before they came), 1: only those.
+        public var sleepFraction: Double = 0.15
+        /// Steps of 1/60 s per sleep-heavy world.
+        public var sleepSteps: Int = Options.defaultSleepSteps
         /// Called on every world right after it is made (the test target uses it to make
         /// small worlds split their work too).
         public var prepareWorld: (@Sendable (World) -> Void)?
@@ -88,12 +103,16 @@ public struct EngineFuzzer {
         /// What went wrong, in one line.
         public let message: String
 
-        public init(worldSeed: UInt64, steps: Int, step: Int, kind: String, message: String) {
+        /// Seen in a sleep-heavy world (its replay needs `--sleep`).
+        public let isSleepWorld: Bool
+
+        public init(worldSeed: UInt64, steps: Int, step: Int, kind: String, message: String, isSleepWorld: Bool = false) {
             self.worldSeed = worldSeed; self.steps = steps; self.step = step; self.kind = kind; self.message = message
+            self.isSleepWorld = isSleepWorld
         }
 
         /// The shell command that replays this world alone, printing every call.
-        public var replayCommand: String { EngineFuzzer.replayCommand(seed: worldSeed, steps: steps) }
+        public var replayCommand: String { EngineFuzzer.replayCommand(seed: worldSeed, steps: steps, sleep: isSleepWorld) }
 
         public var description: String {
             "\(kind): \(message) [world \(hex(worldSeed)), step \(step)] — replay: \(replayCommand)"
@@ -112,6 +131,14 @@ public struct EngineFuzzer {
         public var maxBodies = 0
         public var jointsMade = 0
         public var isCrowd = false
+        /// A sleep-heavy world (`SleepFuzzWorld`); then: steps its 1-worker run took as a
+        /// world asleep (doing nothing), steps after which every body was asleep, bursts of
+        /// calls' events, and snapshots restored.
+        public var isSleep = false
+        public var asleepSteps = 0
+        public var allAsleepSteps = 0
+        public var events = 0
+        public var restores = 0
         /// Wall-clock seconds the world took, and (isolated runs) its process's peak resident
         /// memory in MB (0 when not measured).
         public var seconds: Double = 0
@@ -132,6 +159,13 @@ public struct EngineFuzzer {
         public var continuousHits = 0
         public var crowdWorlds = 0
         public var jointsMade = 0
+        /// Sleep-heavy worlds, and their totals (`WorldResult`).
+        public var sleepWorlds = 0
+        public var sleepSteps = 0
+        public var asleepSteps = 0
+        public var allAsleepSteps = 0
+        public var events = 0
+        public var restores = 0
         public var seconds: Double = 0
 
         /// One violation per distinct `kind`, in the order first seen.
@@ -155,9 +189,18 @@ public struct EngineFuzzer {
         return Double(s.next() >> 11) * 0x1p-53 < crowdFraction
     }
 
-    /// The command that replays one world.
-    public static func replayCommand(seed: UInt64, steps: Int) -> String {
-        FuzzCampaign.replayCommand(script: "fuzz", seed: seed, option: "--steps", value: steps, default: Options.defaultSteps)
+    /// Is world `seed` a sleep-heavy world in a run whose share of them is `fraction` (drawn
+    /// apart from the world's own generator and from the crowd draw)?
+    public static func isSleepWorld(seed: UInt64, fraction: Double = 0.15) -> Bool {
+        if fraction >= 1 { return true }
+        var s = SplitMix64(seed: seed ^ 0x51_EE95_1EE9)
+        return Double(s.next() >> 11) * 0x1p-53 < fraction
+    }
+
+    /// The command that replays one world (`sleep`: a sleep-heavy one).
+    public static func replayCommand(seed: UInt64, steps: Int, sleep: Bool = false) -> String {
+        FuzzCampaign.replayCommand(script: "fuzz", seed: seed, flags: sleep ? "--sleep" : "", option: "--steps", value: steps,
+                                   default: sleep ? Options.defaultSleepSteps : Options.defaultSteps)
     }
 
     /// Runs worlds until `options.worlds` are done or `options.minutes` have passed.
@@ -168,9 +211,11 @@ public struct EngineFuzzer {
             progressInterval: options.progressInterval, log: options.log,
             runCase: { index, log in
                 let seed = worldSeed(run: options.seed, index: index)
+                let sleep = options.sleepFraction > 0 && isSleepWorld(seed: seed, fraction: options.sleepFraction)
+                let steps = sleep ? options.sleepSteps : options.steps
                 var result = options.isolate
-                    ? runIsolated(seed: seed, steps: options.steps, crowdFraction: options.crowdFraction, prepare: options.prepareWorld, timeLimit: options.worldTimeLimit, log: log)
-                    : runWorld(seed: seed, steps: options.steps, crowdFraction: options.crowdFraction, prepare: options.prepareWorld, timeLimit: options.worldTimeLimit, log: log)
+                    ? runIsolated(seed: seed, steps: steps, sleep: sleep, crowdFraction: options.crowdFraction, prepare: options.prepareWorld, timeLimit: options.worldTimeLimit, log: log)
+                    : runWorld(seed: seed, steps: steps, sleep: sleep, crowdFraction: options.crowdFraction, prepare: options.prepareWorld, timeLimit: options.worldTimeLimit, log: log)
                 // Slow or memory-hungry worlds are warnings (the seeds are listed).
                 if result.seconds > Self.slowWorldSeconds { result.warnings["slow world (> \(Int(Self.slowWorldSeconds)) s)", default: 0] += 1 }
                 if result.peakResidentMB > Self.bigWorldMB { result.warnings["big world (peak resident > \(Int(Self.bigWorldMB)) MB)", default: 0] += 1 }
@@ -179,6 +224,10 @@ public struct EngineFuzzer {
                 report.continuousHits += result.continuousHits
                 report.jointsMade += result.jointsMade
                 if result.isCrowd { report.crowdWorlds += 1 }
+                if result.isSleep {
+                    report.sleepWorlds += 1; report.sleepSteps += result.steps; report.asleepSteps += result.asleepSteps
+                    report.allAsleepSteps += result.allAsleepSteps; report.events += result.events; report.restores += result.restores
+                }
                 for (k, n) in result.warnings {
                     report.warnings[k, default: 0] += n
                     report.warningWorlds[k, default: 0] += 1
@@ -191,34 +240,45 @@ public struct EngineFuzzer {
         return report
     }
 
-    /// Runs one world (replayable from its seed alone) and returns what it broke.
-    public static func runWorld(seed: UInt64, steps: Int = Options.defaultSteps, crowdFraction: Double = 0.04,
+    /// Runs one world (replayable from its seed alone; `sleep`: a sleep-heavy world) and
+    /// returns what it broke.
+    public static func runWorld(seed: UInt64, steps: Int = Options.defaultSteps, sleep: Bool = false, crowdFraction: Double = 0.04,
                                 prepare: (@Sendable (World) -> Void)? = nil, timeLimit: Double? = nil,
                                 log: ((String) -> Void)? = nil) -> WorldResult {
-        CrashReplay.setLine("replay: \(replayCommand(seed: seed, steps: steps))")
+        CrashReplay.setLine("replay: \(replayCommand(seed: seed, steps: steps, sleep: sleep))")
         defer { CrashReplay.clear() }
         let clock = ContinuousClock()
         let start = clock.now
-        let world = EngineFuzzWorld(seed: seed, steps: steps, crowdFraction: crowdFraction, prepare: prepare, log: log)
-        world.timeLimit = timeLimit
-        world.run()
-        var r = world.result
+        var r: WorldResult
+        if sleep {
+            let world = SleepFuzzWorld(seed: seed, steps: steps, prepare: prepare, log: log)
+            world.timeLimit = timeLimit
+            world.run()
+            r = world.result
+        } else {
+            let world = EngineFuzzWorld(seed: seed, steps: steps, crowdFraction: crowdFraction, prepare: prepare, log: log)
+            world.timeLimit = timeLimit
+            world.run()
+            r = world.result
+        }
         r.seconds = FuzzCampaign.seconds(clock.now - start)
         return r
     }
 
     /// Runs one world in a forked child whose stderr and results come back through a pipe; a
     /// child that dies gives one "crash" violation with the runtime's message.
-    public static func runIsolated(seed: UInt64, steps: Int, crowdFraction: Double,
+    public static func runIsolated(seed: UInt64, steps: Int, sleep: Bool = false, crowdFraction: Double,
                                    prepare: (@Sendable (World) -> Void)?, timeLimit: Double? = nil, log: ((String) -> Void)?) -> WorldResult {
         guard let outcome = ForkedChild.run({
-            let r = runWorld(seed: seed, steps: steps, crowdFraction: crowdFraction, prepare: prepare, timeLimit: timeLimit, log: log)
+            let r = runWorld(seed: seed, steps: steps, sleep: sleep, crowdFraction: crowdFraction, prepare: prepare, timeLimit: timeLimit, log: log)
             var out = "S\t\(r.steps)\t\(r.continuousHits)\t\(r.jointsMade)\t\(r.isCrowd ? 1 : 0)\t\(r.seconds)\n"
+            if r.isSleep { out += "Z\t\(r.asleepSteps)\t\(r.allAsleepSteps)\t\(r.events)\t\(r.restores)\n" }
             for (k, n) in r.warnings { out += "W\t\(n)\t\(k)\n" }
             for v in r.violations { out += "V\t\(v.step)\t\(v.kind)\t\(v.message)\n" }
             return out
-        }) else { return runWorld(seed: seed, steps: steps, crowdFraction: crowdFraction, prepare: prepare, timeLimit: timeLimit, log: log) }
+        }) else { return runWorld(seed: seed, steps: steps, sleep: sleep, crowdFraction: crowdFraction, prepare: prepare, timeLimit: timeLimit, log: log) }
         var r = WorldResult()
+        r.isSleep = sleep
         r.peakResidentMB = outcome.peakResidentMB
         var other: [String] = []
         for line in outcome.lines {
@@ -226,18 +286,21 @@ public struct EngineFuzzer {
             if f.count == 6 && f[0] == "S" {
                 r.steps = Int(f[1]) ?? 0; r.continuousHits = Int(f[2]) ?? 0; r.jointsMade = Int(f[3]) ?? 0; r.isCrowd = f[4] == "1"
                 r.seconds = Double(f[5]) ?? 0
+            } else if f.count == 5 && f[0] == "Z" {
+                r.asleepSteps = Int(f[1]) ?? 0; r.allAsleepSteps = Int(f[2]) ?? 0; r.events = Int(f[3]) ?? 0; r.restores = Int(f[4]) ?? 0
             } else if f.count == 3 && f[0] == "W" {
                 r.warnings[f[2], default: 0] += Int(f[1]) ?? 0
             } else if f.count >= 4 && f[0] == "V" {
                 let message = f.dropFirst(3).joined(separator: "\t")
-                r.violations.append(Violation(worldSeed: seed, steps: steps, step: Int(f[1]) ?? -1, kind: f[2], message: message))
+                r.violations.append(Violation(worldSeed: seed, steps: steps, step: Int(f[1]) ?? -1, kind: f[2], message: message, isSleepWorld: sleep))
             } else {
                 other.append(line)
                 log?(line)
             }
         }
         if let crash = outcome.crash(otherLines: other) {
-            r.violations.append(Violation(worldSeed: seed, steps: steps, step: -1, kind: crash.kind, message: "the world's process \(crash.how)"))
+            r.violations.append(Violation(worldSeed: seed, steps: steps, step: -1, kind: crash.kind + (sleep ? " [sleep world]" : ""),
+                                          message: "the world's process \(crash.how)", isSleepWorld: sleep))
         }
         return r
     }

@@ -20,7 +20,7 @@ enum ForkedChild {
         func crash(otherLines: [String]) -> (kind: String, how: String)? {
             let exited = (status & 0x7f) == 0
             guard !exited || (status >> 8) & 0xff != 0 else { return nil }
-            let fatal = otherLines.last { $0.contains("Precondition failed") || $0.contains("Fatal error") || $0.contains("fatal error") }
+            let fatal = otherLines.last { $0.contains("Precondition failed") || $0.contains("Assertion failed") || $0.contains("Fatal error") || $0.contains("fatal error") }
                 ?? "the process died (status \(status))"
             var kind = "crash: "
             for c in fatal where !(c.isNumber && kind.last == "#") { kind.append(c.isNumber ? "#" : c) }

@@ -45,9 +45,11 @@ enum FuzzCampaign {
     }
 
     /// The shell command that replays one case alone, printing every call: `script` with the
-    /// case's seed, and `option value` when `value` is not the default.
-    static func replayCommand(script: String, seed: UInt64, option: String, value: Int, default defaultValue: Int) -> String {
-        var c = "./scripts/\(script) --replay \(hex(seed)) --verbose"
+    /// case's seed (and `flags`, which say what kind of case it is), and `option value` when
+    /// `value` is not the default.
+    static func replayCommand(script: String, seed: UInt64, flags: String = "", option: String, value: Int,
+                              default defaultValue: Int) -> String {
+        var c = "./scripts/\(script) --replay \(hex(seed))\(flags.isEmpty ? "" : " " + flags) --verbose"
         if value != defaultValue { c += " \(option) \(value)" }
         return c
     }

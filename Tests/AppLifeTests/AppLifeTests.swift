@@ -190,7 +190,7 @@ struct ChildReport {
         let violations = lines.filter { $0.hasPrefix(AppLifeTests.violationPrefix) }
         for v in violations { Issue.record(Comment(rawValue: "\(what): \(v.dropFirst(AppLifeTests.violationPrefix.count))")) }
         if let replay = lines.last(where: { $0.hasPrefix("replay: ") }) {
-            let fatal = lines.last { $0.contains("Precondition failed") || $0.contains("Fatal error") || $0.contains("fatal error") }
+            let fatal = lines.last { $0.contains("Precondition failed") || $0.contains("Assertion failed") || $0.contains("Fatal error") || $0.contains("fatal error") }
             Issue.record(Comment(rawValue: "\(what) crashed: \(fatal ?? "(no runtime message)") — \(replay)"))
         } else if violations.isEmpty {
             Issue.record(Comment(rawValue: "\(what) failed: \(lines.suffix(3).joined(separator: " | "))"))

@@ -44,6 +44,22 @@ struct RestTests {
         #expect(restSteps > 0)
     }
 
+    @Test("a kinematic body standing still falls asleep alone during the rest steps: the rest copy is taken again, identical to full steps")
+    func kinematicSleepsAtRest() throws {
+        // A box that may not sleep rests on the ground (rest steps from then on) beside a
+        // kinematic bar standing still, which sleeps alone when its timer runs out. (Found by
+        // the engine fuzzer's sleep-heavy worlds: the rest copy still held the bar awake, and
+        // the next step trusted it.)
+        let restSteps = try Self.compare(sleep: true, steps: 240) { w in
+            _ = try TestWorld.ground(w, top: 0)
+            var def = BodyDef(type: .dynamic, position: Vec2(0, -60))
+            def.allowSleep = false
+            try w.createBody(def, shapes: [ShapeDef(.box(halfWidth: 75, halfHeight: 60))])
+            try TestWorld.box(w, at: Vec2(400, -300), size: Vec2(200, 20), type: .kinematic)
+        }
+        #expect(restSteps > 100, "rest steps: \(restSteps)")
+    }
+
     @Test("calls that disturb a world at rest (impulse, velocity, teleport, gravity, settings) end the rest steps exactly")
     func disturbed() throws {
         let restSteps = try Self.compare(sleep: false, steps: 900, { w in

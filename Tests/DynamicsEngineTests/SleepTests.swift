@@ -128,6 +128,92 @@ struct SleepTests {
         #expect(world.awakeBodyCount == 0 && b.awakeBodyCount == 0)
     }
 
+    @Test("a box resting on a kinematic platform that stands still falls asleep with it, and both stay asleep; a moving platform wakes it")
+    func restingOnStillKinematic() throws {
+        // (Found by the engine fuzzer's sleep-heavy worlds: each woke the other every
+        // timeToSleep — the box slept, the platform still awake woke it through their contact,
+        // the platform slept, the box awake woke it — so the world never fell asleep.)
+        let w = TestWorld.make(sleep: true)
+        let platform = try TestWorld.box(w, at: Vec2(0, 0), size: Vec2(300, 20), type: .kinematic)
+        // (Dropped from 20 pt: it comes to rest after the platform has rested long enough to sleep.)
+        let box = try TestWorld.box(w, at: Vec2(0, -80), size: Vec2(100, 100))
+        TestWorld.run(w, seconds: 3)
+        #expect(!w.isAwake(box) && !w.isAwake(platform), "after 3 s: box awake \(w.isAwake(box)), platform awake \(w.isAwake(platform))")
+        var woke = 0
+        TestWorld.run(w, seconds: 3) { if w.hasAwakeBodies { woke += 1 } }
+        #expect(woke == 0, "the box or the platform was awake after \(woke) of 180 steps")
+        #expect(w.awakeBodyCount == 0)
+        // The platform moving again wakes the box it carries.
+        w.setLinearVelocity(platform, Vec2(0, -20))
+        w.step(dt: Self.dt); w.step(dt: Self.dt)
+        #expect(w.isAwake(box), "the moving platform should wake the box on it")
+    }
+
+    @Test("a box hanging by a pin from a kinematic bar that stands still falls asleep with it, and both stay asleep; a moving bar wakes it")
+    func hangingFromStillKinematic() throws {
+        let w = TestWorld.make(sleep: true)
+        let bar = try TestWorld.box(w, at: Vec2(0, 0), size: Vec2(300, 20), type: .kinematic)
+        // Let go a little off the vertical, damped: it swings to rest after the bar has
+        // rested long enough to sleep.
+        var def = BodyDef(type: .dynamic, position: Vec2(20, 100))
+        def.angularDamping = 3; def.linearDamping = 3
+        let box = try w.createBody(def, shapes: [ShapeDef(.box(halfWidth: 20, halfHeight: 20))])
+        var pin = JointDef(type: .revolute, bodyA: bar, bodyB: box)
+        pin.localAnchorA = .zero
+        pin.localAnchorB = w.transform(box).invApply(.zero)
+        w.createJoint(pin)
+        TestWorld.run(w, seconds: 6)
+        #expect(!w.isAwake(box) && !w.isAwake(bar), "after 6 s: box awake \(w.isAwake(box)), bar awake \(w.isAwake(bar))")
+        var woke = 0
+        TestWorld.run(w, seconds: 3) { if w.hasAwakeBodies { woke += 1 } }
+        #expect(woke == 0, "the box or the bar was awake after \(woke) of 180 steps")
+        w.setLinearVelocity(bar, Vec2(20, 0))
+        w.step(dt: Self.dt)
+        #expect(w.isAwake(box), "the moving bar should wake the box hanging from it")
+    }
+
+    @Test("a contact that begins touching in the step its island falls asleep: the asleep steps keep the world's digest equal to full steps'")
+    func beginsAsItSleeps() throws {
+        // A box drifting at 3 pt/s (under its threshold, so its timer runs from the start)
+        // toward a wall 1.93 pt away touches it in the step it falls asleep. (Found by the
+        // engine fuzzer's sleep-heavy worlds: the contact's began flag stayed set in the
+        // world taking asleep steps, while a full step cleared it — their snapshots differed.)
+        func make() throws -> (World, BodyHandle) {
+            let w = TestWorld.make(gravity: .zero, sleep: true)
+            try TestWorld.box(w, at: Vec2(0, 0), size: Vec2(100, 400), type: .static)
+            let b = try TestWorld.box(w, at: Vec2(50 + 1.93 + 25, 0), size: Vec2(50, 50), velocity: Vec2(-3, 0))
+            return (w, b)
+        }
+        let (a, ha) = try make(), (b, _) = try make()
+        a.rest.takesStepsInDebug = true
+        var beganAsleep = false
+        for k in 0..<90 {
+            a.step(dt: Self.dt); b.step(dt: Self.dt)
+            if !a.contactBeginEvents.isEmpty && !a.isAwake(ha) { beganAsleep = true }
+            #expect(a.stateDigest() == b.stateDigest(), "step \(k): the world taking asleep steps and the one taking full steps differ")
+            if a.stateDigest() != b.stateDigest() { break }
+        }
+        #expect(beganAsleep, "the contact should begin touching in the step the box falls asleep")
+        #expect(a.counters.asleepSteps > 30)
+    }
+
+    @Test("a step of a world asleep solves no island: islandCount 0, as after a full step")
+    func asleepStepSolvesNoIsland() throws {
+        let a = TestWorld.make(sleep: true), b = TestWorld.make(sleep: true)
+        try Self.pile(a, count: 3); try Self.pile(b, count: 3)
+        a.rest.takesStepsInDebug = true
+        var k = 0
+        while b.hasAwakeBodies && k < 600 { a.step(dt: Self.dt); b.step(dt: Self.dt); k += 1 }
+        #expect(!b.hasAwakeBodies, "the pile should fall asleep within 10 s")
+        // The step that put the pile to sleep solved its island; the next solves none.
+        #expect(a.islandCount == 1 && b.islandCount == 1)
+        let asleepSteps = a.counters.asleepSteps
+        a.step(dt: Self.dt); b.step(dt: Self.dt)
+        #expect(a.counters.asleepSteps == asleepSteps + 1, "the world asleep should take the asleep step")
+        #expect(b.islandCount == 0)
+        #expect(a.islandCount == b.islandCount, "a step of a world asleep reports \(a.islandCount) islands, a full step \(b.islandCount)")
+    }
+
     @Test("a world asleep reports no awake body at once; gravity, settings and sleep changes wake or restep it")
     func asleepWorldWakesOnChange() throws {
         let w = TestWorld.make(sleep: true)

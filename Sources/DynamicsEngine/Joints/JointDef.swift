@@ -124,4 +124,17 @@ struct JointRecord {
     var springImpulse: Float = 0
     var lowerImpulse: Float = 0, upperImpulse: Float = 0
     var motorImpulse: Float = 0
+
+    /// Whether every accumulated impulse is finite.
+    @inline(__always)
+    var impulsesAreFinite: Bool {
+        linearImpulse.isFinite && angularImpulse.isFinite && springImpulse.isFinite && lowerImpulse.isFinite
+            && upperImpulse.isFinite && motorImpulse.isFinite
+    }
+
+    /// Forgets the accumulated impulses: the next step starts the joint cold.
+    @inline(__always)
+    mutating func clearImpulses() {
+        linearImpulse = .zero; angularImpulse = 0; springImpulse = 0; lowerImpulse = 0; upperImpulse = 0; motorImpulse = 0
+    }
 }

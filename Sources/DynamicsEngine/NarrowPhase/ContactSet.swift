@@ -9,7 +9,8 @@ struct Contact {
     static let hasPoints: UInt8 = 1
     /// Actually touching (a point within the linear slop): drives begin / end events.
     static let touching: UInt8 = 2
-    /// Began touching in this step (begin event pending).
+    /// Began touching in this step (begin event pending; cleared when the step collects the
+    /// event, `World.collectBeginEvents`).
     static let began: UInt8 = 4
     /// Stopped touching in this step (end event pending).
     static let ended: UInt8 = 8

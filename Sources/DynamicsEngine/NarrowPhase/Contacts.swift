@@ -55,8 +55,9 @@ extension World {
     }
 
     /// Collects end events for contacts flagged as ended, and wakes sleeping bodies that an
-    /// awake body now touches. Only the contacts the narrow phase listed can matter (those that
-    /// began or ended, and those with points and a sleeping body), in contact order.
+    /// awake body now touches (as `touchWakes` says). Only the contacts the narrow phase listed
+    /// can matter (those that began or ended, and those with points and a sleeping body), in
+    /// contact order.
     func collectContactChanges() {
         guard contacts.chunkCount > 0 else { return }
         // (Nothing below resizes the contacts: the view holds.)
@@ -72,8 +73,8 @@ extension World {
             if f & Contact.hasPoints != 0 {
                 let a = Int(cs[k].bodyA), b = Int(cs[k].bodyB)
                 if metas[a].awake != metas[b].awake {
-                    if metas[a].type != .static && !metas[a].awake { wakeBody(a) }
-                    if metas[b].type != .static && !metas[b].awake { wakeBody(b) }
+                    if !metas[a].awake && touchWakes(b, sleeping: a) { wakeBody(a) }
+                    if !metas[b].awake && touchWakes(a, sleeping: b) { wakeBody(b) }
                 }
             }
           }
@@ -81,13 +82,20 @@ extension World {
     }
 
     /// Begin events for contacts that began this step (after solving, so the point is the
-    /// one with the largest normal impulse).
+    /// one with the largest normal impulse). Each contact's began flag is cleared once its
+    /// event is out, as `collectContactChanges` clears the ended flag: no step ends with one
+    /// set. (Otherwise a contact that began in the step its island fell asleep kept the flag
+    /// while the world slept — the next full step, finding both bodies asleep, clears it, but
+    /// the steps of a world asleep do nothing — and its snapshot differed from a world's that
+    /// took full steps.)
     func collectBeginEvents() {
         guard contacts.chunkCount > 0 else { return }
-        let cs = contacts.view, chunkSize = ContactSet.chunkSize
+        let cs = contacts.mutableView, chunkSize = ContactSet.chunkSize
         for ch in 0..<contacts.chunkCount {
           for offset in contacts.changes[ch] where cs[ch * chunkSize + Int(offset)].flags & Contact.began != 0 {
-            contacts.beginEvents.append(contacts.beginEvent(for: cs[ch * chunkSize + Int(offset)], shapes: shapes.view, metas: metas.view))
+            let k = ch * chunkSize + Int(offset)
+            contacts.beginEvents.append(contacts.beginEvent(for: cs[k], shapes: shapes.view, metas: metas.view))
+            cs[k].flags &= ~Contact.began
           }
         }
     }

@@ -65,6 +65,16 @@ struct ManifoldPoint: Sendable {
     var maxNormalImpulse: Float = 0
     /// Contact recycling: the separation when the manifold was computed.
     var baseSeparation: Float = 0
+
+    /// Keeps the solve's impulses for the next step's warm start. A non-finite one — from a
+    /// body the solve sent to NaN, which `BodyFinalize` then stops — is kept as 0, so that no
+    /// NaN stays in the world (and a snapshot of it restores).
+    @inline(__always)
+    mutating func storeImpulses(normal: Float, tangent: Float, maxNormal: Float) {
+        normalImpulse = normal.isFinite ? normal : 0
+        tangentImpulse = tangent.isFinite ? tangent : 0
+        maxNormalImpulse = maxNormal.isFinite ? maxNormal : 0
+    }
 }
 
 /// Up to two contact points sharing one normal, which points from shape A to shape B.

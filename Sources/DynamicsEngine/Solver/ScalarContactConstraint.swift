@@ -128,15 +128,7 @@ enum ContactSolver {
     /// Writes impulses back to the contact's manifold for the next step's warm start.
     @inline(__always)
     static func store(_ c: ContactConstraint, into manifold: inout Manifold) {
-        if manifold.pointCount > 0 {
-            manifold.p0.normalImpulse = c.p0.normalImpulse
-            manifold.p0.tangentImpulse = c.p0.tangentImpulse
-            manifold.p0.maxNormalImpulse = c.p0.maxNormalImpulse
-        }
-        if manifold.pointCount > 1 {
-            manifold.p1.normalImpulse = c.p1.normalImpulse
-            manifold.p1.tangentImpulse = c.p1.tangentImpulse
-            manifold.p1.maxNormalImpulse = c.p1.maxNormalImpulse
-        }
+        if manifold.pointCount > 0 { manifold.p0.storeImpulses(normal: c.p0.normalImpulse, tangent: c.p0.tangentImpulse, maxNormal: c.p0.maxNormalImpulse) }
+        if manifold.pointCount > 1 { manifold.p1.storeImpulses(normal: c.p1.normalImpulse, tangent: c.p1.tangentImpulse, maxNormal: c.p1.maxNormalImpulse) }
     }
 }

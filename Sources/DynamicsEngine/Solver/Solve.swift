@@ -106,6 +106,13 @@ extension World {
                 }
                 ctx.pipeline.run(workers: workers, SolveStages(views: views, smallIslands: smallIslands.view))
             }
+            // Never let a NaN stay in a joint (the bodies' guard is `BodyFinalize`'s): a joint
+            // no solve can satisfy, its bodies held at the speed limit, pushes harder every
+            // sub-step until its accumulated impulse overflows. Such an impulse is dropped and
+            // the joint starts its next step cold; a world's snapshot holds no NaN.
+            for k in 0..<nj where !jointsP[Int(jointList[k])].impulsesAreFinite {
+                jointsP[Int(jointList[k])].clearImpulses()
+            }
         }
     }
 

@@ -65,16 +65,8 @@ extension WideContact {
     /// Writes lane `l`'s impulses to its contact's manifold for the next step's warm start.
     @inline(__always)
     static func store(_ wide: View<WideContact>, _ k: Int, lane l: Int, into manifold: inout Manifold) {
-        if manifold.pointCount > 0 {
-            manifold.p0.normalImpulse = wide[k].ln1[l]
-            manifold.p0.tangentImpulse = wide[k].lt1[l]
-            manifold.p0.maxNormalImpulse = wide[k].mx1[l]
-        }
-        if manifold.pointCount > 1 {
-            manifold.p1.normalImpulse = wide[k].ln2[l]
-            manifold.p1.tangentImpulse = wide[k].lt2[l]
-            manifold.p1.maxNormalImpulse = wide[k].mx2[l]
-        }
+        if manifold.pointCount > 0 { manifold.p0.storeImpulses(normal: wide[k].ln1[l], tangent: wide[k].lt1[l], maxNormal: wide[k].mx1[l]) }
+        if manifold.pointCount > 1 { manifold.p1.storeImpulses(normal: wide[k].ln2[l], tangent: wide[k].lt2[l], maxNormal: wide[k].mx2[l]) }
     }
 
     /// Bounces of lane `l` (see `ContactSolver.applyRestitution`, the same rule for the

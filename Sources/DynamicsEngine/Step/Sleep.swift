@@ -17,6 +17,18 @@ extension World {
         } while k >= 0 && k != i
     }
 
+    /// Whether awake body `t`, touching sleeping body `s` through a contact with points, wakes
+    /// it: only a dynamic body is woken, by a dynamic body or by a kinematic body that moves.
+    /// A kinematic body standing still pushes nothing (it keeps no island awake either:
+    /// `IslandBuilder.canSleep`), and nothing a contact does moves a kinematic body. (Were
+    /// either woken, a body resting on a still platform and the platform — a kinematic body
+    /// sleeps alone, when its own timer runs out — would wake each other every
+    /// `timeToSleep`, and never both sleep.)
+    @inline(__always)
+    func touchWakes(_ t: Int, sleeping s: Int) -> Bool {
+        metas[s].type == .dynamic && (metas[t].type == .dynamic || states[t].v != .zero || states[t].w != 0)
+    }
+
     /// Puts bodies `list` to sleep as one island (linked in a ring).
     func sleepIsland(_ list: View<Int32>) {
         guard let first = list.first else { return }

@@ -25,6 +25,11 @@ extension World {
             let takeAsleepStep = true
             #endif
             if takeAsleepStep {
+                // A full step would solve no island (`islandCount` reads 0 after it). The last
+                // full step put every island it had to sleep, which marked them for a rebuild,
+                // so the next full step rebuilds them whatever the count says.
+                assert(islands.dirty || islands.count == 0, "a world asleep kept islands that are not rebuilt")
+                islands.count = 0
                 counters.asleepSteps += 1
                 if profiling { profile.steps += 1 }
                 counters.stepCount += 1
@@ -77,8 +82,8 @@ extension World {
         collectBeginEvents()
         lap(\.finalize)
         #if DEBUG
-        // (Unless an island just fell asleep, which a step at rest does too.)
-        if atRest && !islands.dirty {
+        // (Unless an island or a kinematic body just fell asleep, which a step at rest does too.)
+        if atRest && !islands.dirty && !kinematicSleptSinceRestCopy() {
             assert(restSnapshotMatches(bitwise: false) && counters.continuousHits - hitsBefore == rest.hits,
                    "a step from an exact rest point changed the world: the rest copy misses something a step reads")
         }
@@ -105,7 +110,9 @@ extension World {
         rest.asleepGeneration = rest.stateGeneration
     }
 
-    /// A joint between an awake and a sleeping body wakes the sleeping one.
+    /// A joint between an awake and a sleeping body wakes the sleeping one. (Both: their
+    /// timers start again together, so a body jointed to a kinematic one that sleeps alone
+    /// falls asleep with it.)
     func wakeJointedBodies() {
         for j in 0..<Int(jointSlots.count) where joints[j].alive {
             let a = Int(joints[j].bodyA), b = Int(joints[j].bodyB)

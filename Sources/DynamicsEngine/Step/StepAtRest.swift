@@ -107,6 +107,20 @@ extension World {
         }
     }
 
+    /// Lets a debug build take the shortcut steps a release build takes — the steps of a world
+    /// asleep (`World.isAsleep`) and steps at rest — instead of full steps checked against
+    /// them (`RestState.takesStepsInDebug`). Package-internal: the engine fuzzer's sleep-heavy
+    /// worlds turn it on so that `swift test` runs the shortcuts, and compare those worlds with
+    /// a twin that takes every step in full. Changes no result, so it is not a state change.
+    package var takesShortcutStepsInDebug: Bool {
+        get { rest.takesStepsInDebug }
+        set { rest.takesStepsInDebug = newValue }
+    }
+
+    /// Steps that did nothing because the world was asleep (`StepCounters.asleepSteps`), for
+    /// the fuzzer's report of how often that shortcut ran. Package-internal, like the counter.
+    package var asleepStepCount: Int { counters.asleepSteps }
+
     /// Whether this step can be a step at rest (see `RestState`).
     @inline(__always)
     func canStepAtRest(dt: Float) -> Bool {
@@ -139,18 +153,31 @@ extension World {
         let linTol = settings.sleepLinearThreshold, angTol = settings.sleepAngularThreshold
         let kinematicSleepTime = settings.isSleepEnabled ? settings.timeToSleep : .infinity
         let me = metas.mutableView, st = states.view, si = sims.view
+        var kinematicSlept = false
         for i in 0..<Int(bodySlots.count) where me[i].alive && me[i].type != .static && me[i].awake {
             // (At an exact rest point nothing moves: a full step's move is zero too.)
             BodyFinalize.advanceSleepTimer(&me[i], body: i, v: st[i].v, w: st[i].w, maxExtent: si[i].maxExtent, move: .zero, turn: 0,
                                            dt: dt, linTol: linTol, angTol: angTol, kinematicSleepTime: kinematicSleepTime)
+            // (Only a kinematic body falls asleep alone, there.)
+            if !me[i].awake { kinematicSlept = true }
         }
         sleepRestingIslands(metas.view)
         counters.continuousHits += rest.hits
         counters.restSteps += 1
-        // Whatever fell asleep changed the state: the next step compares afresh (or, when
-        // every body now sleeps, does nothing).
-        if islands.dirty { rest.atRest = false; rest.full = false; rest.settled = false }
+        // Whatever fell asleep — an island, or a kinematic body alone — changed the state: the
+        // next step compares afresh (or, when every body now sleeps, does nothing).
+        if islands.dirty || kinematicSlept { rest.atRest = false; rest.full = false; rest.settled = false }
         recordAsleep()
+    }
+
+    /// Whether a kinematic body fell asleep (alone, as `BodyFinalize.advanceSleepTimer` puts
+    /// it to sleep) since the rest copy was taken: a change a step at rest makes too, like an
+    /// island falling asleep (the debug check after a full step from a rest point).
+    func kinematicSleptSinceRestCopy() -> Bool {
+        let m = metas.view, rm = rest.metas.view
+        guard m.count == rm.count else { return true }
+        for i in 0..<m.count where m[i].alive && m[i].type == .kinematic && !m[i].awake && rm[i].awake { return true }
+        return false
     }
 
     /// After a full step: whether it ended where the last one did, and the copy for the next.
