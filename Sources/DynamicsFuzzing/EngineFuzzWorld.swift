@@ -107,6 +107,12 @@ final class EngineFuzzWorld {
 
     // MARK: Running
 
+    /// Notes that the world stopped at its time limit (a warning, not a violation).
+    private func stoppedAtTimeLimit() {
+        result.warnings["world stopped at its time limit", default: 0] += 1
+        say("stopped: over \(timeLimit ?? 0) s")
+    }
+
     func run() {
         buildContainer()
         if result.isCrowd {
@@ -116,15 +122,10 @@ final class EngineFuzzWorld {
         }
         for _ in 0..<rng.int(in: 0...(result.isCrowd ? 20 : 8)) { addJoint() }
         check()
-        let clock = ContinuousClock()
-        let start = clock.now
+        let deadline = FuzzDeadline(seconds: timeLimit)
         for s in 0..<steps {
             step = s
-            if let limit = timeLimit, s % 10 == 0, clock.now - start > .milliseconds(Int64(limit * 1000)) {
-                result.warnings["world stopped at its time limit", default: 0] += 1
-                say("stopped: over \(limit) s")
-                break
-            }
+            if deadline.passed(atStep: s) { stoppedAtTimeLimit(); break }
             churn()
             steerKinematics()
             one.step(dt: Self.dt)

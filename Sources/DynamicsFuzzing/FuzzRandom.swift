@@ -50,3 +50,23 @@ struct FuzzRandom {
     /// A random angle in radians.
     mutating func angle() -> CGFloat { cg(-.pi, .pi) }
 }
+
+/// A world's time limit (`EngineFuzzer.Options.timeLimit`): looked at every ten steps, so that
+/// reading the clock costs the world nothing.
+struct FuzzDeadline {
+    private let clock = ContinuousClock()
+    private let start: ContinuousClock.Instant
+    private let limit: Duration?
+
+    /// A limit of `seconds` from now; nil: none.
+    init(seconds: Double?) {
+        start = clock.now
+        limit = seconds.map { .milliseconds(Int64($0 * 1000)) }
+    }
+
+    /// Whether the world ran past its limit (only ever true at a step that is a multiple of ten).
+    func passed(atStep step: Int) -> Bool {
+        guard let limit, step % 10 == 0 else { return false }
+        return clock.now - start > limit
+    }
+}

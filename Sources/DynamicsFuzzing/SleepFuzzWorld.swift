@@ -170,21 +170,22 @@ final class SleepFuzzWorld {
 
     // MARK: Running
 
+    /// Notes that the world stopped at its time limit (a warning, not a violation).
+    private func stoppedAtTimeLimit() {
+        result.warnings["world stopped at its time limit", default: 0] += 1
+        say("stopped: over \(timeLimit ?? 0) s")
+    }
+
     func run() {
         buildContainer()
         buildScene()
         check(before: nil)
         quietLeft = rng.int(in: 90...240)
         asleepWanted = rng.int(in: 2...40)
-        let clock = ContinuousClock()
-        let start = clock.now
+        let deadline = FuzzDeadline(seconds: timeLimit)
         for s in 0..<steps {
             step = s
-            if let limit = timeLimit, s % 10 == 0, clock.now - start > .milliseconds(Int64(limit * 1000)) {
-                result.warnings["world stopped at its time limit", default: 0] += 1
-                say("stopped: over \(limit) s")
-                break
-            }
+            if deadline.passed(atStep: s) { stoppedAtTimeLimit(); break }
             while let first = later.first, first.step <= s {
                 later.removeFirst()
                 say(first.what)
