@@ -234,32 +234,24 @@ struct BenchCLITests {
     // MARK: end to end (no timing): the built executable rejects an unknown scene with exit 2.
 
     @Test func executableRejectsUnknownSceneWithExitTwo() throws {
-        let exe = try #require(Self.builtExecutable(), "dynamics-bench is not in the build folder; run swift build --build-tests")
-        let p = Process()
-        p.executableURL = exe
-        p.arguments = ["run", "no-such-scene"]
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 2)
+        let (text, status) = try Self.runExecutable(["run", "no-such-scene"], readingStandardError: true)
+        #expect(status == 2)
         #expect(text.hasPrefix("dynamics-bench: error: unknown scene 'no-such-scene'"))
         #expect(text.split(separator: "\n").count == 1)
     }
 
-    /// Runs the built executable with `arguments`; its standard output and exit status.
-    static func runExecutable(_ arguments: [String]) throws -> (String, Int32) {
+    /// Runs the built executable with `arguments`; its standard output (or, when
+    /// `readingStandardError`, its standard error) and exit status.
+    static func runExecutable(_ arguments: [String], readingStandardError: Bool = false) throws -> (String, Int32) {
         let exe = try #require(Self.builtExecutable(), "dynamics-bench is not in the build folder; run swift build --build-tests")
         let p = Process()
         p.executableURL = exe
         p.arguments = arguments
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
+        let pipe = Pipe()
+        p.standardOutput = readingStandardError ? FileHandle.nullDevice : pipe
+        p.standardError = readingStandardError ? pipe : FileHandle.nullDevice
         try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
         return (text, p.terminationStatus)
     }
