@@ -121,6 +121,9 @@ private enum NP {
         s.withView { RayCaster.cast($0, xf, origin: origin, translation: translation) }
     }
 
+    /// A vertex-pair feature id with its two vertices swapped (the pair seen from the other shape).
+    static func swapped(_ id: UInt32) -> UInt32 { ((id & 0xFF) << 8) | ((id >> 8) & 0xFF) | (id & ~0xFFFF) }
+
     static func near(_ a: Float, _ b: Float, _ tol: Float = 1e-3) -> Bool { abs(a - b) <= tol }
     static func near(_ a: Vec2, _ b: Vec2, _ tol: Float = 1e-3) -> Bool { length(a - b) <= tol }
 
@@ -297,13 +300,17 @@ struct NarrowPhasePolygonTests {
         let m = NP.collide(a, xfA, b, xfB)
         #expect(m.pointCount >= 1)
         #expect(NP.near(m.normal, Vec2(0, -1)))  // from A (above) down to B
-        for i in 0..<m.pointCount { #expect((m[i].id >> 16) & 1 == 1) }  // flip bit set
+        // Ids pair a vertex of A with one of B: B's top face runs from vertex 2 to 3, A's bottom
+        // edge from 0 to 1, so A's vertex 0 meets B's vertex 3 and A's 1 meets B's 2.
+        let faceIDs: Set<UInt32> = [featureID(0, 3), featureID(1, 2)]
+        for i in 0..<m.pointCount { #expect(faceIDs.contains(m[i].id)) }
 
-        // Same pair in the other order: opposite normal, same points and separations.
+        // Same pair in the other order: opposite normal, same points and separations, and the
+        // same vertex pairs (now B's vertex first).
         let r = NP.collide(b, xfB, a, xfA)
         #expect(NP.near(r.normal, Vec2(0, 1)))
         #expect(r.pointCount == m.pointCount)
-        for i in 0..<r.pointCount { #expect((r[i].id >> 16) & 1 == 0) }
+        #expect(Set((0..<r.pointCount).map { r[$0].id }) == Set((0..<m.pointCount).map { NP.swapped(m[$0].id) }))
         let sm = NP.separations(m), sr = NP.separations(r)
         for i in 0..<min(sm.count, sr.count) { #expect(NP.near(sm[i], sr[i])) }
         for i in 0..<m.pointCount { #expect(NP.hasPoint(r, m[i].point, sep: m[i].separation)) }
@@ -315,12 +322,33 @@ struct NarrowPhasePolygonTests {
     }
 
     @Test func referenceFacePrefersAWithinTolerance() throws {
-        // Equal boxes stacked: A's and B's faces separate equally; A must be the reference.
+        // Equal boxes stacked: A's and B's faces separate equally; A must be the reference (its
+        // top face's normal, exactly), as when B is turned by a hair.
         let a = try NPShape.box(5, 5)
-        let m = NP.collide(a, NP.xf(0, 0), a, NP.xf(1, 9.5))
-        #expect(m.pointCount == 2)
-        for i in 0..<m.pointCount { #expect((m[i].id >> 16) & 1 == 0) }
-        #expect(NP.near(m.normal, Vec2(0, 1)))
+        for angle: Float in [0, 0.0002, -0.0002] {
+            let m = NP.collide(a, NP.xf(0, 0), a, NP.xf(1, 9.5, angle))
+            #expect(m.pointCount == 2)
+            #expect(m.normal == Vec2(0, 1))
+        }
+    }
+
+    @Test func featureIDsSurviveAReferenceFaceTrade() throws {
+        // A wide box resting on a narrower one: flat, both faces separate equally and A's top
+        // face is the reference; turned by a hair, B's bottom face separates more and becomes
+        // the reference (the normal turns with B). The points keep their ids either way, so the
+        // solver keeps their warm start.
+        let a = try NPShape.box(25, 50), b = try NPShape.box(50, 50)
+        let m0 = NP.collide(a, NP.xf(0, 0), b, NP.xf(0, 99, 0))
+        let m1 = NP.collide(a, NP.xf(0, 0), b, NP.xf(0, 99, 0.01))
+        #expect(m0.pointCount == 2 && m1.pointCount == 2)
+        #expect(m0.normal == Vec2(0, 1))
+        #expect(m1.normal != Vec2(0, 1) && NP.near(m1.normal, Vec2(-sinf(0.01), cosf(0.01))))
+        // A's top face runs from vertex 2 (right) to 3 (left), B's bottom face from 0 (left) to
+        // 1 (right): the right point lies between A's 2 and B's 1, the left one between 3 and 0.
+        for m in [m0, m1] {
+            #expect(Set((0..<m.pointCount).map { m[$0].id }) == [featureID(2, 1), featureID(3, 0)])
+            for i in 0..<m.pointCount { #expect((m[i].id == featureID(2, 1)) == (m[i].point.x > 0)) }
+        }
     }
 
     @Test func featureIDsStableUnderSmallMotion() throws {

@@ -12,8 +12,9 @@
 ///   as a uniform skin (rounded shape) around the core geometry.
 ///
 /// Feature ids: circle pairs (circle–circle, polygon–circle, segment–circle) use id 0. Polygon
-/// pairs (polygon–polygon, segment–polygon) use `featureID(referenceEdge, incidentVertex,
-/// flip: referenceIsB)`, see `CollidePolygons.swift`.
+/// pairs (polygon–polygon, segment–polygon) use the pair of vertices a point lies between,
+/// `featureID(vertexOfA, vertexOfB)`, whichever polygon gives the reference face (see
+/// `CollidePolygons.swift`).
 enum Collide {
     /// The engine's linear slop in points (100 pt = 1 m).
     @inline(__always) static var linearSlop: Float { 0.5 }

@@ -1,15 +1,17 @@
 /// Polygon–polygon and segment–polygon manifolds: separating axis test, reference face,
 /// incident edge, clipping.
 ///
-/// Feature ids: `featureID(referenceEdge, incidentVertex, flip: referenceIsB)`.
-/// - `referenceEdge` is the index of the reference face on its polygon (edge i runs from
-///   vertex i to vertex i+1). For a segment A, edge 0 is the side with normal
-///   `rightPerp(v1 - v0)` and edge 1 the opposite side.
-/// - `incidentVertex` is the index, on the incident polygon, of the end of the incident edge the
-///   point was produced from (the point may have been clipped towards the other end).
-/// - `flip` is true when B supplied the reference face.
-/// The same touching configuration gives the same ids from one step to the next; a point
-/// keeps its id when it is clipped or unclipped, and when the incident edge changes to the other
+/// Feature ids (Box2D's scheme): a point's id is the pair of vertices it lies between,
+/// `featureID(vertexOfA, vertexOfB)`. A clipped point pairs the incident vertex it was produced
+/// from with the reference face's vertex at the same end (the incident edge runs opposite to
+/// the reference face, so its first vertex lies at the face's second); a vertex–vertex contact
+/// pairs its two vertices. For a segment A, vertices 0 and 1 are its end points (edge 0 is the
+/// side with normal `rightPerp(v1 - v0)`, edge 1 the opposite side).
+/// The same touching configuration gives the same ids from one step to the next, whichever
+/// polygon gives the reference face: two nearly parallel faces (boxes resting on each other)
+/// trade the reference face back and forth as they tilt by a hair either way, and ids naming
+/// the reference polygon would lose the points' warm start at every trade. A point also keeps
+/// its id when it is clipped or unclipped, and when the incident edge changes to the other
 /// edge sharing the same vertex.
 extension Collide {
     /// Polygon A against polygon B.
@@ -111,6 +113,8 @@ extension Collide {
         let xf = pair.xf
         let rTotal = pair.rA + pair.rB
         let i21: Int, i22: Int
+        // The reference face runs from vertex i11 to i12.
+        let i11 = refEdge, i12 = nextIndex(refEdge, flip ? pair.countB : pair.countA)
         let n1: Vec2, v11: Vec2, v12: Vec2, v21: Vec2, v22: Vec2
         let r1: Float, r2: Float
         if !flip {
@@ -151,7 +155,7 @@ extension Collide {
             if !(sep < speculative) { return Manifold() }
             let n = d * (1 / dist)  // from polygon 1 toward polygon 2
             let mid = 0.5 * ((p1 + r1 * n) + (p2 - r2 * n))
-            let id = featureID(refEdge, f.1 == 0 ? i21 : i22, flip: flip)
+            let id = vertexPairID(reference: f.0 == 0 ? i11 : i12, incident: f.1 == 0 ? i21 : i22, flip: flip)
             return single(xfA, normal: flip ? -n : n, point: mid, separation: sep, id: id)
         }
 
@@ -183,16 +187,19 @@ extension Collide {
         var m = Manifold()
         m.normal = xfA.q.rotate(flip ? -n1 : n1)
         let merged = (sHi - sLo) * (sHi - sLo) * dot(e2, e2) < 1.0e-4 * linearSlop * linearSlop
+        // pLo comes from v21, at the reference face's second vertex; pHi from v22, at its first.
+        let idLo = vertexPairID(reference: i12, incident: i21, flip: flip)
+        let idHi = vertexPairID(reference: i11, incident: i22, flip: flip)
         if merged {
             // The clipped edge shrank to (almost) a point: keep a single point, the deeper end.
             if dLo <= dHi {
-                emit(&m, pLo, dLo, n1, r1, r2, featureID(refEdge, i21, flip: flip), xfA, speculative)
+                emit(&m, pLo, dLo, n1, r1, r2, idLo, xfA, speculative)
             } else {
-                emit(&m, pHi, dHi, n1, r1, r2, featureID(refEdge, i22, flip: flip), xfA, speculative)
+                emit(&m, pHi, dHi, n1, r1, r2, idHi, xfA, speculative)
             }
         } else {
-            emit(&m, pLo, dLo, n1, r1, r2, featureID(refEdge, i21, flip: flip), xfA, speculative)
-            emit(&m, pHi, dHi, n1, r1, r2, featureID(refEdge, i22, flip: flip), xfA, speculative)
+            emit(&m, pLo, dLo, n1, r1, r2, idLo, xfA, speculative)
+            emit(&m, pHi, dHi, n1, r1, r2, idHi, xfA, speculative)
         }
         if m.pointCount == 0 {
             // The face gives nothing within reach; a vertex pair may still be closer.
@@ -200,6 +207,14 @@ extension Collide {
             m.normal = .zero
         }
         return m
+    }
+
+    /// The id of a point between reference-face vertex `reference` and incident vertex
+    /// `incident` (of polygon B when `flip`, else of A): `featureID(vertexOfA, vertexOfB)`, the
+    /// same whichever polygon gives the reference face.
+    @inline(__always)
+    private static func vertexPairID(reference: Int, incident: Int, flip: Bool) -> UInt32 {
+        flip ? featureID(incident, reference) : featureID(reference, incident)
     }
 
     /// Appends the clipped point `p` (on polygon 2's core, `d` = its distance above the

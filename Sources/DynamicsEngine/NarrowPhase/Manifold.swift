@@ -105,11 +105,11 @@ struct Manifold: Sendable {
     }
 }
 
-/// Builds a feature id from the indices of the reference and incident features.
+/// Builds a feature id from two feature indices (for polygon pairs, a vertex of A and a vertex
+/// of B) and `side`, which tells one-sided segment contacts apart.
 @inline(__always) @usableFromInline
-func featureID(_ a: Int, _ b: Int, flip: Bool = false, side: Int = 0) -> UInt32 {
-    UInt32(truncatingIfNeeded: a & 0xFF) | (UInt32(truncatingIfNeeded: b & 0xFF) << 8)
-        | (UInt32(flip ? 1 : 0) << 16) | (UInt32(side & 0xFF) << 17)
+func featureID(_ a: Int, _ b: Int, side: Int = 0) -> UInt32 {
+    UInt32(truncatingIfNeeded: a & 0xFF) | (UInt32(truncatingIfNeeded: b & 0xFF) << 8) | (UInt32(side & 0xFF) << 17)
 }
 
 // Compared field by field when a small world looks for exact rest (`Step/StepAtRest.swift`).
