@@ -151,11 +151,16 @@ struct NarrowPhaseContext: @unchecked Sendable {
     /// barely moved relative to each other since the manifold was computed — less than
     /// `recycleDistance` for touching contacts (the speculative distance for the others),
     /// counting a rotation as the arc it sweeps at the moving body's farthest point, and each
-    /// body turned less than about 11° — the manifold's points, normal, feature ids and
-    /// impulses are kept and only the separations and points follow the bodies: each point's
-    /// two material points (fixed in each body since the manifold was computed) are moved
-    /// with their bodies, and the separation changes by their relative displacement along the
-    /// normal. Returns false when the contact must be computed afresh.
+    /// body turned less than about 11° — the manifold's normal, feature ids and impulses are
+    /// kept and only the separations and points follow the bodies. Each point's separation
+    /// changes by the relative displacement, along the normal, of its two material points
+    /// (fixed in each body since the manifold was computed). The point itself — where the
+    /// solver applies the impulses — follows the bodies' relative translation only, not their
+    /// turns (as Box2D keeps a recycled contact's anchors): a circle rolling in a recycled
+    /// contact would otherwise carry the point round its rim, and the normal impulse, no longer
+    /// aimed at its centre, would spin it further until the manifold is computed again — in a
+    /// pile of circles and boxes this kept a few bodies rocking for good. Returns false when
+    /// the contact must be computed afresh.
     @inline(__always)
     func recycle(_ c: inout ContactData, flags: UInt8, _ sa: BodySim, _ sb: BodySim, staticA: Bool, staticB: Bool) -> Bool {
         guard flags & Contact.cached != 0 else { return false }
@@ -171,12 +176,14 @@ struct NarrowPhaseContext: @unchecked Sendable {
         let tolerance = pointsTouch ? recycleDistance : min(recycleDistance, speculative)
         guard moved < tolerance else { return false }
         let n = c.manifold.normal
+        // B's centre moved this much relative to A's since the manifold was computed.
+        let shift = sb.center - sa.center + c.cachedOffset
         @inline(__always) func follow(_ p: inout ManifoldPoint) {
             let rA = dqA.rotate(p.anchorA)
             let rB = dqB.rotate(p.anchorA + c.cachedOffset)
             let dp = (sb.center + rB) - (sa.center + rA)
             p.separation = p.baseSeparation + dot(dp, n)
-            p.point = sa.center + rA + 0.5 * dp
+            p.point = sa.center + p.anchorA + 0.5 * shift
         }
         if c.manifold.pointCount > 0 { follow(&c.manifold.p0) }
         if c.manifold.pointCount > 1 { follow(&c.manifold.p1) }
