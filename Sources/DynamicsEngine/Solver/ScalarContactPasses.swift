@@ -68,18 +68,30 @@ extension ContactSolver {
         vel.store(c, states)
     }
 
+    /// A normal row's bias, mass scale and impulse scale.
+    typealias Row = (bias: Float, massScale: Float, impulseScale: Float)
+
     /// Bias, mass scale and impulse scale of one normal row at separation `s`: speculative
     /// when apart, soft when overlapping in the biased pass, rigid in the relax pass.
     @inline(__always)
-    static func normalRow(_ s: Float, _ soft: Softness, invH: Float, maxBiasVelocity: Float, useBias: Bool)
-        -> (bias: Float, massScale: Float, impulseScale: Float) {
+    static func normalRow(_ s: Float, _ soft: Softness, invH: Float, maxBiasVelocity: Float, useBias: Bool) -> Row {
         if s > 0 { return (s * invH, 1, 0) }
         if useBias { return (max(soft.biasRate * s, -maxBiasVelocity), soft.massScale, soft.impulseScale) }
         return (0, 1, 0)
     }
 
-    /// One iteration: normal rows (block-solved for well-conditioned 2-point manifolds), then
-    /// Coulomb friction per point.
+    /// Whether the two soft rows of block constraint `c` (leaking at `impulseScale`) are
+    /// block-solved in the biased pass: only where the leaks, multiplied by K⁻¹, cannot
+    /// overshoot — 2 · K11 · (K⁻¹)11 · impulseScale ≤ 1 (the C kernels' `soft_block`, which
+    /// explains it); else the rows are solved one after the other.
+    @inline(__always)
+    static func softBlock(_ c: ContactConstraint, _ impulseScale: Float) -> Bool {
+        2 * c.k11 * c.invK.x * impulseScale <= 1
+    }
+
+    /// One iteration: normal rows (block-solved for well-conditioned 2-point manifolds; in the
+    /// biased pass only where the soft leak cannot overshoot, see `softBlock`), then — in the
+    /// relax pass only, as in Box2D v3.2 — Coulomb friction per point.
     @inline(__always)
     static func solve(_ c: inout ContactConstraint, _ states: MutableView<BodyState>,
                       invH: Float, maxBiasVelocity: Float, useBias: Bool) {
@@ -111,11 +123,15 @@ extension ContactSolver {
             vel.apply(ms, p, applied * nx, applied * ny)
         }
 
+        var blockRows: (Row, Row)?
         if c.useBlock {
-            // Both rows together (see `blockLCP`); each row's soft leak is a velocity
-            // impulseScale · Kᵢᵢ · λᵢ so a resting point overlaps as much as when solved alone.
             let row1 = normalRow(separation(c.p0), c.softness, invH: invH, maxBiasVelocity: maxBiasVelocity, useBias: useBias)
             let row2 = normalRow(separation(c.p1), c.softness, invH: invH, maxBiasVelocity: maxBiasVelocity, useBias: useBias)
+            if !useBias || softBlock(c, max(row1.impulseScale, row2.impulseScale)) { blockRows = (row1, row2) }
+        }
+        if let (row1, row2) = blockRows {
+            // Both rows together (see `blockLCP`); each row's soft leak is a velocity
+            // impulseScale · Kᵢᵢ · λᵢ so a resting point overlaps as much as when solved alone.
             let l1 = c.p0.normalImpulse, l2 = c.p1.normalImpulse
             let b1 = row1.massScale * (vel.relative(c.p0, nx, ny) + row1.bias) + row1.impulseScale * c.k11 * l1
             let b2 = row2.massScale * (vel.relative(c.p1, nx, ny) + row2.bias) + row2.impulseScale * c.k22 * l2
@@ -143,8 +159,10 @@ extension ContactSolver {
             p.tangentImpulse = newImpulse
             vel.apply(ms, p, applied * tx, applied * ty)
         }
-        if c.pointCount > 0 { solveFriction(&c.p0) }
-        if c.pointCount > 1 { solveFriction(&c.p1) }
+        if !useBias {
+            if c.pointCount > 0 { solveFriction(&c.p0) }
+            if c.pointCount > 1 { solveFriction(&c.p1) }
+        }
         vel.store(c, states)
     }
 
