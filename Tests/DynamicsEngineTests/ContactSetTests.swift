@@ -45,7 +45,7 @@ struct ContactSetTests {
         }
         for s in 0..<w.shapes.count where w.shapes[s].alive {
             var got: [Int] = []
-            w.contacts.forEachContact(ofShape: s) { got.append($0) }
+            w.contacts.forEachContact(ofShape: s, wake: w.wakeBody(ofShape:)) { got.append($0) }
             let want = scan(w, shape: s)
             if got != want { return "shape \(s): lists \(got), scan \(want)" }
         }

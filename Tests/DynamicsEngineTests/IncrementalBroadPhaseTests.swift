@@ -18,6 +18,9 @@ struct IncrementalBroadPhaseTests {
                 let a = Int(w.shapes[s].body), b = Int(w.shapes[t].body)
                 if a == b || (w.metas[a].type != .dynamic && w.metas[b].type != .dynamic) { continue }
                 guard w.broadPhase.fatBoxes[s].overlaps(w.broadPhase.fatBoxes[t]) else { continue }
+                // Two bodies asleep in different sleeping sets keep no contact (`ContactSet`).
+                let setA = w.contacts.bodySets[a], setB = w.contacts.bodySets[b]
+                if setA >= 0 && setB >= 0 && setA != setB { continue }
                 if groups {
                     let allowed = w.shapes[t].isBoundary ? w.bodyCollidesWithBoundary(a, group: w.shapes[t].boundaryGroup)
                         : w.shapes[s].isBoundary ? w.bodyCollidesWithBoundary(b, group: w.shapes[s].boundaryGroup)
@@ -29,6 +32,25 @@ struct IncrementalBroadPhaseTests {
             }
         }
         return keys.sorted()
+    }
+
+    /// The keys of every live contact, awake or in a sleeping set, sorted.
+    static func contactKeys(_ w: World) -> [UInt64] {
+        var keys = w.contacts.view.filter { $0.shapeA >= 0 }.map(\.key)
+        w.contacts.forEachAsleep { keys.append($0.key) }
+        return keys.sorted()
+    }
+
+    /// `contactKeys` and `expectedKeys` without the pairs of bodies woken during the last step:
+    /// those look for their partners in the next pass (`BroadPhase.requery`), so their pairs
+    /// with sleeping bodies may be missing until then.
+    static func keysBesideWoken(_ w: World, groups: Bool = false) -> (got: [UInt64], want: [UInt64]) {
+        let woken = Set(w.broadPhase.requery.view.map { Int32($0) })
+        func settled(_ k: UInt64) -> Bool {
+            let s = Int(k >> 32), t = Int(k & 0xFFFF_FFFF)
+            return !woken.contains(w.shapes[s].body) && !woken.contains(w.shapes[t].body)
+        }
+        return (contactKeys(w).filter(settled), expectedKeys(w, groups: groups).filter(settled))
     }
 
     @Test("random churn, teleports, kicks, sleep and a large moving bar: contacts = overlapping fat boxes, every step")
@@ -65,8 +87,7 @@ struct IncrementalBroadPhaseTests {
             }
             if step % 31 == 3, let b = bodies.randomElement(using: &rng) { w.setLinearVelocity(b, Vec2(rng.float(-300, 300), -600)) }
             w.step()
-            let got = w.contacts.view.map(\.key)
-            let want = Self.expectedKeys(w)
+            let (got, want) = Self.keysBesideWoken(w)
             #expect(got == want, "step \(step): \(got.count) contacts, \(want.count) overlapping fat boxes; replay: swift test --filter IncrementalBroadPhaseTests")
             if got != want { return }
             checked += 1
@@ -102,13 +123,12 @@ struct IncrementalBroadPhaseTests {
                 bodies.append(b)
             }
         }
-        func expected() -> [UInt64] { Self.expectedKeys(w, groups: true) }
         var filtered = 0
         for step in 0..<240 {
             if step % 7 == 3 { regroup(bodies[Int(rng.next() % UInt64(bodies.count))]) }
             if step % 23 == 9, let b = bodies.randomElement(using: &rng) { w.setLinearVelocity(b, Vec2(rng.float(-400, 400), -500)) }
             w.step()
-            let got = w.contacts.view.map(\.key), want = expected()
+            let (got, want) = Self.keysBesideWoken(w, groups: true)
             #expect(got == want, "step \(step): \(got.count) contacts, \(want.count) expected; replay: swift test --filter IncrementalBroadPhaseTests")
             if got != want { return }
             filtered += w.broadPhase.grid.entryMasks.isEmpty ? 0 : 1
@@ -134,12 +154,11 @@ struct IncrementalBroadPhaseTests {
                 bodies.append(b)
             }
         }
-        func expected() -> [UInt64] { Self.expectedKeys(w, groups: true) }
         var crowded = 0, boundaryContacts = 0, longRuns = 0
         for step in 0..<180 {
             if step % 19 == 7, let b = bodies.randomElement(using: &rng) { w.setLinearVelocity(b, Vec2(rng.float(-600, 600), -700)) }
             w.step()
-            let got = w.contacts.view.map(\.key), want = expected()
+            let (got, want) = Self.keysBesideWoken(w, groups: true)
             #expect(got == want, "step \(step): \(got.count) contacts, \(want.count) expected; replay: swift test --filter IncrementalBroadPhaseTests")
             if got != want { return }
             boundaryContacts += w.contacts.view.filter { w.shapes[Int($0.key & 0xFFFF_FFFF)].isBoundary }.count
@@ -188,7 +207,7 @@ struct IncrementalBroadPhaseTests {
             w.step()
             let moving = w.broadPhase.moving.count
             if moving <= World.fewMovingShapes { sawFew = true } else { sawMany = true }
-            let got = w.contacts.view.map(\.key), want = Self.expectedKeys(w)
+            let (got, want) = Self.keysBesideWoken(w)
             #expect(got == want, "step \(step), \(moving) moving shapes: \(got.count) contacts, \(want.count) expected; replay: swift test --filter IncrementalBroadPhaseTests")
             if got != want { return }
         }
@@ -227,7 +246,7 @@ struct IncrementalBroadPhaseTests {
         for step in 0..<240 {
             w.step()
             if step == flight - 1 { reused = w.counters.pairsReusedSteps - reused0 }
-            if w.contacts.view.map(\.key) != Self.expectedKeys(w) { exact = false }
+            if Self.keysBesideWoken(w).got != Self.keysBesideWoken(w).want { exact = false }
         }
         let stopped = bodies.allSatisfy { w.transform($0).p.x < 1500 - 10 + 1 && w.transform($0).p.x > 1400 }
         return (reused, stopped && exact)

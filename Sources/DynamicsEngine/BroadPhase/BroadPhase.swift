@@ -52,6 +52,10 @@ struct BroadPhase {
     let pairs = Column<UInt64>()
     /// Per shape slot: 1 when its fat box changed in this step's box update.
     let enlarged = Column<UInt8>()
+    /// Bodies woken since the last pass: their shapes look for partners again in the next one,
+    /// as if enlarged (their pairs with static and sleeping shapes were not kept while they
+    /// slept: `ContactSet`'s sleeping sets).
+    let requery = Column<Int32>()
     /// The enlarged moving shapes, in slot order.
     let enlargedList = Column<Int32>()
     /// The enlarged shapes' pairs, before they join the standing ones.

@@ -68,6 +68,14 @@ extension World {
         let v = BoxUpdate(ctx: ctx, enlarged: bp.enlarged.mutableView, escaped: bp.boxEscaped, moving: bp.moving.view,
                           half: half, maxMargin: maxMargin, fatMargin: fatMargin, lead: lead)
         Parallel.forRanges(workers: workers, count: bp.moving.count, minPerWorker: 1024, v)
+        // Woken bodies look for their partners again.
+        if !bp.requery.isEmpty {
+            let en = bp.enlarged.mutableView
+            for b in bp.requery.view where metas[Int(b)].alive && metas[Int(b)].awake {
+                forEachShape(of: Int(b)) { s in if !shapes[s].isStatic && s < en.count { en[s] = 1; bp.boxEscaped.set() } }
+            }
+            bp.requery.removeAllKeepingCapacity()
+        }
         let n = bp.moving.count
         // Nothing moved out of its fat box and nothing structural changed: last step's pairs
         // are still every pair, and the contacts stand as they are.
@@ -412,6 +420,9 @@ struct PairContext: @unchecked Sendable {
         if a == b { return false }
         let ma = metas[a], mb = metas[b]
         if ma.type != .dynamic && mb.type != .dynamic { return false }
+        // A retired pair (neither body awake nor kinematic): its contact, if any, is in a
+        // sleeping set (`ContactSet`).
+        if !ma.awake && !mb.awake && ma.type != .kinematic && mb.type != .kinematic { return false }
         if shapes[t].isBoundary {
             let g = shapes[t].boundaryGroup
             return g < 64 ? ma.boundaryMask & (1 << UInt64(g)) != 0 : world.bodyCollidesWithBoundary(a, group: g)

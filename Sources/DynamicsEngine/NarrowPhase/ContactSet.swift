@@ -137,6 +137,25 @@ final class ContactSet {
     /// must be rebuilt.
     let linksChanged = WorkFlag()
 
+    // Sleeping sets (see "Sleeping sets" below).
+    /// Per body slot: the sleeping set of a sleeping dynamic body, or -1 (awake, static,
+    /// kinematic, or no body).
+    let bodySets = Column<Int32>()
+    /// The sleeping sets: each holds, sorted by key, the contacts of one sleeping island
+    /// whose two bodies are both in the island or one of them static. Freed sets keep their
+    /// buffers for the next island that falls asleep.
+    let sets = Column<[Contact]>()
+    @exclusivity(unchecked) private var freeSets: [Int32] = []
+    /// Contacts held in sets (woken ones included until `flushWoken`).
+    @exclusivity(unchecked) private(set) var asleepCount = 0
+    /// Sets whose island woke: their contacts join `records` at the next `flushWoken`.
+    @exclusivity(unchecked) private var wokenSets: [Int32] = []
+    /// `records` from this index on were appended by `flushWoken` and are not sorted in yet
+    /// (-1: every record is in key order).
+    @exclusivity(unchecked) private(set) var unsortedFrom = -1
+    /// `forEachContact`'s list of data slots whose contact is in a set.
+    @exclusivity(unchecked) private var foundAsleep: [Int32] = []
+
     // MARK: - The records
 
     @inline(__always) var count: Int { records.count }
@@ -356,21 +375,29 @@ final class ContactSet {
 
     // MARK: - Per-shape contact lists
 
-    /// Calls `visit` with the index of every live contact of shape `s`, in key order.
-    func forEachContact(ofShape s: Int, _ visit: (Int) -> Void) {
-        if listsStale { buildLists() }
-        found.removeAllKeepingCapacity()
-        gather(shape: s)
-        visitFound(visit)
+    /// Calls `visit` with the index of every live contact of shape `s`, in key order. A
+    /// contact in a sleeping set is first brought back: `wake` is called with the shapes of
+    /// each such contact (the caller wakes their bodies' islands).
+    func forEachContact(ofShape s: Int, wake: (Int32) -> Void, _ visit: (Int) -> Void) {
+        forEachContact(ofShapesFrom: Int32(s), shapeNext: nil, wake: wake, visit)
     }
 
     /// Calls `visit` with the index of every live contact of a body's shapes — `first`, then
-    /// `shapeNext[first]` and so on until -1 — each once, in key order.
-    func forEachContact(ofShapesFrom first: Int32, shapeNext: View<Int32>, _ visit: (Int) -> Void) {
+    /// `shapeNext[first]` and so on until -1 (only `first` without `shapeNext`) — each once,
+    /// in key order. Contacts in sleeping sets are brought back first, as above.
+    func forEachContact(ofShapesFrom first: Int32, shapeNext: View<Int32>?, wake: (Int32) -> Void, _ visit: (Int) -> Void) {
         if listsStale { buildLists() }
-        found.removeAllKeepingCapacity()
-        var s = first
-        while s >= 0 { gather(shape: Int(s)); s = shapeNext[Int(s)] }
+        for pass in 0..<2 {
+            flushWoken(); sortIn()
+            found.removeAllKeepingCapacity()
+            foundAsleep.removeAllKeepingCapacity()
+            var s = first
+            while s >= 0 { gather(shape: Int(s)); s = shapeNext?[Int(s)] ?? -1 }
+            guard !foundAsleep.isEmpty else { break }
+            precondition(pass == 0, "ContactSet: a contact stayed in a sleeping set after its island woke")
+            let ed = edges.view
+            for slot in foundAsleep { wake(ed[Int(slot)].shapes[0]); wake(ed[Int(slot)].shapes[1]) }
+        }
         visitFound(visit)
     }
 
@@ -383,8 +410,13 @@ final class ContactSet {
             let slot = Int(e >> 1)
             let key = UInt64(UInt32(bitPattern: ed[slot].shapes[0])) << 32 | UInt64(UInt32(bitPattern: ed[slot].shapes[1]))
             let k = index(ofKey: key)
-            assert(k >= 0 && records[k].slot == Int32(slot), "ContactSet: shape \(s) lists slot \(slot), which no contact holds")
-            if records[k].shapeA >= 0 { found.append(Int32(k)) }
+            if k < 0 {
+                // In a sleeping set (the lists keep those contacts).
+                foundAsleep.append(Int32(slot))
+            } else {
+                assert(records[k].slot == Int32(slot), "ContactSet: shape \(s) lists slot \(slot), which no contact holds")
+                if records[k].shapeA >= 0 { found.append(Int32(k)) }
+            }
             e = ed[slot].next[Int(e & 1)]
         }
     }
@@ -428,6 +460,13 @@ final class ContactSet {
         for s in heads.indices { heads[s] = -1 }
         heads.grow(to: shapeEnd, with: -1)
         for k in records.indices where records[k].slot >= 0 { link(records[k].slot, key: records[k].key) }
+        for set in sets.indices {
+            for c in sets[set] {
+                shapeEnd = max(shapeEnd, Int(max(c.key >> 32, c.key & 0xFFFF_FFFF)) + 1)
+                heads.grow(to: shapeEnd, with: -1)
+                link(c.slot, key: c.key)
+            }
+        }
     }
 
     /// Puts slot `slot`'s contact (pair `key`) at the front of both its shapes' lists.
@@ -459,12 +498,148 @@ final class ContactSet {
         ed[Int(slot)] = ContactEdges()
     }
 
+    // MARK: - Sleeping sets
+
+    /// A sleeping island's contacts leave `records` for a set of their own, so that a step
+    /// reads only the contacts of awake bodies, and come back when the island wakes.
+    ///
+    /// - `bodySets` names each sleeping dynamic body's set (every one has a set, possibly
+    ///   empty: a body created asleep gets one of its own).
+    /// - A pair is *retired* when neither body is awake and neither is kinematic (static
+    ///   bodies and sleeping dynamic ones): the broad phase finds no retired pair
+    ///   (`PairContext.shouldCollide`), and `records` holds no retired contact after a step.
+    ///   At the end of a step in which islands fell asleep, `retire` moves each retired
+    ///   contact into its set (two bodies of one island, or one sleeping body and a static
+    ///   one) or drops it (two bodies of different islands: such a contact has no points, as
+    ///   points would have joined the islands, so it holds nothing the next one would not).
+    /// - Waking a set (`wake(set:)`) queues it; `flushWoken` appends its contacts after the
+    ///   sorted records, and `sortIn` sorts them in. A step flushes after its narrow phase,
+    ///   so the islands and the solve see the woken contacts, and sorts at its end; outside
+    ///   a step, whatever reads contacts by key flushes and sorts first. The broad phase looks
+    ///   again for the woken bodies' pairs (`BroadPhase.requery`), so that the merge keeps
+    ///   these contacts and finds the pairs that were dropped.
+    /// - The per-shape lists keep the set contacts (their slots stay put); a single-body
+    ///   operation that meets one wakes its island first (`forEachContact`).
+
+    /// A new, empty sleeping set.
+    func makeSet() -> Int32 {
+        if let s = freeSets.popLast() { return s }
+        sets.append([])
+        return Int32(sets.count - 1)
+    }
+
+    /// Queues set `s`, whose island woke: its contacts join `records` at the next `flushWoken`.
+    @inline(__always)
+    func wake(set s: Int32) { wokenSets.append(s) }
+
+    /// True when woken sets wait to join `records`, or records wait to be sorted in.
+    @inline(__always) var hasWokenContacts: Bool { !wokenSets.isEmpty || unsortedFrom >= 0 }
+
+    /// Appends the woken sets' contacts after the records (in the order the sets woke, each
+    /// in key order), with their island links (their bodies when they have points, as the
+    /// narrow phase writes them), and frees the sets.
+    func flushWoken() {
+        guard !wokenSets.isEmpty else { return }
+        for s in wokenSets {
+            let n = sets[Int(s)].count
+            if n > 0 {
+                if unsortedFrom < 0 { unsortedFrom = records.count }
+                records.reserveRoom(for: n)
+                sets[Int(s)].withUnsafeBufferPointer { for c in $0 { records.append(c) } }
+                asleepCount -= n
+            }
+            sets[Int(s)].removeAll(keepingCapacity: true)
+            freeSets.append(s)
+        }
+        wokenSets.removeAll(keepingCapacity: true)
+        if links.count < records.count { links.grow(to: records.count, with: SIMD2(-1, -1)) }
+        if unsortedFrom >= 0 {
+            let cs = records.view, ls = links.mutableView
+            for k in unsortedFrom..<cs.count {
+                ls[k] = cs[k].flags & Contact.hasPoints != 0 ? SIMD2(cs[k].bodyA, cs[k].bodyB) : SIMD2(-1, -1)
+            }
+        }
+    }
+
+    /// Sorts the records appended by `flushWoken` in among the others (records in key order
+    /// again), and sets every island link from the contacts' points.
+    func sortIn() {
+        guard unsortedFrom >= 0 else { return }
+        let n0 = unsortedFrom, n = records.count
+        unsortedFrom = -1
+        sortContacts(records.mutableView, n0, n - 1)
+        back.refill(count: n, with: Contact())
+        let cs = records.view, out = back.mutableView
+        var i = 0, j = n0, w = 0
+        while i < n0 || j < n {
+            if j >= n || (i < n0 && cs[i].key < cs[j].key) {
+                out[w] = cs[i]; i += 1
+            } else if i < n0 && cs[i].key == cs[j].key {
+                // (Cannot happen while no retired pair is found: kept for safety, the awake one wins.)
+                assert(false, "ContactSet: a woken contact was also in the records")
+                freeSlots.append(cs[j].slot)
+                j += 1
+                continue
+            } else {
+                out[w] = cs[j]; j += 1
+            }
+            w += 1
+        }
+        back.truncate(to: w)
+        records.swapStorage(with: back)
+        let rs = records.view, ls = links.mutableView
+        for k in rs.indices {
+            ls[k] = rs[k].flags & Contact.hasPoints != 0 ? SIMD2(rs[k].bodyA, rs[k].bodyB) : SIMD2(-1, -1)
+        }
+    }
+
+    /// Moves the retired contacts out of `records` (sorted): into the set of their sleeping
+    /// body, or dropped when their bodies sleep in different sets (see above). Dead contacts
+    /// stay for the merge to drop. `isStatic` tells static bodies; `bodySets` the others.
+    func retire(metas: View<BodyMeta>) {
+        assert(unsortedFrom < 0, "ContactSet.retire: records not sorted")
+        let cs = records.mutableView, ls = links.mutableView, bs = bodySets.view
+        @inline(__always) func setOf(_ b: Int32) -> Int32 {
+            metas[Int(b)].type == .static ? -2 : bs[Int(b)]
+        }
+        var w = 0
+        for k in cs.indices {
+            let c = cs[k]
+            let sa = setOf(c.bodyA), sb = setOf(c.bodyB)
+            // (Two static bodies: a contact whose body became static since the step, which
+            // the next merge drops.)
+            if c.shapeA < 0 || sa == -1 || sb == -1 || (sa < 0 && sb < 0) {
+                if w != k { cs[w] = c; ls[w] = ls[k] }
+                w += 1
+                continue
+            }
+            if sa >= 0 && sb >= 0 && sa != sb {
+                assert(c.flags & (Contact.hasPoints | Contact.touching | Contact.began | Contact.ended) == 0,
+                       "ContactSet.retire: a contact with points between two sleeping islands")
+                freeSlots.append(c.slot)
+                if !listsStale { unlink(c.slot) }
+                continue
+            }
+            sets[Int(max(sa, sb))].append(c)
+            asleepCount += 1
+        }
+        records.truncate(to: w)
+    }
+
+    /// Calls `visit` with every contact in a sleeping set (no order).
+    func forEachAsleep(_ visit: (Contact) -> Void) {
+        guard asleepCount > 0 else { return }
+        for s in sets.indices { for c in sets[s] { visit(c) } }
+    }
+
     // MARK: - Snapshots
 
     /// Empties the set (before a snapshot is restored).
     func removeAll() {
         records.removeAll(); back.removeAll(); data.removeAll(); links.removeAll(); freeSlots = []
         edges.removeAll(); heads.removeAll(); listsStale = true
+        sets.removeAll(); freeSets = []; asleepCount = 0; wokenSets = []; unsortedFrom = -1
+        for b in bodySets.indices { bodySets[b] = -1 }
         beginEvents = []; endEvents = []; pendingEndEvents = []
     }
 
@@ -538,6 +713,34 @@ struct ContactMerge: RangeTask, @unchecked Sendable {
             }
         }
         }}
+    }
+}
+
+/// Sorts contacts `lo...hi` by key in place without allocating (quicksort, median of
+/// three, insertion sort below 16; the smaller side recursed).
+func sortContacts(_ p: MutableView<Contact>, _ lo0: Int, _ hi0: Int) {
+    var lo = lo0, hi = hi0
+    @inline(__always) func swapAt(_ i: Int, _ j: Int) { let t = p[i]; p[i] = p[j]; p[j] = t }
+    while hi - lo >= 16 {
+        let mid = lo + (hi - lo) / 2
+        if p[mid].key < p[lo].key { swapAt(mid, lo) }
+        if p[hi].key < p[lo].key { swapAt(hi, lo) }
+        if p[hi].key < p[mid].key { swapAt(hi, mid) }
+        let pivot = p[mid].key
+        var i = lo, j = hi
+        while i <= j {
+            while p[i].key < pivot { i += 1 }
+            while p[j].key > pivot { j -= 1 }
+            if i <= j { swapAt(i, j); i += 1; j -= 1 }
+        }
+        if j - lo < hi - i { sortContacts(p, lo, j); lo = i } else { sortContacts(p, i, hi); hi = j }
+    }
+    if hi <= lo { return }
+    for i in (lo + 1)...hi {
+        let v = p[i]
+        var j = i - 1
+        while j >= lo && p[j].key > v.key { p[j + 1] = p[j]; j -= 1 }
+        p[j + 1] = v
     }
 }
 

@@ -106,28 +106,39 @@ extension World {
     /// touch); contacts ended by a removal since the last step are not. Not during a step.
     public func forEachTouchingContact(_ visit: (ContactEvent) -> Void) {
         checkNotStepping("forEachTouchingContact")
+        contacts.flushWoken(); contacts.sortIn()
+        var touching: [Contact] = []
         for k in contacts.indices where contacts[k].shapeA >= 0 && contacts[k].flags & Contact.touching != 0 {
-            visit(contacts.beginEvent(for: contacts[k], shapes: shapes.view, metas: metas.view))
+            touching.append(contacts[k])
         }
+        // (The sleeping islands' contacts, in the same key order.)
+        contacts.forEachAsleep { c in if c.flags & Contact.touching != 0 { touching.append(c) } }
+        if contacts.asleepCount > 0 { touching.sort { $0.key < $1.key } }
+        for c in touching { visit(contacts.beginEvent(for: c, shapes: shapes.view, metas: metas.view)) }
     }
 
     /// Number of contacts whose manifold the last step recycled (kept, with separations
     /// updated) instead of computing it; see `WorldSettings.contactRecycleDistance`.
+    /// Sleeping islands' contacts count as they were when the island fell asleep.
     public var recycledContactCount: Int {
         var n = 0
         for c in contacts.view where c.shapeA >= 0 && c.flags & Contact.recycled != 0 { n += 1 }
+        contacts.forEachAsleep { c in if c.flags & Contact.recycled != 0 { n += 1 } }
         return n
     }
 
-    /// Number of contacts whose shapes touch.
+    /// Number of contacts whose shapes touch (sleeping islands' included).
     public var touchingContactCount: Int {
         var n = 0
         for c in contacts.view where c.flags & Contact.touching != 0 { n += 1 }
+        contacts.forEachAsleep { c in if c.flags & Contact.touching != 0 { n += 1 } }
         return n
     }
 
-    /// Number of contacts (box overlaps) tracked.
-    public var contactCount: Int { contacts.count }
+    /// Number of contacts (box overlaps) tracked: those of awake bodies, and those of each
+    /// sleeping island within itself and with static bodies. (Two sleeping islands keep no
+    /// contact between them: it would have no points.)
+    public var contactCount: Int { contacts.count + contacts.asleepCount }
 }
 
 /// Read views of the world for the narrow phase, plus the contact array it writes (each
@@ -239,7 +250,6 @@ struct NarrowPhaseContext: @unchecked Sendable {
                 let linked = cs[k].flags & Contact.hasPoints != 0
                 let link = linked ? SIMD2(Int32(a), Int32(b)) : SIMD2<Int32>(-1, -1)
                 if links[k] != link { links[k] = link; linkChanged = true }
-                if sleeping && linked { changes.append(UInt16(truncatingIfNeeded: k - range.lowerBound)) }
                 continue
             }
             let wasTouching = cs[k].flags & Contact.touching != 0

@@ -120,7 +120,7 @@ extension World {
         let sh = shapes.view
         n += 4
         for s in 0..<Int(shapeSlots.count) { n += 64 + 30 + 16 * Int(sh[s].vertexCount) }
-        n += 4 + contacts.count * 128 + Int(jointSlots.count) * 200
+        n += 4 + (contacts.count + contacts.asleepCount) * 128 + Int(jointSlots.count) * 200
         n += 12 + (contacts.beginEvents.count + contacts.endEvents.count + contacts.pendingEndEvents.count) * 56
         return n
     }
@@ -465,8 +465,16 @@ extension World {
     /// when no body of the contact is awake (otherwise the next step's narrow phase rewrites
     /// them before anything reads them).
     private func writeContacts(_ w: SnapshotWriter) {
+        // The contacts of the records and of the sleeping sets, in one key order.
+        contacts.flushWoken(); contacts.sortIn()
+        var asleep: [Contact] = []
+        if contacts.asleepCount > 0 {
+            asleep.reserveCapacity(contacts.asleepCount)
+            contacts.forEachAsleep { asleep.append($0) }
+            asleep.sort { $0.key < $1.key }
+        }
         let cs = contacts.view, data = contacts.data.view, me = metas.view
-        var live = 0
+        var live = asleep.count
         for k in cs.indices where cs[k].shapeA >= 0 { live += 1 }
         w.reserve(4)
         w.u32(UInt32(live))
@@ -475,9 +483,16 @@ extension World {
         // iteration first reads the slot 16 contacts ahead, so that many misses overlap.
         var sink: Int = 0
         let ahead = 16
-        for k in cs.indices where cs[k].shapeA >= 0 {
-            if k + ahead < cs.count, cs[k + ahead].slot >= 0 { sink &+= data[Int(cs[k + ahead].slot)].manifold.pointCount }
-            let c = cs[k]
+        var k = 0, j = 0
+        while k < cs.count || j < asleep.count {
+            let c: Contact
+            if j >= asleep.count || (k < cs.count && cs[k].key < asleep[j].key) {
+                if k + ahead < cs.count, cs[k + ahead].slot >= 0 { sink &+= data[Int(cs[k + ahead].slot)].manifold.pointCount }
+                c = cs[k]; k += 1
+                if c.shapeA < 0 { continue }
+            } else {
+                c = asleep[j]; j += 1
+            }
             let d = data[Int(c.slot)]
             let m = d.manifold
             let pc = m.pointCount
@@ -697,6 +712,7 @@ extension World {
         for i in 0..<nb where metas[i].alive && Int32(i) != boundaryBody { bodyCount += 1 }
         jointCount = 0
         for j in 0..<nj where joints[j].alive { jointCount += 1 }
+        try restoreSleepingSets(&r)
         broadPhase.dirty = true
         islands.dirty = true
         broadPhase.pairsChanged = true
@@ -1140,6 +1156,31 @@ extension World {
                 contacts.append(restored: c, d)
             }
         }
+    }
+
+    /// The sleeping sets of the restored world: one per sleeping ring of dynamic bodies, and
+    /// the retired contacts moved into them (as `ContactSet.retire` moves them at the end of
+    /// a step). A contact with points between two sleeping islands is invalid: its points
+    /// would have made the two one island.
+    private func restoreSleepingSets(_ r: inout SnapshotReader) throws {
+        let nb = Int(bodySlots.count)
+        contacts.bodySets.refill(count: nb, with: -1)
+        for i in 0..<nb where metas[i].alive && metas[i].type == .dynamic && !metas[i].awake && contacts.bodySets[i] < 0 {
+            let set = contacts.makeSet()
+            var k = i
+            repeat {
+                if metas[k].type == .dynamic { contacts.bodySets[k] = set }
+                k = Int(metas[k].sleepNext)
+            } while k >= 0 && k != i
+        }
+        let bs = contacts.bodySets.view
+        for c in contacts.view where c.flags & Contact.hasPoints != 0 {
+            let sa = bs[Int(c.bodyA)], sb = bs[Int(c.bodyB)]
+            if sa >= 0 && sb >= 0 && sa != sb {
+                throw r.invalid("contact.flags", at: r.offset, "contact \(c.key) has points between two sleeping islands")
+            }
+        }
+        contacts.retire(metas: metas.view)
     }
 
     private func readEvents(_ r: inout SnapshotReader) throws -> [ContactEvent] {

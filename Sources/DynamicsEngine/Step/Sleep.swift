@@ -6,11 +6,17 @@ extension World {
         metas[i].sleepTime = 0
         if metas[i].awake { return }
         islands.dirty = true
+        // The island's contacts come back (`ContactSet.flushWoken`), and the broad phase looks
+        // for its bodies' pairs again.
+        let set = contacts.bodySets[i]
+        if set >= 0 { contacts.wake(set: set) }
         // Wake the ring of bodies that fell asleep together.
         var k = i
         repeat {
             metas[k].awake = true
             metas[k].sleepTime = 0
+            contacts.bodySets[k] = -1
+            broadPhase.requery.append(Int32(k))
             let next = Int(metas[k].sleepNext)
             metas[k].sleepNext = -1
             k = next
@@ -29,14 +35,17 @@ extension World {
         metas[s].type == .dynamic && (metas[t].type == .dynamic || states[t].v != .zero || states[t].w != 0)
     }
 
-    /// Puts bodies `list` to sleep as one island (linked in a ring).
+    /// Puts bodies `list` to sleep as one island (linked in a ring, with a sleeping set that
+    /// takes its contacts at the end of the step: `retireContacts`).
     func sleepIsland(_ list: View<Int32>) {
         guard let first = list.first else { return }
         islands.dirty = true
+        let set = contacts.makeSet()
         var prev = Int(first)
         for b in list {
             let i = Int(b)
             metas[i].awake = false
+            if metas[i].type == .dynamic { contacts.bodySets[i] = set }
             states[i].v = .zero
             states[i].w = 0
             if i != Int(first) { metas[prev].sleepNext = b; prev = i }
@@ -56,11 +65,15 @@ extension World {
     }
 
     /// Calls `visit` with the index of every live contact of body `i` (through its shapes'
-    /// contact lists, not every contact of the world), in key order.
+    /// contact lists, not every contact of the world), in key order. Contacts in sleeping
+    /// sets are brought back first: their islands wake.
     @inline(__always)
     func forEachContact(ofBody i: Int, _ visit: (Int) -> Void) {
-        contacts.forEachContact(ofShapesFrom: metas[i].firstShape, shapeNext: shapeNext.view, visit)
+        contacts.forEachContact(ofShapesFrom: metas[i].firstShape, shapeNext: shapeNext.view, wake: wakeBody(ofShape:), visit)
     }
+
+    /// Wakes the body of shape `s` (a contact of it in a sleeping set is needed).
+    func wakeBody(ofShape s: Int32) { wakeBody(Int(shapes[Int(s)].body)) }
 
     /// Wakes every body that has a contact with body `i`.
     func wakeTouchingBodies(of i: Int) {
@@ -69,7 +82,17 @@ extension World {
 
     /// Wakes every body that has a contact with shape `s`.
     func wakeTouching(boundary s: Int) {
-        contacts.forEachContact(ofShape: s) { k in wakeBody(Int(contacts[k].bodyA)); wakeBody(Int(contacts[k].bodyB)) }
+        contacts.forEachContact(ofShape: s, wake: wakeBody(ofShape:)) { k in wakeBody(Int(contacts[k].bodyA)); wakeBody(Int(contacts[k].bodyB)) }
+    }
+
+    /// At the end of a step (or a step at rest): sorts in the contacts of islands that woke
+    /// during it, and moves the contacts of islands that fell asleep into their sets
+    /// (`ContactSet.retire`).
+    func settleSleepingSets(retiring: Bool) {
+        // (Sorting in moves contacts the islands of this step list: they are built again.)
+        if contacts.unsortedFrom >= 0 { islands.dirty = true }
+        contacts.sortIn()
+        if retiring { contacts.retire(metas: metas.view) }
     }
 
     /// Ends the contacts of body `i` now (before its shapes are released): end events are
@@ -80,7 +103,7 @@ extension World {
 
     /// Ends the contacts of shape `s` now.
     func endContacts(ofShape s: Int) {
-        contacts.forEachContact(ofShape: s) { endContact($0) }
+        contacts.forEachContact(ofShape: s, wake: wakeBody(ofShape:)) { endContact($0) }
     }
 
     func endContact(_ k: Int) {

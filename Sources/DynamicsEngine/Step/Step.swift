@@ -55,6 +55,9 @@ extension World {
             return
         }
         let hitsBefore = counters.continuousHits
+        // Contacts of islands woken since the last step join the records, in key order (the
+        // broad phase reads them as the standing pairs).
+        if contacts.hasWokenContacts { contacts.flushWoken(); contacts.sortIn() }
         var t = profiling ? StepProfile.now() : 0
         @inline(__always) func lap(_ field: WritableKeyPath<StepProfile, Double>) {
             guard profiling else { return }
@@ -72,6 +75,11 @@ extension World {
         updateContacts(ctx)
         collectContactChanges()
         wakeJointedBodies()
+        // The contacts of islands woken just now join this step's islands and solve.
+        if contacts.hasWokenContacts {
+            contacts.flushWoken()
+            ctx.refreshContacts(self)
+        }
         lap(\.narrowPhase)
         let keptIslands = buildIslands(ctx)
         lap(\.islands)
@@ -88,6 +96,7 @@ extension World {
                    "a step from an exact rest point changed the world: the rest copy misses something a step reads")
         }
         #endif
+        settleSleepingSets(retiring: islands.sleptThisStep > 0)
         recordRest(ctx, hits: counters.continuousHits - hitsBefore)
         #if DEBUG
         if wasAsleep {

@@ -57,6 +57,7 @@ extension World {
         islands.dirty = true
         if isNew {
             sims.append(BodySim()); states.append(BodyState()); metas.append(BodyMeta()); groups.ofBody.appendSlot()
+            contacts.bodySets.append(-1)
             stepContext.columnsChanged()
         }
         var meta = BodyMeta()
@@ -72,6 +73,8 @@ extension World {
         meta.charge = def.charge
         meta.userData = def.userData
         metas[i] = meta
+        // A dynamic body created asleep is an island of its own, with a sleeping set.
+        contacts.bodySets[i] = def.type == .dynamic && !meta.awake ? contacts.makeSet() : -1
         var sim = BodySim()
         sim.xf = Transform(p: def.position, q: Rot(angle: def.angle))
         sim.linearDamping = def.linearDamping

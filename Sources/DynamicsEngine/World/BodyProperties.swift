@@ -230,6 +230,8 @@ extension World {
         structuralChange("setType")
         let i = slot(h)
         guard metas[i].type != type else { return }
+        // (A sleeping body's contacts come back first: its set would not outlive the change.)
+        wakeBody(i)
         broadPhase.dirty = true
         islands.dirty = true
         if metas[i].type == .static || type == .static { broadPhase.staticDirty = true }
