@@ -36,8 +36,31 @@ struct BroadPhase {
     let isLarge = Column<UInt8>()
     /// Raised by the box update when a moving shape's box left its fat box.
     let boxEscaped = WorkFlag()
+    /// The small moving shapes of `active`, by fat box (rebuilt by every pass that looks for pairs).
     var grid = UniformGrid()
     var staticGrid = UniformGrid()
+    /// The small shapes of sleeping bodies (`sleepList`), by fat box: built when enough shapes
+    /// fell asleep since (`pendingSleepers`) or by a pass in which every shape looks, so that a
+    /// pass reads only the awake part in `grid`. A shape whose body woke stays listed until
+    /// the next build but is passed over (`inSleepGrid` 0).
+    var sleepGrid = UniformGrid()
+    /// Whether `sleepGrid` was built with entry masks (a world of several collision groups).
+    var sleepGridMasks = false
+    /// The shapes `sleepGrid` lists, in slot order.
+    let sleepList = Column<Int32>()
+    /// Per shape slot: 1 while the shape is in `sleepGrid` and its body has not woken since.
+    let inSleepGrid = Column<UInt8>()
+    /// The moving shapes not (validly) in `sleepGrid`, in slot order: the awake ones and those
+    /// that fell asleep since its build. The box update reads only these.
+    let active = Column<Int32>()
+    /// `active` has shapes appended out of order (woken bodies'), sorted before its next use.
+    var activeUnsorted = false
+    /// The small shapes of `active` (the moving grid's).
+    let activeSmall = Column<Int32>()
+    /// Small shapes of sleeping bodies in `active` at the last pass.
+    var pendingSleepers = 0
+    /// Scratch of the sleeping grid's rebuild (swapped with `sleepList`).
+    let freshShapes = Column<Int32>()
     /// Moving shapes in slot order; the small ones are in `grid`.
     let moving = Column<Int32>()
     let movingSmall = Column<Int32>()
@@ -78,6 +101,7 @@ struct BroadPhase {
     /// column.)
     mutating func appendShapeSlot() {
         boxes.append(AABB(lower: .zero, upper: .zero)); fatBoxes.append(AABB(lower: .zero, upper: .zero)); isLarge.append(0)
+        inSleepGrid.append(0)
     }
 }
 

@@ -56,6 +56,28 @@ extension World {
         assert(bp.moving.elementsEqual((0..<shapeCount).lazy.filter { self.shapes[$0].alive && !self.shapes[$0].isStatic }.map { Int32($0) }),
                "the moving shapes changed without BroadPhase.dirty")
         let movingCount = bp.moving.count
+        // A structural change: the next pass is a full one, which sorts every moving shape
+        // into `active` or the sleeping grid afresh; until then all are active.
+        if bp.dirty {
+            bp.active.assign(from: bp.moving.view)
+            bp.activeUnsorted = false
+            for s in bp.sleepList.view { bp.inSleepGrid[Int(s)] = 0 }
+            bp.sleepList.removeAllKeepingCapacity()
+            bp.requery.removeAllKeepingCapacity()
+        }
+        // Woken bodies' shapes leave the sleeping grid for `active` (kept in slot order).
+        if !bp.requery.isEmpty {
+            let inSleep = bp.inSleepGrid.mutableView
+            for b in bp.requery.view where metas[Int(b)].alive && metas[Int(b)].awake {
+                forEachShape(of: Int(b)) { s in
+                    if s < inSleep.count && inSleep[s] != 0 { inSleep[s] = 0; bp.active.append(Int32(s)); bp.activeUnsorted = true }
+                }
+            }
+        }
+        if bp.activeUnsorted {
+            bp.activeUnsorted = false
+            sortKeys(bp.active.mutableView)
+        }
         // Boxes of awake moving shapes, in parallel (each worker its own shapes). A shape whose
         // box left its fat box gets a new fat box and is flagged "enlarged"; `escaped` is raised.
         // (Every step, so the buffers only read are opened mutably, in place: a read-only view of
@@ -65,9 +87,9 @@ extension World {
         let fatMargin = self.fatMargin
         bp.boxEscaped.clear()
         let lead: Float = movingCount <= Self.fewMovingShapes ? Self.fewShapesLead : 0
-        let v = BoxUpdate(ctx: ctx, enlarged: bp.enlarged.mutableView, escaped: bp.boxEscaped, moving: bp.moving.view,
+        let v = BoxUpdate(ctx: ctx, enlarged: bp.enlarged.mutableView, escaped: bp.boxEscaped, moving: bp.active.view,
                           half: half, maxMargin: maxMargin, fatMargin: fatMargin, lead: lead)
-        Parallel.forRanges(workers: workers, count: bp.moving.count, minPerWorker: 1024, v)
+        Parallel.forRanges(workers: workers, count: bp.active.count, minPerWorker: 1024, v)
         // Woken bodies look for their partners again.
         if !bp.requery.isEmpty {
             let en = bp.enlarged.mutableView
@@ -96,7 +118,7 @@ extension World {
         let mayIncrement = !dirty && n >= 4
         if mayIncrement {
             bp.enlargedList.removeAllKeepingCapacity()
-            let en = bp.enlarged.view, mv = bp.moving.view
+            let en = bp.enlarged.view, mv = bp.active.view
             for k in mv.indices where en[Int(mv[k])] != 0 { bp.enlargedList.append(mv[k]) }
         }
         // A few shapes moved out: only they look for partners (every pair they are in), and
@@ -154,12 +176,15 @@ extension World {
         // bp.movingSmall while bp.grid is mutated would otherwise make the compiler
         // materialise a temporary array every step, and a local reference to the column would
         // be a retain and a release.)
-        let small = bp.movingSmall.view
         // Entry masks only when there is more than one collision group to tell apart (in a
         // world of one group they pass everything and only cost time).
         let liveGroups = Int(groups.slots.count) - groups.slots.freeSlots.count
         let filter = liveGroups > 1 ? CollisionFilter(shapes: ctx.shapes, metas: ctx.metas.readOnly) : nil
         if !listsStand {
+            // Shapes of sleeping bodies go to the sleeping grid: all of them in a pass where every
+            // shape looks, else once enough fell asleep since it was built.
+            sortActive(&bp, ctx, everything: !incremental, filter: filter)
+            let small = bp.activeSmall.view
             bp.grid.build(ids: small, boxes: ctx.fatBoxes.readOnly, cellSize: bp.cellSize, workers: workers, pipeline: ctx.pipeline,
                           minParallel: options.parallelMin(1024), filter: filter)
         }
@@ -204,6 +229,65 @@ extension World {
         }
     }
 
+    /// Makes `activeSmall` the small shapes of `active` and, when `everything` (a pass in which
+    /// every shape looks, after `movingSmall` was sorted out) or when the shapes of sleeping
+    /// bodies in `active` reach a quarter of the sleeping grid's (at least
+    /// `sleepGridMinimum`), moves them into a new sleeping grid.
+    private func sortActive(_ bp: inout BroadPhase, _ ctx: StepContext, everything: Bool, filter: CollisionFilter?) {
+        let me = ctx.metas.readOnly, sh = ctx.shapes, large = bp.isLarge.view
+        @inline(__always) func sleeps(_ s: Int32) -> Bool { !me[Int(sh[Int(s)].body)].awake }
+        var rebuild = everything
+        if !everything {
+            var pending = 0
+            for s in bp.active.view where large[Int(s)] == 0 && sleeps(s) { pending += 1 }
+            bp.pendingSleepers = pending
+            rebuild = pending >= max(Self.sleepGridMinimum, bp.sleepList.count / 4)
+        }
+        if rebuild {
+            // The new sleeping list: still-valid members and the small sleeping shapes of
+            // `active` (or, from scratch, of every moving shape), in slot order.
+            let inSleep = bp.inSleepGrid.mutableView
+            let source = everything ? bp.moving.view : bp.active.view
+            bp.activeSmall.removeAllKeepingCapacity()  // (scratch: the newly sleeping shapes)
+            for s in source where large[Int(s)] == 0 && sleeps(s) && inSleep[Int(s)] == 0 { bp.activeSmall.append(s) }
+            if everything {
+                for s in bp.sleepList.view { inSleep[Int(s)] = 0 }
+                bp.sleepList.removeAllKeepingCapacity()
+            }
+            // Merge the still-valid members with the new ones (both in slot order) through `enlargedList`'s
+            // sibling scratch, then swap.
+            let merged = bp.freshShapes
+            merged.removeAllKeepingCapacity()
+            let old = bp.sleepList.view, add = bp.activeSmall.view
+            var i = 0, j = 0
+            while i < old.count || j < add.count {
+                if j >= add.count || (i < old.count && old[i] < add[j]) {
+                    if inSleep[Int(old[i])] != 0 { merged.append(old[i]) }
+                    i += 1
+                } else {
+                    merged.append(add[j]); inSleep[Int(add[j])] = 1; j += 1
+                }
+            }
+            bp.sleepList.swapStorage(with: merged)
+            bp.sleepGrid.build(ids: bp.sleepList.view, boxes: ctx.fatBoxes.readOnly, cellSize: bp.cellSize, filter: filter)
+            bp.sleepGridMasks = filter != nil
+            // `active`: what is not in the sleeping grid.
+            let act = bp.active
+            if everything { act.assign(from: bp.moving.view) }
+            var w = 0
+            let av = act.mutableView
+            for k in av.indices where inSleep[Int(av[k])] == 0 { av[w] = av[k]; w += 1 }
+            act.truncate(to: w)
+            bp.pendingSleepers = 0
+            bp.keptIndex = nil
+        }
+        bp.activeSmall.removeAllKeepingCapacity()
+        for s in bp.active.view where large[Int(s)] == 0 { bp.activeSmall.append(s) }
+    }
+
+    /// The least number of newly sleeping shapes that makes a pass rebuild the sleeping grid.
+    static let sleepGridMinimum = 256
+
     /// The incremental pass's pairs: the enlarged shapes' pairs, sorted, merged with the
     /// standing pairs (last step's contacts with no enlarged shape).
     private func mergeFreshPairs(_ bp: inout BroadPhase, chunks: Int) {
@@ -225,14 +309,14 @@ extension World {
     }
 }
 
-/// Sorts pair keys in place without allocating (quicksort, median of three, insertion sort
-/// below 16 keys; the smaller side recursed, so the depth stays logarithmic).
-func sortKeys(_ a: MutableView<UInt64>) {
+/// Sorts pair keys (or shape slots) in place without allocating (quicksort, median of three,
+/// insertion sort below 16 keys; the smaller side recursed, so the depth stays logarithmic).
+func sortKeys<Key: Comparable>(_ a: MutableView<Key>) {
     guard a.count > 1 else { return }
     sortKeys(a, 0, a.count - 1)
 }
 
-private func sortKeys(_ p: MutableView<UInt64>, _ lo0: Int, _ hi0: Int) {
+private func sortKeys<Key: Comparable>(_ p: MutableView<Key>, _ lo0: Int, _ hi0: Int) {
     var lo = lo0, hi = hi0
     while hi - lo >= 16 {
         let mid = lo + (hi - lo) / 2
@@ -257,7 +341,7 @@ private func sortKeys(_ p: MutableView<UInt64>, _ lo0: Int, _ hi0: Int) {
     }
 }
 
-private extension MutableView where Element == UInt64 {
+private extension MutableView where Element: Comparable {
     @inline(__always) func swapAt(_ i: Int, _ j: Int) { let t = self[i]; self[i] = self[j]; self[j] = t }
 }
 
@@ -341,8 +425,10 @@ struct BoxUpdate: RangeTask, @unchecked Sendable {
 /// the grid of small moving shapes, every moving shape, the large moving and the large static
 /// shapes. The pair finder and the world queries (`World/Queries.swift`) read it alike.
 struct BroadPhaseIndex {
-    let staticGrid, grid: GridView
+    let staticGrid, grid, sleepGrid: GridView
     let moving, movingLarge, staticLarge: View<Int32>
+    /// Per shape slot: whether its `sleepGrid` entry stands (`BroadPhase.inSleepGrid`).
+    let sleepMembers: View<UInt8>
 
     /// The same views of the same buffers (a kept index is still valid; debug checks).
     func isSame(as o: BroadPhaseIndex) -> Bool {
@@ -355,7 +441,8 @@ struct BroadPhaseIndex {
                 && (a.masks == nil) == (b.masks == nil) && (a.masks == nil || same(a.masks!, b.masks!))
                 && same(a.runEnds, b.runEnds)
         }
-        return same(staticGrid, o.staticGrid) && same(grid, o.grid) && same(moving, o.moving)
+        return same(staticGrid, o.staticGrid) && same(grid, o.grid) && same(sleepGrid, o.sleepGrid) && same(moving, o.moving)
+            && same(sleepMembers, o.sleepMembers)
             && same(movingLarge, o.movingLarge) && same(staticLarge, o.staticLarge)
     }
 }
@@ -364,7 +451,9 @@ extension BroadPhase {
     /// Views of the grids and lists; `masks`: the moving grid's entry masks too.
     func index(masks: Bool) -> BroadPhaseIndex {
         BroadPhaseIndex(staticGrid: GridView(staticGrid), grid: GridView(grid, masks: masks),
-                        moving: moving.view, movingLarge: movingLarge.view, staticLarge: staticLarge.view)
+                        sleepGrid: GridView(sleepGrid, masks: masks && sleepGridMasks),
+                        moving: moving.view, movingLarge: movingLarge.view, staticLarge: staticLarge.view,
+                        sleepMembers: inSleepGrid.view)
     }
 }
 
@@ -512,6 +601,7 @@ struct PairContext: @unchecked Sendable {
             }
         } else {
             query(index.grid, box: box, from: s, rule: rule, into: &out)
+            query(index.sleepGrid, box: box, from: s, rule: rule, members: index.sleepMembers, into: &out)
             for t32 in index.movingLarge {
                 let t = Int(t32)
                 guard let key = pairKey(s, t, rule) else { continue }
@@ -527,7 +617,7 @@ struct PairContext: @unchecked Sendable {
     /// Partners of `s` in `grid` that `rule` lets `s` report, each reported once: only in the
     /// cell holding the lower corner of the two boxes' intersection.
     @inline(__always)
-    func query(_ g: GridView, box: AABB, from s: Int, rule: PartnerRule, into out: inout [UInt64]) {
+    func query(_ g: GridView, box: AABB, from s: Int, rule: PartnerRule, members: View<UInt8>? = nil, into out: inout [UInt64]) {
         guard g.geo.nx > 0 else { return }
         let geo = g.geo
         let r = geo.cellRange(box)
@@ -559,6 +649,8 @@ struct PairContext: @unchecked Sendable {
                     if let masks, masks[e] & own == 0 { e = Int(runs[e]); continue }
                     let t = Int(en[e])
                     e += 1
+                    // (The sleeping grid: a shape whose body woke since is in `grid` now.)
+                    if let members, members[t] == 0 { continue }
                     guard let key = pairKey(s, t, rule) else { continue }
                     let tb = boxes[t]
                     guard box.overlaps(tb) else { continue }

@@ -680,7 +680,7 @@ extension World {
         stepContext.columnsChanged()
         // Start from nothing: the designated initialiser made a boundary body and group 0.
         sims.removeAll(); states.removeAll(); metas.removeAll(); groups.ofBody = BodyGroupTable()
-        shapes.removeAll(); shapeNext.removeAll(); broadPhase.boxes.removeAll(); broadPhase.fatBoxes.removeAll(); broadPhase.isLarge.removeAll()
+        shapes.removeAll(); shapeNext.removeAll(); broadPhase.boxes.removeAll(); broadPhase.fatBoxes.removeAll(); broadPhase.isLarge.removeAll(); broadPhase.inSleepGrid.removeAll()
         joints.removeAll(); contacts.removeAll()
         groups.records = []
         pool = VertexPool()
@@ -714,7 +714,7 @@ extension World {
         for j in 0..<nj where joints[j].alive { jointCount += 1 }
         try restoreSleepingSets(&r)
         broadPhase.dirty = true
-        islands.dirty = true
+        islands.dirty = true; islands.awakeStale = true
         broadPhase.pairsChanged = true
         broadPhase.staticDirty = head.staticDirty
         // Static boxes as stored (they were computed with the settings of their time).
@@ -911,6 +911,7 @@ extension World {
             broadPhase.fatBoxes.reserveCapacity(ns, prefaultingWithin: budget)
             broadPhase.isLarge.reserveCapacity(ns, prefaultingWithin: budget)
             broadPhase.isLarge.append(contentsOf: repeatElement(0, count: ns))
+            broadPhase.inSleepGrid.append(contentsOf: repeatElement(0, count: ns))
             let free = World.freeMask(shapeSlots)
             prototypeOf = [Int32](repeating: -1, count: ns)
             continuous.oneSidedSegments = 0

@@ -10,8 +10,20 @@ struct IslandBuilder {
     /// layout are this step's, and the step reuses them (see `World.buildIslands`).
     var dirty = true
     let parent = Column<Int32>()
-    /// Island of each body slot this step (-1: not in an island).
+    /// Island of each body slot this step (-1: not in an island; only the bodies of the
+    /// islands, `bodies[0 ..< islandBodies]`, hold another).
     let islandOf = Column<Int32>()
+    /// How many bodies the last build put in islands.
+    var islandBodies = 0
+    /// The awake dynamic and kinematic bodies in slot order (`World.awakeBodies()`): what the
+    /// islands and the body passes read, so that sleeping bodies cost a step nothing. Bodies
+    /// that may have woken are appended (`World.noteMaybeAwake`); those no longer awake stay
+    /// until the next `awakeBodies()` drops them.
+    let awake = Column<Int32>()
+    /// `awake` must be made from every slot (a new or restored world).
+    var awakeStale = true
+    /// Bodies were appended to `awake` out of slot order.
+    var awakeUnsorted = false
     var count = 0
     /// `bodies[bodyStart[i] ..< bodyStart[i + 1]]` are island i's bodies (slot order).
     let bodyStart = Column<Int32>()
@@ -136,7 +148,13 @@ extension World {
                               _ st: View<BodyState>, _ ib: inout IslandBuilder) {
         let nb = Int(bodySlots.count)
         let nj = Int(jointSlots.count)
-        ib.parent.grow(to: nb, with: 0); ib.islandOf.grow(to: nb, with: 0)
+        let awake = awakeBodies()
+        ib.parent.grow(to: nb, with: 0); ib.islandOf.grow(to: nb, with: -1)
+        // The last islands' bodies leave them (no other body is in one).
+        do {
+            let islandOf = ib.islandOf.mutableView, old = ib.bodies.view
+            for k in 0..<min(ib.islandBodies, old.count) where Int(old[k]) < islandOf.count { islandOf[Int(old[k])] = -1 }
+        }
         // 1. Union–find over awake dynamic bodies (the lower slot becomes the root).
         var count = 0
         do {
@@ -154,7 +172,7 @@ extension World {
                 if ra == rb { return }
                 if ra < rb { parent[rb] = Int32(ra) } else { parent[ra] = Int32(rb) }
             }
-            for i in 0..<nb { parent[i] = Int32(i); islandOf[i] = -1 }
+            for b in awake { parent[Int(b)] = b }
             for k in 0..<cs.count where cs[k].x >= 0 {
                 let a = Int(cs[k].x), b = Int(cs[k].y)
                 if solverBody(a) && solverBody(b) { union(a, b) }
@@ -164,7 +182,8 @@ extension World {
                 if solverBody(a) && solverBody(b) { union(a, b) }
             }
             // 2. Number islands by their root, in slot order.
-            for i in 0..<nb where solverBody(i) {
+            for b in awake where solverBody(Int(b)) {
+                let i = Int(b)
                 let r = find(i)
                 if r == i { islandOf[i] = Int32(count); count += 1 } else { islandOf[i] = islandOf[r] }
             }
@@ -180,7 +199,7 @@ extension World {
             let bodyStart = ib.bodyStart.mutableView, contactStart = ib.contactStart.mutableView
             let jointStart = ib.jointStart.mutableView
             for k in 0...n { bodyStart[k] = 0; contactStart[k] = 0; jointStart[k] = 0 }
-            for i in 0..<nb where islandOf[i] >= 0 { bodyStart[Int(islandOf[i]) + 1] += 1; nBodies += 1 }
+            for b in awake where islandOf[Int(b)] >= 0 { bodyStart[Int(islandOf[Int(b)]) + 1] += 1; nBodies += 1 }
             for k in 0..<cs.count where cs[k].x >= 0 {
                 let ia = islandOf[Int(cs[k].x)]
                 let isl = ia >= 0 ? ia : islandOf[Int(cs[k].y)]
@@ -199,6 +218,7 @@ extension World {
         }
         ib.bodies.grow(to: nBodies, with: 0); ib.contactList.grow(to: nContacts, with: 0); ib.jointList.grow(to: nJoints, with: 0)
         ib.contactsInIslands = nContacts; ib.jointsInIslands = nJoints
+        ib.islandBodies = nBodies
         ib.colored = false
         // Fill with cursors.
         let cur = solver.cursor
@@ -212,8 +232,8 @@ extension World {
                 me[i].type == .kinematic && (st[i].v != .zero || st[i].w != 0)
             }
             for k in 0..<n { cur[k] = bodyStart[k]; canSleep[k] = 1 }
-            for i in 0..<nb where islandOf[i] >= 0 {
-                let isl = Int(islandOf[i]); bodies[Int(cur[isl])] = Int32(i); cur[isl] += 1
+            for b in awake where islandOf[Int(b)] >= 0 {
+                let isl = Int(islandOf[Int(b)]); bodies[Int(cur[isl])] = b; cur[isl] += 1
             }
             for k in 0..<n { cur[k] = contactStart[k] }
             for k in 0..<cs.count where cs[k].x >= 0 {
@@ -264,5 +284,43 @@ extension World {
             gb[groups] = bodyStart[n]; gc[groups] = contactStart[n]; gj[groups] = jointStart[n]
         }
         ib.groupCount = groups
+    }
+}
+
+extension World {
+    /// Notes that body `i` may have become awake (created, woken, given another type): it
+    /// joins the awake list at the next `awakeBodies()`.
+    @inline(__always)
+    func noteMaybeAwake(_ i: Int) {
+        islands.awake.append(Int32(i))
+        islands.awakeUnsorted = true
+    }
+
+    /// The awake dynamic and kinematic bodies in slot order, brought up to date: made from
+    /// every slot when stale, else sorted when bodies were appended, with repeats and bodies
+    /// no longer awake (asleep, destroyed, made static) dropped. O(awake bodies) but after a
+    /// restore.
+    func awakeBodies() -> View<Int32> {
+        let list = islands.awake, me = metas.view
+        @inline(__always) func isAwake(_ i: Int) -> Bool { me[i].alive && me[i].type != .static && me[i].awake }
+        if islands.awakeStale {
+            islands.awakeStale = false
+            islands.awakeUnsorted = false
+            list.removeAllKeepingCapacity()
+            for i in 0..<Int(bodySlots.count) where isAwake(i) { list.append(Int32(i)) }
+            return list.view
+        }
+        if islands.awakeUnsorted {
+            islands.awakeUnsorted = false
+            sortKeys(list.mutableView)
+        }
+        let v = list.mutableView
+        var w = 0
+        for k in v.indices {
+            let b = v[k]
+            if isAwake(Int(b)) && (w == 0 || v[w - 1] != b) { v[w] = b; w += 1 }
+        }
+        list.truncate(to: w)
+        return list.view
     }
 }

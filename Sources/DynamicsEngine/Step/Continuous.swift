@@ -233,12 +233,15 @@ struct ContinuousViews: @unchecked Sendable {
 /// `hits[part]` (the chunk's count of stops), which the caller sums.
 struct FastBodySweep: RangeTask, @unchecked Sendable {
     let views: ContinuousViews
+    /// The bodies the step moved; a range is of positions in this list.
+    let bodies: View<Int32>
     let hits: MutableView<Int>
 
     func run(_ range: Range<Int>, part: Int) {
         let v = views, metas = views.metas
         var n = 0
-        for i in range where metas[i].isFast {
+        for k in range where metas[Int(bodies[k])].isFast {
+            let i = Int(bodies[k])
             guard metas[i].alive, metas[i].type == .dynamic else { metas[i].isFast = false; continue }
             n += v.sweepFastBody(i)
         }
@@ -278,18 +281,20 @@ extension World {
     /// swept in parallel (each one's sweep depends only on its own record and static geometry);
     /// everything else runs on the calling thread in body and contact order: the result does
     /// not depend on the worker count.
-    func solveContinuous(_ ctx: StepContext) {
+    /// `bodies`: the bodies this step moved (`finalizeBodies`), the only ones flagged fast.
+    func solveContinuous(_ ctx: StepContext, bodies: View<Int32>) {
         guard settings.isContinuousEnabled else { return }
         if continuous.oneSidedSegments > 0 { keepInsideOneSidedBoundaries() }
         let fastCount = continuous.fastCounter.count
         if fastCount > 0 {
             if broadPhase.staticDirty { rebuildStaticGrid() }
-            sweepFastBodies(continuousViews(ctx), fastCount: fastCount, workers: ctx.workers)
+            sweepFastBodies(continuousViews(ctx), bodies: bodies, fastCount: fastCount, workers: ctx.workers)
         }
         keepCoresOutOfTouchedStatics(ctx)
         guard fastCount > 0 else { return }
         let metas = ctx.metas
-        for i in 0..<Int(bodySlots.count) where metas[i].isFast {
+        for b in bodies where metas[Int(b)].isFast {
+            let i = Int(b)
             metas[i].isFast = false
             if metas[i].isBullet { sweepBullet(i, coreSweepViews(ctx)) }
         }
@@ -313,15 +318,15 @@ extension World {
     }
 
     /// Sweeps every fast body (`fastCount` were flagged) against the static shapes: in chunks
-    /// of body slots on the step's workers when there are enough, each chunk counting its
+    /// of the moved bodies on the step's workers when there are enough, each chunk counting its
     /// stops; the counts are summed in chunk order.
-    func sweepFastBodies(_ v: ContinuousViews, fastCount: Int, workers: Int) {
-        let nb = v.metas.count
+    func sweepFastBodies(_ v: ContinuousViews, bodies: View<Int32>, fastCount: Int, workers: Int) {
+        let nb = bodies.count
         let parallel = workers > 1 && fastCount >= options.parallelMin(256)
         let chunkSize = parallel ? (options.minBodiesForParallel == 0 ? 8 : 1024) : max(nb, 1)
         let chunks = (nb + chunkSize - 1) / chunkSize
         continuous.chunkHits.grow(to: max(chunks, 1), with: 0)
-        let task = FastBodySweep(views: v, hits: continuous.chunkHits.mutableView)
+        let task = FastBodySweep(views: v, bodies: bodies, hits: continuous.chunkHits.mutableView)
         if parallel {
             Parallel.forChunks(workers: workers, count: nb, chunkSize: chunkSize, task)
         } else {

@@ -1,17 +1,20 @@
 extension World {
     /// Applies each solved body's position change, moves kinematic bodies, clears forces,
-    /// updates sleep timers and puts resting islands to sleep.
-    func finalizeBodies(_ ctx: StepContext) {
+    /// updates sleep timers and puts resting islands to sleep. Returns the bodies it moved
+    /// (the awake list as the step began it; valid until the list changes).
+    @discardableResult
+    func finalizeBodies(_ ctx: StepContext) -> View<Int32> {
         let linTol = settings.sleepLinearThreshold, angTol = settings.sleepAngularThreshold
-        let nb = Int(bodySlots.count)
-        let v = BodyFinalize(ctx: ctx, linTol: linTol, angTol: angTol,
+        let awake = awakeBodies()
+        let v = BodyFinalize(ctx: ctx, bodies: awake, linTol: linTol, angTol: angTol,
                              kinematicSleepTime: settings.isSleepEnabled ? settings.timeToSleep : .infinity,
                              maxLinearSpeed: settings.maxLinearSpeed,
                              continuous: settings.isContinuousEnabled, fastCount: continuous.fastCounter)
         continuous.fastCounter.reset()
-        // Each body is written only by the worker owning its slot range.
-        Parallel.forRanges(workers: ctx.workers, count: nb, minPerWorker: options.parallelMin(512), v)
+        // Each body is written only by the worker owning its part of the awake list.
+        Parallel.forRanges(workers: ctx.workers, count: awake.count, minPerWorker: options.parallelMin(512), v)
         sleepRestingIslands(ctx.metas.readOnly)
+        return awake
     }
 
     /// Puts to sleep the islands whose every body rested long enough (the end of
@@ -37,6 +40,8 @@ extension World {
 struct BodyFinalize: RangeTask, @unchecked Sendable {
     /// Writes the bodies of its range (records, placements, states).
     unowned(unsafe) var ctx: StepContext
+    /// The awake bodies (`World.awakeBodies()`): a range is of positions in this list.
+    var bodies: View<Int32>
     var linTol: Float
     var angTol: Float
     /// Resting kinematic bodies sleep alone after this long (infinity: sleeping is off).
@@ -53,7 +58,9 @@ struct BodyFinalize: RangeTask, @unchecked Sendable {
 
     func finalize(_ r: Range<Int>) {
         let sims = ctx.sims, states = ctx.states, metas = ctx.metas, dt = ctx.dt
-        for i in r where metas[i].alive && metas[i].type != .static && metas[i].awake {
+        for k in r {
+            let i = Int(bodies[k])
+            guard metas[i].alive && metas[i].type != .static && metas[i].awake else { continue }
             var sim = sims[i]
             var st = states[i]
             if metas[i].type == .kinematic {

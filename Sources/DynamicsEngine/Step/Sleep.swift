@@ -16,6 +16,7 @@ extension World {
             metas[k].awake = true
             metas[k].sleepTime = 0
             contacts.bodySets[k] = -1
+            noteMaybeAwake(k)
             broadPhase.requery.append(Int32(k))
             let next = Int(metas[k].sleepNext)
             metas[k].sleepNext = -1

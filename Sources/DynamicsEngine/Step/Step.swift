@@ -85,8 +85,8 @@ extension World {
         lap(\.islands)
         solve(ctx, keptIslands: keptIslands)
         lap(\.solve)
-        finalizeBodies(ctx)
-        solveContinuous(ctx)
+        let moved = finalizeBodies(ctx)
+        solveContinuous(ctx, bodies: moved)
         collectBeginEvents()
         lap(\.finalize)
         #if DEBUG

@@ -75,6 +75,7 @@ extension World {
         metas[i] = meta
         // A dynamic body created asleep is an island of its own, with a sleeping set.
         contacts.bodySets[i] = def.type == .dynamic && !meta.awake ? contacts.makeSet() : -1
+        if meta.awake { noteMaybeAwake(i) }
         var sim = BodySim()
         sim.xf = Transform(p: def.position, q: Rot(angle: def.angle))
         sim.linearDamping = def.linearDamping

@@ -279,6 +279,9 @@ extension World {
         for t in index.staticLarge { visit(Int(t)) }
         if index.moving.count > 0 {
             if index.grid.geo.nx > 0 { cells(index.grid) }
+            // (It may still list shapes whose bodies woke since, which `grid` lists too: a
+            // shape may come twice.)
+            if index.sleepGrid.geo.nx > 0 { cells(index.sleepGrid) }
             for t in index.movingLarge { visit(Int(t)) }
         }
         for t in queryIndex.outside { visit(Int(t)) }
