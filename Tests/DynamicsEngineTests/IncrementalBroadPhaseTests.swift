@@ -45,7 +45,7 @@ struct IncrementalBroadPhaseTests {
     /// those look for their partners in the next pass (`BroadPhase.requery`), so their pairs
     /// with sleeping bodies may be missing until then.
     static func keysBesideWoken(_ w: World, groups: Bool = false) -> (got: [UInt64], want: [UInt64]) {
-        let woken = Set(w.broadPhase.requery.view.map { Int32($0) })
+        let woken = Set(w.broadPhase.activity.requery.view.map { Int32($0) })
         func settled(_ k: UInt64) -> Bool {
             let s = Int(k >> 32), t = Int(k & 0xFFFF_FFFF)
             return !woken.contains(w.shapes[s].body) && !woken.contains(w.shapes[t].body)

@@ -96,8 +96,8 @@ struct SleepingSetTests {
         TestWorld.run(w, seconds: 0.5)
         #expect(pile.allSatisfy { w.isAwake($0) } && block.allSatisfy { !w.isAwake($0) })
         // Box update and moving grid: the pile's shapes only (each body has one shape).
-        #expect(w.broadPhase.active.count == pile.count, "box update reads \(w.broadPhase.active.count) shapes")
-        #expect(w.broadPhase.sleepList.count == block.count)
+        #expect(w.broadPhase.activity.active.count == pile.count, "box update reads \(w.broadPhase.activity.active.count) shapes")
+        #expect(w.broadPhase.activity.sleepList.count == block.count)
         #expect(w.awakeBodies().count == pile.count)
         // No contact between two sleeping bodies, none of them with the ground.
         let blockSlots = Set(block.map(\.index))
@@ -110,7 +110,7 @@ struct SleepingSetTests {
         var found = 0
         w.forEachContact(ofBody: Int(middle.index)) { _ in found += 1 }
         #expect(found >= 3, "the woken box has \(found) contacts")
-        #expect(w.broadPhase.active.count > pile.count)
+        #expect(w.broadPhase.activity.active.count > pile.count)
     }
 
     @Test("a snapshot of a world with sleeping and awake islands restores its sets: both step on bit for bit through a wake and a teleport")

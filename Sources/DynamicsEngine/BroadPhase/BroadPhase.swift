@@ -25,6 +25,10 @@ struct BroadPhase {
     var staticDirty = true
     /// Set by this step's broad phase when its pairs differ from the contacts' (the merge runs).
     var pairsChanged = true
+    /// Bodies woke since the last pass (`requery` holds them).
+    var requeryPending = false
+    /// `sleepList.count` (0: `active` is every moving shape).
+    var sleepGridCount = 0
     /// Each shape's bounding box with its speculative margin (updated every step for moving
     /// shapes; kept apart from the shape records so the broad phase reads a dense array).
     let boxes = Column<AABB>()
@@ -39,28 +43,8 @@ struct BroadPhase {
     /// The small moving shapes of `active`, by fat box (rebuilt by every pass that looks for pairs).
     var grid = UniformGrid()
     var staticGrid = UniformGrid()
-    /// The small shapes of sleeping bodies (`sleepList`), by fat box: built when enough shapes
-    /// fell asleep since (`pendingSleepers`) or by a pass in which every shape looks, so that a
-    /// pass reads only the awake part in `grid`. A shape whose body woke stays listed until
-    /// the next build but is passed over (`inSleepGrid` 0).
-    var sleepGrid = UniformGrid()
-    /// Whether `sleepGrid` was built with entry masks (a world of several collision groups).
-    var sleepGridMasks = false
-    /// The shapes `sleepGrid` lists, in slot order.
-    let sleepList = Column<Int32>()
-    /// Per shape slot: 1 while the shape is in `sleepGrid` and its body has not woken since.
-    let inSleepGrid = Column<UInt8>()
-    /// The moving shapes not (validly) in `sleepGrid`, in slot order: the awake ones and those
-    /// that fell asleep since its build. The box update reads only these.
-    let active = Column<Int32>()
-    /// `active` has shapes appended out of order (woken bodies'), sorted before its next use.
-    var activeUnsorted = false
-    /// The small shapes of `active` (the moving grid's).
-    let activeSmall = Column<Int32>()
-    /// Small shapes of sleeping bodies in `active` at the last pass.
-    var pendingSleepers = 0
-    /// Scratch of the sleeping grid's rebuild (swapped with `sleepList`).
-    let freshShapes = Column<Int32>()
+    /// Which moving shapes a pass reads and which wait, asleep, in the sleeping grid.
+    let activity = ShapeActivity()
     /// Moving shapes in slot order; the small ones are in `grid`.
     let moving = Column<Int32>()
     let movingSmall = Column<Int32>()
@@ -75,10 +59,6 @@ struct BroadPhase {
     let pairs = Column<UInt64>()
     /// Per shape slot: 1 when its fat box changed in this step's box update.
     let enlarged = Column<UInt8>()
-    /// Bodies woken since the last pass: their shapes look for partners again in the next one,
-    /// as if enlarged (their pairs with static and sleeping shapes were not kept while they
-    /// slept: `ContactSet`'s sleeping sets).
-    let requery = Column<Int32>()
     /// The enlarged moving shapes, in slot order.
     let enlargedList = Column<Int32>()
     /// The enlarged shapes' pairs, before they join the standing ones.
@@ -101,7 +81,7 @@ struct BroadPhase {
     /// column.)
     mutating func appendShapeSlot() {
         boxes.append(AABB(lower: .zero, upper: .zero)); fatBoxes.append(AABB(lower: .zero, upper: .zero)); isLarge.append(0)
-        inSleepGrid.append(0)
+        activity.inSleepGrid.append(0)
     }
 }
 
@@ -173,4 +153,35 @@ extension World {
 
     /// The speculative distance: contacts are made this far before shapes touch.
     @inline(__always) var speculativeDistance: Float { 4 * settings.linearSlop }
+}
+
+/// The moving shapes a broad-phase pass reads (`active`: those of awake bodies, and those that
+/// fell asleep since the sleeping grid was built) and the sleeping grid that holds the others,
+/// kept apart from `BroadPhase` so that a small world, which has no sleeping grid, never opens
+/// them (it reads `BroadPhase.moving`, which `active` equals while the sleeping grid is empty).
+final class ShapeActivity {
+    /// The small shapes of sleeping bodies (`sleepList`), by fat box: built when enough shapes
+    /// fell asleep since (`pendingSleepers`) or by a pass in which every shape looks, so that a
+    /// pass reads only the awake part in `grid`. A shape whose body woke stays listed until
+    /// the next build but is passed over (`inSleepGrid` 0).
+    @exclusivity(unchecked) var sleepGrid = UniformGrid()
+    /// Whether `sleepGrid` was built with entry masks (a world of several collision groups).
+    @exclusivity(unchecked) var sleepGridMasks = false
+    /// The shapes `sleepGrid` lists, in slot order.
+    let sleepList = Column<Int32>()
+    /// Per shape slot: 1 while the shape is in `sleepGrid` and its body has not woken since.
+    let inSleepGrid = Column<UInt8>()
+    /// The moving shapes not (validly) in `sleepGrid`, in slot order: the awake ones and those
+    /// that fell asleep since its build. The box update reads only these.
+    let active = Column<Int32>()
+    /// The small shapes of `active` (the moving grid's).
+    let activeSmall = Column<Int32>()
+    /// Small shapes of sleeping bodies in `active` at the last pass.
+    @exclusivity(unchecked) var pendingSleepers = 0
+    /// Scratch of the sleeping grid's rebuild (swapped with `sleepList`).
+    let freshShapes = Column<Int32>()
+    /// Bodies woken since the last pass: their shapes look for partners again in the next one,
+    /// as if enlarged (their pairs with static and sleeping shapes were not kept while they
+    /// slept: `ContactSet`'s sleeping sets).
+    let requery = Column<Int32>()
 }

@@ -59,24 +59,23 @@ extension World {
         // A structural change: the next pass is a full one, which sorts every moving shape
         // into `active` or the sleeping grid afresh; until then all are active.
         if bp.dirty {
-            bp.active.assign(from: bp.moving.view)
-            bp.activeUnsorted = false
-            for s in bp.sleepList.view { bp.inSleepGrid[Int(s)] = 0 }
-            bp.sleepList.removeAllKeepingCapacity()
-            bp.requery.removeAllKeepingCapacity()
+            bp.activity.active.assign(from: bp.moving.view)
+            for s in bp.activity.sleepList.view { bp.activity.inSleepGrid[Int(s)] = 0 }
+            bp.activity.sleepList.removeAllKeepingCapacity()
+            bp.sleepGridCount = 0
+            bp.activity.requery.removeAllKeepingCapacity()
+            bp.requeryPending = false
         }
         // Woken bodies' shapes leave the sleeping grid for `active` (kept in slot order).
-        if !bp.requery.isEmpty {
-            let inSleep = bp.inSleepGrid.mutableView
-            for b in bp.requery.view where metas[Int(b)].alive && metas[Int(b)].awake {
+        if bp.requeryPending && bp.sleepGridCount > 0 {
+            let inSleep = bp.activity.inSleepGrid.mutableView
+            var appended = false
+            for b in bp.activity.requery.view where metas[Int(b)].alive && metas[Int(b)].awake {
                 forEachShape(of: Int(b)) { s in
-                    if s < inSleep.count && inSleep[s] != 0 { inSleep[s] = 0; bp.active.append(Int32(s)); bp.activeUnsorted = true }
+                    if s < inSleep.count && inSleep[s] != 0 { inSleep[s] = 0; bp.activity.active.append(Int32(s)); appended = true }
                 }
             }
-        }
-        if bp.activeUnsorted {
-            bp.activeUnsorted = false
-            sortKeys(bp.active.mutableView)
+            if appended { sortKeys(bp.activity.active.mutableView) }
         }
         // Boxes of awake moving shapes, in parallel (each worker its own shapes). A shape whose
         // box left its fat box gets a new fat box and is flagged "enlarged"; `escaped` is raised.
@@ -87,16 +86,20 @@ extension World {
         let fatMargin = self.fatMargin
         bp.boxEscaped.clear()
         let lead: Float = movingCount <= Self.fewMovingShapes ? Self.fewShapesLead : 0
-        let v = BoxUpdate(ctx: ctx, enlarged: bp.enlarged.mutableView, escaped: bp.boxEscaped, moving: bp.active.view,
+        // (`active` is every moving shape while the sleeping grid is empty: a small world reads
+        // the list it reads anyway.)
+        let boxList = bp.sleepGridCount == 0 ? bp.moving.view : bp.activity.active.view
+        let v = BoxUpdate(ctx: ctx, enlarged: bp.enlarged.mutableView, escaped: bp.boxEscaped, moving: boxList,
                           half: half, maxMargin: maxMargin, fatMargin: fatMargin, lead: lead)
-        Parallel.forRanges(workers: workers, count: bp.active.count, minPerWorker: 1024, v)
+        Parallel.forRanges(workers: workers, count: boxList.count, minPerWorker: 1024, v)
         // Woken bodies look for their partners again.
-        if !bp.requery.isEmpty {
+        if bp.requeryPending {
+            bp.requeryPending = false
             let en = bp.enlarged.mutableView
-            for b in bp.requery.view where metas[Int(b)].alive && metas[Int(b)].awake {
+            for b in bp.activity.requery.view where metas[Int(b)].alive && metas[Int(b)].awake {
                 forEachShape(of: Int(b)) { s in if !shapes[s].isStatic && s < en.count { en[s] = 1; bp.boxEscaped.set() } }
             }
-            bp.requery.removeAllKeepingCapacity()
+            bp.activity.requery.removeAllKeepingCapacity()
         }
         let n = bp.moving.count
         // Nothing moved out of its fat box and nothing structural changed: last step's pairs
@@ -118,7 +121,7 @@ extension World {
         let mayIncrement = !dirty && n >= 4
         if mayIncrement {
             bp.enlargedList.removeAllKeepingCapacity()
-            let en = bp.enlarged.view, mv = bp.active.view
+            let en = bp.enlarged.view, mv = boxList
             for k in mv.indices where en[Int(mv[k])] != 0 { bp.enlargedList.append(mv[k]) }
         }
         // A few shapes moved out: only they look for partners (every pair they are in), and
@@ -184,7 +187,7 @@ extension World {
             // Shapes of sleeping bodies go to the sleeping grid: all of them in a pass where every
             // shape looks, else once enough fell asleep since it was built.
             sortActive(&bp, ctx, everything: !incremental, filter: filter)
-            let small = bp.activeSmall.view
+            let small = bp.activity.activeSmall.view
             bp.grid.build(ids: small, boxes: ctx.fatBoxes.readOnly, cellSize: bp.cellSize, workers: workers, pipeline: ctx.pipeline,
                           minParallel: options.parallelMin(1024), filter: filter)
         }
@@ -239,26 +242,26 @@ extension World {
         var rebuild = everything
         if !everything {
             var pending = 0
-            for s in bp.active.view where large[Int(s)] == 0 && sleeps(s) { pending += 1 }
-            bp.pendingSleepers = pending
-            rebuild = pending >= max(Self.sleepGridMinimum, bp.sleepList.count / 4)
+            for s in bp.activity.active.view where large[Int(s)] == 0 && sleeps(s) { pending += 1 }
+            bp.activity.pendingSleepers = pending
+            rebuild = pending >= max(Self.sleepGridMinimum, bp.activity.sleepList.count / 4)
         }
         if rebuild {
             // The new sleeping list: still-valid members and the small sleeping shapes of
             // `active` (or, from scratch, of every moving shape), in slot order.
-            let inSleep = bp.inSleepGrid.mutableView
-            let source = everything ? bp.moving.view : bp.active.view
-            bp.activeSmall.removeAllKeepingCapacity()  // (scratch: the newly sleeping shapes)
-            for s in source where large[Int(s)] == 0 && sleeps(s) && inSleep[Int(s)] == 0 { bp.activeSmall.append(s) }
+            let inSleep = bp.activity.inSleepGrid.mutableView
+            let source = everything ? bp.moving.view : bp.activity.active.view
+            bp.activity.activeSmall.removeAllKeepingCapacity()  // (scratch: the newly sleeping shapes)
+            for s in source where large[Int(s)] == 0 && sleeps(s) && inSleep[Int(s)] == 0 { bp.activity.activeSmall.append(s) }
             if everything {
-                for s in bp.sleepList.view { inSleep[Int(s)] = 0 }
-                bp.sleepList.removeAllKeepingCapacity()
+                for s in bp.activity.sleepList.view { inSleep[Int(s)] = 0 }
+                bp.activity.sleepList.removeAllKeepingCapacity()
             }
             // Merge the still-valid members with the new ones (both in slot order) through `enlargedList`'s
             // sibling scratch, then swap.
-            let merged = bp.freshShapes
+            let merged = bp.activity.freshShapes
             merged.removeAllKeepingCapacity()
-            let old = bp.sleepList.view, add = bp.activeSmall.view
+            let old = bp.activity.sleepList.view, add = bp.activity.activeSmall.view
             var i = 0, j = 0
             while i < old.count || j < add.count {
                 if j >= add.count || (i < old.count && old[i] < add[j]) {
@@ -268,21 +271,22 @@ extension World {
                     merged.append(add[j]); inSleep[Int(add[j])] = 1; j += 1
                 }
             }
-            bp.sleepList.swapStorage(with: merged)
-            bp.sleepGrid.build(ids: bp.sleepList.view, boxes: ctx.fatBoxes.readOnly, cellSize: bp.cellSize, filter: filter)
-            bp.sleepGridMasks = filter != nil
+            bp.activity.sleepList.swapStorage(with: merged)
+            bp.sleepGridCount = bp.activity.sleepList.count
+            bp.activity.sleepGrid.build(ids: bp.activity.sleepList.view, boxes: ctx.fatBoxes.readOnly, cellSize: bp.cellSize, filter: filter)
+            bp.activity.sleepGridMasks = filter != nil
             // `active`: what is not in the sleeping grid.
-            let act = bp.active
+            let act = bp.activity.active
             if everything { act.assign(from: bp.moving.view) }
             var w = 0
             let av = act.mutableView
             for k in av.indices where inSleep[Int(av[k])] == 0 { av[w] = av[k]; w += 1 }
             act.truncate(to: w)
-            bp.pendingSleepers = 0
+            bp.activity.pendingSleepers = 0
             bp.keptIndex = nil
         }
-        bp.activeSmall.removeAllKeepingCapacity()
-        for s in bp.active.view where large[Int(s)] == 0 { bp.activeSmall.append(s) }
+        bp.activity.activeSmall.removeAllKeepingCapacity()
+        for s in bp.activity.active.view where large[Int(s)] == 0 { bp.activity.activeSmall.append(s) }
     }
 
     /// The least number of newly sleeping shapes that makes a pass rebuild the sleeping grid.
@@ -450,10 +454,12 @@ struct BroadPhaseIndex {
 extension BroadPhase {
     /// Views of the grids and lists; `masks`: the moving grid's entry masks too.
     func index(masks: Bool) -> BroadPhaseIndex {
-        BroadPhaseIndex(staticGrid: GridView(staticGrid), grid: GridView(grid, masks: masks),
-                        sleepGrid: GridView(sleepGrid, masks: masks && sleepGridMasks),
-                        moving: moving.view, movingLarge: movingLarge.view, staticLarge: staticLarge.view,
-                        sleepMembers: inSleepGrid.view)
+        // (The sleeping grid only when it has shapes: a small world never opens it.)
+        let sleeping = sleepGridCount > 0
+        return BroadPhaseIndex(staticGrid: GridView(staticGrid), grid: GridView(grid, masks: masks),
+                               sleepGrid: sleeping ? GridView(activity.sleepGrid, masks: masks && activity.sleepGridMasks) : GridView(),
+                               moving: moving.view, movingLarge: movingLarge.view, staticLarge: staticLarge.view,
+                               sleepMembers: sleeping ? activity.inSleepGrid.view : View())
     }
 }
 
@@ -466,6 +472,12 @@ struct GridView {
     var masks: View<UInt64>?
     /// With `masks`: each entry's run end (`UniformGrid.entryRunEnds`).
     var runEnds = View<Int32>()
+    /// A grid of no cells (nothing to read).
+    init() {
+        geo = GridGeometry(origin: .zero, invCellSize: 1, nx: 0, ny: 0)
+        cellStart = View(); entries = View(); masks = nil
+    }
+
     init(_ g: UniformGrid, masks: Bool = false) {
         geo = GridGeometry(origin: g.origin, invCellSize: g.invCellSize, nx: g.nx, ny: g.ny)
         cellStart = g.cellStart.view; entries = g.entries.view; self.masks = masks ? g.entryMasks.view : nil

@@ -102,6 +102,11 @@ final class ContactSet {
     /// one of them, cleared when a step starts with them emptied. A step with no event then
     /// reads none of their buffers (three cache lines a small world's frame would wait for).
     @exclusivity(unchecked) private(set) var mayHoldEvents = false
+    /// Contacts held in sleeping sets (woken ones included until `flushWoken`). (Beside the
+    /// flag above: a small world's step and its checks read both.)
+    @exclusivity(unchecked) private(set) var asleepCount = 0
+    /// Of those, the touching ones and the recycled ones (their flags do not change in a set).
+    @exclusivity(unchecked) private(set) var asleepTouching = 0, asleepRecycled = 0
     /// Per merge worker: old contacts that are gone this step (indices, in order), and new
     /// contacts (indices into the merged array).
     private let mergeEnded = Column<[Int32]>()
@@ -146,8 +151,6 @@ final class ContactSet {
     /// buffers for the next island that falls asleep.
     let sets = Column<[Contact]>()
     @exclusivity(unchecked) private var freeSets: [Int32] = []
-    /// Contacts held in sets (woken ones included until `flushWoken`).
-    @exclusivity(unchecked) private(set) var asleepCount = 0
     /// Sets whose island woke: their contacts join `records` at the next `flushWoken`.
     @exclusivity(unchecked) private var wokenSets: [Int32] = []
     /// `records` from this index on were appended by `flushWoken` and are not sorted in yet
@@ -532,9 +535,6 @@ final class ContactSet {
     @inline(__always)
     func wake(set s: Int32) { wokenSets.append(s) }
 
-    /// True when woken sets wait to join `records`, or records wait to be sorted in.
-    @inline(__always) var hasWokenContacts: Bool { !wokenSets.isEmpty || unsortedFrom >= 0 }
-
     /// Appends the woken sets' contacts after the records (in the order the sets woke, each
     /// in key order), with their island links (their bodies when they have points, as the
     /// narrow phase writes them), and frees the sets.
@@ -545,8 +545,7 @@ final class ContactSet {
             if n > 0 {
                 if unsortedFrom < 0 { unsortedFrom = records.count }
                 records.reserveRoom(for: n)
-                sets[Int(s)].withUnsafeBufferPointer { for c in $0 { records.append(c) } }
-                asleepCount -= n
+                sets[Int(s)].withUnsafeBufferPointer { for c in $0 { records.append(c); countAsleep(c, by: -1) } }
             }
             sets[Int(s)].removeAll(keepingCapacity: true)
             freeSets.append(s)
@@ -621,7 +620,7 @@ final class ContactSet {
                 continue
             }
             sets[Int(max(sa, sb))].append(c)
-            asleepCount += 1
+            countAsleep(c, by: 1)
         }
         records.truncate(to: w)
     }
@@ -632,13 +631,21 @@ final class ContactSet {
         for s in sets.indices { for c in sets[s] { visit(c) } }
     }
 
+    /// Counts contact `c` into (`by` 1) or out of (-1) the sleeping sets' counts.
+    @inline(__always)
+    private func countAsleep(_ c: Contact, by d: Int) {
+        asleepCount += d
+        if c.flags & Contact.touching != 0 { asleepTouching += d }
+        if c.flags & Contact.recycled != 0 { asleepRecycled += d }
+    }
+
     // MARK: - Snapshots
 
     /// Empties the set (before a snapshot is restored).
     func removeAll() {
         records.removeAll(); back.removeAll(); data.removeAll(); links.removeAll(); freeSlots = []
         edges.removeAll(); heads.removeAll(); listsStale = true
-        sets.removeAll(); freeSets = []; asleepCount = 0; wokenSets = []; unsortedFrom = -1
+        sets.removeAll(); freeSets = []; asleepCount = 0; asleepTouching = 0; asleepRecycled = 0; wokenSets = []; unsortedFrom = -1
         for b in bodySets.indices { bodySets[b] = -1 }
         beginEvents = []; endEvents = []; pendingEndEvents = []
     }

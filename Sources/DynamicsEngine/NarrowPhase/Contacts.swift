@@ -123,16 +123,14 @@ extension World {
     public var recycledContactCount: Int {
         var n = 0
         for c in contacts.view where c.shapeA >= 0 && c.flags & Contact.recycled != 0 { n += 1 }
-        contacts.forEachAsleep { c in if c.flags & Contact.recycled != 0 { n += 1 } }
-        return n
+        return n + contacts.asleepRecycled
     }
 
     /// Number of contacts whose shapes touch (sleeping islands' included).
     public var touchingContactCount: Int {
         var n = 0
         for c in contacts.view where c.flags & Contact.touching != 0 { n += 1 }
-        contacts.forEachAsleep { c in if c.flags & Contact.touching != 0 { n += 1 } }
-        return n
+        return n + contacts.asleepTouching
     }
 
     /// Number of contacts (box overlaps) tracked: those of awake bodies, and those of each

@@ -9,6 +9,10 @@ struct IslandBuilder {
     /// created or destroyed. While it stays down, last step's islands, colours and batch
     /// layout are this step's, and the step reuses them (see `World.buildIslands`).
     var dirty = true
+    /// Sleeping sets woke (`ContactSet.wake(set:)`) and their contacts have not all been
+    /// sorted back in (kept here, in the world's own memory, so that a step of a small world
+    /// does not open the contact set's to find nothing to do).
+    var setsPending = false
     let parent = Column<Int32>()
     /// Island of each body slot this step (-1: not in an island; only the bodies of the
     /// islands, `bodies[0 ..< islandBodies]`, hold another).
@@ -24,6 +28,11 @@ struct IslandBuilder {
     var awakeStale = true
     /// Bodies were appended to `awake` out of slot order.
     var awakeUnsorted = false
+    /// Worlds of fewer body slots keep no awake list (it stays stale): their passes read
+    /// every slot, which touches less memory than the list for a handful of bodies.
+    static let listedFrom = 64
+    /// Bodies of `awake` may have stopped being awake (fallen asleep, destroyed, made static).
+    var awakeMayShrink = false
     var count = 0
     /// `bodies[bodyStart[i] ..< bodyStart[i + 1]]` are island i's bodies (slot order).
     let bodyStart = Column<Int32>()
@@ -148,7 +157,10 @@ extension World {
                               _ st: View<BodyState>, _ ib: inout IslandBuilder) {
         let nb = Int(bodySlots.count)
         let nj = Int(jointSlots.count)
-        let awake = awakeBodies()
+        // (A small world reads its few slots; a larger one its awake list.)
+        let awake = nb < IslandBuilder.listedFrom ? nil : awakeBodies()
+        let awakeCount = awake?.count ?? nb
+        @inline(__always) func awakeBody(_ k: Int) -> Int32 { awake.map { $0[k] } ?? Int32(k) }
         ib.parent.grow(to: nb, with: 0); ib.islandOf.grow(to: nb, with: -1)
         // The last islands' bodies leave them (no other body is in one).
         do {
@@ -172,7 +184,7 @@ extension World {
                 if ra == rb { return }
                 if ra < rb { parent[rb] = Int32(ra) } else { parent[ra] = Int32(rb) }
             }
-            for b in awake { parent[Int(b)] = b }
+            for k in 0..<awakeCount { let b = awakeBody(k); parent[Int(b)] = b }
             for k in 0..<cs.count where cs[k].x >= 0 {
                 let a = Int(cs[k].x), b = Int(cs[k].y)
                 if solverBody(a) && solverBody(b) { union(a, b) }
@@ -182,8 +194,8 @@ extension World {
                 if solverBody(a) && solverBody(b) { union(a, b) }
             }
             // 2. Number islands by their root, in slot order.
-            for b in awake where solverBody(Int(b)) {
-                let i = Int(b)
+            for k in 0..<awakeCount where solverBody(Int(awakeBody(k))) {
+                let i = Int(awakeBody(k))
                 let r = find(i)
                 if r == i { islandOf[i] = Int32(count); count += 1 } else { islandOf[i] = islandOf[r] }
             }
@@ -199,7 +211,7 @@ extension World {
             let bodyStart = ib.bodyStart.mutableView, contactStart = ib.contactStart.mutableView
             let jointStart = ib.jointStart.mutableView
             for k in 0...n { bodyStart[k] = 0; contactStart[k] = 0; jointStart[k] = 0 }
-            for b in awake where islandOf[Int(b)] >= 0 { bodyStart[Int(islandOf[Int(b)]) + 1] += 1; nBodies += 1 }
+            for k in 0..<awakeCount where islandOf[Int(awakeBody(k))] >= 0 { bodyStart[Int(islandOf[Int(awakeBody(k))]) + 1] += 1; nBodies += 1 }
             for k in 0..<cs.count where cs[k].x >= 0 {
                 let ia = islandOf[Int(cs[k].x)]
                 let isl = ia >= 0 ? ia : islandOf[Int(cs[k].y)]
@@ -232,7 +244,8 @@ extension World {
                 me[i].type == .kinematic && (st[i].v != .zero || st[i].w != 0)
             }
             for k in 0..<n { cur[k] = bodyStart[k]; canSleep[k] = 1 }
-            for b in awake where islandOf[Int(b)] >= 0 {
+            for k in 0..<awakeCount where islandOf[Int(awakeBody(k))] >= 0 {
+                let b = awakeBody(k)
                 let isl = Int(islandOf[Int(b)]); bodies[Int(cur[isl])] = b; cur[isl] += 1
             }
             for k in 0..<n { cur[k] = contactStart[k] }
@@ -292,35 +305,47 @@ extension World {
     /// joins the awake list at the next `awakeBodies()`.
     @inline(__always)
     func noteMaybeAwake(_ i: Int) {
+        if islands.awakeStale { return }
+        if Int(bodySlots.count) < IslandBuilder.listedFrom { islands.awakeStale = true; return }
         islands.awake.append(Int32(i))
         islands.awakeUnsorted = true
     }
 
-    /// The awake dynamic and kinematic bodies in slot order, brought up to date: made from
-    /// every slot when stale, else sorted when bodies were appended, with repeats and bodies
-    /// no longer awake (asleep, destroyed, made static) dropped. O(awake bodies) but after a
-    /// restore.
+    /// The awake dynamic and kinematic bodies in slot order, brought up to date (see
+    /// `IslandBuilder.refreshAwake`).
+    @inline(__always)
     func awakeBodies() -> View<Int32> {
-        let list = islands.awake, me = metas.view
+        islands.refreshAwake(metas.view, slots: Int(bodySlots.count))
+    }
+}
+
+extension IslandBuilder {
+    /// `awake` brought up to date: made from every slot when stale; else, when bodies were
+    /// appended or may have left (`awakeMayShrink`), sorted with repeats and bodies no longer
+    /// awake (asleep, destroyed, made static) dropped. O(awake bodies) but after a restore.
+    mutating func refreshAwake(_ me: View<BodyMeta>, slots: Int) -> View<Int32> {
         @inline(__always) func isAwake(_ i: Int) -> Bool { me[i].alive && me[i].type != .static && me[i].awake }
-        if islands.awakeStale {
-            islands.awakeStale = false
-            islands.awakeUnsorted = false
-            list.removeAllKeepingCapacity()
-            for i in 0..<Int(bodySlots.count) where isAwake(i) { list.append(Int32(i)) }
-            return list.view
+        if awakeStale {
+            awakeStale = false
+            awakeUnsorted = false
+            awakeMayShrink = false
+            awake.removeAllKeepingCapacity()
+            for i in 0..<slots where isAwake(i) { awake.append(Int32(i)) }
+            return awake.view
         }
-        if islands.awakeUnsorted {
-            islands.awakeUnsorted = false
-            sortKeys(list.mutableView)
+        guard awakeUnsorted || awakeMayShrink else { return awake.view }
+        if awakeUnsorted {
+            awakeUnsorted = false
+            sortKeys(awake.mutableView)
         }
-        let v = list.mutableView
+        awakeMayShrink = false
+        let v = awake.mutableView
         var w = 0
         for k in v.indices {
             let b = v[k]
             if isAwake(Int(b)) && (w == 0 || v[w - 1] != b) { v[w] = b; w += 1 }
         }
-        list.truncate(to: w)
-        return list.view
+        awake.truncate(to: w)
+        return awake.view
     }
 }

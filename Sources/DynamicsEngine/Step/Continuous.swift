@@ -233,15 +233,16 @@ struct ContinuousViews: @unchecked Sendable {
 /// `hits[part]` (the chunk's count of stops), which the caller sums.
 struct FastBodySweep: RangeTask, @unchecked Sendable {
     let views: ContinuousViews
-    /// The bodies the step moved; a range is of positions in this list.
-    let bodies: View<Int32>
+    /// The bodies the step moved; a range is of positions in this list (nil: of body slots).
+    let bodies: View<Int32>?
     let hits: MutableView<Int>
 
     func run(_ range: Range<Int>, part: Int) {
         let v = views, metas = views.metas
         var n = 0
-        for k in range where metas[Int(bodies[k])].isFast {
-            let i = Int(bodies[k])
+        for k in range {
+            let i = bodies.map { Int($0[k]) } ?? k
+            guard metas[i].isFast else { continue }
             guard metas[i].alive, metas[i].type == .dynamic else { metas[i].isFast = false; continue }
             n += v.sweepFastBody(i)
         }
@@ -282,7 +283,7 @@ extension World {
     /// everything else runs on the calling thread in body and contact order: the result does
     /// not depend on the worker count.
     /// `bodies`: the bodies this step moved (`finalizeBodies`), the only ones flagged fast.
-    func solveContinuous(_ ctx: StepContext, bodies: View<Int32>) {
+    func solveContinuous(_ ctx: StepContext, bodies: View<Int32>?) {
         guard settings.isContinuousEnabled else { return }
         if continuous.oneSidedSegments > 0 { keepInsideOneSidedBoundaries() }
         let fastCount = continuous.fastCounter.count
@@ -293,8 +294,9 @@ extension World {
         keepCoresOutOfTouchedStatics(ctx)
         guard fastCount > 0 else { return }
         let metas = ctx.metas
-        for b in bodies where metas[Int(b)].isFast {
-            let i = Int(b)
+        for k in 0..<(bodies?.count ?? Int(bodySlots.count)) {
+            let i = bodies.map { Int($0[k]) } ?? k
+            guard metas[i].isFast else { continue }
             metas[i].isFast = false
             if metas[i].isBullet { sweepBullet(i, coreSweepViews(ctx)) }
         }
@@ -320,8 +322,8 @@ extension World {
     /// Sweeps every fast body (`fastCount` were flagged) against the static shapes: in chunks
     /// of the moved bodies on the step's workers when there are enough, each chunk counting its
     /// stops; the counts are summed in chunk order.
-    func sweepFastBodies(_ v: ContinuousViews, bodies: View<Int32>, fastCount: Int, workers: Int) {
-        let nb = bodies.count
+    func sweepFastBodies(_ v: ContinuousViews, bodies: View<Int32>?, fastCount: Int, workers: Int) {
+        let nb = bodies?.count ?? v.metas.count
         let parallel = workers > 1 && fastCount >= options.parallelMin(256)
         let chunkSize = parallel ? (options.minBodiesForParallel == 0 ? 8 : 1024) : max(nb, 1)
         let chunks = (nb + chunkSize - 1) / chunkSize

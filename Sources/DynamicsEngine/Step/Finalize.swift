@@ -1,18 +1,22 @@
 extension World {
     /// Applies each solved body's position change, moves kinematic bodies, clears forces,
     /// updates sleep timers and puts resting islands to sleep. Returns the bodies it moved
-    /// (the awake list as the step began it; valid until the list changes).
+    /// (the awake list as the step began it, valid until the list changes; nil: every slot).
     @discardableResult
-    func finalizeBodies(_ ctx: StepContext) -> View<Int32> {
+    func finalizeBodies(_ ctx: StepContext) -> View<Int32>? {
         let linTol = settings.sleepLinearThreshold, angTol = settings.sleepAngularThreshold
-        let awake = awakeBodies()
+        // (A small world reads its few slots; a larger one its awake list.)
+        let nb = Int(bodySlots.count)
+        let awake = nb < IslandBuilder.listedFrom ? nil : awakeBodies()
         let v = BodyFinalize(ctx: ctx, bodies: awake, linTol: linTol, angTol: angTol,
                              kinematicSleepTime: settings.isSleepEnabled ? settings.timeToSleep : .infinity,
                              maxLinearSpeed: settings.maxLinearSpeed,
                              continuous: settings.isContinuousEnabled, fastCount: continuous.fastCounter)
         continuous.fastCounter.reset()
         // Each body is written only by the worker owning its part of the awake list.
-        Parallel.forRanges(workers: ctx.workers, count: awake.count, minPerWorker: options.parallelMin(512), v)
+        Parallel.forRanges(workers: ctx.workers, count: awake?.count ?? nb, minPerWorker: options.parallelMin(512), v)
+        // (A kinematic body that fell asleep stays on the awake list, passed over, until the
+        // list is next cleaned.)
         sleepRestingIslands(ctx.metas.readOnly)
         return awake
     }
@@ -40,8 +44,9 @@ extension World {
 struct BodyFinalize: RangeTask, @unchecked Sendable {
     /// Writes the bodies of its range (records, placements, states).
     unowned(unsafe) var ctx: StepContext
-    /// The awake bodies (`World.awakeBodies()`): a range is of positions in this list.
-    var bodies: View<Int32>
+    /// The awake bodies (`World.awakeBodies()`): a range is of positions in this list (nil: of
+    /// body slots).
+    var bodies: View<Int32>?
     var linTol: Float
     var angTol: Float
     /// Resting kinematic bodies sleep alone after this long (infinity: sleeping is off).
@@ -59,7 +64,7 @@ struct BodyFinalize: RangeTask, @unchecked Sendable {
     func finalize(_ r: Range<Int>) {
         let sims = ctx.sims, states = ctx.states, metas = ctx.metas, dt = ctx.dt
         for k in r {
-            let i = Int(bodies[k])
+            let i = bodies.map { Int($0[k]) } ?? k
             guard metas[i].alive && metas[i].type != .static && metas[i].awake else { continue }
             var sim = sims[i]
             var st = states[i]

@@ -9,7 +9,7 @@ extension World {
         // The island's contacts come back (`ContactSet.flushWoken`), and the broad phase looks
         // for its bodies' pairs again.
         let set = contacts.bodySets[i]
-        if set >= 0 { contacts.wake(set: set) }
+        if set >= 0 { contacts.wake(set: set); islands.setsPending = true }
         // Wake the ring of bodies that fell asleep together.
         var k = i
         repeat {
@@ -17,7 +17,8 @@ extension World {
             metas[k].sleepTime = 0
             contacts.bodySets[k] = -1
             noteMaybeAwake(k)
-            broadPhase.requery.append(Int32(k))
+            broadPhase.activity.requery.append(Int32(k))
+            broadPhase.requeryPending = true
             let next = Int(metas[k].sleepNext)
             metas[k].sleepNext = -1
             k = next
@@ -41,6 +42,7 @@ extension World {
     func sleepIsland(_ list: View<Int32>) {
         guard let first = list.first else { return }
         islands.dirty = true
+        islands.awakeMayShrink = true
         let set = contacts.makeSet()
         var prev = Int(first)
         for b in list {
@@ -70,7 +72,7 @@ extension World {
     /// sets are brought back first: their islands wake.
     @inline(__always)
     func forEachContact(ofBody i: Int, _ visit: (Int) -> Void) {
-        contacts.forEachContact(ofShapesFrom: metas[i].firstShape, shapeNext: shapeNext.view, wake: wakeBody(ofShape:), visit)
+        contacts.forEachContact(ofShapesFrom: metas[i].firstShape, shapeNext: shapeNext.view, wake: { self.wakeBody(ofShape: $0) }, visit)
     }
 
     /// Wakes the body of shape `s` (a contact of it in a sleeping set is needed).
@@ -83,7 +85,7 @@ extension World {
 
     /// Wakes every body that has a contact with shape `s`.
     func wakeTouching(boundary s: Int) {
-        contacts.forEachContact(ofShape: s, wake: wakeBody(ofShape:)) { k in wakeBody(Int(contacts[k].bodyA)); wakeBody(Int(contacts[k].bodyB)) }
+        contacts.forEachContact(ofShape: s, wake: { self.wakeBody(ofShape: $0) }) { k in wakeBody(Int(contacts[k].bodyA)); wakeBody(Int(contacts[k].bodyB)) }
     }
 
     /// At the end of a step (or a step at rest): sorts in the contacts of islands that woke
@@ -91,8 +93,10 @@ extension World {
     /// (`ContactSet.retire`).
     func settleSleepingSets(retiring: Bool) {
         // (Sorting in moves contacts the islands of this step list: they are built again.)
+        contacts.flushWoken()
         if contacts.unsortedFrom >= 0 { islands.dirty = true }
         contacts.sortIn()
+        islands.setsPending = false
         if retiring { contacts.retire(metas: metas.view) }
     }
 
@@ -104,7 +108,7 @@ extension World {
 
     /// Ends the contacts of shape `s` now.
     func endContacts(ofShape s: Int) {
-        contacts.forEachContact(ofShape: s, wake: wakeBody(ofShape:)) { endContact($0) }
+        contacts.forEachContact(ofShape: s, wake: { self.wakeBody(ofShape: $0) }) { endContact($0) }
     }
 
     func endContact(_ k: Int) {

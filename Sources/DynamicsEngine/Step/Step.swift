@@ -57,7 +57,7 @@ extension World {
         let hitsBefore = counters.continuousHits
         // Contacts of islands woken since the last step join the records, in key order (the
         // broad phase reads them as the standing pairs).
-        if contacts.hasWokenContacts { contacts.flushWoken(); contacts.sortIn() }
+        if islands.setsPending { contacts.flushWoken(); contacts.sortIn(); islands.setsPending = false }
         var t = profiling ? StepProfile.now() : 0
         @inline(__always) func lap(_ field: WritableKeyPath<StepProfile, Double>) {
             guard profiling else { return }
@@ -76,7 +76,7 @@ extension World {
         collectContactChanges()
         wakeJointedBodies()
         // The contacts of islands woken just now join this step's islands and solve.
-        if contacts.hasWokenContacts {
+        if islands.setsPending {
             contacts.flushWoken()
             ctx.refreshContacts(self)
         }
@@ -96,7 +96,7 @@ extension World {
                    "a step from an exact rest point changed the world: the rest copy misses something a step reads")
         }
         #endif
-        settleSleepingSets(retiring: islands.sleptThisStep > 0)
+        if islands.setsPending || islands.sleptThisStep > 0 { settleSleepingSets(retiring: islands.sleptThisStep > 0) }
         recordRest(ctx, hits: counters.continuousHits - hitsBefore)
         #if DEBUG
         if wasAsleep {

@@ -162,7 +162,7 @@ extension World {
             if !me[i].awake { kinematicSlept = true }
         }
         sleepRestingIslands(metas.view)
-        settleSleepingSets(retiring: islands.sleptThisStep > 0)
+        if islands.setsPending || islands.sleptThisStep > 0 { settleSleepingSets(retiring: islands.sleptThisStep > 0) }
         counters.continuousHits += rest.hits
         counters.restSteps += 1
         // Whatever fell asleep — an island, or a kinematic body alone — changed the state: the

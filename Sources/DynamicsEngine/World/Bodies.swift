@@ -265,6 +265,7 @@ extension World {
         removeFromSleepRing(i)
         metas[i].alive = false
         islands.dirty = true
+        islands.awakeMayShrink = true
         metas[i].firstShape = -1
         metas[i].shapeCount = 0
         bodySlots.release(Int32(i))

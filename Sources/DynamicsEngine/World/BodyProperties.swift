@@ -238,7 +238,7 @@ extension World {
         wakeTouchingBodies(of: i)
         metas[i].type = type
         forEachShape(of: i) { shapes[$0].isStatic = type == .static }
-        if type == .static { states[i] = BodyState(); removeFromSleepRing(i); metas[i].awake = false } else { metas[i].awake = true; noteMaybeAwake(i) }
+        if type == .static { states[i] = BodyState(); removeFromSleepRing(i); metas[i].awake = false; islands.awakeMayShrink = true } else { metas[i].awake = true; noteMaybeAwake(i) }
         updateMass(body: i)
         if type != .static { wakeBody(i) }
     }
