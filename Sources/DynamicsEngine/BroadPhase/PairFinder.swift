@@ -313,40 +313,40 @@ extension World {
     }
 }
 
-/// Sorts pair keys (or shape slots) in place without allocating (quicksort, median of three,
-/// insertion sort below 16 keys; the smaller side recursed, so the depth stays logarithmic).
-func sortKeys<Key: Comparable>(_ a: MutableView<Key>) {
+/// Sorts pair keys (or shape slots) in place without allocating.
+func sortKeys<Key: Comparable>(_ a: MutableView<Key>) { sortInPlace(a) { $0 } }
+
+/// Sorts `a` in place by `key` without allocating (quicksort, median of three, insertion sort
+/// below 16 elements; the smaller side recursed, so the depth stays logarithmic).
+func sortInPlace<Element, Key: Comparable>(_ a: MutableView<Element>, by key: (Element) -> Key) {
     guard a.count > 1 else { return }
-    sortKeys(a, 0, a.count - 1)
+    sortInPlace(a, 0, a.count - 1, key)
 }
 
-private func sortKeys<Key: Comparable>(_ p: MutableView<Key>, _ lo0: Int, _ hi0: Int) {
+private func sortInPlace<Element, Key: Comparable>(_ p: MutableView<Element>, _ lo0: Int, _ hi0: Int, _ key: (Element) -> Key) {
     var lo = lo0, hi = hi0
+    @inline(__always) func swapAt(_ i: Int, _ j: Int) { let t = p[i]; p[i] = p[j]; p[j] = t }
     while hi - lo >= 16 {
         let mid = lo + (hi - lo) / 2
-        if p[mid] < p[lo] { p.swapAt(mid, lo) }
-        if p[hi] < p[lo] { p.swapAt(hi, lo) }
-        if p[hi] < p[mid] { p.swapAt(hi, mid) }
-        let pivot = p[mid]
+        if key(p[mid]) < key(p[lo]) { swapAt(mid, lo) }
+        if key(p[hi]) < key(p[lo]) { swapAt(hi, lo) }
+        if key(p[hi]) < key(p[mid]) { swapAt(hi, mid) }
+        let pivot = key(p[mid])
         var i = lo, j = hi
         while i <= j {
-            while p[i] < pivot { i += 1 }
-            while p[j] > pivot { j -= 1 }
-            if i <= j { p.swapAt(i, j); i += 1; j -= 1 }
+            while key(p[i]) < pivot { i += 1 }
+            while key(p[j]) > pivot { j -= 1 }
+            if i <= j { swapAt(i, j); i += 1; j -= 1 }
         }
-        if j - lo < hi - i { sortKeys(p, lo, j); lo = i } else { sortKeys(p, i, hi); hi = j }
+        if j - lo < hi - i { sortInPlace(p, lo, j, key); lo = i } else { sortInPlace(p, i, hi, key); hi = j }
     }
     if hi <= lo { return }
     for i in (lo + 1)...hi {
         let v = p[i]
         var j = i - 1
-        while j >= lo && p[j] > v { p[j + 1] = p[j]; j -= 1 }
+        while j >= lo && key(p[j]) > key(v) { p[j + 1] = p[j]; j -= 1 }
         p[j + 1] = v
     }
-}
-
-private extension MutableView where Element: Comparable {
-    @inline(__always) func swapAt(_ i: Int, _ j: Int) { let t = self[i]; self[i] = self[j]; self[j] = t }
 }
 
 /// Pair emission for one chunk of moving shapes into the chunk's own buffer.

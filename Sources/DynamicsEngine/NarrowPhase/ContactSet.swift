@@ -566,7 +566,7 @@ final class ContactSet {
         guard unsortedFrom >= 0 else { return }
         let n0 = unsortedFrom, n = records.count
         unsortedFrom = -1
-        sortContacts(records.mutableView, n0, n - 1)
+        sortInPlace(records.mutableView.subview(n0..<n)) { $0.key }
         back.refill(count: n, with: Contact())
         let cs = records.view, out = back.mutableView
         var i = 0, j = n0, w = 0
@@ -720,34 +720,6 @@ struct ContactMerge: RangeTask, @unchecked Sendable {
             }
         }
         }}
-    }
-}
-
-/// Sorts contacts `lo...hi` by key in place without allocating (quicksort, median of
-/// three, insertion sort below 16; the smaller side recursed).
-func sortContacts(_ p: MutableView<Contact>, _ lo0: Int, _ hi0: Int) {
-    var lo = lo0, hi = hi0
-    @inline(__always) func swapAt(_ i: Int, _ j: Int) { let t = p[i]; p[i] = p[j]; p[j] = t }
-    while hi - lo >= 16 {
-        let mid = lo + (hi - lo) / 2
-        if p[mid].key < p[lo].key { swapAt(mid, lo) }
-        if p[hi].key < p[lo].key { swapAt(hi, lo) }
-        if p[hi].key < p[mid].key { swapAt(hi, mid) }
-        let pivot = p[mid].key
-        var i = lo, j = hi
-        while i <= j {
-            while p[i].key < pivot { i += 1 }
-            while p[j].key > pivot { j -= 1 }
-            if i <= j { swapAt(i, j); i += 1; j -= 1 }
-        }
-        if j - lo < hi - i { sortContacts(p, lo, j); lo = i } else { sortContacts(p, i, hi); hi = j }
-    }
-    if hi <= lo { return }
-    for i in (lo + 1)...hi {
-        let v = p[i]
-        var j = i - 1
-        while j >= lo && p[j].key > v.key { p[j + 1] = p[j]; j -= 1 }
-        p[j + 1] = v
     }
 }
 
