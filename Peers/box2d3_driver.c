@@ -397,6 +397,31 @@ static int countAwake(const Scene *s) {
     return n;
 }
 
+/* The deepest overlap of two touching shapes (m): the largest -separation over the points of
+ * every body's touching contacts. */
+static double deepestPenetration(const Scene *s) {
+    int capacity = 64;
+    b2ContactData *data = allocate((size_t)capacity, sizeof *data);
+    double deepest = 0;
+    for (int i = 0; i < s->count; ++i) {
+        const int need = b2Body_GetContactCapacity(s->bodies[i]);
+        if (need > capacity) {
+            free(data);
+            capacity = need;
+            data = allocate((size_t)capacity, sizeof *data);
+        }
+        const int n = b2Body_GetContactData(s->bodies[i], data, capacity);
+        for (int k = 0; k < n; ++k) {
+            for (int p = 0; p < data[k].manifold.pointCount; ++p) {
+                const double d = -data[k].manifold.points[p].separation;
+                if (d > deepest) deepest = d;
+            }
+        }
+    }
+    free(data);
+    return deepest;
+}
+
 /* Touching contacts (manifold with points), each pair once. */
 static int touchingContacts(const Scene *s) {
     int capacity = 64;
@@ -501,9 +526,13 @@ int main(int argc, char **argv) {
     /* With sleeping on, the first warm-up step after which no body is awake (checked between
      * steps, outside the timed loop). */
     long restStep = -1;
+    double restPenetration = 0;
     for (long k = 0; k < warmup; ++k) {
         b2World_Step(world, kDt, kSubSteps);
-        if (sleep && restStep < 0 && countAwake(&s) == 0) restStep = k + 1;
+        if (sleep && restStep < 0 && countAwake(&s) == 0) {
+            restStep = k + 1;
+            restPenetration = deepestPenetration(&s);
+        }
     }
 
     const double t0 = now();
@@ -526,14 +555,15 @@ int main(int argc, char **argv) {
            "\"static_bodies\":%d,\"steps\":%ld,\"warmup\":%ld,\"threads\":%d,\"sleep\":%s,\"steps_per_sec\":%s,"
            "\"ms_per_step\":%s,\"seconds\":%s,\"build_seconds\":%s,\"escaped\":%d,\"max_height\":%s,"
            "\"initial_max_height\":%s,\"avg_height\":%s,\"max_speed\":%s,\"mean_speed\":%s,\"kinetic_energy\":%s,"
-           "\"awake\":%d,\"seconds_to_rest\":%s,\"touching_contacts\":%d,\"peak_rss_bytes\":%ld%s,"
+           "\"awake\":%d,\"seconds_to_rest\":%s,\"penetration_at_rest\":%s,\"touching_contacts\":%d,\"peak_rss_bytes\":%ld%s,"
            "\"settings\":\"4 sub-steps, sleeping %s, %d worker%s, %s%s\"}\n",
            v.major, v.minor, v.revision, scene, items, s.count, s.staticBodies, steps, warmup, threads,
            sleep ? "true" : "false", num(rate, b[0], 32), num(rate > 0 ? 1000.0 / rate : 0, b[1], 32),
            num(seconds, b[2], 32), num(buildSeconds, b[3], 32), z.escaped, num(z.maxHeight, b[4], 32),
            num(initialMaxHeight, b[5], 32), num(z.avgHeight, b[6], 32), num(z.maxSpeed, b[7], 32),
            num(z.meanSpeed, b[8], 32), num(z.kineticEnergy, b[9], 32), z.awake,
-           restStep >= 0 ? num(restStep * (double)kDt, b[10], 32) : "null", touching,
+           restStep >= 0 ? num(restStep * (double)kDt, b[10], 32) : "null",
+           restStep >= 0 ? num(restPenetration, b[11], 32) : "null", touching,
            (long)usage.ru_maxrss * 1024L, pyramid ? (standing ? ",\"standing\":true" : ",\"standing\":false") : "",
            sleep ? "on" : "off", threads, threads == 1 ? "" : "s", scheduler,
 #if defined(BOX2D_AVX2)

@@ -97,6 +97,9 @@ public struct BenchRecord: Codable, Sendable, Equatable {
     /// body was awake, or null when some body was still awake at the end. Absent with
     /// sleeping off and for animator scenes.
     public var secondsToRest: RestTime?
+    /// With sleeping on, when the world came to rest: how deep two touching shapes overlapped
+    /// at most then (pt; `World.deepestTouchingPenetration`).
+    public var penetrationAtRest: Double?
     /// With `--profile`: wall time per timed step in each phase of the engine's step (µs), from
     /// the last repeat (`StepProfile.phases`' names).
     public var phaseMicroseconds: [String: Double]?
@@ -140,6 +143,7 @@ public struct BenchRecord: Codable, Sendable, Equatable {
         case togglesPerStep = "toggles_per_step"
         case stateDigest = "state_digest"
         case awakeBodies = "awake_bodies", secondsToRest = "seconds_to_rest", phaseMicroseconds = "phase_microseconds"
+        case penetrationAtRest = "penetration_at_rest"
         case resumedFromStep = "resumed_from_step"
     }
 

@@ -51,6 +51,9 @@ public struct PeerRun: Codable, Sendable, Equatable {
     /// With sleeping on: simulated seconds of warm-up until no body was awake (nil: not within
     /// the warm-up).
     public var secondsToRest: Double?
+    /// With sleeping on, when no body was awake: how deep two touching shapes overlapped at
+    /// most (m).
+    public var penetrationAtRest: Double?
     public var touchingContacts: Int?
     /// Pyramid only: the maximum height stayed within 1 % of its start.
     public var standing: Bool?
@@ -73,7 +76,7 @@ public struct PeerRun: Codable, Sendable, Equatable {
         case buildSeconds = "build_seconds", maxHeight = "max_height", initialMaxHeight = "initial_max_height"
         case avgHeight = "avg_height", maxSpeed = "max_speed", meanSpeed = "mean_speed"
         case kineticEnergy = "kinetic_energy", touchingContacts = "touching_contacts"
-        case secondsToRest = "seconds_to_rest"
+        case secondsToRest = "seconds_to_rest", penetrationAtRest = "penetration_at_rest"
         case failedChecks = "failed_checks"
     }
 
@@ -268,7 +271,7 @@ public struct PeerComparison: Sendable {
     }
 
     static let header = ["scene", "items", "bodies", "engine", "threads", "steps/s", "min–max", "ms/step",
-                         "ours/this", "max height m (start→end)", "awake (rest s)", "check"]
+                         "ours/this", "max height m (start→end)", "awake (rest s, overlap cm)", "check"]
     /// The right-aligned columns of `header`.
     static let rightAligned: Set<Int> = [1, 2, 4, 5, 6, 7, 8, 9, 10]
 
@@ -285,11 +288,13 @@ public struct PeerComparison: Sendable {
                 height, awake(last), check]
     }
 
-    /// Bodies awake at the end, and with sleeping on the seconds of warm-up until none was.
+    /// Bodies awake at the end, and with sleeping on the seconds of warm-up until none was and
+    /// the deepest overlap of touching shapes then (cm).
     func awake(_ run: PeerRun) -> String {
         guard let n = run.awake else { return "—" }
         guard run.sleep == true else { return "\(n)" }
-        return "\(n) (" + (run.secondsToRest.map { TextTable.fixed($0, 2) } ?? "never") + ")"
+        let overlap = run.penetrationAtRest.map { ", " + TextTable.fixed($0 * 100, 2) } ?? ""
+        return "\(n) (" + (run.secondsToRest.map { TextTable.fixed($0, 2) } ?? "never") + overlap + ")"
     }
 
     /// A plain-text table: steps/s median and min–max over the repeats, ms/step at the median,

@@ -47,7 +47,7 @@ enum BenchRunner {
         var lastReport: SanityReport?
         var failures: [String] = []
         var subSteps = 0, sleepEnabled = false
-        var awakeBodies: Int?, secondsToRest: Double?
+        var awakeBodies: Int?, secondsToRest: Double?, penetrationAtRest: Double?
         var phaseMicroseconds: [String: Double]?
         var allocsPerToggle: Double?, allocsBetweenToggles: Double?, togglesPerStep: Double?
         var digest: String?, resumedFrom: Int?
@@ -86,11 +86,14 @@ enum BenchRunner {
                     }
                 }
                 // The first step after which no body was awake (outside the timed window).
-                var restStep: Int?
+                var restStep: Int?, restPenetration: Double?
                 var stepsTaken = instance.stepsTaken
                 @inline(__always) func noteRest() {
                     stepsTaken += 1
-                    if restStep == nil && instance.driver == nil && !instance.world.hasAwakeBodies { restStep = stepsTaken }
+                    if restStep == nil && instance.driver == nil && !instance.world.hasAwakeBodies {
+                        restStep = stepsTaken
+                        restPenetration = Double(instance.world.deepestTouchingPenetration)
+                    }
                 }
                 for _ in 0..<warmup {
                     instance.step(); progress.advance()
@@ -166,6 +169,7 @@ enum BenchRunner {
                 let report = instance.sanity()
                 awakeBodies = report.awakeBodies
                 secondsToRest = restStep.map { Double($0) / 60 }
+                penetrationAtRest = restPenetration
                 inspect?(instance, report)
                 for f in report.failures where !failures.contains(f) { failures.append(f) }
                 lastReport = report
@@ -207,7 +211,7 @@ enum BenchRunner {
         r.subSteps = subSteps; r.sleepEnabled = sleepEnabled
         r.awakeBodies = awakeBodies
         r.phaseMicroseconds = phaseMicroseconds
-        if sleepEnabled && awakeBodies != nil { r.secondsToRest = RestTime(seconds: secondsToRest) }
+        if sleepEnabled && awakeBodies != nil { r.secondsToRest = RestTime(seconds: secondsToRest); r.penetrationAtRest = penetrationAtRest }
         r.msPerStep = med.isFinite && med > 0 ? 1000 / med : 0
         r.stepSeconds = median(stepSeconds); r.buildSeconds = median(builds)
         r.escaped = report.escaped; r.kineticEnergy = report.kineticEnergy

@@ -217,7 +217,10 @@ extension DynamicsBench {
             run.kineticEnergy = report.map { $0.kineticEnergy / 1e4 }
             run.awake = report?.awakeBodies
             // Within the warm-up, as the drivers report it.
-            if sleep, let t = record.secondsToRest?.seconds, t <= Double(warmup) / 60 + 1e-9 { run.secondsToRest = t }
+            if sleep, let t = record.secondsToRest?.seconds, t <= Double(warmup) / 60 + 1e-9 {
+                run.secondsToRest = t
+                run.penetrationAtRest = record.penetrationAtRest.map { $0 / m }
+            }
             run.touchingContacts = record.touchingContacts
             run.standing = record.checks?["standing"]
             // Checks the peers do not have (e.g. non-finite energy) stay visible.

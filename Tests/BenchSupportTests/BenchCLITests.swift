@@ -266,6 +266,9 @@ struct BenchCLITests {
         let seconds = try #require(r.secondsToRest?.seconds, "a resting pyramid reports when it came to rest")
         #expect(seconds > 0.5 && seconds <= 5, "came to rest after \(seconds) s")
         #expect(slept.contains("\"seconds_to_rest\":"))
+        // At rest, no box is sunk into another deeper than the linear slop (0.5 pt).
+        let sunk = try #require(r.penetrationAtRest, "a resting pyramid reports how deep its boxes overlap")
+        #expect(sunk > 0 && sunk <= 0.5, "overlap at rest \(sunk) pt")
         let (awake, _) = try Self.runExecutable(["run", "pyramid", "--items", "10", "--warmup", "0", "--steps", "30",
                                                  "--repeat", "1", "--quiet", "--format", "json"])
         let a = try BenchJSON.decoder().decode(BenchRecord.self, from: Data(awake.utf8))

@@ -64,6 +64,28 @@ struct SleepingSetTests {
         _ = ground
     }
 
+    @Test("deepestTouchingPenetration: a resting stack overlaps by less than the linear slop, asleep as awake; a box pushed 10 pt into the ground reads about 10 pt")
+    func deepestPenetration() throws {
+        let w = TestWorld.make(sleep: true)
+        try TestWorld.ground(w, top: 0)
+        let boxes = try Self.stack(w, x: 0, count: 4)
+        #expect(w.deepestTouchingPenetration == 0, "nothing touches before the first step")
+        var awakeDepth: Float = 0
+        for _ in 0..<600 where boxes.contains(where: { w.isAwake($0) }) {
+            awakeDepth = w.deepestTouchingPenetration
+            w.step(dt: Self.dt)
+        }
+        #expect(boxes.allSatisfy { !w.isAwake($0) })
+        let asleepDepth = w.deepestTouchingPenetration
+        #expect(asleepDepth > 0 && asleepDepth <= w.settings.linearSlop, "a resting stack overlaps by \(asleepDepth) pt")
+        #expect(abs(asleepDepth - awakeDepth) < 0.05, "asleep \(asleepDepth) pt, the step before \(awakeDepth) pt")
+        // A box created 10 pt into the ground (y down): the next narrow phase measures the overlap.
+        let box = try TestWorld.box(w, at: Vec2(600, -40), size: Vec2(100, 100))
+        w.step(dt: Self.dt)
+        #expect(abs(w.deepestTouchingPenetration - 10) < 1, "read \(w.deepestTouchingPenetration) pt for a box 10 pt deep")
+        _ = box
+    }
+
     @Test("destroying the ground under a sleeping stack wakes it: its ground contacts end (reported by the next step) and it falls")
     func destroyingGroundWakesSleepers() throws {
         let w = TestWorld.make(sleep: true)

@@ -133,6 +133,24 @@ extension World {
         return n + contacts.asleepTouching
     }
 
+    /// How deep two touching shapes overlap at most (pt; 0 when none overlaps): the largest
+    /// −separation over the points of the touching contacts, sleeping islands' included, as the
+    /// last narrow phase to see each contact measured it (a sleeping island's, when it fell
+    /// asleep). With the linear slop (`WorldSettings.linearSlop`, 0.5 pt) it tells whether a
+    /// resting world's bodies stand on each other or sink in.
+    public var deepestTouchingPenetration: Float {
+        let data = contacts.data.view
+        var deepest: Float = 0
+        @inline(__always) func visit(_ c: Contact) {
+            guard c.shapeA >= 0, c.flags & Contact.touching != 0, c.slot >= 0 else { return }
+            let m = data[Int(c.slot)].manifold
+            for p in 0..<Int(m.pointCount) { deepest = max(deepest, -m[p].separation) }
+        }
+        for c in contacts.view { visit(c) }
+        contacts.forEachAsleep { visit($0) }
+        return deepest
+    }
+
     /// Number of contacts (box overlaps) tracked: those of awake bodies, and those of each
     /// sleeping island within itself and with static bodies. (Two sleeping islands keep no
     /// contact between them: it would have no points.)
