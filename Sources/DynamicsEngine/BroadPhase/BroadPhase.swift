@@ -161,7 +161,7 @@ extension World {
 /// them (it reads `BroadPhase.moving`, which `active` equals while the sleeping grid is empty).
 final class ShapeActivity {
     /// The small shapes of sleeping bodies (`sleepList`), by fat box: built when enough shapes
-    /// fell asleep since (`pendingSleepers`) or by a pass in which every shape looks, so that a
+    /// fell asleep since (`World.sortActive`) or by a pass in which every shape looks, so that a
     /// pass reads only the awake part in `grid`. A shape whose body woke stays listed until
     /// the next build but is passed over (`inSleepGrid` 0).
     @exclusivity(unchecked) var sleepGrid = UniformGrid()
@@ -176,8 +176,6 @@ final class ShapeActivity {
     let active = Column<Int32>()
     /// The small shapes of `active` (the moving grid's).
     let activeSmall = Column<Int32>()
-    /// Small shapes of sleeping bodies in `active` at the last pass.
-    @exclusivity(unchecked) var pendingSleepers = 0
     /// Scratch of the sleeping grid's rebuild (swapped with `sleepList`).
     let freshShapes = Column<Int32>()
     /// Bodies woken since the last pass: their shapes look for partners again in the next one,

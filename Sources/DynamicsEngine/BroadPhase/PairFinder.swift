@@ -243,7 +243,6 @@ extension World {
         if !everything {
             var pending = 0
             for s in bp.activity.active.view where large[Int(s)] == 0 && sleeps(s) { pending += 1 }
-            bp.activity.pendingSleepers = pending
             rebuild = pending >= max(Self.sleepGridMinimum, bp.activity.sleepList.count / 4)
         }
         if rebuild {
@@ -257,8 +256,8 @@ extension World {
                 for s in bp.activity.sleepList.view { inSleep[Int(s)] = 0 }
                 bp.activity.sleepList.removeAllKeepingCapacity()
             }
-            // Merge the still-valid members with the new ones (both in slot order) through `enlargedList`'s
-            // sibling scratch, then swap.
+            // The still-valid members and the new ones (both in slot order) merged into
+            // `freshShapes`, which then trades places with `sleepList`.
             let merged = bp.activity.freshShapes
             merged.removeAllKeepingCapacity()
             let old = bp.activity.sleepList.view, add = bp.activity.activeSmall.view
@@ -282,7 +281,6 @@ extension World {
             let av = act.mutableView
             for k in av.indices where inSleep[Int(av[k])] == 0 { av[w] = av[k]; w += 1 }
             act.truncate(to: w)
-            bp.activity.pendingSleepers = 0
             bp.keptIndex = nil
         }
         bp.activity.activeSmall.removeAllKeepingCapacity()

@@ -38,7 +38,7 @@ extension World {
     }
 
     /// Puts bodies `list` to sleep as one island (linked in a ring, with a sleeping set that
-    /// takes its contacts at the end of the step: `retireContacts`).
+    /// takes its contacts at the end of the step: `settleSleepingSets`).
     func sleepIsland(_ list: View<Int32>) {
         guard let first = list.first else { return }
         islands.dirty = true
