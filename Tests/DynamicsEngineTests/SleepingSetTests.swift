@@ -135,6 +135,42 @@ struct SleepingSetTests {
         #expect(w.broadPhase.activity.active.count > pile.count)
     }
 
+    @Test("sleeping jointed bodies leave the step: the islands read only the joints of awake bodies; a woken pair's joint holds it together")
+    func jointsOfSleepingIslands() throws {
+        let w = TestWorld.make(sleep: true)
+        try TestWorld.ground(w, top: 0, width: 20000)
+        // 30 pairs of boxes side by side, each pair pinned together where they meet.
+        var pairs: [(BodyHandle, BodyHandle, JointHandle)] = []
+        for i in 0..<30 {
+            let x = Float(i) * 300 - 4500
+            let a = try TestWorld.box(w, at: Vec2(x, -50), size: Vec2(100, 100))
+            let b = try TestWorld.box(w, at: Vec2(x + 100, -50), size: Vec2(100, 100))
+            var def = JointDef(type: .revolute, bodyA: a, bodyB: b)
+            def.localAnchorA = Vec2(50, 0); def.localAnchorB = Vec2(-50, 0)
+            pairs.append((a, b, w.createJoint(def)))
+        }
+        // A body kept in flight far away keeps the world partly awake.
+        var flyer = BodyDef(type: .kinematic, position: Vec2(0, -3000))
+        flyer.linearVelocity = Vec2(10, 0)
+        _ = try w.createBody(flyer, shapes: [ShapeDef(.circle(radius: 10))])
+        #expect(w.awakeJointList().count == 30)
+        #expect(Self.stepUntilAsleep(w, pairs.flatMap { [$0.0, $0.1] }), "the pairs should fall asleep")
+        w.step(dt: Self.dt)
+        #expect(w.awakeJointList().isEmpty, "\(w.awakeJointList().count) joints of sleeping bodies still read")
+        // Kick one box of one pair: both wake together, and the pin keeps them side by side.
+        let (a, b, _) = pairs[7]
+        w.applyImpulse(a, Vec2(0, -400 * w.mass(a)))
+        w.step(dt: Self.dt)
+        #expect(w.isAwake(a) && w.isAwake(b))
+        #expect(w.awakeJointList().count == 1)
+        #expect(w.jointCount == 30 && w.islandCount == 1)
+        for _ in 0..<20 {
+            w.step(dt: Self.dt)
+            #expect(distance(w.position(a), w.position(b)) < 101, "the pin let go: \(distance(w.position(a), w.position(b))) pt apart")
+        }
+        #expect(w.position(a).y < -60, "the kicked pair should be in the air")
+    }
+
     @Test("a snapshot of a world with sleeping and awake islands restores its sets: both step on bit for bit through a wake and a teleport")
     func snapshotKeepsSets() throws {
         let w = TestWorld.make(sleep: true)

@@ -12,7 +12,7 @@ extension World {
         precondition(a != b, "createJoint: a joint needs two different bodies")
         let (js, isNew) = jointSlots.allocate()
         let j = Int(js)
-        islands.dirty = true
+        islands.dirty = true; islands.awakeJointsStale = true
         if isNew { joints.append(JointRecord()) }
         var rec = JointRecord()
         rec.generation = joints[j].generation &+ 1
@@ -53,7 +53,7 @@ extension World {
         let j = jointSlot(h)
         wakeBody(Int(joints[j].bodyA)); wakeBody(Int(joints[j].bodyB))
         joints[j].alive = false
-        islands.dirty = true
+        islands.dirty = true; islands.awakeJointsStale = true
         jointSlots.release(Int32(j))
         jointCount -= 1
     }

@@ -714,7 +714,7 @@ extension World {
         for j in 0..<nj where joints[j].alive { jointCount += 1 }
         try restoreSleepingSets(&r)
         broadPhase.dirty = true
-        islands.dirty = true; islands.awakeStale = true
+        islands.dirty = true; islands.awakeStale = true; islands.awakeJointsStale = true
         broadPhase.pairsChanged = true
         broadPhase.staticDirty = head.staticDirty
         // Static boxes as stored (they were computed with the settings of their time).

@@ -28,6 +28,13 @@ struct IslandBuilder {
     var awakeStale = true
     /// Bodies were appended to `awake` out of slot order.
     var awakeUnsorted = false
+    /// The joints with an awake dynamic or kinematic body, in slot order (and maybe some whose
+    /// bodies fell asleep since): what the islands and `wakeJointedBodies` read, so that
+    /// sleeping jointed bodies cost a step nothing. Made again from every joint when stale
+    /// (`awakeJointsStale`: a joint created or destroyed, a body woken, put to sleep or given
+    /// another type), not while the same bodies stay awake.
+    let awakeJoints = Column<Int32>()
+    var awakeJointsStale = true
     /// Worlds of fewer body slots keep no awake list (it stays stale): their passes read
     /// every slot, which touches less memory than the list for a handful of bodies.
     static let listedFrom = 64
@@ -156,7 +163,7 @@ extension World {
     private func buildIslands(_ cs: View<SIMD2<Int32>>, _ me: View<BodyMeta>, _ js: View<JointRecord>,
                               _ st: View<BodyState>, _ ib: inout IslandBuilder) {
         let nb = Int(bodySlots.count)
-        let nj = Int(jointSlots.count)
+        let awakeJoints = awakeJointList()
         // (A small world reads its few slots; a larger one its awake list.)
         let awake = nb < IslandBuilder.listedFrom ? nil : awakeBodies()
         let awakeCount = awake?.count ?? nb
@@ -189,7 +196,8 @@ extension World {
                 let a = Int(cs[k].x), b = Int(cs[k].y)
                 if solverBody(a) && solverBody(b) { union(a, b) }
             }
-            for j in 0..<nj where js[j].alive {
+            for jj in awakeJoints where js[Int(jj)].alive {
+                let j = Int(jj)
                 let a = Int(js[j].bodyA), b = Int(js[j].bodyB)
                 if solverBody(a) && solverBody(b) { union(a, b) }
             }
@@ -217,7 +225,8 @@ extension World {
                 let isl = ia >= 0 ? ia : islandOf[Int(cs[k].y)]
                 if isl >= 0 { contactStart[Int(isl) + 1] += 1; nContacts += 1 }
             }
-            for j in 0..<nj where js[j].alive {
+            for jj in awakeJoints where js[Int(jj)].alive {
+                let j = Int(jj)
                 let ia = islandOf[Int(js[j].bodyA)]
                 let isl = ia >= 0 ? ia : islandOf[Int(js[j].bodyB)]
                 if isl >= 0 { jointStart[Int(isl) + 1] += 1; nJoints += 1 }
@@ -259,7 +268,8 @@ extension World {
                 if movingKinematic(a) || movingKinematic(b) { canSleep[isl] = 0 }
             }
             for k in 0..<n { cur[k] = jointStart[k] }
-            for j in 0..<nj where js[j].alive {
+            for jj in awakeJoints where js[Int(jj)].alive {
+                let j = Int(jj)
                 let ia = islandOf[Int(js[j].bodyA)]
                 let isl = Int(ia >= 0 ? ia : islandOf[Int(js[j].bodyB)])
                 if isl < 0 { continue }
@@ -347,5 +357,21 @@ extension IslandBuilder {
         }
         awake.truncate(to: w)
         return awake.view
+    }
+}
+
+extension World {
+    /// The joints the islands read (`IslandBuilder.awakeJoints`), made again when stale; none
+    /// in a world without joints.
+    func awakeJointList() -> View<Int32> {
+        guard jointCount > 0 else { return View() }
+        if islands.awakeJointsStale {
+            islands.awakeJointsStale = false
+            let list = islands.awakeJoints, js = joints.view, me = metas.view
+            @inline(__always) func awake(_ b: Int32) -> Bool { me[Int(b)].awake && me[Int(b)].type != .static }
+            list.removeAllKeepingCapacity()
+            for j in js.indices where js[j].alive && (awake(js[j].bodyA) || awake(js[j].bodyB)) { list.append(Int32(j)) }
+        }
+        return islands.awakeJoints.view
     }
 }

@@ -6,6 +6,7 @@ extension World {
         metas[i].sleepTime = 0
         if metas[i].awake { return }
         islands.dirty = true
+        islands.awakeJointsStale = true
         // The island's contacts come back (`ContactSet.flushWoken`), and the broad phase looks
         // for its bodies' pairs again.
         let set = contacts.bodySets[i]
@@ -43,6 +44,7 @@ extension World {
         guard let first = list.first else { return }
         islands.dirty = true
         islands.awakeMayShrink = true
+        islands.awakeJointsStale = true
         let set = contacts.makeSet()
         var prev = Int(first)
         for b in list {

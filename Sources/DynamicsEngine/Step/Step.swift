@@ -123,7 +123,11 @@ extension World {
     /// timers start again together, so a body jointed to a kinematic one that sleeps alone
     /// falls asleep with it.)
     func wakeJointedBodies() {
-        for j in 0..<Int(jointSlots.count) where joints[j].alive {
+        guard jointCount > 0 else { return }
+        // (Joints with an awake body: others join two sleeping or static bodies. Waking marks
+        // the list stale without changing it.)
+        for jj in awakeJointList() where joints[Int(jj)].alive {
+            let j = Int(jj)
             let a = Int(joints[j].bodyA), b = Int(joints[j].bodyB)
             let da = metas[a].type != .static, db = metas[b].type != .static
             if da && db && metas[a].awake != metas[b].awake { wakeBody(a); wakeBody(b) }

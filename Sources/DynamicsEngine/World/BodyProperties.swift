@@ -233,7 +233,7 @@ extension World {
         // (A sleeping body's contacts come back first: its set would not outlive the change.)
         wakeBody(i)
         broadPhase.dirty = true
-        islands.dirty = true
+        islands.dirty = true; islands.awakeJointsStale = true
         if metas[i].type == .static || type == .static { broadPhase.staticDirty = true }
         wakeTouchingBodies(of: i)
         metas[i].type = type
