@@ -519,7 +519,7 @@ final class ContactSet {
     ///   sorted records, and `sortIn` sorts them in. A step flushes after its narrow phase,
     ///   so the islands and the solve see the woken contacts, and sorts at its end; outside
     ///   a step, whatever reads contacts by key flushes and sorts first. The broad phase looks
-    ///   again for the woken bodies' pairs (`BroadPhase.requery`), so that the merge keeps
+    ///   again for the woken bodies' pairs (`ShapeActivity.requery`), so that the merge keeps
     ///   these contacts and finds the pairs that were dropped.
     /// - The per-shape lists keep the set contacts (their slots stay put); a single-body
     ///   operation that meets one wakes its island first (`forEachContact`).
@@ -577,6 +577,7 @@ final class ContactSet {
                 // (Cannot happen while no retired pair is found: kept for safety, the awake one wins.)
                 assert(false, "ContactSet: a woken contact was also in the records")
                 freeSlots.append(cs[j].slot)
+                if !listsStale { unlink(cs[j].slot) }
                 j += 1
                 continue
             } else {
@@ -594,7 +595,7 @@ final class ContactSet {
 
     /// Moves the retired contacts out of `records` (sorted): into the set of their sleeping
     /// body, or dropped when their bodies sleep in different sets (see above). Dead contacts
-    /// stay for the merge to drop. `isStatic` tells static bodies; `bodySets` the others.
+    /// stay for the merge to drop. `metas` tells the static bodies; `bodySets` the others' sets.
     func retire(metas: View<BodyMeta>) {
         assert(unsortedFrom < 0, "ContactSet.retire: records not sorted")
         let cs = records.mutableView, ls = links.mutableView, bs = bodySets.view
