@@ -469,6 +469,12 @@ public final class DynamicAnimator {
         elapsedTime += seconds
         accumulator += seconds
         if stepping { return }
+        if isIdle {
+            // Paused with nothing to do: every tick of this call would return at once (a tick
+            // that does nothing changes nothing the check reads), so only the time is counted.
+            while accumulator >= fixedTimeStep * (1 - 1e-9) { accumulator -= fixedTimeStep }
+            return
+        }
         stepping = true
         defer { stepping = false }
         while accumulator >= fixedTimeStep * (1 - 1e-9) {
@@ -500,12 +506,21 @@ public final class DynamicAnimator {
     private var canIdleWhilePaused: Bool {
         if tickListsDirty { compile() }
         if !compiled.actionBehaviors.isEmpty { return false }
-        for b in compiled.forceBehaviors where b.actsEveryTick { return false }
+        // (Unretained: the compiled lists hold the behaviors.)
+        var k = 0
+        while k < compiled.forceRefs.count {
+            if compiled.forceRefs[k]._withUnsafeGuaranteedRef({ $0.actsEveryTick }) { return false }
+            k += 1
+        }
         return true
     }
 
+    /// True when a tick would do nothing: paused, no change pending, nothing acting each tick
+    /// and no body awake.
+    private var isIdle: Bool { !isRunning && pending.isEmpty && canIdleWhilePaused && !world.hasAwakeBodies }
+
     private func tick(_ dt: TimeInterval) {
-        if !isRunning && pending.isEmpty && canIdleWhilePaused && !world.hasAwakeBodies { return }
+        if isIdle { return }
         if tickListsDirty { compile() }
         inTick = true
         // By index (through a buffer pointer the list's buffer would be retained and released

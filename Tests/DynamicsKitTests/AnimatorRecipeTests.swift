@@ -73,6 +73,18 @@ struct AnimatorRecipeTests {
         clock.advance(by: 1)
         #expect(animator.world.stepCount == steps, "a paused animator at rest does not step its world")
         #expect(!animator.isRunning && counter.pauses == 1)
+        // While paused it still counts time, and keeps the part of a sub-step (1/120 s) left
+        // over: half a sub-step, a push, then another half make exactly one step.
+        let elapsed = animator.elapsedTime
+        animator.step(by: 1.0 / 240)
+        #expect(animator.world.stepCount == steps && abs(animator.elapsedTime - elapsed - 1.0 / 240) < 1e-12)
+        let resumes = counter.resumes
+        let push = PushBehavior(items: [items[0]], mode: .instantaneous)
+        push.pushDirection = CGVector(dx: 0, dy: -1)
+        animator.addBehavior(push)
+        animator.step(by: 1.0 / 240)
+        #expect(animator.world.stepCount == steps + 1, "the leftover half and the new half make one sub-step")
+        #expect(animator.isRunning && counter.resumes == resumes + 1)
     }
 
     @Test("two stacked squares inside the reference bounds come to rest without overlapping; the delegate hears one pause")
