@@ -63,6 +63,14 @@ public protocol SceneDriver: AnyObject {
     func makeToggles(workers: Int) -> Int
     /// The part of `step(dt:workers:)` after `makeToggles` (default: the whole step).
     func advance(dt: Float, workers: Int)
+    /// Bodies awake, summed over the scene's worlds (`World.awakeBodyCount`).
+    var awakeBodyCount: Int { get }
+    /// True when every animator of the scene is paused (`DynamicAnimator.isRunning` false) and
+    /// no change is still to come (`stopChangingAfterFirstCycle`).
+    var isAtRest: Bool { get }
+    /// Makes no more changes once the first cycle's are made (every component shown once),
+    /// so that the scene can come to rest: `run --sleep` for animator scenes.
+    func stopChangingAfterFirstCycle()
 }
 
 extension SceneDriver {
@@ -175,6 +183,10 @@ public final class SceneInstance {
         world.step(dt: dt)
     }
 
+    /// True when nothing in the scene moves: no body awake in `world`, or every animator of
+    /// a `driver` paused.
+    public var isAtRest: Bool { driver?.isAtRest ?? !world.hasAwakeBodies }
+
     /// Takes `steps` steps.
     public func run(steps: Int) {
         for _ in 0..<max(0, steps) { step() }
@@ -189,7 +201,7 @@ public final class SceneInstance {
                 escaped: h.escaped, kineticEnergy: d.kineticEnergy, averageHeight: h.average,
                 maxHeight: h.max, initialMaxHeight: initialMaxHeight,
                 touchingContacts: d.touchingContactCount, contacts: d.contactCount,
-                bodies: d.bodyCount, staticBodies: 0)
+                bodies: d.bodyCount, staticBodies: 0, awakeBodies: d.awakeBodyCount)
         } else {
             var sum = 0.0, top = 0.0
             for b in dynamicBodies {

@@ -63,7 +63,9 @@ enum BenchRunner {
 
                 instance.workerCount = o.threads
                 if !o.continuous { instance.world.settings.isContinuousEnabled = false }
-                if o.sleep && instance.driver == nil { instance.world.settings.isSleepEnabled = true }
+                if o.sleep {
+                    if let d = instance.driver { d.stopChangingAfterFirstCycle() } else { instance.world.settings.isSleepEnabled = true }
+                }
                 if o.sleepingBodies > 0 {
                     guard instance.driver == nil else { throw BenchUsageError("--sleeping: '\(scene.name)' is made of animators, not an engine world") }
                     try SleepingBlock.add(count: o.sleepingBodies, to: instance)
@@ -90,9 +92,9 @@ enum BenchRunner {
                 var stepsTaken = instance.stepsTaken
                 @inline(__always) func noteRest() {
                     stepsTaken += 1
-                    if restStep == nil && instance.driver == nil && !instance.world.hasAwakeBodies {
+                    if restStep == nil && (instance.driver == nil || o.sleep) && instance.isAtRest {
                         restStep = stepsTaken
-                        restPenetration = Double(instance.world.deepestTouchingPenetration)
+                        if instance.driver == nil { restPenetration = Double(instance.world.deepestTouchingPenetration) }
                     }
                 }
                 for _ in 0..<warmup {
@@ -198,7 +200,9 @@ enum BenchRunner {
                     digest = instance.world.stateDigest().hex16
                 }
                 subSteps = instance.world.settings.subSteps
-                sleepEnabled = instance.world.settings.isSleepEnabled
+                // (Animator scenes always sleep as DynamicsKit does; for them the flag says
+                // that the scene was left to come to rest.)
+                sleepEnabled = instance.driver == nil ? instance.world.settings.isSleepEnabled : o.sleep
             }
         }
         guard let report = lastReport else { throw BenchUsageError("--repeat must be at least 1") }

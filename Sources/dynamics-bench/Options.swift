@@ -46,7 +46,7 @@ struct MeasureOptions: ParsableArguments {
     @Flag(name: .long, help: "Turn the continuous step off (WorldSettings.isContinuousEnabled = false), to measure what it costs.")
     var noContinuous = false
 
-    @Flag(name: .long, help: "Turn sleeping on (WorldSettings.isSleepEnabled = true, the engine's default thresholds) for scenes that run with it off; reports awake bodies at the end and the simulated seconds until every body slept (seconds_to_rest). Animator scenes sleep as DynamicsKit does either way.")
+    @Flag(name: .long, help: "Turn sleeping on (WorldSettings.isSleepEnabled = true, the engine's default thresholds) for scenes that run with it off; reports awake bodies at the end and the simulated seconds until every body slept (seconds_to_rest). Animator scenes (menus, alerts, dashboard), which sleep as DynamicsKit does either way, make their first cycle's changes (every component shown once) and then none, so that they come to rest (seconds_to_rest: until every animator paused).")
     var sleep = false
 
     @Option(name: .long, parsing: .unconditional,

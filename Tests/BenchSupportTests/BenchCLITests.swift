@@ -276,6 +276,24 @@ struct BenchCLITests {
         #expect(!awake.contains("seconds_to_rest"))
     }
 
+    @Test func animatorScenesWithSleepToggleOnceAndComeToRest() throws {
+        // With --sleep, each of 4 menus is shown once in the first 1.5 s (frames 0–89) and then
+        // left alone: it slides in, rests against its side and its animator pauses 0.5 s later.
+        let (text, status) = try Self.runExecutable(["run", "menus", "--items", "4", "--sleep", "--warmup", "300",
+                                                     "--steps", "30", "--repeat", "1", "--quiet", "--format", "json"])
+        #expect(status == 0)
+        let r = try BenchJSON.decoder().decode(BenchRecord.self, from: Data(text.utf8))
+        #expect(r.sleepEnabled == true && r.awakeBodies == 0 && r.passed == true)
+        let seconds = try #require(r.secondsToRest?.seconds, "menus left alone come to rest")
+        // Menu 3 is shown at frame 87; it then moves for a while and rests for 0.5 s.
+        #expect(seconds > 87.0 / 60 + 0.5 && seconds < 5, "came to rest after \(seconds) s")
+        // Without --sleep the menus keep toggling: something is always moving.
+        let (moving, _) = try Self.runExecutable(["run", "menus", "--items", "4", "--warmup", "300", "--steps", "30",
+                                                  "--repeat", "1", "--quiet", "--format", "json"])
+        let m = try BenchJSON.decoder().decode(BenchRecord.self, from: Data(moving.utf8))
+        #expect(m.sleepEnabled == false && m.secondsToRest == nil && (m.awakeBodies ?? 0) > 0)
+    }
+
     @Test func sleepingBlockStaysAsleepBesideTheSceneAndProfileTimesEveryPhase() throws {
         let (text, status) = try Self.runExecutable(["run", "pyramid", "--items", "10", "--sleeping", "400", "--profile",
                                                      "--warmup", "5", "--steps", "20", "--repeat", "1", "--quiet", "--format", "json"])

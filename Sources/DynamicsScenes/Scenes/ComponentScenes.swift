@@ -120,6 +120,8 @@ public final class CycledComponentsDriver<Component: CycledComponent>: SceneDriv
     /// Frames between a component's toggles.
     let period: Int
     private var frame = 0
+    /// The first frame that toggles nothing (`stopChangingAfterFirstCycle`).
+    private var quietFrom = Int.max
 
     init(period: Int, count: Int, make: (Int, AnimationClock) -> Component) {
         var components: [Component] = [], clocks: [AnimationClock] = []
@@ -138,10 +140,14 @@ public final class CycledComponentsDriver<Component: CycledComponent>: SceneDriv
     /// (`AnimationClock.advance(_:by:workers:preparing:)`). The same result as all the toggles
     /// first (`makeToggles`) and then every clock (`advance`): the components are independent.
     public func step(dt: Float, workers: Int) {
-        dueFirst = (period - frame % period) % period
+        dueFirst = frame < quietFrom ? (period - frame % period) % period : Int.max
         frame += 1
         AnimationClock.advance(clocks, by: frameSeconds(dt), workers: workers, preparing: self)
     }
+
+    /// Component i toggles once, at frame (−i mod `period`) of the first cycle (a menu or alert
+    /// is shown), and then is left alone. The first cycle counts from the next frame.
+    public func stopChangingAfterFirstCycle() { quietFrom = frame + period }
 
     /// The first component due this frame (`step`; component i is due at frames ≡ −i mod `period`).
     private var dueFirst = 0
@@ -162,7 +168,7 @@ public final class CycledComponentsDriver<Component: CycledComponent>: SceneDriv
     /// without advancing (the benchmark counts a toggle's allocations this way; any split of
     /// the components toggles the same ones). Returns how many toggled.
     public func makeToggles(workers: Int) -> Int {
-        dueFirst = (period - frame % period) % period
+        dueFirst = frame < quietFrom ? (period - frame % period) % period : Int.max
         let n = components.count, w = max(1, min(workers, n))
         ParallelWork.forEach(w, workers: w, TogglePass(driver: self, count: n, parts: w))
         return dueFirst < n ? (n - dueFirst + period - 1) / period : 0
@@ -191,6 +197,9 @@ public final class CycledComponentsDriver<Component: CycledComponent>: SceneDriv
     public var contactCount: Int { animators.reduce(0) { $0 + $1.physicsWorld.contactCount } }
     public var kineticEnergy: Double { animators.reduce(0) { $0 + $1.physicsWorld.kineticEnergy } }
     public var bodyCount: Int { animators.reduce(0) { $0 + $1.items.count } }
+    public var awakeBodyCount: Int { animators.reduce(0) { $0 + $1.physicsWorld.awakeBodyCount } }
+    /// (Not before the last change is made: a component still to be shown is paused too.)
+    public var isAtRest: Bool { frame >= quietFrom && !animators.contains { $0.isRunning } }
     /// The first component's screen.
     public var picture: ScenePicture? { components.first.map { .view($0.targetView, clocks[0]) } }
 }
@@ -218,6 +227,8 @@ public final class DashboardDriver: SceneDriver {
     let pushes: [PushBehavior]
     private var rng: SceneRandom
     private var frame = 0
+    /// The first frame that changes nothing (`stopChangingAfterFirstCycle`).
+    private var quietFrom = Int.max
     static let screen = CGRect(x: 0, y: 0, width: 2048, height: 1536)
     static let layerSize = 500
 
@@ -289,6 +300,7 @@ public final class DashboardDriver: SceneDriver {
         animator.workerCount = workers
         let f = frame
         var count = 0
+        guard f < quietFrom else { return 0 }
         if f % 60 == 0 {
             for s in snaps {
                 s.snapPoint = CGPoint(x: 100 + CGFloat(rng.float(in: 0...1)) * 1848, y: 100 + CGFloat(rng.float(in: 0...1)) * 1336)
@@ -325,6 +337,11 @@ public final class DashboardDriver: SceneDriver {
     public var contactCount: Int { worlds.reduce(0) { $0 + $1.contactCount } }
     public var kineticEnergy: Double { worlds.reduce(0) { $0 + $1.kineticEnergy } }
     public var bodyCount: Int { items.count + menus.count + alerts.count }
+    public var awakeBodyCount: Int { worlds.reduce(0) { $0 + $1.awakeBodyCount } }
+    public var isAtRest: Bool { frame >= quietFrom && !animator.isRunning && !menus.contains { $0.animator.isRunning } && !alerts.contains { $0.animator.isRunning } }
+    /// The snap targets set once, one second of pushes, every menu and alert toggled once
+    /// (shown), then nothing more: the items come to rest at their snap points and in layers.
+    public func stopChangingAfterFirstCycle() { quietFrom = frame + 120 }
     /// The 2048 × 1536 screen of small items.
     public var picture: ScenePicture? { .animator(animator) }
 }
