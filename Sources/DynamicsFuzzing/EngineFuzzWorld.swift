@@ -181,7 +181,21 @@ final class EngineFuzzWorld {
     func geometry(size: Float, offset: Vec2 = .zero) -> (Geometry, Float) {
         let aspect = rng.chance(0.6) ? 1 : rng.logUniform(1, 10)
         let hx = max(0.5, size / 2), hy = max(0.5, size / 2 / aspect)
-        switch rng.weighted([3, 3, 2, 3]) {
+        switch rng.weighted([3, 3, 2, 3, 2, 2]) {
+        case 4:
+            // A capsule along a random direction, as long as the shape and as thick as it is high.
+            let r = min(hx, hy), half = max(0.25, hx - r)
+            let u = Rot(angle: rng.float(-.pi, .pi)).rotate(Vec2(half, 0))
+            return (.capsule(offset - u, offset + u, radius: r), half + r + len(offset))
+        case 5:
+            // A random convex core (as below) grown by a share of its size.
+            let r = min(hx, hy) * rng.float(0.05, 0.4)
+            let n = rng.int(in: 3...8)
+            var angles = (0..<n).map { _ in rng.float(0, 2 * .pi) }
+            angles.sort()
+            let pts = angles.map { offset + Vec2((hx - r) * cosf($0), (hy - r) * sinf($0)) }
+            if (try? Geometry.validatePolygon(pts)) != nil { return (.roundedPolygon(pts, radius: r), max(hx, hy) + len(offset)) }
+            return (.capsule(offset - Vec2(hx - r, 0), offset + Vec2(hx - r + 0.25, 0), radius: r), hx + 0.25 + len(offset))
         case 0:
             return (.box(halfWidth: hx, halfHeight: hy, center: offset, angle: rng.chance(0.5) ? 0 : rng.float(-.pi, .pi)), hypotf(hx, hy) + len(offset))
         case 1:

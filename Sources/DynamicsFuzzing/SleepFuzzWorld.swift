@@ -277,7 +277,16 @@ final class SleepFuzzWorld {
     /// half height (for stacking) and its bounding radius.
     func geometry(size: Float) -> (Geometry, Float, Float) {
         let hx = size / 2
-        switch rng.weighted([6, 1, 1, 1]) {
+        switch rng.weighted([6, 1, 1, 1, 1, 1]) {
+        case 4:
+            // A capsule lying on its side.
+            let r = hx * rng.float(0.2, 0.5)
+            return (.capsule(Vec2(r - hx, 0), Vec2(hx - r, 0), radius: r), r, hx)
+        case 5:
+            // A box with round corners.
+            let hy = hx * rng.float(0.5, 1.5), r = min(hx, hy) * rng.float(0.1, 0.5)
+            return (.roundedPolygon([Vec2(r - hx, r - hy), Vec2(hx - r, r - hy), Vec2(hx - r, hy - r), Vec2(r - hx, hy - r)], radius: r),
+                    hy, hypotf(hx, hy))
         case 0:
             let hy = hx * rng.float(0.5, 1.5)
             return (.box(halfWidth: hx, halfHeight: hy), hy, hypotf(hx, hy))
@@ -324,7 +333,7 @@ final class SleepFuzzWorld {
         let rolls = shapes.contains {
             switch $0.geometry {
             case .circle: return true
-            case .polygon(let points): return points.count >= 7  // ellipses, round polygons
+            case .polygon(let points), .roundedPolygon(let points, _): return points.count >= 7  // ellipses, round polygons
             default: return false
             }
         }
@@ -372,6 +381,8 @@ final class SleepFuzzWorld {
             case let .circle(r, c): add(c, r)
             case let .polygon(points): for p in points { add(p) }
             case let .segment(a, b): add(a); add(b)
+            case let .capsule(a, b, r): add(a, r); add(b, r)
+            case let .roundedPolygon(points, r): for p in points { add(p, r) }
             }
         }
         return AABB(lower: lo, upper: hi)

@@ -179,8 +179,8 @@ final class WorldCapture {
         var reach = 0.0
         for g in shapes {
             switch g {
-            case let .polygon(pts):
-                let p = pts.map { map($0) }
+            case .polygon, .capsule, .roundedPolygon:
+                let p = Self.outline(g).map { map($0) }
                 for q in p { reach = max(reach, hypot(Double(q.x), Double(q.y))) }
                 Drawing.Element.polygon(p, style: ShapeStyle()).write(into: &s)
             case let .box(hx, hy, c, a):
@@ -203,6 +203,36 @@ final class WorldCapture {
         return (s, reach)
     }
 
+    /// The outline of a polygon, capsule or rounded polygon (in its body's frame): a polygon's
+    /// vertices; for a rounded one, the arcs around each core vertex (a point every 15° or
+    /// less), joined by the edges pushed out by the radius.
+    static func outline(_ g: Geometry) -> [Vec2] {
+        let core: [Vec2], r: Float
+        switch g {
+        case let .polygon(pts): return pts
+        case let .capsule(a, b, radius): core = [a, b]; r = radius
+        case let .roundedPolygon(pts, radius): core = pts; r = radius
+        default: return []
+        }
+        let n = core.count
+        func normal(_ i: Int) -> Vec2 {
+            let e = core[(i + 1) % n] - core[i]
+            let l = (e.x * e.x + e.y * e.y).squareRoot()
+            return l > 0 ? Vec2(e.y / l, -e.x / l) : Vec2(0, 1)
+        }
+        var out: [Vec2] = []
+        for i in 0..<n {
+            let from = normal((i + n - 1) % n), to = normal(i)
+            let turn = abs(atan2f(from.x * to.y - from.y * to.x, from.x * to.x + from.y * to.y))
+            let steps = max(1, Int((turn / (Float.pi / 12)).rounded(.up)))
+            for k in 0...steps {
+                let q = Rot(angle: turn * Float(k) / Float(steps))
+                out.append(core[i] + r * q.rotate(from))
+            }
+        }
+        return out
+    }
+
     /// The static world now: rebuilt only when a static body or a boundary changed.
     private func staticOverlay() -> Recording.Overlay {
         let segments = world.boundarySegments
@@ -223,8 +253,8 @@ final class WorldCapture {
             let xf = world.transform(h)
             for g in world.shapes(of: h) {
                 switch g {
-                case let .polygon(pts):
-                    let p = pts.map { map(xf.apply($0)) }
+                case .polygon, .capsule, .roundedPolygon:
+                    let p = Self.outline(g).map { map(xf.apply($0)) }
                     Drawing.Element.polygon(p, style: ShapeStyle()).write(into: &o.statics)
                     o.boxes.append(bounds(p))
                 case let .box(hx, hy, c, a):

@@ -508,7 +508,9 @@ struct PairContext: @unchecked Sendable {
             let p = xf.apply(verts[st + k])
             lo = vmin(lo, p); hi = vmax(hi, p)
         }
-        return AABB(lower: lo, upper: hi)
+        // (A rounded polygon's or capsule's skin; 0 for the others.)
+        let r = Vec2(rec.radius, rec.radius)
+        return AABB(lower: lo - r, upper: hi + r)
     }
 
     /// The collision filter for a candidate pair of shapes. Groups with index ≥ 64 take the

@@ -37,7 +37,7 @@ public enum GeometryError: Error, Equatable, CustomStringConvertible {
         case .zeroArea: return "the polygon has zero area"
         case .clockwise: return "the polygon winds clockwise; give its vertices counter-clockwise (positive signed area)"
         case .notConvex: return "the polygon is not convex (or repeats a vertex)"
-        case .degenerateSegment: return "a segment's end points must differ"
+        case .degenerateSegment: return "a segment's end points (or a capsule's two centres) must differ"
         case .tooFewPoints(let n): return "a boundary path needs at least 2 points (got \(n))"
         }
     }
@@ -53,6 +53,14 @@ public enum Geometry: Sendable, Equatable {
     case polygon([Vec2])
     /// A line segment (for static boundaries; a dynamic body cannot be a segment).
     case segment(Vec2, Vec2)
+    /// A capsule: every point within `radius` of the segment between the two centres (its
+    /// half circles' centres, in the body's frame). The centres must differ and the radius be
+    /// positive.
+    case capsule(Vec2, Vec2, radius: Float)
+    /// A convex polygon grown by `radius` on every side, with round corners: every point within
+    /// `radius` of the core polygon (vertices counter-clockwise, as for `polygon`). The radius
+    /// must be positive.
+    case roundedPolygon([Vec2], radius: Float)
 
     /// Checks that `points` form a valid convex, counter-clockwise polygon.
     /// - Throws: `GeometryError` saying what is wrong.
@@ -139,6 +147,25 @@ enum GeometryBuilder {
         normals.reserveCapacity(min(points.count, Geometry.maxPolygonVertices))
         let (centroid, area) = try validate(points) { _, n in normals.append(n) }
         return PolygonData(vertices: points, normals: normals, centroid: centroid, area: area)
+    }
+
+    /// Validates a capsule and makes its core: the two centres as a two-vertex polygon whose
+    /// two faces are the segment's sides (normals `rightPerp(b - a)` and its opposite).
+    static func capsule(_ a: Vec2, _ b: Vec2, radius: Float) throws -> PolygonData {
+        guard a.isFinite, b.isFinite, radius.isFinite else { throw GeometryError.nonFinite("capsule centres and radius") }
+        guard radius > 0 else { throw GeometryError.nonPositiveSize("capsule radius") }
+        let l = distance(a, b)
+        guard l > 1.0e-4 else { throw GeometryError.degenerateSegment }
+        let n = rightPerp(b - a) / l
+        return PolygonData(vertices: [a, b], normals: [n, -n], centroid: 0.5 * (a + b),
+                           area: 2 * radius * l + Float.pi * radius * radius)
+    }
+
+    /// Validates a rounded polygon's core and radius.
+    static func roundedPolygon(_ points: [Vec2], radius: Float) throws -> PolygonData {
+        guard radius.isFinite else { throw GeometryError.nonFinite("rounded polygon radius") }
+        guard radius > 0 else { throw GeometryError.nonPositiveSize("rounded polygon radius") }
+        return try polygon(points)
     }
 
     /// Validates the box `boxCorners` describes and computes its normals, centroid and area:
@@ -234,6 +261,51 @@ enum MassComputer {
 
     /// Mass of a convex polygon (vertices counter-clockwise).
     static func polygon(_ v: [Vec2], density: Float) -> MassData { polygonMass(v, density: density) }
+
+    /// Mass of a convex polygon (vertices counter-clockwise, outward normals `n`) grown by
+    /// `radius` > 0: a capsule when it has two vertices. Exact: the core polygon, a rectangle
+    /// of depth `radius` on each edge, and a circular sector at each vertex between the normals
+    /// of its two edges (the sectors make one full disc; a capsule's are two half discs).
+    static func rounded<C: RandomAccessCollection>(_ v: C, normals n: C, radius r: Float, density: Float) -> MassData
+    where C.Element == Vec2, C.Index == Int {
+        let count = v.count
+        let o = v[0]
+        // Area, first moment and second moment (∫|x|² dA) about o.
+        var area: Float = 0, first = Vec2.zero, second: Float = 0
+        if count >= 3 {
+            let core = polygonMass(v, density: 1)
+            let c = core.center - o
+            area = core.mass
+            first = core.mass * c
+            second = core.inertia + core.mass * dot(c, c)
+        }
+        for i in 0..<count {
+            let a = v[i] - o, b = v[i + 1 == count ? 0 : i + 1] - o
+            let ni = n[i]
+            // The edge's rectangle: length l, depth r, centred half a radius out.
+            let l = length(b - a)
+            let ra = l * r
+            let rc = 0.5 * (a + b) + (0.5 * r) * ni
+            area += ra
+            first += ra * rc
+            second += ra * ((l * l + r * r) / 12 + dot(rc, rc))
+            // The sector at vertex i, from the previous edge's normal to this edge's.
+            let np = n[i == 0 ? count - 1 : i - 1]
+            let theta = abs(atan2f(cross(np, ni), dot(np, ni)))
+            let sa = 0.5 * theta * r * r
+            let half = 0.5 * theta
+            let bisector = Rot(angle: half).rotate(np)
+            // Its centroid lies 4 r sin(θ/2) / (3θ) from the vertex along the bisector.
+            let g = a + (4 * r * sinf(half) / (3 * theta)) * bisector
+            area += sa
+            first += sa * g
+            // ∫|x|² over the sector: its moment about the vertex (θ r⁴ / 4) moved to o.
+            second += 0.25 * theta * r * r * r * r + sa * dot(a, a) + 2 * sa * dot(a, g - a)
+        }
+        let c = first / area
+        let mass = density * area
+        return MassData(mass: mass, center: o + c, inertia: density * (second - area * dot(c, c)))
+    }
 
     /// Mass of a convex polygon (vertices counter-clockwise), read in place.
     static func polygon(_ v: View<Vec2>, density: Float) -> MassData { polygonMass(v, density: density) }

@@ -34,13 +34,20 @@ enum Collide {
         case .circle:
             return circles(a, xfA, b, xfB, speculative: speculative)
         case .polygon:
-            if b.kind == .circle { return polygonCircle(a, xfA, b, xfB, speculative: speculative) }
+            // (A two-vertex polygon is a capsule: its segment, grown by its radius.)
+            if b.kind == .circle {
+                if a.count == 2 { return segmentCircle(a, xfA, b, xfB, speculative: speculative) }
+                return polygonCircle(a, xfA, b, xfB, speculative: speculative)
+            }
+            if a.count == 2 && b.count == 2 { return capsules(a, xfA, b, xfB, speculative: speculative) }
             return polygons(a, xfA, b, xfB, speculative: speculative)
         case .segment:
             if a.oneSided && b.kind != .segment { return oneSidedSegment(a, xfA, b, xfB, speculative: speculative) }
             switch b.kind {
             case .circle: return segmentCircle(a, xfA, b, xfB, speculative: speculative)
-            case .polygon: return segmentPolygon(a, xfA, b, xfB, speculative: speculative)
+            case .polygon:
+                if b.count == 2 { return capsules(a, xfA, b, xfB, speculative: speculative) }
+                return segmentPolygon(a, xfA, b, xfB, speculative: speculative)
             case .segment: return Manifold()
             }
         }
@@ -110,6 +117,71 @@ enum Collide {
         let p = v1 + t * e
         let side = ee > 0 ? leftPerp(e) * (1 / ee.squareRoot()) : Vec2(0, 1)
         return pointAgainstCircle(p, a.radius, c, b.radius, fallbackNormal: side, xfA, speculative)
+    }
+
+    /// Capsule (or two-sided segment) A against capsule B: the closest points of the two
+    /// segments, each grown by its radius. Nearly parallel segments that overlap along their
+    /// length touch along a line: two points, at the ends of the overlap, so that a capsule
+    /// lying on another (or on a boundary) rests flat. Ids: a single point pairs the features
+    /// it joins (0 and 1 the end points, 2 the inside of a segment); the two points of a
+    /// parallel contact are told apart by the end of the overlap they mark.
+    static func capsules(_ a: ShapeView, _ xfA: Transform, _ b: ShapeView, _ xfB: Transform,
+                         speculative: Float) -> Manifold {
+        let xf = xfA.invMul(xfB)
+        let p1 = a.vertices[0], q1 = a.vertices[1]
+        let p2 = xf.apply(b.vertices[0]), q2 = xf.apply(b.vertices[1])
+        let rA = a.radius, rB = b.radius, rTotal = rA + rB
+        let d1 = q1 - p1, d2 = q2 - p2
+        let l1 = length(d1), l2 = length(d2)
+        guard l1 > 0, l2 > 0 else { return Manifold() }
+        let u1 = d1 * (1 / l1)
+        // Parallel within about a degree and overlapping along A: a line contact.
+        if abs(cross(u1, d2)) < 0.02 * l2 {
+            var n = rightPerp(u1)
+            let side = dot(n, p2 - p1)
+            if side < 0 { n = -n }
+            let off = abs(side)
+            // B's end points along A, and the overlap of the two extents.
+            let s2 = dot(p2 - p1, u1), t2 = dot(q2 - p1, u1)
+            let lo = max(0, min(s2, t2)), hi = min(l1, max(s2, t2))
+            if off > directionEpsilon && hi - lo > linearSlop {
+                if off - rTotal >= speculative { return Manifold() }
+                var m = Manifold()
+                m.normal = xfA.q.rotate(n)
+                let reversed = s2 > t2
+                for (k, along) in [lo, hi].enumerated() {
+                    // The point of B's segment at this place along A, and its height above A.
+                    let f = clamp((along - s2) / (t2 - s2), 0, 1)
+                    let pB = p2 + f * d2
+                    let h = dot(pB - p1, n)
+                    let sep = h - rTotal
+                    guard sep < speculative else { continue }
+                    let onA = pB - (h - rA) * n, onB = pB - rB * n
+                    m.append(point: xfA.apply(0.5 * (onA + onB)), separation: sep,
+                             id: featureID(3, (k == 1) != reversed ? 1 : 0))
+                }
+                if m.pointCount > 0 { return m }
+                m.normal = .zero
+                return m
+            }
+        }
+        let (s, t) = segmentClosestFractions(p1, q1, p2, q2)
+        let c1 = p1 + s * d1, c2 = p2 + t * d2
+        let d = c2 - c1
+        let dist = length(d)
+        let sep = dist - rTotal
+        guard sep < speculative else { return Manifold() }
+        var n: Vec2
+        if dist > directionEpsilon {
+            n = d * (1 / dist)
+        } else {
+            // The segments cross: out along A's side that B's centre lies on.
+            n = rightPerp(u1)
+            if dot(n, 0.5 * (p2 + q2) - p1) < 0 { n = -n }
+        }
+        @inline(__always) func feature(_ f: Float) -> Int { f == 0 ? 0 : (f == 1 ? 1 : 2) }
+        let onA = c1 + rA * n, onB = c2 - rB * n
+        return single(xfA, normal: n, point: 0.5 * (onA + onB), separation: sep, id: featureID(feature(s), feature(t)))
     }
 
     /// One-sided segment A (a side of a loop that keeps bodies inside) against circle or

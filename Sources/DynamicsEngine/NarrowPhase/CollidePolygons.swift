@@ -143,7 +143,8 @@ extension Collide {
         // (Tried only when the face contact yields no point: parallel overlapping edges also
         // report end points as "closest", and there the two-point face contact is right.)
         func cornerContact() -> Manifold? {
-            guard separation > referenceTolerance else { return nil }
+            // (Rounded shapes whose cores are apart touch at their corners' arcs.)
+            guard separation > referenceTolerance || (rTotal > 0 && separation > 0) else { return nil }
             let f = segmentClosestFractions(v11, v12, v21, v22)
             guard (f.0 == 0 || f.0 == 1) && (f.1 == 0 || f.1 == 1) else { return nil }
             let p1 = f.0 == 0 ? v11 : v12
@@ -233,7 +234,7 @@ extension Collide {
     /// Fractions (along p1→q1 and p2→q2) of the closest points of two segments of non-zero
     /// length. End points come out as exactly 0 or 1 (the values are clamped).
     @inline(__always)
-    private static func segmentClosestFractions(_ p1: Vec2, _ q1: Vec2, _ p2: Vec2, _ q2: Vec2)
+    static func segmentClosestFractions(_ p1: Vec2, _ q1: Vec2, _ p2: Vec2, _ q2: Vec2)
         -> (Float, Float)
     {
         let d1 = q1 - p1, d2 = q2 - p2, r = p1 - p2

@@ -4,14 +4,17 @@
 /// first hit: `fraction` = t, the world hit `point`, and the world unit surface `normal` there
 /// (facing the ray). A ray that starts inside a circle or polygon returns nil, as does a zero
 /// translation. Segments are two-sided; the normal faces the side the ray comes from.
-/// The `radius` of polygons and segments is ignored (their core geometry is cast).
+/// A polygon with a radius (a rounded polygon or a capsule) is cast as its rounded outline;
+/// the radius of a segment is ignored.
 enum RayCaster {
     static func cast(_ s: ShapeView, _ xf: Transform, origin: Vec2, translation: Vec2)
         -> (fraction: Float, point: Vec2, normal: Vec2)?
     {
         switch s.kind {
         case .circle: return circle(s, xf, origin: origin, translation: translation)
-        case .polygon: return polygon(s, xf, origin: origin, translation: translation)
+        case .polygon:
+            if s.radius > 0 { return rounded(s, xf, origin: origin, translation: translation) }
+            return polygon(s, xf, origin: origin, translation: translation)
         case .segment: return segment(s, xf, origin: origin, translation: translation)
         }
     }
@@ -68,6 +71,55 @@ enum RayCaster {
         }
         if index < 0 { return nil }  // starts inside (or on the surface going in)
         return (lower, origin + lower * translation, xf.q.rotate(s.normals[index]))
+    }
+
+    /// A convex polygon (or a capsule's two-vertex core) grown by its radius: the first of the
+    /// ray's entries into an edge's face pushed out by the radius (within the edge's length) and
+    /// into a corner's circle. Over the pieces the rounded outline is made of (core, edge
+    /// strips, corner discs) the earliest entry is the outline's, for a ray from outside.
+    static func rounded(_ s: ShapeView, _ xf: Transform, origin: Vec2, translation: Vec2)
+        -> (fraction: Float, point: Vec2, normal: Vec2)?
+    {
+        if translation == .zero { return nil }
+        let p = xf.invApply(origin)
+        let d = xf.q.invRotate(translation)
+        let r = s.radius, count = s.count
+        // Starts inside: within the radius of the core (or inside it; a capsule's two-vertex
+        // core has no inside).
+        var inside = count >= 3, nearest = Float.greatestFiniteMagnitude
+        for i in 0..<count {
+            let v1 = s.vertices[i], v2 = s.vertices[i + 1 == count ? 0 : i + 1]
+            if dot(s.normals[i], p - v1) > 0 { inside = false }
+            let e = v2 - v1
+            let f = clamp(dot(p - v1, e) / dot(e, e), 0, 1)
+            nearest = min(nearest, lengthSquared(p - (v1 + f * e)))
+        }
+        if inside || nearest <= r * r { return nil }
+        var best: Float = 2, normal = Vec2.zero
+        for i in 0..<count {
+            let v1 = s.vertices[i], v2 = s.vertices[i + 1 == count ? 0 : i + 1]
+            let n = s.normals[i]
+            // The edge's face, pushed out by r: entered where dot(n, x − v1) = r going in.
+            let dn = dot(n, d)
+            if dn < 0 {
+                let t = (r - dot(n, p - v1)) / dn
+                if t >= 0 && t < best {
+                    let e = v2 - v1
+                    let f = dot(p + t * d - v1, e)
+                    if f >= 0 && f <= dot(e, e) { best = t; normal = n }
+                }
+            }
+            // The corner's circle.
+            let w = p - v1
+            let a = dot(d, d), b = dot(w, d), c = dot(w, w) - r * r
+            let disc = b * b - a * c
+            if b < 0 && disc >= 0 {
+                let t = (-b - disc.squareRoot()) / a
+                if t >= 0 && t < best { best = t; normal = (w + t * d) * (1 / r) }
+            }
+        }
+        guard best <= 1 else { return nil }
+        return (best, origin + best * translation, xf.q.rotate(normalize(normal)))
     }
 
     static func segment(_ s: ShapeView, _ xf: Transform, origin: Vec2, translation: Vec2)

@@ -768,13 +768,17 @@ extension World {
                 switch kind {
                 case .circle where count != 0, .segment where count != 2:
                     throw r.invalid("prototype.vertexCount", at: cAt, "\(count) vertices for a \(kind)")
-                case .polygon where count < 3 || count > Geometry.maxPolygonVertices:
+                case .polygon where count < 2 || count > Geometry.maxPolygonVertices:
                     throw r.invalid("prototype.vertexCount", at: cAt, "\(count) vertices for a polygon")
                 default: break
                 }
                 let rAt = r.offset
                 let radius = try r.f32("prototype.radius")
                 if radius < 0 || (kind == .circle && radius == 0) { throw r.invalid("prototype.radius", at: rAt, "\(radius)") }
+                // Two vertices make a capsule, which has a radius.
+                if kind == .polygon && count == 2 && radius == 0 {
+                    throw r.invalid("prototype.vertexCount", at: cAt, "2 vertices for a polygon without a radius")
+                }
                 let center = try r.vec2("prototype.center")
                 let mAt = r.offset
                 var mat = Material(density: 0, friction: 0, restitution: 0)

@@ -35,6 +35,10 @@ extension World {
                 prepared.append((sd, .box(try GeometryBuilder.box(halfWidth: hx, halfHeight: hy, center: c, angle: a))))
             case let .polygon(pts):
                 prepared.append((sd, .polygon(try GeometryBuilder.polygon(pts))))
+            case let .capsule(a, b, r):
+                prepared.append((sd, .polygon(try GeometryBuilder.capsule(a, b, radius: r))))
+            case let .roundedPolygon(pts, r):
+                prepared.append((sd, .polygon(try GeometryBuilder.roundedPolygon(pts, radius: r))))
             case let .circle(r, c):
                 guard r.isFinite, c.isFinite else { throw GeometryError.nonFinite("circle radius and center") }
                 guard r > 0 else { throw GeometryError.nonPositiveSize("circle radius") }
@@ -123,8 +127,12 @@ extension World {
             rec.vertexStart = pool.allocate(count: 2) { $0 == 0 ? (a, nRight) : (b, nLeft) }
             rec.vertexCount = 2
             rec.center = (a + b) * 0.5
-        case .box, .polygon:
+        case .box, .polygon, .capsule, .roundedPolygon:
             rec.kind = .polygon
+            switch def.geometry {
+            case let .capsule(_, _, r), let .roundedPolygon(_, r): rec.radius = r
+            default: break
+            }
             switch prepared {
             case .box(let b):
                 rec.vertexStart = pool.allocate(count: 4) { (b.vertices[$0], b.normals[$0]) }
@@ -174,7 +182,10 @@ extension World {
                 case .polygon:
                     // Straight from the vertex pool: no array per shape (setMaterial calls this).
                     let st = Int(rec.vertexStart), n = Int(rec.vertexCount)
-                    md = MassComputer.polygon(pool.vertices.view.subview(st..<(st + n)), density: d)
+                    let vs = pool.vertices.view.subview(st..<(st + n))
+                    md = rec.radius > 0
+                        ? MassComputer.rounded(vs, normals: pool.normals.view.subview(st..<(st + n)), radius: rec.radius, density: d)
+                        : MassComputer.polygon(vs, density: d)
                 case .segment: return
                 }
                 mass += md.mass
@@ -199,7 +210,7 @@ extension World {
             case .circle: extent = max(extent, length(rec.center - sim.localCenter) + rec.radius)
             case .polygon, .segment:
                 let st = Int(rec.vertexStart)
-                for k in 0..<Int(rec.vertexCount) { extent = max(extent, length(pool.vertices[st + k] - sim.localCenter)) }
+                for k in 0..<Int(rec.vertexCount) { extent = max(extent, length(pool.vertices[st + k] - sim.localCenter) + rec.radius) }
             }
         }
         sim.maxExtent = extent
@@ -222,7 +233,7 @@ extension World {
                 let st = Int(rec.vertexStart)
                 var inner = Float.infinity
                 for k in 0..<Int(rec.vertexCount) { inner = min(inner, dot(pool.normals[st + k], pool.vertices[st + k] - c)) }
-                r = max(r, inner)
+                r = max(r, inner + rec.radius)
             case .segment: break
             }
         }

@@ -7,7 +7,8 @@ extension World {
     /// places), in the order they were created.
     ///
     /// Boxes come back as `.polygon` with their 4 corners (the world stores every box as a
-    /// polygon); circles as `.circle`; segments (static bodies only) as `.segment`. Ellipses
+    /// polygon); circles as `.circle`; segments (static bodies only) as `.segment`; capsules
+    /// and rounded polygons as themselves. Ellipses
     /// come back as the polygons `Geometry.ellipse` made them. A stale handle is a programmer
     /// error (precondition).
     public func shapes(of h: BodyHandle) -> [Geometry] {
@@ -56,7 +57,9 @@ extension World {
             let st = Int(rec.vertexStart)
             return .segment(pool.vertices[st], pool.vertices[st + 1])
         case .polygon:
-            return .polygon(polygonVertices(s))
+            let vs = polygonVertices(s)
+            if rec.radius > 0 { return vs.count == 2 ? .capsule(vs[0], vs[1], radius: rec.radius) : .roundedPolygon(vs, radius: rec.radius) }
+            return .polygon(vs)
         }
     }
 }
