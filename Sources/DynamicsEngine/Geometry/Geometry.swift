@@ -132,12 +132,20 @@ struct BoxPolygon {
     var area: Float
 }
 
+/// A validated capsule's core: its two centres and the outward normal of its first side
+/// (from `a` to `b`; the other side's is the opposite).
+struct CapsuleCore {
+    var a: Vec2, b: Vec2
+    var normal: Vec2
+}
+
 /// A shape's geometry once `createBody` has validated it: a polygon's or box's computed
 /// vertices and normals, or nothing more to compute (circles and segments).
 enum PreparedGeometry {
     case direct
     case polygon(PolygonData)
     case box(BoxPolygon)
+    case capsule(CapsuleCore)
 }
 
 enum GeometryBuilder {
@@ -151,14 +159,13 @@ enum GeometryBuilder {
 
     /// Validates a capsule and makes its core: the two centres as a two-vertex polygon whose
     /// two faces are the segment's sides (normals `rightPerp(b - a)` and its opposite).
-    static func capsule(_ a: Vec2, _ b: Vec2, radius: Float) throws -> PolygonData {
+    /// (Held inline, like a box, so that a body of capsules is created without allocating.)
+    static func capsule(_ a: Vec2, _ b: Vec2, radius: Float) throws -> CapsuleCore {
         guard a.isFinite, b.isFinite, radius.isFinite else { throw GeometryError.nonFinite("capsule centres and radius") }
         guard radius > 0 else { throw GeometryError.nonPositiveSize("capsule radius") }
         let l = distance(a, b)
         guard l > 1.0e-4 else { throw GeometryError.degenerateSegment }
-        let n = rightPerp(b - a) / l
-        return PolygonData(vertices: [a, b], normals: [n, -n], centroid: 0.5 * (a + b),
-                           area: 2 * radius * l + Float.pi * radius * radius)
+        return CapsuleCore(a: a, b: b, normal: rightPerp(b - a) / l)
     }
 
     /// Validates a rounded polygon's core and radius.

@@ -36,7 +36,7 @@ extension World {
             case let .polygon(pts):
                 prepared.append((sd, .polygon(try GeometryBuilder.polygon(pts))))
             case let .capsule(a, b, r):
-                prepared.append((sd, .polygon(try GeometryBuilder.capsule(a, b, radius: r))))
+                prepared.append((sd, .capsule(try GeometryBuilder.capsule(a, b, radius: r))))
             case let .roundedPolygon(pts, r):
                 prepared.append((sd, .polygon(try GeometryBuilder.roundedPolygon(pts, radius: r))))
             case let .circle(r, c):
@@ -142,6 +142,10 @@ extension World {
                 rec.vertexStart = pool.allocate(count: p.vertices.count) { (p.vertices[$0], p.normals[$0]) }
                 rec.vertexCount = Int32(p.vertices.count)
                 rec.center = p.centroid
+            case .capsule(let c):
+                rec.vertexStart = pool.allocate(count: 2) { $0 == 0 ? (c.a, c.normal) : (c.b, -c.normal) }
+                rec.vertexCount = 2
+                rec.center = 0.5 * (c.a + c.b)
             case .direct:
                 preconditionFailure("addShape: a polygon shape without its prepared vertices")
             }
