@@ -3,11 +3,13 @@ public enum JointType: UInt8, Sendable {
     /// Keeps two anchors at `length` (rigid), or a spring toward it, with optional
     /// `minLength` / `maxLength` limits (a rope is a spring of 0 Hz with a maximum length).
     case distance
-    /// A pin: the anchors coincide; optional friction torque (motor) and angle limits.
+    /// A pin: the anchors coincide; optional angular spring, motor (with speed 0: friction
+    /// torque) and angle limits.
     case revolute
     /// Fixes relative position and rotation.
     case weld
-    /// Slides along `localAxisA`: no rotation, no motion across the axis; optional limits.
+    /// Slides along `localAxisA`: no rotation, no motion across the axis; optional spring along
+    /// the axis, motor and limits.
     case prismatic
     /// Pulls body B's anchor to `target` with a spring (`hertz`, `dampingRatio`), and its
     /// rotation to `targetAngle` with a second spring (`angularHertz`); body A is unused.
@@ -30,7 +32,9 @@ public struct JointDef: Sendable {
     public var localAnchorB: Vec2 = .zero
     /// Prismatic axis in A's frame (unit).
     public var localAxisA: Vec2 = Vec2(1, 0)
-    /// Rotation of B relative to A that the joint keeps (`nil`: the current one).
+    /// Rotation of B relative to A (radians) that the joint measures from (`nil`: the one at
+    /// creation). A weld joint keeps it; a revolute joint's angle is B's rotation relative to
+    /// A less this one, which its limits bound and its spring pulls toward 0.
     public var referenceAngle: Float? = nil
     /// Distance joints: the rest length (`nil`: the current distance).
     public var length: Float? = nil
@@ -39,21 +43,34 @@ public struct JointDef: Sendable {
     /// Distance joints with `enableSpring`: the farthest the anchors may part (pt); infinity
     /// for no limit.
     public var maxLength: Float = .infinity
-    /// Distance joints: spring (soft) instead of rigid; `hertz` 0 with a spring means no
-    /// spring force (only the limits act).
+    /// A spring of `hertz` and `dampingRatio`. Distance joints: a spring toward `length`
+    /// instead of a rigid rod (`hertz` 0: no spring force, only the limits act). Revolute
+    /// joints: an angular spring pulling the joint angle (see `referenceAngle`) toward 0, the
+    /// shortest way round. Prismatic joints: a spring pulling the translation along the axis
+    /// (anchor B's offset from anchor A along it, pt) toward 0. On revolute and prismatic
+    /// joints each sub-step solves the spring before the motor and the limits, so a motor
+    /// holds the joint where the spring's pull equals its maximum torque or force, and limits
+    /// stop a spring whose rest lies outside them; with `hertz` 0 the joint moves exactly as
+    /// without a spring. Weld and target joints ignore it.
     public var enableSpring = false
-    /// Spring frequency (Hz) of a distance joint's spring or of a target joint's pull; 0 makes a
-    /// target joint rigid (up to `maxForce`).
+    /// Spring frequency (Hz) of a distance, revolute or prismatic joint's spring (with
+    /// `enableSpring`) or of a target joint's pull; 0 makes a target joint rigid (up to
+    /// `maxForce`). The stiffness scales with the joint's effective mass along the spring
+    /// (revolute: 1 / (1/I_A + 1/I_B), the inertias about the centres of mass; prismatic: the
+    /// mass along the axis), so a body pinned at its centre of mass, or sliding, oscillates at
+    /// `hertz` whatever its mass.
     public var hertz: Float = 0
-    /// Damping ratio of the spring that `hertz` sets (0: none, 1: critical).
+    /// Damping ratio of the spring that `hertz` sets (0: none, 1: critical). The sub-stepped
+    /// spring behaves as if it were about 2π · `hertz` · h higher (h the sub-step): the implicit
+    /// step's own loss.
     public var dampingRatio: Float = 0
     /// Revolute: angle limits (radians); prismatic: translation limits (pt).
     public var enableLimit = false
-    /// The lower limit: the smallest relative angle (revolute, radians) or translation along the
-    /// axis (prismatic, pt).
+    /// The lower limit: the smallest joint angle (revolute, radians, measured from
+    /// `referenceAngle`) or translation along the axis (prismatic, pt).
     public var lower: Float = 0
-    /// The upper limit: the largest relative angle (revolute, radians) or translation along the
-    /// axis (prismatic, pt).
+    /// The upper limit: the largest joint angle (revolute, radians, measured from
+    /// `referenceAngle`) or translation along the axis (prismatic, pt).
     public var upper: Float = 0
     /// Revolute / prismatic motor; with speed 0 it is joint friction.
     public var enableMotor = false

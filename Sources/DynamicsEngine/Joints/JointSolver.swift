@@ -46,6 +46,7 @@ enum JointSolver {
             j.axialMass = k > 0 ? 1 / k : 0
             if !j.def.enableMotor { j.motorImpulse = 0 }
             if !j.def.enableLimit { j.lowerImpulse = 0; j.upperImpulse = 0 }
+            prepareAxialSpring(&j, ctx)
         case .prismatic:
             j.axis = sA.xf.q.rotate(normalize(j.def.localAxisA))
             let d = j.deltaCenter + j.rB - j.rA
@@ -54,6 +55,7 @@ enum JointSolver {
             j.axialMass = k > 0 ? 1 / k : 0
             if !j.def.enableMotor { j.motorImpulse = 0 }
             if !j.def.enableLimit { j.lowerImpulse = 0; j.upperImpulse = 0 }
+            prepareAxialSpring(&j, ctx)
         case .target:
             j.deltaCenter = sB.center - j.def.target
             j.deltaAngle = wrapAngle(Rot.relativeAngle(sB.xf.q, .identity) - j.def.targetAngle)
@@ -65,6 +67,25 @@ enum JointSolver {
             let inv: Float = det != 0 ? 1 / det : 0
             j.linearMass = SIMD4(inv * k22, -inv * k12, -inv * k12, inv * k11)
             j.axialMass = iB > 0 ? 1 / iB : 0
+        }
+    }
+
+    /// Whether a revolute or prismatic joint's spring pushes: enabled, with a frequency above 0
+    /// (a spring of 0 Hz has no stiffness, so it exerts nothing). Weld joints have no spring.
+    @inline(__always)
+    static func axialSpringActs(_ j: JointRecord) -> Bool {
+        j.def.enableSpring && j.def.hertz > 0 && (j.def.type == .revolute || j.def.type == .prismatic)
+    }
+
+    /// The spring coefficients of a revolute or prismatic joint for this step's sub-step; a
+    /// joint whose spring does not act forgets its spring impulse, so turning the spring back
+    /// on starts it cold.
+    @inline(__always)
+    static func prepareAxialSpring(_ j: inout JointRecord, _ ctx: Context) {
+        if axialSpringActs(j) {
+            j.springSoftness = Softness(hertz: j.def.hertz, dampingRatio: j.def.dampingRatio, h: ctx.h)
+        } else {
+            j.springImpulse = 0
         }
     }
 
@@ -80,7 +101,9 @@ enum JointSolver {
             P = axial * j.axis
             LA = cross(rA, P); LB = cross(rB, P)
         case .revolute, .weld:
-            let axial = j.motorImpulse + j.lowerImpulse - j.upperImpulse + j.angularImpulse
+            var axial = j.motorImpulse + j.lowerImpulse - j.upperImpulse + j.angularImpulse
+            // (Added only when the spring acts, so that a joint without one keeps its exact sums.)
+            if axialSpringActs(j) { axial += j.springImpulse }
             P = j.linearImpulse
             LA = cross(rA, P) + axial; LB = cross(rB, P) + axial
         case .prismatic:
@@ -88,7 +111,8 @@ enum JointSolver {
             let axis = sA.dq.rotate(j.axis), perp = leftPerp(axis)
             let a1 = cross(d + rA, axis), a2 = cross(rB, axis)
             let s1 = cross(d + rA, perp), s2 = cross(rB, perp)
-            let axial = j.motorImpulse + j.lowerImpulse - j.upperImpulse
+            var axial = j.motorImpulse + j.lowerImpulse - j.upperImpulse
+            if axialSpringActs(j) { axial += j.springImpulse }
             P = axial * axis + j.linearImpulse.x * perp
             LA = axial * a1 + j.linearImpulse.x * s1 + j.linearImpulse.y
             LB = axial * a2 + j.linearImpulse.x * s2 + j.linearImpulse.y
@@ -215,8 +239,23 @@ enum JointSolver {
         sB.v += mB * impulse; sB.w += iB * cross(rB, impulse)
     }
 
+    /// A revolute joint's rows in order: spring, motor, limits, then the point constraint, so
+    /// the motor and the limits see the spring's push and the pin holds against all three.
     static func solveRevolute(_ j: inout JointRecord, _ sA: inout BodyState, _ sB: inout BodyState, _ ctx: Context, _ useBias: Bool) {
         let iA = j.invIA, iB = j.invIB
+        let spring = axialSpringActs(j) && iA + iB > 0
+        // The joint angle (relative angle less the reference, the shortest way round): it moves
+        // only with the positions, so one value serves the spring and the limits.
+        let angle = spring || j.def.enableLimit ? wrapAngle(j.deltaAngle + Rot.relativeAngle(sB.dq, sA.dq)) : 0
+        if spring {
+            // A soft row toward angle 0, in the biased and the relax pass alike: it is a real
+            // spring, not an error to remove. Its mass being the joint's angular effective mass,
+            // the spring's stiffness is that mass times (2π hertz)², whatever the inertias.
+            let s = j.springSoftness
+            let impulse = -s.massScale * j.axialMass * (sB.w - sA.w + s.biasRate * angle) - s.impulseScale * j.springImpulse
+            j.springImpulse += impulse
+            sA.w -= iA * impulse; sB.w += iB * impulse
+        }
         if j.def.enableMotor && iA + iB > 0 {
             let cdot = sB.w - sA.w - j.def.motorSpeed
             let maxImpulse = ctx.h * j.def.maxMotorTorque
@@ -226,7 +265,6 @@ enum JointSolver {
             sA.w -= iA * impulse; sB.w += iB * impulse
         }
         if j.def.enableLimit && iA + iB > 0 {
-            let angle = wrapAngle(j.deltaAngle + Rot.relativeAngle(sB.dq, sA.dq))
             do {
                 let (bias, ms, isc) = rowBias(angle - j.def.lower, j.softness, ctx, useBias)
                 let impulse = -j.axialMass * ms * (sB.w - sA.w + bias) - isc * j.lowerImpulse
@@ -273,6 +311,15 @@ enum JointSolver {
             let P = impulse * axis
             sA.v -= mA * P; sA.w -= iA * impulse * a1
             sB.v += mB * P; sB.w += iB * impulse * a2
+        }
+        if axialSpringActs(j) {
+            // A soft row toward translation 0 along the axis (see `solveRevolute`): stiffness
+            // the axial effective mass times (2π hertz)².
+            let cdot = dot(axis, sB.v - sA.v) + a2 * sB.w - a1 * sA.w
+            let s = j.springSoftness
+            let impulse = -s.massScale * j.axialMass * (cdot + s.biasRate * translation) - s.impulseScale * j.springImpulse
+            j.springImpulse += impulse
+            applyAxis(impulse)
         }
         if j.def.enableMotor {
             let cdot = dot(axis, sB.v - sA.v) + a2 * sB.w - a1 * sA.w
