@@ -173,6 +173,15 @@ final class EngineFuzzWorld {
 
     // MARK: Bodies
 
+    /// A revolute or prismatic joint's spring: on, from 0 Hz (none) to stiff, any damping, and
+    /// sometimes a reference angle away from the present one.
+    func spring(_ def: inout JointDef) {
+        def.enableSpring = true
+        def.hertz = rng.chance(0.15) ? 0 : rng.logUniform(0.2, 60)
+        def.dampingRatio = rng.float(0, 2)
+        if def.type == .revolute && rng.chance(0.3) { def.referenceAngle = rng.float(-.pi, .pi) }
+    }
+
     func material() -> Material {
         Material(density: rng.logUniform(0.1, 10), friction: rng.float(0, 1.5), restitution: rng.chance(0.3) ? 0 : rng.float(0, 1))
     }
@@ -343,12 +352,14 @@ final class EngineFuzzWorld {
         case .revolute:
             if rng.chance(0.4) { def.enableLimit = true; def.lower = rng.float(-3, 0); def.upper = rng.float(0, 3) }
             if rng.chance(0.4) { def.enableMotor = true; def.motorSpeed = rng.float(-20, 20); def.maxMotorTorque = rng.logUniform(1, 1e9) }
+            if rng.chance(0.3) { spring(&def) }
         case .weld:
             if rng.chance(0.3) { def.referenceAngle = rng.float(-.pi, .pi) }
         case .prismatic:
             def.localAxisA = rng.direction()
             if rng.chance(0.5) { def.enableLimit = true; def.lower = rng.float(-400, 0); def.upper = rng.float(0, 400) }
             if rng.chance(0.4) { def.enableMotor = true; def.motorSpeed = rng.float(-800, 800); def.maxMotorTorque = rng.logUniform(1, 1e8) }
+            if rng.chance(0.3) { spring(&def) }
         case .target:
             def.target = placement(radius: 20)
             def.hertz = rng.float(0.5, 20)
