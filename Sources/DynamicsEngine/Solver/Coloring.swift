@@ -37,6 +37,8 @@ struct ColoredBatches {
     /// Per island: the counting sort's cursor of each colour (colorCount + 1 entries per
     /// island; scratch of the colouring pass, each island its own row).
     let colorCursor = Column<Int>()
+    /// The joints' colours and solve order.
+    let joints = ColoredJoints()
 
     /// Colouring and preparation run in three passes: (1) islands are coloured and their
     /// constraints counting-sorted by colour (`coloring(…)` gives the view; each island is one
@@ -228,5 +230,87 @@ private struct BatchPreparation: RangeTask, @unchecked Sendable {
             }
         }
         if bounces != 0 { bounce.set() }
+    }
+}
+
+/// The joints of each solve group in the order the solver takes them: a group of at least
+/// `coloredFrom` joints colour by colour — a joint takes the first of `ColoredBatches.colorCount`
+/// colours in which neither of its dynamic bodies appears yet, so the joints of one colour
+/// touch different bodies and several workers can solve a colour at once — then the joints
+/// that fit no colour, one by one; a smaller group's joints as the islands list them (one
+/// worker solves such a group whole). Colouring is serial, in the islands' joint order, so the
+/// order, and the result, do not depend on the number of workers.
+struct ColoredJoints {
+    static let coloredFrom = 64
+
+    /// Per body slot: bit k set when the body already has a joint of colour k (scratch).
+    let bodyColors = Column<UInt32>()
+    /// Per joint of the islands' list: its colour (`colorCount`: none; scratch).
+    let colorOf = Column<UInt8>()
+    /// The joints (slots) in solve order, group by group at the same offsets as
+    /// `IslandBuilder.jointList`.
+    let order = Column<Int32>()
+    /// Per group, `colorCount + 2` offsets into `order`: where each colour starts, where the
+    /// joints without a colour start, and the group's end.
+    let colorStart = Column<Int32>()
+
+    static var stride: Int { ColoredBatches.colorCount + 2 }
+
+    /// Colours every group's joints (see the type). `ib` is inout only so that the builder is
+    /// passed in place: it is only read.
+    func color(islands ib: inout IslandBuilder, joints: View<JointRecord>, metas: View<BodyMeta>, bodyCount: Int) {
+        let groups = ib.groupCount
+        let k = ColoredBatches.colorCount, stride = Self.stride
+        let total = groups > 0 ? Int(ib.groupJointStart[groups]) : 0
+        bodyColors.grow(to: bodyCount, with: 0)
+        colorOf.grow(to: total, with: 0)
+        order.grow(to: total, with: 0)
+        colorStart.grow(to: groups * stride, with: 0)
+        let list = ib.jointList.view, starts = ib.groupJointStart.view
+        let bits = bodyColors.mutableView, colorOf = colorOf.mutableView, order = order.mutableView, cs = colorStart.mutableView
+        let all: UInt32 = (1 << UInt32(k)) - 1
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: k + 1) { cursor in
+            for g in 0..<groups {
+                let j0 = Int(starts[g]), j1 = Int(starts[g + 1]), base = g * stride
+                guard j1 - j0 >= Self.coloredFrom else {
+                    // No colours: every joint in the one-by-one range, in island order.
+                    for q in 0...k { cs[base + q] = Int32(j0) }
+                    cs[base + k + 1] = Int32(j1)
+                    for t in j0..<j1 { order[t] = list[t] }
+                    continue
+                }
+                for q in 0...k { cursor[q] = 0 }
+                for t in j0..<j1 {
+                    let j = joints[Int(list[t])]
+                    let a = Int(j.bodyA), b = Int(j.bodyB)
+                    let da = metas[a].type == .dynamic, db = metas[b].type == .dynamic
+                    let used = (da ? bits[a] : 0) | (db ? bits[b] : 0)
+                    let free = ~used & all
+                    let c = free == 0 ? k : free.trailingZeroBitCount
+                    if c < k {
+                        if da { bits[a] |= 1 << UInt32(c) }
+                        if db { bits[b] |= 1 << UInt32(c) }
+                    }
+                    colorOf[t] = UInt8(c)
+                    cursor[c] += 1
+                }
+                // Offsets, then a stable scatter by colour; the bodies' bits cleared for the next group.
+                var at = Int32(j0)
+                for q in 0...k {
+                    cs[base + q] = at
+                    let n = cursor[q]
+                    cursor[q] = at
+                    at += n
+                }
+                cs[base + k + 1] = Int32(j1)
+                for t in j0..<j1 {
+                    let c = Int(colorOf[t])
+                    order[Int(cursor[c])] = list[t]
+                    cursor[c] += 1
+                    let j = joints[Int(list[t])]
+                    bits[Int(j.bodyA)] = 0; bits[Int(j.bodyB)] = 0
+                }
+            }
+        }
     }
 }

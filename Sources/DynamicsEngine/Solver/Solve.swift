@@ -39,6 +39,7 @@ extension World {
             Parallel.forChunks(workers: workers, count: (ib.groupCount + islandChunk - 1) / islandChunk, chunkSize: 1,
                                IslandColoringTask(coloring: coloring, islands: ib.groupCount, chunk: islandChunk))
             overflowCount = batches.layout(islands: &ib)
+            if nj > 0 { batches.joints.color(islands: &ib, joints: joints.view, metas: ctx.metas.readOnly, bodyCount: Int(bodySlots.count)) }
             ib.colored = true
         }
         if options.isProfiling { profile.coloring += StepProfile.now() - solveStart }
@@ -79,7 +80,8 @@ extension World {
                 wideStart: batches.wideStart.view, colorStart: batches.colorStart.view,
                 overflowStart: batches.overflowStart.view,
                 batchCount: batchCount, overflow: overflowP,
-                joints: jointsP, groups: ib.groups, subSteps: numbers.subSteps, h: numbers.h, invH: numbers.invH,
+                joints: jointsP, jointOrder: batches.joints.order.view, jointColorStart: batches.joints.colorStart.view,
+                groups: ib.groups, subSteps: numbers.subSteps, h: numbers.h, invH: numbers.invH,
                 maxBiasVelocity: settings.maxContactPushSpeed,
                 softness: WideContactSolver.LaneSoftness(soft: soft, staticSoft: staticSoft),
                 restitutionThreshold: settings.restitutionThreshold,
@@ -144,11 +146,16 @@ extension World {
         // Small islands, largest first (ties by index), so long islands do not end up last on
         // one worker: a counting sort on the size (contacts + bodies) into reused buffers (the
         // standard library's sort allocates its merge buffer on every call).
+        // An island of at least 512 constraints (contacts and joints) a worker is split into
+        // stages over the workers; a smaller one is solved whole by one worker.
+        @inline(__always) func constraints(_ isl: Int) -> Int {
+            Int(ib.groupContactStart[isl + 1] - ib.groupContactStart[isl] + ib.groupJointStart[isl + 1] - ib.groupJointStart[isl])
+        }
         var maxSize = 0
         for isl in 0..<ib.groupCount {
-            let contacts = Int(ib.groupContactStart[isl + 1] - ib.groupContactStart[isl])
-            if contacts >= 512 * workers { solver.bigIslands.append(Int32(isl)); continue }
-            maxSize = max(maxSize, contacts + Int(ib.groupBodyStart[isl + 1] - ib.groupBodyStart[isl]))
+            let n = constraints(isl)
+            if n >= 512 * workers { solver.bigIslands.append(Int32(isl)); continue }
+            maxSize = max(maxSize, n + Int(ib.groupBodyStart[isl + 1] - ib.groupBodyStart[isl]))
         }
         let smallCount = ib.groupCount - solver.bigIslands.count
         guard smallCount > 0 else { return }
@@ -159,17 +166,15 @@ extension World {
         orderBuffer.append(contentsOf: repeatElement(0, count: smallCount))
         do {
             let counts = countsBuffer.mutableView, order = orderBuffer.mutableView
-            func size(_ isl: Int) -> Int {
-                Int(ib.groupContactStart[isl + 1] - ib.groupContactStart[isl] + ib.groupBodyStart[isl + 1] - ib.groupBodyStart[isl])
-            }
+            func size(_ isl: Int) -> Int { constraints(isl) + Int(ib.groupBodyStart[isl + 1] - ib.groupBodyStart[isl]) }
             for k in 0...maxSize { counts[k] = 0 }
-            for isl in 0..<ib.groupCount where Int(ib.groupContactStart[isl + 1] - ib.groupContactStart[isl]) < 512 * workers {
+            for isl in 0..<ib.groupCount where constraints(isl) < 512 * workers {
                 counts[size(isl)] += 1
             }
             // First slot of each size, sizes in decreasing order.
             var next: Int32 = 0
             for k in stride(from: maxSize, through: 0, by: -1) { let c = counts[k]; counts[k] = next; next += c }
-            for isl in 0..<ib.groupCount where Int(ib.groupContactStart[isl + 1] - ib.groupContactStart[isl]) < 512 * workers {
+            for isl in 0..<ib.groupCount where constraints(isl) < 512 * workers {
                 let k = size(isl)
                 order[Int(counts[k])] = Int32(isl)
                 counts[k] += 1

@@ -5,8 +5,9 @@ import Synchronization
 ///
 /// Concurrency: islands touch disjoint bodies, contacts and joints, so different islands may
 /// be solved on different threads. Inside one island, the parallel stages touch a body range
-/// (integration) or a range of one colour's batches (no dynamic body repeats within a
-/// colour); the joints, the overflow constraints and restitution run on the calling thread.
+/// (integration), a range of one colour's batches or of one joint colour's joints (no dynamic
+/// body repeats within a colour); the joints without a colour, the overflow constraints and
+/// restitution run on one thread.
 /// The arithmetic and its order per body are the same as in the serial `solveIsland`, so the
 /// result does not depend on the number of workers.
 struct SolverViews: @unchecked Sendable {
@@ -22,6 +23,8 @@ struct SolverViews: @unchecked Sendable {
     var batchCount: Int
     var overflow: View<Int32>
     var joints: MutableView<JointRecord>
+    /// The joints in solve order and each group's colours (`ColoredJoints`).
+    var jointOrder, jointColorStart: View<Int32>
     var groups: SolveGroups
     var subSteps: Int
     var h, invH: Float
@@ -55,9 +58,8 @@ struct SolverViews: @unchecked Sendable {
 
     @inline(__always)
     func joints(_ pass: Pass, _ r: Range<Int>) {
-        let jointList = groups.jointList
         for k in r {
-            let j = Int(jointList[k])
+            let j = Int(jointOrder[k])
             switch pass {
             case .warmStart: JointSolver.warmStart(&joints[j], step.states)
             case .solve: JointSolver.solve(&joints[j], step.states, ctx: jointContext, useBias: true)
@@ -269,8 +271,14 @@ struct SolverViews: @unchecked Sendable {
             stages.append(Stage(kind: kind.rawValue, pass: pass.rawValue, island: island, begin: begin, end: end,
                                 blockSize: max(1, block)))
         }
+        // (Read only for an island with joints: a world without joints colours none.)
+        let jc = j1 > j0 ? jointColorStart.subview(isl * ColoredJoints.stride ..< (isl + 1) * ColoredJoints.stride) : View()
         func constraintPass(_ pass: Pass) {
-            if j1 > j0 { add(.joints, pass, j0, j1, j1 - j0) }
+            if j1 > j0 {
+                // Each joint colour in blocks (its joints share no body), then those without.
+                for q in 0..<k where jc[q + 1] > jc[q] { add(.joints, pass, jc[q], jc[q + 1], block(jc[q + 1] - jc[q], 64)) }
+                if jc[k + 1] > jc[k] { add(.joints, pass, jc[k], jc[k + 1], jc[k + 1] - jc[k]) }
+            }
             for q in 0..<k where colors[q + 1] > colors[q] {
                 add(.batches, pass, colors[q], colors[q + 1], block(colors[q + 1] - colors[q], 32))
             }
