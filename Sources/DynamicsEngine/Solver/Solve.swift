@@ -68,9 +68,9 @@ extension World {
             batches.prepare(islands: &ib, source: source, workers: workers, bounce: bounce,
                             prefetches: ib.contactsInIslands >= options.prefetchingContacts)
             let jointList = ib.jointList.view
-            for k in 0..<nj {
-                JointSolver.prepare(&jointsP[Int(jointList[k])], sims: simsP.readOnly, metas: metasP, ctx: jointCtx)
-            }
+            // (Each joint's preparation writes only its own record: chunks on any worker.)
+            let prep = JointPreparation(joints: jointsP, list: jointList, sims: simsP.readOnly, metas: metasP, ctx: jointCtx)
+            if workers > 1 && nj >= 1024 { Parallel.forChunks(workers: workers, count: nj, chunkSize: 512, prep) } else { prep.run(0..<nj, part: 0) }
             if options.isProfiling { prepareEnd = StepProfile.now() }
             // (The batches' buffers read in place: a local copy of `batches` would retain each.)
             let batchCount = ib.groupCount > 0 ? Int(batches.wideStart[ib.groupCount]) : 0
@@ -182,6 +182,19 @@ extension World {
         }
     }
 
+}
+
+/// The joints' preparation for the step, for joints `list[r]`.
+struct JointPreparation: RangeTask, @unchecked Sendable {
+    let joints: MutableView<JointRecord>
+    let list: View<Int32>
+    let sims: View<BodySim>
+    let metas: View<BodyMeta>
+    let ctx: JointSolver.Context
+
+    func run(_ r: Range<Int>, part: Int) {
+        for k in r { JointSolver.prepare(&joints[Int(list[k])], sims: sims, metas: metas, ctx: ctx) }
+    }
 }
 
 /// The solve's colouring pass: task `t` colours islands `chunk·t ..< chunk·(t + 1)`.
