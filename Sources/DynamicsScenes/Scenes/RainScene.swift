@@ -1,6 +1,6 @@
 import DynamicsEngine
 
-/// `rain`: Box2D v3.1.1's benchmark of that name (`CreateRain`, `StepRain`): ragdolls
+/// `rain`: Box2D v3.2's benchmark of that name (`CreateRain`, `StepRain`): ragdolls
 /// (`Ragdoll`, Box2D's `CreateHuman`) rain in groups onto five floors of small boxes; once every
 /// column has had its groups, the oldest column's ragdolls are destroyed and dropped again.
 ///
@@ -8,14 +8,15 @@ import DynamicsEngine
 /// half size 0.25 at y = 45 r, x = −3.125 C + 0.5 k (one static body); every 8 steps, before
 /// the step, each of the 5 rows gets a group in the next column c (C columns; after the last,
 /// the oldest column's groups are destroyed first, round robin): 5 ragdolls, 0.5 m apart,
-/// standing on x = −3.125 C + 6.25 (c + 0.5), y = 40 + 45 r, joint friction 0.05 N·m. Within a
+/// standing on x = −3.125 C + 6.25 (c + 0.5), y = 40 + 45 r, joint friction 0.05 N·m, joint
+/// springs of 5 Hz with damping ratio 0.5. Within a
 /// column the n-th ragdolls of all groups never collide with each other (Box2D's negative
 /// group index −(n + 1)), nor does a ragdoll with itself; here that is one collision group per
 /// pair of n (10 groups), the floors in all of them. Sleeping on, 1 000 steps. C = 40 (up to
 /// 1 000 ragdolls, 11 000 bodies) is Box2D's release size (its floors are 500 boxes + 1: the
 /// same), 10 the small size here (Box2D's debug size has 3 rows and groups of 2).
 ///
-/// Differences: see `Ragdoll` (no joint springs; polygons for capsules).
+/// Difference: see `Ragdoll` (feet collide with ragdolls).
 ///
 /// Ragdolls that slide off the end of a floor fall past the floors below for good, as in
 /// Box2D; they do not count as escaped (the scene's region reaches 2 km down). Falling through
@@ -37,6 +38,8 @@ enum RainScene {
     /// Box2D's release `delay` mask (0x7): a column every 8 steps.
     static let delayMask = 7
     static let jointFriction: Float = 0.05
+    static let jointHertz: Float = 5
+    static let jointDamping: Float = 0.5
     /// Largest anchor distance (m) for `attached`.
     static let gapTolerance: Float = 0.25
 
@@ -75,7 +78,8 @@ enum RainScene {
             var p = Vec2(-0.5 * span + groupDistance * (Float(column) + 0.5), 40 + Self.floorPitch * Float(row)) * m
             for n in 0..<Self.groupSize {
                 rain.ragdolls[(row * columns + column) * Self.groupSize + n] =
-                    try Ragdoll(in: world, at: p, jointFriction: Self.jointFriction, groups: pairGroups[n])
+                    try Ragdoll(in: world, at: p, jointFriction: Self.jointFriction, jointHertz: Self.jointHertz,
+                                jointDamping: Self.jointDamping, groups: pairGroups[n])
                 p.x += 0.5 * m
             }
         }

@@ -1,16 +1,17 @@
 import DynamicsEngine
 
-/// The ragdoll of Box2D's shared samples code (`CreateHuman` in `shared/human.c`, v3.1.1), which
+/// The ragdoll of Box2D's shared samples code (`CreateHuman` in `shared/human.c`, v3.2), which
 /// its `rain` benchmark drops by the thousand: 11 bones (hip, torso, head, two legs and two
-/// arms of two bones each) pinned by revolute joints with angle limits and joint friction.
+/// arms of two bones each) pinned by revolute joints with angle limits, joint friction and an
+/// angular spring.
 ///
 /// In metres, y up, relative to the point between the feet, at scale 1, as Box2D builds it:
-/// each bone a vertical capsule, friction 0.2, density 1; each joint at a pivot given in the
-/// world, its friction torque `frictionScale × jointFriction` (a motor of speed 0), its limits
-/// in units of π. Differences: capsules and the rounded foot are convex polygons (the foot
-/// without its 0.015 m rounding); the engine's revolute joint has no angular spring, so Box2D's
-/// (5 Hz, damping 0.5 in `rain`) is left out; a foot collides like the rest of its leg (Box2D's
-/// feet touch only the ground).
+/// each bone a vertical capsule, friction 0.2, density 1, sleep threshold 0.1 m/s; a foot under
+/// each lower leg, a polygon rounded by 0.015 m, friction 0.05; each joint at a pivot given in
+/// the world, its friction torque `frictionScale × jointFriction` (a motor of speed 0), its
+/// limits in units of π, a spring of `jointHertz` and `jointDamping` toward its reference
+/// angle. One difference: a foot collides like the rest of its leg (Box2D's feet touch only
+/// the ground).
 struct Ragdoll {
     var bodies: [BodyHandle]
     var joints: [JointHandle]
@@ -55,9 +56,16 @@ struct Ragdoll {
     /// The foot under a lower leg (m, in the leg's frame): Box2D's hull, counter-clockwise.
     static let foot = [Vec2(-0.03, -0.185), Vec2(0.11, -0.185), Vec2(0.11, -0.16), Vec2(-0.03, -0.14)]
 
+    /// Box2D's body sleep threshold for the bones (m/s).
+    static let sleepThreshold: Float = 0.1
+    /// The foot's rounding (m).
+    static let footRadius: Float = 0.015
+
     /// Creates a ragdoll standing on `position` (pt). `jointFriction` is Box2D's friction torque
-    /// in N·m; the bodies join `groups`.
-    init(in world: World, at position: Vec2, jointFriction: Float, groups: [CollisionGroupID]) throws {
+    /// in N·m, `jointHertz` and `jointDamping` its joints' spring (no spring at 0 Hz); the
+    /// bodies join `groups`.
+    init(in world: World, at position: Vec2, jointFriction: Float, jointHertz: Float, jointDamping: Float,
+         groups: [CollisionGroupID]) throws {
         let m = SceneUnits.pointsPerMetre
         let skin = Material(density: 1, friction: 0.2, restitution: 0)
         let sole = Material(density: 1, friction: 0.05, restitution: 0)
@@ -68,11 +76,10 @@ struct Ragdoll {
         for bone in Self.bones {
             var def = BodyDef(type: .dynamic, position: position + Vec2(0, bone.y * m))
             def.linearDamping = bone.damping
+            def.sleepThreshold = Self.sleepThreshold * m
             def.groups = groups
-            let half = (bone.high - bone.low) / 2
-            var shapes = [ShapeDef(Box2DBenchmark.roundedBox(halfWidth: 0, halfHeight: half * m, radius: bone.radius * m,
-                                                             center: Vec2(0, (bone.low + half) * m)), material: skin)]
-            if bone.foot { shapes.append(ShapeDef(.polygon(Self.foot.map { $0 * m }), material: sole)) }
+            var shapes = [ShapeDef(.capsule(Vec2(0, bone.low * m), Vec2(0, bone.high * m), radius: bone.radius * m), material: skin)]
+            if bone.foot { shapes.append(ShapeDef(.roundedPolygon(Self.foot.map { $0 * m }, radius: Self.footRadius * m), material: sole)) }
             let body = try world.createBody(def, shapes: shapes)
             if bone.parent >= 0 {
                 let parent = bodies[bone.parent], pivot = position + Vec2(0, bone.pivot * m)
@@ -85,6 +92,9 @@ struct Ragdoll {
                 joint.upper = bone.upper * Float.pi
                 joint.enableMotor = true
                 joint.maxMotorTorque = bone.frictionScale * jointFriction * m * m
+                joint.enableSpring = jointHertz > 0
+                joint.hertz = jointHertz
+                joint.dampingRatio = jointDamping
                 joints.append(world.createJoint(joint))
             }
             bodies.append(body)
