@@ -15,7 +15,7 @@ public enum SceneCatalog {
         JointGridScene.descriptor,
         RainScene.descriptor,
         SmashScene.descriptor,
-        SpinnerScene.descriptor,
+        SpinnerV31Scene.descriptor,
         TumblerScene.descriptor,
         ChainsScene.descriptor,
     ]

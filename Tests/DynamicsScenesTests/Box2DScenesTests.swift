@@ -121,9 +121,9 @@ struct Box2DScenesTests {
         #expect(s.sanity().checks["contained"] == false)
     }
 
-    @Test("spinner 60: a 360-segment container, the motor bar and 60 bodies that stay inside")
-    func spinner() throws {
-        let s = try Self.build("spinner", 60)
+    @Test("spinner_v31 60: a 360-segment container, the motor bar and 60 bodies that stay inside")
+    func spinnerV31() throws {
+        let s = try Self.build("spinner_v31", 60)
         #expect(s.dynamicBodies.count == 61 && s.world.jointCount == 1)
         #expect(s.world.boundaries.count == 360)
         // The rounded shapes are polygons: capsule, circle, square in turn.

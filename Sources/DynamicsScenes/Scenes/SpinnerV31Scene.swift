@@ -1,7 +1,10 @@
 import DynamicsEngine
 
-/// `spinner`: Box2D v3.1.1's benchmark of that name (`CreateSpinner`): a long bar turned fast by
-/// a motor inside a round container, stirring a crowd of capsules, circles and squares.
+/// `spinner_v31`: Box2D v3.1.1's `spinner` benchmark (`CreateSpinner` of that release): a long
+/// bar turned fast by a motor inside a round container, stirring a crowd of capsules, circles
+/// and squares. The figures measured beside Box2D v3.1.1 (Results/box2d-scenes.md) are of this
+/// scene; `spinner` (`SpinnerScene`) is the scene as Box2D v3.2 defines it (more bodies, closer
+/// together, an unlimited motor, 500 steps).
 ///
 /// In metres, y up, as Box2D builds it: the container, a closed loop of 360 points on the
 /// circle of radius 40 around (0, 32), going clockwise from (40, 32) (Box2D's one-sided loop
@@ -13,18 +16,19 @@ import DynamicsEngine
 /// density 0.25, friction 0.1, restitution 0.1. Sleeping on, 1 400 steps. N = 3 038 is Box2D's
 /// release size (62 rows, the top one at y = 63 m, just inside), 499 its debug size.
 ///
-/// Differences: the engine has no rounded shapes, so the bar and the capsules are convex
-/// polygons with 4 points per rounded corner (`Box2DBenchmark.roundedBox`). Box2D's bar does
-/// not touch the container (bodies joined by a joint do not collide, and the container is on
-/// the ground body the bar is pinned to); here the bar is in a collision group of its own that
-/// the crowd shares and the container does not.
+/// Differences: the bar and the capsules are convex polygons with 4 points per rounded corner
+/// (`Box2DBenchmark.roundedBox`), as in the runs of Results/box2d-scenes.md (`spinner` has the
+/// engine's capsules and rounded polygons). Box2D's bar does not touch the container (bodies
+/// joined by a joint do not collide, and the container is on the ground body the bar is pinned
+/// to); here the bar is in a collision group of its own that the crowd shares and the container
+/// does not.
 ///
 /// Checks: `contained` — every body's centre within the container (40 m from its centre).
 /// Metrics: `outside_container`, `spinner_angle` (radians turned).
-enum SpinnerScene {
+enum SpinnerV31Scene {
     static let descriptor = SceneDescriptor(
-        name: "spinner",
-        summary: "Box2D's spinner: a motor-driven bar stirring N capsules, circles and squares in a round container, 1 400 steps",
+        name: "spinner_v31",
+        summary: "Box2D v3.1.1's spinner: a motor-driven bar stirring N capsules, circles and squares in a round container, 1 400 steps",
         sizeMeaning: "bodies stirred (N)",
         sizes: [499, 3_038], defaultSize: 3_038, steps: 1_400, maximumSize: 3_038, builder: build)  // more would start above the container
 
