@@ -9,14 +9,16 @@ public enum SceneCatalog {
         ComponentScenes.menus,
         ComponentScenes.alerts,
         ComponentScenes.dashboard,
-        // Box2D v3.1.1's benchmark app (benchmark/main.c), then our `chains`.
+        // Box2D's benchmark app (benchmark/main.c): the scenes of v3.1.1's, `spinner` as v3.2
+        // defines it, and v3.1.1's `spinner` as `spinner_v31`; then our `chains`.
         PyramidScene.large,
         ManyPyramidsScene.descriptor,
         JointGridScene.descriptor,
         RainScene.descriptor,
         SmashScene.descriptor,
-        SpinnerV31Scene.descriptor,
+        SpinnerScene.descriptor,
         TumblerScene.descriptor,
+        SpinnerV31Scene.descriptor,
         ChainsScene.descriptor,
     ]
 

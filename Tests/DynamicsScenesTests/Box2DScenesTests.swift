@@ -2,9 +2,9 @@ import Testing
 import DynamicsEngine
 import DynamicsScenes
 
-/// The scenes of Box2D v3.1.1's benchmark app and our `chains`, built small: the layout Box2D's
-/// source gives (in points, 100 pt = 1 m, y up), a few steps, and a sanity check that fails when
-/// the scene comes apart.
+/// The scenes of Box2D's benchmark app (v3.1.1's, and v3.2's `spinner`) and our `chains`,
+/// built small: the layout Box2D's source gives (in points, 100 pt = 1 m, y up), a few steps,
+/// and a sanity check that fails when the scene comes apart.
 @Suite("Box2D's benchmark scenes")
 struct Box2DScenesTests {
     static func build(_ name: String, _ size: Int) throws -> SceneInstance {
@@ -121,6 +121,36 @@ struct Box2DScenesTests {
         #expect(s.sanity().checks["contained"] == false)
     }
 
+    @Test("spinner 200 (v3.2): a rounded bar on an unlimited motor, capsules, circles and squares 0.5 m apart, 92 to a row; they stay inside")
+    func spinner() throws {
+        let s = try Self.build("spinner", 200)
+        #expect(s.dynamicBodies.count == 201 && s.world.jointCount == 1 && s.stepsDefault == 500)
+        #expect(s.world.boundaries.count == 360 && s.world.settings.isSleepEnabled)
+        let bar = s.dynamicBodies[0]
+        #expect(s.world.shapes(of: bar) == [.roundedPolygon([Vec2(-40, -2000), Vec2(40, -2000), Vec2(40, 2000), Vec2(-40, 2000)], radius: 20)])
+        let kinds = s.dynamicBodies[1...3].map { s.world.shapes(of: $0)[0] }
+        #expect(kinds[0] == .capsule(Vec2(-25, 0), Vec2(25, 0), radius: 25))
+        #expect(kinds[1] == .circle(radius: 35))
+        if case .polygon(let square) = kinds[2] { #expect(square.count == 4) } else { Issue.record("not a square") }
+        // Density 0.25: a circle of radius 0.35 m weighs 0.25 π 0.35² kg.
+        #expect(abs(s.world.mass(s.dynamicBodies[2]) - 0.25 * Float.pi * 0.35 * 0.35) < 1e-4)
+        expectClose(s.world.position(s.dynamicBodies[1]), Vec2(-2300, 200))
+        expectClose(s.world.position(s.dynamicBodies[92]), Vec2(2250, 200))  // the last of row 1
+        expectClose(s.world.position(s.dynamicBodies[93]), Vec2(-2300, 250))  // row 2 starts 0.5 m higher
+        s.run(steps: 30)
+        // No torque limit: the bar turns at the motor's 5 rad/s from the first step.
+        let angle = s.world.angle(bar), speed = s.world.angularVelocity(bar)
+        #expect(abs(speed - 5) < 0.05, "\(speed)")
+        #expect(abs(angle - 2.5) < 0.1, "\(angle)")
+        let report = s.sanity()
+        #expect(report.passed, "\(report.failures) \(report.metrics)")
+        #expect(report.metrics["outside_container"] == 0)
+        // A body outside the container fails `contained`.
+        s.world.setTransform(s.dynamicBodies[5], position: Vec2(0, -1000), angle: 0)
+        #expect(s.sanity().checks["contained"] == false)
+        #expect(!s.sanity().passed)
+    }
+
     @Test("spinner_v31 60: a 360-segment container, the motor bar and 60 bodies that stay inside")
     func spinnerV31() throws {
         let s = try Self.build("spinner_v31", 60)
@@ -160,5 +190,27 @@ struct Box2DScenesTests {
         #expect(separation(s.world.position(s.dynamicBodies[49]), start[49]) > 100)
         s.world.setTransform(s.dynamicBodies[70], position: Vec2(0, 100), angle: 0)
         #expect(s.sanity().checks["attached"] == false)
+    }
+}
+
+/// Box2D v3.2's scenes as the CLI builds them, at sizes of over 1 000 bodies (below that a world
+/// steps on one thread whatever its worker count) and stepped until two workers share the solve
+/// of their biggest island (over 2 × 512 touching contacts): the final world, kinematic bodies
+/// and all, is bit for bit the same on 1 and 2 workers.
+@Suite("Box2D v3.2's scenes on 1 and 2 workers")
+struct Box2DScenesWorkerTests {
+    @Test("1 and 2 workers agree bit for bit",
+          arguments: [("spinner", 1_500, 30)])
+    func workersAgree(name: String, size: Int, steps: Int) throws {
+        func run(workers: Int) throws -> (digest: UInt64, touching: Int, bodies: Int) {
+            let s = try SceneCatalog.scene(named: name).build(size: size, seed: 0)
+            s.workerCount = workers
+            s.run(steps: steps)
+            #expect(s.sanity().passed, "\(name), \(workers) workers: \(s.sanity().failures)")
+            return (s.world.stateDigest(), s.world.touchingContactCount, s.world.bodyCount)
+        }
+        let one = try run(workers: 1), two = try run(workers: 2)
+        #expect(one.bodies >= 1_000 && one.touching >= 2 * 512, "\(name): \(one.bodies) bodies, \(one.touching) touching contacts")
+        #expect(two.digest == one.digest, "\(name): 2 workers diverged from 1 worker")
     }
 }
