@@ -10,7 +10,8 @@ public enum SceneCatalog {
         ComponentScenes.alerts,
         ComponentScenes.dashboard,
         // Box2D's benchmark app (benchmark/main.c): the scenes of v3.1.1's, `spinner` as v3.2
-        // defines it, and v3.1.1's `spinner` as `spinner_v31`; then our `chains`.
+        // defines it, scenes v3.2 adds, and v3.1.1's `spinner` as `spinner_v31`;
+        // then our `chains`.
         PyramidScene.large,
         ManyPyramidsScene.descriptor,
         JointGridScene.descriptor,
@@ -18,6 +19,7 @@ public enum SceneCatalog {
         SmashScene.descriptor,
         SpinnerScene.descriptor,
         TumblerScene.descriptor,
+        WasherScene.descriptor,
         SpinnerV31Scene.descriptor,
         ChainsScene.descriptor,
     ]

@@ -1,8 +1,13 @@
 import Testing
 import DynamicsEngine
 import DynamicsScenes
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// The scenes of Box2D's benchmark app (v3.1.1's, and v3.2's `spinner`) and our `chains`,
+/// The scenes of Box2D's benchmark app (v3.1.1's, and v3.2's `spinner` and `washer`) and our `chains`,
 /// built small: the layout Box2D's source gives (in points, 100 pt = 1 m, y up), a few steps,
 /// and a sanity check that fails when the scene comes apart.
 @Suite("Box2D's benchmark scenes")
@@ -151,6 +156,47 @@ struct Box2DScenesTests {
         #expect(!s.sanity().passed)
     }
 
+    @Test("washer 10: a kinematic drum of 36 ring pieces and 4 vanes turning at 25°/s; its 100 boxes stay inside")
+    func washer() throws {
+        let s = try Self.build("washer", 10)
+        #expect(s.dynamicBodies.count == 100 && s.staticBodyCount == 0 && s.world.bodyCount == 101)
+        #expect(s.world.jointCount == 0 && s.stepsDefault == 500 && s.world.settings.isSleepEnabled)
+        let drum = try #require(s.world.bodies.first { s.world.type($0) == .kinematic })
+        expectClose(s.world.position(drum), Vec2(0, 1000))
+        let pieces = s.world.shapes(of: drum)
+        #expect(pieces.count == 40)
+        // Shape 0 is the ring piece over −1° … 11° between 16 and 18 m; shape 1 the vane over
+        // 0° … 10° between 14 and 16 m; the next vane follows the ring piece at 90°.
+        func corners(_ g: Geometry) -> [(degrees: Float, radius: Float)] {
+            guard case .polygon(let points) = g else { return [] }
+            return points.map { (atan2f($0.y, $0.x) * 180 / Float.pi, separation($0, .zero)) }
+                .sorted { ($0.degrees.rounded(), $0.radius) < ($1.degrees.rounded(), $1.radius) }
+        }
+        let ring = corners(pieces[0]), vane = corners(pieces[1]), vane2 = corners(pieces[11])
+        #expect(ring.count == 4 && vane.count == 4 && vane2.count == 4)
+        for (got, want) in zip(ring + vane + vane2, [(-1, 1600), (-1, 1800), (11, 1600), (11, 1800), (0, 1400), (0, 1600),
+                                                     (10, 1400), (10, 1600), (90, 1400), (90, 1600), (100, 1400), (100, 1600)] as [(Float, Float)]) {
+            #expect(abs(got.degrees - want.0) < 1e-3 && abs(got.radius - want.1) < 1e-2, "\(got) is not \(want)")
+        }
+        // The grid from (−0.11 G, 10 − 0.11 G) m, 0.21 m apart, row by row.
+        expectClose(s.world.position(s.dynamicBodies[0]), Vec2(-110, 890))
+        expectClose(s.world.position(s.dynamicBodies[11]), Vec2(-89, 911))
+        s.run(steps: 120)
+        // Kinematic: turned by exactly 50° in 2 s, drifted by (0.2, −0.4) pt.
+        #expect(abs(s.world.angle(drum) - 50 * Float.pi / 180) < 1e-4, "\(s.world.angle(drum))")
+        expectClose(s.world.position(drum), Vec2(0.2, 999.6), tolerance: 1e-2)
+        let report = s.sanity()
+        #expect(report.passed, "\(report.failures) \(report.metrics)")
+        #expect(report.metrics["outside_drum"] == 0)
+        // The boxes have fallen onto the ring: the lowest is below the drum's centre by most of 16 m.
+        let lowest = s.dynamicBodies.map { s.world.position($0).y }.min() ?? 0
+        #expect(lowest < 1000 - 1400, "\(lowest)")
+        // A box beyond the ring's inner face fails `contained`.
+        s.world.setTransform(s.dynamicBodies[7], position: Vec2(0, -700), angle: 0)
+        #expect(s.sanity().checks["contained"] == false && s.sanity().metrics["outside_drum"] == 1)
+        #expect(!s.sanity().passed)
+    }
+
     @Test("spinner_v31 60: a 360-segment container, the motor bar and 60 bodies that stay inside")
     func spinnerV31() throws {
         let s = try Self.build("spinner_v31", 60)
@@ -200,7 +246,7 @@ struct Box2DScenesTests {
 @Suite("Box2D v3.2's scenes on 1 and 2 workers")
 struct Box2DScenesWorkerTests {
     @Test("1 and 2 workers agree bit for bit",
-          arguments: [("spinner", 1_500, 30)])
+          arguments: [("spinner", 1_500, 30), ("washer", 32, 110)])
     func workersAgree(name: String, size: Int, steps: Int) throws {
         func run(workers: Int) throws -> (digest: UInt64, touching: Int, bodies: Int) {
             let s = try SceneCatalog.scene(named: name).build(size: size, seed: 0)
