@@ -20,6 +20,7 @@ public enum SceneCatalog {
         SpinnerScene.descriptor,
         TumblerScene.descriptor,
         WasherScene.descriptor,
+        CompoundsScene.descriptor,
         SpinnerV31Scene.descriptor,
         ChainsScene.descriptor,
     ]

@@ -7,7 +7,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The scenes of Box2D's benchmark app (v3.1.1's, and v3.2's `spinner` and `washer`) and our `chains`,
+/// The scenes of Box2D's benchmark app (v3.1.1's, and v3.2's `spinner`, `washer` and `compounds`) and our `chains`,
 /// built small: the layout Box2D's source gives (in points, 100 pt = 1 m, y up), a few steps,
 /// and a sanity check that fails when the scene comes apart.
 @Suite("Box2D's benchmark scenes")
@@ -197,6 +197,35 @@ struct Box2DScenesTests {
         #expect(!s.sanity().passed)
     }
 
+    @Test("compounds 2: 40 bodies of two triangles fall into the box and stay in it")
+    func compounds() throws {
+        let s = try Self.build("compounds", 2)
+        #expect(s.dynamicBodies.count == 40 && s.staticBodyCount == 1 && s.world.bodyCount == 41)
+        #expect(s.stepsDefault == 500 && s.world.settings.isSleepEnabled)
+        let ground = try #require(s.world.bodies.first { s.world.type($0) == .static })
+        #expect(s.world.shapeCount(of: ground) == 81 + 2 * 100 + 1)
+        #expect(s.world.shapes(of: ground).last == .segment(Vec2(-80_000, -8_000), Vec2(80_000, -8_000)))
+        let first = s.dynamicBodies[0]
+        #expect(s.world.shapeCount(of: first) == 2)
+        // Two triangles of 1 m² each, density 1: 2 kg, the centre of mass 1 m above the origin.
+        #expect(abs(s.world.mass(first) - 2) < 1e-4)
+        expectClose(s.world.worldCenter(first) - s.world.position(first), Vec2(0, 100), tolerance: 1e-2)
+        // Column 0 at x = −19 m, rows 2.25 m apart from 5.575 m, shifted +0.25, −0.25, … in turn.
+        expectClose(s.world.position(s.dynamicBodies[0]), Vec2(-1875, 557.5))
+        expectClose(s.world.position(s.dynamicBodies[1]), Vec2(-1925, 782.5))
+        expectClose(s.world.position(s.dynamicBodies[2]), Vec2(-1675, 557.5))
+        s.run(steps: 90)
+        let report = s.sanity()
+        #expect(report.passed, "\(report.failures) \(report.metrics)")
+        #expect(report.metrics["outside_box"] == 0 && report.touchingContacts >= 20)
+        // The lowest row has landed on the floor (top face 0.5 m): centres of mass below 2.5 m.
+        #expect(s.world.worldCenter(s.dynamicBodies[0]).y < 250, "\(s.world.worldCenter(s.dynamicBodies[0]))")
+        // A body over the wall fails `contained`, though it is not lost (the catch segment is far below).
+        s.world.setTransform(s.dynamicBodies[5], position: Vec2(4500, 100), angle: 0)
+        #expect(s.sanity().checks["contained"] == false && s.sanity().metrics["outside_box"] == 1)
+        #expect(s.sanity().escaped == 0 && !s.sanity().passed)
+    }
+
     @Test("spinner_v31 60: a 360-segment container, the motor bar and 60 bodies that stay inside")
     func spinnerV31() throws {
         let s = try Self.build("spinner_v31", 60)
@@ -246,7 +275,7 @@ struct Box2DScenesTests {
 @Suite("Box2D v3.2's scenes on 1 and 2 workers")
 struct Box2DScenesWorkerTests {
     @Test("1 and 2 workers agree bit for bit",
-          arguments: [("spinner", 1_500, 30), ("washer", 32, 110)])
+          arguments: [("spinner", 1_500, 30), ("washer", 32, 110), ("compounds", 60, 75)])
     func workersAgree(name: String, size: Int, steps: Int) throws {
         func run(workers: Int) throws -> (digest: UInt64, touching: Int, bodies: Int) {
             let s = try SceneCatalog.scene(named: name).build(size: size, seed: 0)
