@@ -10,7 +10,7 @@ public enum SceneCatalog {
         ComponentScenes.alerts,
         ComponentScenes.dashboard,
         // Box2D's benchmark app (benchmark/main.c): the scenes of v3.1.1's, `spinner` as v3.2
-        // defines it, scenes v3.2 adds, and v3.1.1's `spinner` as `spinner_v31`;
+        // defines it, the three scenes v3.2 adds, and v3.1.1's `spinner` as `spinner_v31`;
         // then our `chains`.
         PyramidScene.large,
         ManyPyramidsScene.descriptor,
@@ -21,6 +21,7 @@ public enum SceneCatalog {
         TumblerScene.descriptor,
         WasherScene.descriptor,
         CompoundsScene.descriptor,
+        JunkyardScene.descriptor,
         SpinnerV31Scene.descriptor,
         ChainsScene.descriptor,
     ]

@@ -7,9 +7,9 @@ import Glibc
 import Darwin
 #endif
 
-/// The scenes of Box2D's benchmark app (v3.1.1's, and v3.2's `spinner`, `washer` and `compounds`) and our `chains`,
-/// built small: the layout Box2D's source gives (in points, 100 pt = 1 m, y up), a few steps,
-/// and a sanity check that fails when the scene comes apart.
+/// The scenes of Box2D's benchmark app (v3.1.1's, and v3.2's `spinner`, `washer`, `compounds`
+/// and `junkyard`) and our `chains`, built small: the layout Box2D's source gives (in points,
+/// 100 pt = 1 m, y up), a few steps, and a sanity check that fails when the scene comes apart.
 @Suite("Box2D's benchmark scenes")
 struct Box2DScenesTests {
     static func build(_ name: String, _ size: Int) throws -> SceneInstance {
@@ -226,6 +226,42 @@ struct Box2DScenesTests {
         #expect(s.sanity().escaped == 0 && !s.sanity().passed)
     }
 
+    @Test("junkyard 2 (Box2D's debug size): 400 pentagons in the yard, the pusher on its sine path")
+    func junkyard() throws {
+        let s = try Self.build("junkyard", 2)
+        #expect(s.dynamicBodies.count == 400 && s.staticBodyCount == 1 && s.world.bodyCount == 402)
+        #expect(s.stepsDefault == 800 && s.world.settings.isSleepEnabled && !s.isResumable)
+        let ground = try #require(s.world.bodies.first { s.world.type($0) == .static })
+        #expect(s.world.shapeCount(of: ground) == 161 + 2 * 50)
+        let pusher = try #require(s.world.bodies.first { s.world.type($0) == .kinematic })
+        #expect(s.world.position(pusher) == .zero)
+        // A pentagon: 5 corners 0.25 m from its origin.
+        guard case .polygon(let pentagon) = s.world.shapes(of: s.dynamicBodies[0])[0] else {
+            Issue.record("not a polygon"); return
+        }
+        #expect(pentagon.count == 5 && pentagon.allSatisfy { abs(separation($0, .zero) - 25) < 0.05 })
+        // Column 0 at x = −75 m, rows 1 m apart from 15 m, shifted −0.1, +0.1, … in turn.
+        expectClose(s.world.position(s.dynamicBodies[0]), Vec2(-7510, 1500))
+        expectClose(s.world.position(s.dynamicBodies[1]), Vec2(-7490, 1600))
+        expectClose(s.world.position(s.dynamicBodies[2]), Vec2(-7435, 1500))
+        s.run(steps: 120)
+        // After 120 steps the pusher is at 60 sin(0.2 · 119 / 60) m (Box2D's sine is within 0.2 %).
+        let x = s.world.position(pusher).x
+        #expect(abs(x - 6000 * sinf(0.2 * 119 / 60)) < 12, "\(x)")
+        #expect(abs(s.world.position(pusher).y) < 1e-3 && s.world.angle(pusher) == 0)
+        let report = s.sanity()
+        #expect(report.passed, "\(report.failures) \(report.metrics)")
+        #expect(report.checks["pusher_on_path"] == true && report.metrics["outside_yard"] == 0)
+        // The pentagons have landed on the floor (top face 0.5 m).
+        #expect(s.world.position(s.dynamicBodies[0]).y < 100)
+        // A pentagon beyond a wall fails `contained`; a pusher moved off its path, `pusher_on_path`.
+        s.world.setTransform(s.dynamicBodies[9], position: Vec2(8200, 100), angle: 0)
+        #expect(s.sanity().checks["contained"] == false)
+        s.world.setTransform(pusher, position: Vec2(x + 50, 0), angle: 0)
+        #expect(s.sanity().checks["pusher_on_path"] == false)
+        #expect(!s.sanity().passed)
+    }
+
     @Test("spinner_v31 60: a 360-segment container, the motor bar and 60 bodies that stay inside")
     func spinnerV31() throws {
         let s = try Self.build("spinner_v31", 60)
@@ -275,7 +311,7 @@ struct Box2DScenesTests {
 @Suite("Box2D v3.2's scenes on 1 and 2 workers")
 struct Box2DScenesWorkerTests {
     @Test("1 and 2 workers agree bit for bit",
-          arguments: [("spinner", 1_500, 30), ("washer", 32, 110), ("compounds", 60, 75)])
+          arguments: [("spinner", 1_500, 30), ("washer", 32, 110), ("compounds", 60, 75), ("junkyard", 6, 130)])
     func workersAgree(name: String, size: Int, steps: Int) throws {
         func run(workers: Int) throws -> (digest: UInt64, touching: Int, bodies: Int) {
             let s = try SceneCatalog.scene(named: name).build(size: size, seed: 0)
