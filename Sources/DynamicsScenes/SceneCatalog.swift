@@ -9,7 +9,9 @@ public enum SceneCatalog {
         ComponentScenes.menus,
         ComponentScenes.alerts,
         ComponentScenes.dashboard,
-        // Box2D v3.1.1's benchmark app (benchmark/main.c), then our `chains`.
+        // Box2D's benchmark app (benchmark/main.c): the scenes of v3.1.1's, `spinner` as v3.2
+        // defines it, the three scenes v3.2 adds, and v3.1.1's `spinner` as `spinner_v31`;
+        // then our `chains`.
         PyramidScene.large,
         ManyPyramidsScene.descriptor,
         JointGridScene.descriptor,
@@ -17,6 +19,10 @@ public enum SceneCatalog {
         SmashScene.descriptor,
         SpinnerScene.descriptor,
         TumblerScene.descriptor,
+        WasherScene.descriptor,
+        CompoundsScene.descriptor,
+        JunkyardScene.descriptor,
+        SpinnerV31Scene.descriptor,
         ChainsScene.descriptor,
     ]
 

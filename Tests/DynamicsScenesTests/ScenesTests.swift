@@ -166,7 +166,7 @@ struct ScenesTests {
     func catalog() throws {
         #expect(SceneCatalog.names == ["pile", "pyramid", "mix", "islands", "menus", "alerts", "dashboard",
                                        "large_pyramid", "many_pyramids", "joint_grid", "rain", "smash", "spinner",
-                                       "tumbler", "chains"])
+                                       "tumbler", "washer", "compounds", "junkyard", "spinner_v31", "chains"])
         #expect(Set(SceneCatalog.names).count == SceneCatalog.all.count)
         #expect(SceneCatalog.named("PILE")?.name == "pile")
         #expect(SceneCatalog.named("nope") == nil)
@@ -174,7 +174,8 @@ struct ScenesTests {
         #expect(throws: SceneError.unknownScene("nope")) { try SceneCatalog.scene(named: "nope") }
         // Box2D's scenes take the step counts of its benchmark app (benchmark/main.c).
         let box2dSteps = ["large_pyramid": 500, "many_pyramids": 200, "joint_grid": 500, "rain": 1_000,
-                          "smash": 300, "spinner": 1_400, "tumbler": 750]
+                          "smash": 300, "spinner": 500, "tumbler": 750, "washer": 500, "compounds": 500,
+                          "junkyard": 800, "spinner_v31": 1_400]
         for scene in SceneCatalog.all {
             #expect(scene.defaultSizes.contains(scene.defaultSize))
             #expect(scene.defaultSizes == scene.defaultSizes.sorted())
@@ -225,7 +226,7 @@ struct ScenesTests {
 
     @Test("building with a zero, negative or huge size throws",
           arguments: ["pile", "pyramid", "mix", "islands", "large_pyramid", "many_pyramids", "joint_grid", "rain",
-                      "smash", "spinner", "tumbler", "chains"])
+                      "smash", "spinner", "tumbler", "washer", "compounds", "junkyard", "spinner_v31", "chains"])
     func invalidSizes(name: String) throws {
         let scene = try #require(SceneCatalog.named(name))
         for size in [-1, 0, Int.min, scene.maximumSize + 1] {

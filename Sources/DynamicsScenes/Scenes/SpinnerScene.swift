@@ -1,32 +1,36 @@
 import DynamicsEngine
 
-/// `spinner`: Box2D v3.1.1's benchmark of that name (`CreateSpinner`): a long bar turned fast by
-/// a motor inside a round container, stirring a crowd of capsules, circles and squares.
+/// `spinner`: Box2D v3.2's benchmark of that name (`CreateSpinner` in `shared/benchmarks.c`): a
+/// long bar turned by an unlimited motor inside a round container, stirring a dense crowd of
+/// capsules, circles and squares. (`spinner_v31` is v3.1.1's older, sparser version.)
 ///
 /// In metres, y up, as Box2D builds it: the container, a closed loop of 360 points on the
 /// circle of radius 40 around (0, 32), going clockwise from (40, 32) (Box2D's one-sided loop
 /// chain; here a one-sided boundary loop that keeps bodies inside), friction 0.1; the bar, a
 /// dynamic body at (0, 12) that never sleeps, Box2D's rounded box of half size (0.4, 20) and
 /// radius 0.2, friction 0, pinned to the world at its centre by a revolute motor at 5 rad/s
-/// of at most 40 000 N·m; N bodies in rows from (−24, 2), 1 m apart, 49 to a row, cycling
-/// capsule (half length 0.25, radius 0.25), circle (radius 0.35), square (half size 0.35),
-/// density 0.25, friction 0.1, restitution 0.1. Sleeping on, 1 400 steps. N = 3 038 is Box2D's
-/// release size (62 rows, the top one at y = 63 m, just inside), 499 its debug size.
+/// whose torque has no limit (`FLT_MAX`); N bodies in rows from (−23, 2), 0.5 m apart, a new row
+/// 0.5 m higher once x reaches 23 (92 to a row), cycling capsule (centres (±0.25, 0), radius
+/// 0.25), circle (radius 0.35), square (half size 0.35), density 0.25, friction 0.1, restitution
+/// 0.1. Neighbours overlap at the start (0.5 m apart, up to 1 m across): the first steps push
+/// them apart. Sleeping on, 500 steps. N = 6 076 (2 × 3 038, 67 rows) is Box2D's release size,
+/// 499 its debug size. Box2D's per-step function only reads the bar's angle (here the metric
+/// `spinner_angle`), so the scene has no per-step work.
 ///
-/// Differences: the engine has no rounded shapes, so the bar and the capsules are convex
-/// polygons with 4 points per rounded corner (`Box2DBenchmark.roundedBox`). Box2D's bar does
-/// not touch the container (bodies joined by a joint do not collide, and the container is on
-/// the ground body the bar is pinned to); here the bar is in a collision group of its own that
-/// the crowd shares and the container does not.
+/// The bar is a rounded polygon and the capsules are capsules (`Geometry.roundedPolygon`,
+/// `Geometry.capsule`). Box2D's bar does not touch the container (bodies joined by a joint do
+/// not collide, and the container is on the ground body the bar is pinned to); here the bar is
+/// in a collision group of its own that the crowd shares and the container does not.
 ///
 /// Checks: `contained` — every body's centre within the container (40 m from its centre).
-/// Metrics: `outside_container`, `spinner_angle` (radians turned).
+/// Metrics: `outside_container`, `spinner_angle` (the bar's angle, radians in −π … π).
 enum SpinnerScene {
     static let descriptor = SceneDescriptor(
         name: "spinner",
-        summary: "Box2D's spinner: a motor-driven bar stirring N capsules, circles and squares in a round container, 1 400 steps",
+        summary: "Box2D v3.2's spinner: an unlimited motor turns a bar through N capsules, circles and squares in a round container, 500 steps",
         sizeMeaning: "bodies stirred (N)",
-        sizes: [499, 3_038], defaultSize: 3_038, steps: 1_400, maximumSize: 3_038, builder: build)  // more would start above the container
+        // 125 rows of 92: the top row, at y = 64 m, still fits inside the container.
+        sizes: [499, 6_076], defaultSize: 6_076, steps: 500, maximumSize: 11_500, builder: build)
 
     static let center = SceneUnits.pt(0, 32)
     static let radius = SceneUnits.pt(40)
@@ -46,31 +50,32 @@ enum SpinnerScene {
         var barDef = BodyDef(type: .dynamic, position: SceneUnits.pt(0, 12))
         barDef.allowSleep = false
         barDef.groups = [stirred]
-        let barShape = Box2DBenchmark.roundedBox(halfWidth: SceneUnits.pt(0.4), halfHeight: SceneUnits.pt(20), radius: SceneUnits.pt(0.2))
+        let hw = SceneUnits.pt(0.4), hh = SceneUnits.pt(20)
+        let barShape = Geometry.roundedPolygon([Vec2(-hw, -hh), Vec2(hw, -hh), Vec2(hw, hh), Vec2(-hw, hh)],
+                                               radius: SceneUnits.pt(0.2))
         let bar = try world.createBody(barDef, shapes: [ShapeDef(barShape, material: Material(density: 1, friction: 0, restitution: 0))])
         var motor = JointDef(type: .revolute, bodyA: nil, bodyB: bar)
         motor.localAnchorA = barDef.position
         motor.enableMotor = true
         motor.motorSpeed = 5
-        // 40 000 N·m: mass is in kg and lengths in points, so torques are 10⁴ times larger.
-        motor.maxMotorTorque = 40_000 * SceneUnits.pointsPerMetre * SceneUnits.pointsPerMetre
+        motor.maxMotorTorque = .greatestFiniteMagnitude
         world.createJoint(motor)
 
         let material = Material(density: 0.25, friction: 0.1, restitution: 0.1)
         let shapes: [ShapeDef] = [
-            Box2DBenchmark.roundedBox(halfWidth: SceneUnits.pt(0.25), halfHeight: 0, radius: SceneUnits.pt(0.25)),
+            .capsule(SceneUnits.pt(-0.25, 0), SceneUnits.pt(0.25, 0), radius: SceneUnits.pt(0.25)),
             .circle(radius: SceneUnits.pt(0.35)),
             .box(halfWidth: SceneUnits.pt(0.35), halfHeight: SceneUnits.pt(0.35)),
         ].map { ShapeDef($0, material: material) }
         var bodies = [bar]
         bodies.reserveCapacity(1 + n)
-        var x: Float = -24, y: Float = 2
+        var x: Float = -23, y: Float = 2
         for i in 0..<n {
             var def = BodyDef(type: .dynamic, position: SceneUnits.pt(x, y))
             def.groups = [.default, stirred]
             bodies.append(try world.createBody(def, shapes: [shapes[i % 3]]))
-            x += 1
-            if x > 24 { x = -24; y += 1 }
+            x += 0.5
+            if x >= 23 { x = -23; y += 0.5 }
         }
         let margin = SceneUnits.pt(1)
         let frame = SceneFrame(groundLevel: Self.center.y - Self.radius, yUp: true, bodySize: SceneUnits.pt(0.7),

@@ -1,7 +1,8 @@
 import DynamicsEngine
 
-/// What the scenes of Box2D v3.1.1's benchmark app (`benchmark/main.c`, `shared/benchmarks.c` of
-/// erincatto/box2d) share: Box2D's defaults and a few shapes our engine does not have.
+/// What the scenes of Box2D's benchmark app (`benchmark/main.c`, `shared/benchmarks.c` of
+/// erincatto/box2d; v3.1.1's and v3.2's) share: Box2D's defaults, its convex hulls and box
+/// containers, and the polygons that stand in for rounded boxes in the v3.1.1 scenes.
 ///
 /// Box2D's scenes are in metres with y up and Box2D's default world: gravity (0, −10) m/s²,
 /// 4 sub-steps, sleeping on unless the scene turns it off, shapes of density 1, friction 0.6,
@@ -35,6 +36,71 @@ enum Box2DBenchmark {
         }
         if let first = points.first, let last = points.last, separation(first, last) < 1e-3 { points.removeLast() }
         return .polygon(points)
+    }
+
+    /// The convex hull of `points`, counter-clockwise from the point of least x (least y among
+    /// equals), without points inside it or on its edges: the polygon Box2D's `b2ComputeHull`
+    /// and `b2MakePolygon` give for the few well-separated points the scenes pass, in a
+    /// winding the engine accepts whatever order the points come in.
+    static func convexHull(_ points: [Vec2]) -> [Vec2] {
+        let sorted = points.sorted { $0.x < $1.x || ($0.x == $1.x && $0.y < $1.y) }
+        func cross(_ o: Vec2, _ a: Vec2, _ b: Vec2) -> Float {
+            (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x)
+        }
+        // Andrew's monotone chain: the lower chain left to right, then the upper right to left,
+        // each keeping only left turns.
+        var hull: [Vec2] = []
+        for pass in 0..<2 {
+            let start = hull.count
+            for p in pass == 0 ? sorted : sorted.reversed() {
+                while hull.count >= start + 2 && cross(hull[hull.count - 2], hull[hull.count - 1], p) <= 0 {
+                    hull.removeLast()
+                }
+                hull.append(p)
+            }
+            hull.removeLast()  // the next chain starts with it
+        }
+        return hull
+    }
+
+    /// Cosine and sine of `radians` as Box2D's `b2ComputeCosSin` gives them; its scenes take
+    /// some of their geometry and motion from it (the `junkyard` pentagon and pusher path), so
+    /// ours do too. The angle is brought into −π … π (subtracting the nearest whole number of
+    /// turns, in double precision), Bhaskara I's rational approximations of cosine and sine are
+    /// taken there, and the pair is scaled to unit length: within about 0.002 of the exact
+    /// values.
+    static func cosSin(_ radians: Float) -> (cos: Float, sin: Float) {
+        let turn = Double(2 * Float.pi)
+        let x = Float(Double(radians) - (Double(radians) / turn).rounded(.toNearestOrEven) * turn)
+        let pi = Float.pi, pi2 = Float.pi * Float.pi
+        // Bhaskara's cosine holds on −π/2 … π/2: outside, cos x = −cos(x ∓ π).
+        func bhaskaraCos(_ y: Float) -> Float { (pi2 - 4 * y * y) / (pi2 + y * y) }
+        let c = x < -0.5 * pi ? -bhaskaraCos(x + pi) : x > 0.5 * pi ? -bhaskaraCos(x - pi) : bhaskaraCos(x)
+        // Bhaskara's sine holds on 0 … π: below, sin x = −sin(x + π).
+        func bhaskaraSin(_ y: Float) -> Float { 16 * y * (pi - y) / (5 * pi2 - 4 * y * (pi - y)) }
+        let s = x < 0 ? -bhaskaraSin(x + pi) : bhaskaraSin(x)
+        let length = (s * s + c * c).squareRoot()
+        let scale: Float = length > 0 ? 1 / length : 0
+        return (c * scale, s * scale)
+    }
+
+    /// The static box container of Box2D's `junkyard` and `compounds` (metres, converted to
+    /// points): a floor of 2 `halfSpan` + 1 boxes of half size (0.55, 0.5) centred on y = 0 at
+    /// x = −`halfSpan` … `halfSpan`, 1 m apart (so neighbours overlap), and at x = ±`halfSpan` a
+    /// wall of `wallBoxes` boxes of half size (0.5, 0.55) centred on y = 1, 2, … `wallBoxes`.
+    /// The floor's top face is y = 0.5 m, a wall's inner face 0.5 m inside x = ±`halfSpan`.
+    static func boxContainer(halfSpan: Int, wallBoxes: Int) -> [ShapeDef] {
+        func box(_ hw: Float, _ hh: Float, _ x: Float, _ y: Float) -> ShapeDef {
+            ShapeDef(.box(halfWidth: SceneUnits.pt(hw), halfHeight: SceneUnits.pt(hh), center: SceneUnits.pt(x, y)),
+                     material: SceneUnits.material)
+        }
+        var shapes: [ShapeDef] = []
+        shapes.reserveCapacity(2 * halfSpan + 1 + 2 * wallBoxes)
+        for k in -halfSpan...halfSpan { shapes.append(box(0.55, 0.5, Float(k), 0)) }
+        for side: Float in [-1, 1] {
+            for k in 1...max(1, wallBoxes) { shapes.append(box(0.5, 0.55, side * Float(halfSpan), Float(k))) }
+        }
+        return shapes
     }
 
     /// The largest distance between the two anchors of any of `joints` (pt): 0 for joints that
