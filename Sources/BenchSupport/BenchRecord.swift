@@ -16,6 +16,8 @@ public struct BenchRecord: Codable, Sendable, Equatable {
 
     public var bodies: Int?
     public var staticBodies: Int?
+    /// Joints alive at the end of the run (engine scenes).
+    public var joints: Int?
     public var steps: Int?
     public var warmup: Int?
     public var seed: UInt64?
@@ -122,7 +124,7 @@ public struct BenchRecord: Codable, Sendable, Equatable {
     public var maximum: Double { stepsPerSecondMax ?? stepsPerSecondRuns?.max() ?? median }
 
     enum CodingKeys: String, CodingKey {
-        case scene, items, bodies, steps, warmup, threads, seed, escaped, contacts, checks, metrics, passed, failures
+        case scene, items, bodies, joints, steps, warmup, threads, seed, escaped, contacts, checks, metrics, passed, failures
         case staticBodies = "static_bodies", subSteps = "sub_steps", sleepEnabled = "sleep_enabled"
         case stepsPerSecond = "steps_per_second", msPerStep = "ms_per_step", stepSeconds = "step_seconds"
         case buildSeconds = "build_seconds", kineticEnergy = "kinetic_energy", maxHeight = "max_height"

@@ -47,7 +47,7 @@ enum BenchRunner {
         var lastReport: SanityReport?
         var failures: [String] = []
         var subSteps = 0, sleepEnabled = false
-        var awakeBodies: Int?, secondsToRest: Double?, penetrationAtRest: Double?
+        var awakeBodies: Int?, secondsToRest: Double?, penetrationAtRest: Double?, joints: Int?
         var phaseMicroseconds: [String: Double]?
         var allocsPerToggle: Double?, allocsBetweenToggles: Double?, togglesPerStep: Double?
         var digest: String?, resumedFrom: Int?
@@ -170,6 +170,7 @@ enum BenchRunner {
                 }
                 let report = instance.sanity()
                 awakeBodies = report.awakeBodies
+                if instance.driver == nil { joints = instance.world.jointCount }
                 secondsToRest = restStep.map { Double($0) / 60 }
                 penetrationAtRest = restPenetration
                 inspect?(instance, report)
@@ -209,7 +210,7 @@ enum BenchRunner {
 
         let med = median(rates)
         var r = BenchRecord(scene: scene.name, items: o.size, threads: o.threads, stepsPerSecond: med)
-        r.bodies = report.bodies; r.staticBodies = report.staticBodies
+        r.bodies = report.bodies; r.staticBodies = report.staticBodies; r.joints = joints
         r.steps = timedSteps; r.warmup = o.warmup
         r.stateDigest = digest; r.resumedFromStep = resumedFrom; r.seed = o.seed; r.repeats = o.repeats
         r.subSteps = subSteps; r.sleepEnabled = sleepEnabled

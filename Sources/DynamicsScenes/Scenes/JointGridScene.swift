@@ -11,7 +11,9 @@ import DynamicsEngine
 /// (0.5, 0) / (−0.5, 0): 2 N (N − 1) joints. Sleeping off, 500 steps. N = 100 (10 000 circles,
 /// 19 800 joints) is Box2D's release size, 10 its debug size.
 ///
-/// Checks: `attached` — every joint's anchors within 0.25 m of each other.
+/// Checks: `attached` — every joint's anchors within 1 m of each other. The sheet's soft pins
+/// stretch as it swings: Box2D v3.2's own grid (built the same way) parts its anchors by up to
+/// 0.61 m (after 100 steps), 0.49 m (300) and 0.42 m (500); ours by 0.62, 0.49 and 0.41 m.
 /// Metrics: `joint_gap` (largest anchor distance, pt).
 enum JointGridScene {
     static let descriptor = SceneDescriptor(
@@ -20,7 +22,7 @@ enum JointGridScene {
         sizes: [10, 100], defaultSize: 100, steps: 500, maximumSize: 1_000, builder: build)  // 1 000 × 1 000 circles
 
     /// Largest anchor distance (m) for `attached`.
-    static let gapTolerance: Float = 0.25
+    static let gapTolerance: Float = 1
 
     /// Builds the grid. Deterministic: `seed` is ignored.
     static func build(_ request: SceneDescriptor.Request) throws -> SceneInstance {
