@@ -18,10 +18,11 @@ public struct SceneDescriptor: BenchmarkScene {
         /// The instance of a scene built on one engine world; name, size, seed and default
         /// steps come from the request. Create every body first (see `SceneInstance.init`).
         public func instance(world: World, dynamicBodies: [BodyHandle], staticBodyCount: Int, frame: SceneFrame,
-                             judge: SceneInstance.Judge? = nil, beforeStep: SceneInstance.BeforeStep? = nil) -> SceneInstance {
+                             judge: SceneInstance.Judge? = nil, beforeStep: SceneInstance.BeforeStep? = nil,
+                             bodyList: (() -> [BodyHandle])? = nil) -> SceneInstance {
             SceneInstance(name: scene.name, size: size, seed: seed, world: world, dynamicBodies: dynamicBodies,
                           staticBodyCount: staticBodyCount, frame: frame, stepsDefault: scene.stepsDefault,
-                          judge: judge, beforeStep: beforeStep)
+                          judge: judge, beforeStep: beforeStep, bodyList: bodyList)
         }
 
         /// The instance of a scene that steps through `driver`.

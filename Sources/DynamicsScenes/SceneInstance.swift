@@ -107,7 +107,11 @@ public final class SceneInstance {
     public var touchingContactCount: Int { driver?.touchingContactCount ?? world.touchingContactCount }
     /// The scene's dynamic bodies, in creation order (a scene with a `beforeStep` hook may
     /// change them from step to step).
-    public private(set) var dynamicBodies: [BodyHandle]
+    public var dynamicBodies: [BodyHandle] { bodyList?() ?? storedBodies }
+    private var storedBodies: [BodyHandle]
+    /// The scene's own list of its dynamic bodies, for a scene whose bodies come and go: read
+    /// only when asked (the sanity check), never while stepping.
+    private let bodyList: (() -> [BodyHandle])?
     /// Number of static bodies (ground, walls).
     public let staticBodyCount: Int
     /// Ground, up direction, body size and escape region.
@@ -142,9 +146,10 @@ public final class SceneInstance {
     /// measured here, so create every body first.
     public init(name: String, size: Int, seed: UInt64, world: World, dynamicBodies: [BodyHandle],
                 staticBodyCount: Int, frame: SceneFrame, stepsDefault: Int = 600,
-                dt: Float = 1.0 / 60.0, judge: Judge? = nil, beforeStep: BeforeStep? = nil) {
+                dt: Float = 1.0 / 60.0, judge: Judge? = nil, beforeStep: BeforeStep? = nil,
+                bodyList: (() -> [BodyHandle])? = nil) {
         self.name = name; self.size = size; self.seed = seed; self.world = world; self.driver = nil
-        self.dynamicBodies = dynamicBodies; self.staticBodyCount = staticBodyCount
+        self.storedBodies = dynamicBodies; self.bodyList = bodyList; self.staticBodyCount = staticBodyCount
         self.frame = frame; self.stepsDefault = stepsDefault; self.dt = dt; self.judge = judge
         self.beforeStep = beforeStep
         self.initialMaxHeight = measureHeights().max
@@ -154,7 +159,7 @@ public final class SceneInstance {
     public init(name: String, size: Int, seed: UInt64, driver: any SceneDriver, frame: SceneFrame,
                 stepsDefault: Int = 600, dt: Float = 1.0 / 60.0, judge: Judge? = nil) {
         self.name = name; self.size = size; self.seed = seed; self.world = World(gravity: .zero); self.driver = driver
-        self.dynamicBodies = []; self.staticBodyCount = 0
+        self.storedBodies = []; self.bodyList = nil; self.staticBodyCount = 0
         self.frame = frame; self.stepsDefault = stepsDefault; self.dt = dt; self.judge = judge
         self.beforeStep = nil
         self.initialMaxHeight = measureHeights().max
@@ -179,7 +184,7 @@ public final class SceneInstance {
 
     /// The scene's `beforeStep` work, then one world step.
     private func stepWorld() {
-        if let beforeStep, let bodies = beforeStep(world, stepsTaken) { dynamicBodies = bodies }
+        if let beforeStep, let bodies = beforeStep(world, stepsTaken) { storedBodies = bodies }
         world.step(dt: dt)
     }
 

@@ -168,11 +168,20 @@ enum GeometryBuilder {
         return CapsuleCore(a: a, b: b, normal: rightPerp(b - a) / l)
     }
 
-    /// Validates a rounded polygon's core and radius.
-    static func roundedPolygon(_ points: [Vec2], radius: Float) throws -> PolygonData {
+    /// Validates a rounded polygon's radius.
+    static func checkRadius(_ radius: Float) throws {
         guard radius.isFinite else { throw GeometryError.nonFinite("rounded polygon radius") }
         guard radius > 0 else { throw GeometryError.nonPositiveSize("rounded polygon radius") }
-        return try polygon(points)
+    }
+
+    /// A polygon's validated data: inline for four vertices (like a box: no allocation, so a
+    /// body of quadrilaterals is created without allocating), else in arrays.
+    static func prepared(_ points: [Vec2]) throws -> PreparedGeometry {
+        guard points.count == 4 else { return .polygon(try polygon(points)) }
+        let corners = Quad(points[0], points[1], points[2], points[3])
+        var normals = Quad(.zero, .zero, .zero, .zero)
+        let (centroid, area) = try validate(corners) { i, n in normals[i] = n }
+        return .box(BoxPolygon(vertices: corners, normals: normals, centroid: centroid, area: area))
     }
 
     /// Validates the box `boxCorners` describes and computes its normals, centroid and area:

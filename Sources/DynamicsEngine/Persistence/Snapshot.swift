@@ -1011,7 +1011,6 @@ extension World {
         var memoSlot = [Int32](repeating: -1, count: keys)
         var memo: [BodySim] = []
         var defaultMasks: (UInt64, UInt64, Bool)? = nil
-        groups.records[0].members.reserveCapacity(nb)
         for i in 0..<nb where metas[i].alive {
             let keep = sims[i]
             // (The boundary body's mass properties are those of a static body without shapes:
@@ -1044,7 +1043,6 @@ extension World {
             } else {
                 recomputeMasks(body: i)
             }
-            for g in groups.ofBody[i] { groups.records[Int(g)].members.append(Int32(i)) }
         }
         let bb = Int(boundaryBody)
         if !metas[bb].alive || metas[bb].type != .static {

@@ -34,11 +34,12 @@ extension World {
             case let .box(hx, hy, c, a):
                 prepared.append((sd, .box(try GeometryBuilder.box(halfWidth: hx, halfHeight: hy, center: c, angle: a))))
             case let .polygon(pts):
-                prepared.append((sd, .polygon(try GeometryBuilder.polygon(pts))))
+                prepared.append((sd, try GeometryBuilder.prepared(pts)))
             case let .capsule(a, b, r):
                 prepared.append((sd, .capsule(try GeometryBuilder.capsule(a, b, radius: r))))
             case let .roundedPolygon(pts, r):
-                prepared.append((sd, .polygon(try GeometryBuilder.roundedPolygon(pts, radius: r))))
+                try GeometryBuilder.checkRadius(r)
+                prepared.append((sd, try GeometryBuilder.prepared(pts)))
             case let .circle(r, c):
                 guard r.isFinite, c.isFinite else { throw GeometryError.nonFinite("circle radius and center") }
                 guard r > 0 else { throw GeometryError.nonPositiveSize("circle radius") }
@@ -275,7 +276,6 @@ extension World {
             releaseShape(Int(s))
             s = next
         }
-        for g in groups.ofBody[i] { groups.records[Int(g)].members.removeAll { $0 == Int32(i) } }
         groups.ofBody.removeAll(ofBody: i)
         removeFromSleepRing(i)
         metas[i].alive = false

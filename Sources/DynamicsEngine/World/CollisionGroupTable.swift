@@ -7,12 +7,13 @@ struct CollisionGroupTable {
     var ofBody = BodyGroupTable()
 }
 
-/// A collision group: its mode and members.
+/// A collision group: its mode and boundaries. (Its members are the bodies whose lists in
+/// `BodyGroupTable` name it: a body joins and leaves at no cost that grows with the group;
+/// destroying a group or changing its mode, rare, looks through the bodies.)
 struct GroupRecord {
     var generation: UInt32 = 0
     var alive = false
     var mode = CollisionMode.everything
-    var members: [Int32] = []
     var boundaries: [Int32] = []
 }
 

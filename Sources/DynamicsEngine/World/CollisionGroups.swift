@@ -31,7 +31,6 @@ extension World {
         let g = Int(slot)
         groups.records[g].alive = true
         groups.records[g].mode = mode
-        groups.records[g].members.removeAllKeepingCapacity()
         groups.records[g].boundaries.removeAllKeepingCapacity()
         return CollisionGroupID(index: slot, generation: groups.records[g].generation)
     }
@@ -50,18 +49,15 @@ extension World {
         structuralChange("destroyCollisionGroup")
         let gi = groupSlot(g)
         precondition(gi != 0, "the default collision group cannot be destroyed")
-        // The lists are moved out while they are walked (the removals edit the group's lists,
-        // which would copy them) and kept, emptied, for the slot's next group.
-        var boundaries: [Int32] = [], members: [Int32] = []
+        // The list is moved out while it is walked (the removals edit the group's list, which
+        // would copy it) and kept, emptied, for the slot's next group.
+        var boundaries: [Int32] = []
         swap(&boundaries, &groups.records[gi].boundaries)
-        swap(&members, &groups.records[gi].members)
         for s in boundaries { removeBoundaryShape(Int(s)) }
-        for b in members { removeFromGroupUnchecked(body: Int(b), group: gi) }
+        forEachMember(of: gi) { removeFromGroupUnchecked(body: $0, group: gi) }
         boundaries.removeAllKeepingCapacity()
-        members.removeAllKeepingCapacity()
         groups.records[gi].alive = false
         groups.records[gi].boundaries = boundaries
-        groups.records[gi].members = members
         groups.slots.release(Int32(gi))
     }
 
@@ -73,7 +69,12 @@ extension World {
         stateChanged()
         let gi = groupSlot(g)
         groups.records[gi].mode = mode
-        for b in groups.records[gi].members { recomputeMasks(body: Int(b)); wakeBody(Int(b)) }
+        forEachMember(of: gi) { recomputeMasks(body: $0); wakeBody($0) }
+    }
+
+    /// Visits the live bodies in group slot `gi`, in slot order (a pass over every body).
+    func forEachMember(of gi: Int, _ visit: (Int) -> Void) {
+        for i in 0..<Int(bodySlots.count) where metas[i].alive && groups.ofBody[i].contains(Int32(gi)) { visit(i) }
     }
 
     /// Adds a body to a group (no effect if it is already a member).
@@ -100,14 +101,12 @@ extension World {
     func addToGroupUnchecked(body i: Int, group gi: Int) {
         if groups.ofBody[i].contains(Int32(gi)) { return }
         groups.ofBody.append(Int32(gi), toBody: i)
-        groups.records[gi].members.append(Int32(i))
         recomputeMasks(body: i)
     }
 
     func removeFromGroupUnchecked(body i: Int, group gi: Int) {
         guard let k = groups.ofBody[i].firstIndex(of: Int32(gi)) else { return }
         groups.ofBody.remove(at: k, ofBody: i)
-        groups.records[gi].members.removeAll { $0 == Int32(i) }
         recomputeMasks(body: i)
     }
 

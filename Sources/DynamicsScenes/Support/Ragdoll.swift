@@ -61,26 +61,43 @@ struct Ragdoll {
     /// The foot's rounding (m).
     static let footRadius: Float = 0.015
 
+    /// Each bone's shapes (pt, in the bone's frame), made once: every ragdoll hands the world
+    /// the same lists, so creating one allocates nothing here.
+    static let boneShapes: [[ShapeDef]] = {
+        let m = SceneUnits.pointsPerMetre
+        let skin = Material(density: 1, friction: 0.2, restitution: 0)
+        let sole = Material(density: 1, friction: 0.05, restitution: 0)
+        return bones.map { bone in
+            var shapes = [ShapeDef(.capsule(Vec2(0, bone.low * m), Vec2(0, bone.high * m), radius: bone.radius * m), material: skin)]
+            if bone.foot { shapes.append(ShapeDef(.roundedPolygon(foot.map { $0 * m }, radius: footRadius * m), material: sole)) }
+            return shapes
+        }
+    }()
+
     /// Creates a ragdoll standing on `position` (pt). `jointFriction` is Box2D's friction torque
     /// in N·m, `jointHertz` and `jointDamping` its joints' spring (no spring at 0 Hz); the
     /// bodies join `groups`.
     init(in world: World, at position: Vec2, jointFriction: Float, jointHertz: Float, jointDamping: Float,
          groups: [CollisionGroupID]) throws {
-        let m = SceneUnits.pointsPerMetre
-        let skin = Material(density: 1, friction: 0.2, restitution: 0)
-        let sole = Material(density: 1, friction: 0.05, restitution: 0)
         bodies = []
         joints = []
         bodies.reserveCapacity(Self.bones.count)
         joints.reserveCapacity(Self.bones.count - 1)
-        for bone in Self.bones {
+        try create(in: world, at: position, jointFriction: jointFriction, jointHertz: jointHertz, jointDamping: jointDamping, groups: groups)
+    }
+
+    /// Creates the ragdoll's bodies and joints again, in its own lists (after `destroy`).
+    mutating func create(in world: World, at position: Vec2, jointFriction: Float, jointHertz: Float, jointDamping: Float,
+                         groups: [CollisionGroupID]) throws {
+        let m = SceneUnits.pointsPerMetre
+        bodies.removeAll(keepingCapacity: true)
+        joints.removeAll(keepingCapacity: true)
+        for (k, bone) in Self.bones.enumerated() {
             var def = BodyDef(type: .dynamic, position: position + Vec2(0, bone.y * m))
             def.linearDamping = bone.damping
             def.sleepThreshold = Self.sleepThreshold * m
             def.groups = groups
-            var shapes = [ShapeDef(.capsule(Vec2(0, bone.low * m), Vec2(0, bone.high * m), radius: bone.radius * m), material: skin)]
-            if bone.foot { shapes.append(ShapeDef(.roundedPolygon(Self.foot.map { $0 * m }, radius: Self.footRadius * m), material: sole)) }
-            let body = try world.createBody(def, shapes: shapes)
+            let body = try world.createBody(def, shapes: Self.boneShapes[k])
             if bone.parent >= 0 {
                 let parent = bodies[bone.parent], pivot = position + Vec2(0, bone.pivot * m)
                 var joint = JointDef(type: .revolute, bodyA: parent, bodyB: body)
