@@ -79,6 +79,59 @@ struct CoreSweepViews: @unchecked Sendable {
         }
     }
 
+    /// One-sided segment `s` (a side of a loop that keeps bodies inside) against body `i`'s
+    /// move this step. Only a centre that starts in front of the segment's line (inside) is
+    /// held, and only where its move ends over the segment or crosses the line on it:
+    ///
+    /// - A body whose core started clear of the line and whose inner core would end past it
+    ///   is stopped on its path where its core first touches (as against other static shapes).
+    /// - Otherwise its centre may end no nearer the line than its inner core
+    ///   (`innerCoreFraction` of the core radius), or than it started if it started nearer:
+    ///   the end is pushed back along the inward normal (a body sliding along the wall keeps
+    ///   sliding) and its velocity into the wall is removed. However hard a crowd or a driven
+    ///   body presses it, a body sinks into the wall by half its core at most, as it does
+    ///   into a two-sided static shape.
+    ///
+    /// A move that ends beyond the segment's ends is left to the neighbouring sides, unless
+    /// its centre crossed this segment's line on the segment (its ends grown by the core
+    /// radius: a centre leaving through a corner of the loop crosses one of the two lines just
+    /// beyond the end of its segment); then the body is put back on its path where it was
+    /// half its core inside. Returns 1 when it changed the body.
+    func holdInside(body i: Int, segment s: Int) -> Int {
+        let rec = geometry.records[s]
+        let xf = sims[Int(rec.body)].xf
+        let st = Int(rec.vertexStart)
+        let v1 = xf.apply(geometry.vertices[st]), v2 = xf.apply(geometry.vertices[st + 1])
+        let n = xf.q.rotate(geometry.normals[st])
+        let c0 = sims[i].center0, c1 = sims[i].center
+        let side0 = dot(n, c0 - v1), side1 = dot(n, c1 - v1)
+        let r = sims[i].coreRadius
+        let target = min(side0, World.innerCoreFraction * r)
+        guard side0 >= 0, side1 < target else { return 0 }
+        let e = v2 - v1, ee = dot(e, e)
+        guard ee > 0 else { return 0 }
+        let le = ee.squareRoot()
+        if side0 >= r, case .hit(let t) = sweepCore(shape: s, from: c0, by: c1 - c0, radius: r) {
+            stopBody(i, at: t)
+            return 1
+        }
+        let u1 = dot(c1 - v1, e) / ee
+        let tolerance = slop / le
+        if u1 >= -tolerance && u1 <= 1 + tolerance {
+            moveCenter(i, to: c1 + (target - side1) * n)
+        } else {
+            guard side1 < 0 else { return 0 }
+            let x = c0 + (side0 / (side0 - side1)) * (c1 - c0)
+            let u = dot(x - v1, e) / ee, grow = max(slop, r) / le
+            guard u >= -grow, u <= 1 + grow else { return 0 }
+            // Back along the path to where the centre is `target` in front of the line.
+            moveCenter(i, to: c0 + ((side0 - target) / (side0 - side1)) * (c1 - c0))
+        }
+        let vn = dot(states[i].v, n)
+        if vn < 0 { states[i].v -= vn * n }
+        return 1
+    }
+
     /// What a circle of radius `r` moving from `o` by `d` does against shape `s` (at its
     /// body's current placement; static in all but the bullets' sweep):
     /// where it first touches it (as a fraction of `d`), or that it starts inside it (with the
@@ -190,6 +243,7 @@ struct ContinuousViews: @unchecked Sendable {
         @inline(__always) func visit(_ s: Int) {
             let rec = shapes[s]
             guard rec.alive, rec.isStatic, boxes[s].overlaps(sweep), staticShapeCollides(body: i, shape: rec) else { return }
+            if rec.oneSided { hits += core.holdInside(body: i, segment: s); return }
             switch core.sweepCore(shape: s, from: c0, by: sims[i].center - c0, radius: r) {
             case .miss: break
             case .hit(let t): core.stopBody(i, at: t); hits += 1
@@ -278,14 +332,17 @@ extension World {
     ///
     /// A fast bullet (`BodyDef.isBullet`) is then swept against the other dynamic bodies too.
     ///
-    /// One-sided boundary segments stop only bodies leaving the inside. The fast bodies are
+    /// One-sided boundary segments (containers' walls) act only on bodies whose centres are
+    /// inside: such a body is stopped or held as above, its centre at least half its core in
+    /// front of the wall, whether it is fast (in the sweep) or only touches the wall
+    /// (`keepInsideOneSidedBoundaries`); see `CoreSweepViews.holdInside`. The fast bodies are
     /// swept in parallel (each one's sweep depends only on its own record and static geometry);
     /// everything else runs on the calling thread in body and contact order: the result does
     /// not depend on the worker count.
     /// `bodies`: the bodies this step moved (`finalizeBodies`), the only ones flagged fast.
     func solveContinuous(_ ctx: StepContext, bodies: View<Int32>?) {
         guard settings.isContinuousEnabled else { return }
-        if continuous.oneSidedSegments > 0 { keepInsideOneSidedBoundaries() }
+        if continuous.oneSidedSegments > 0 { keepInsideOneSidedBoundaries(ctx) }
         let fastCount = continuous.fastCounter.count
         if fastCount > 0 {
             if broadPhase.staticDirty { rebuildStaticGrid() }
@@ -387,12 +444,14 @@ extension World {
     }
 
     /// A one-sided boundary (a container's wall) keeps centres of mass inside at any speed:
-    /// a dynamic body with a contact on such a segment whose centre went from its inside to
-    /// past its line this step — squeezed through slowly by a joint, say, which the fast-body
-    /// sweep does not see — is put back just inside the line, and its outward velocity across
-    /// the line is removed. Looks only at contacts with one-sided segments.
-    func keepInsideOneSidedBoundaries() {
-        let slop = settings.linearSlop
+    /// every dynamic body that is not fast (the fast-body sweep holds those against every
+    /// segment along their paths) and has a contact with such a segment is held by it
+    /// (`CoreSweepViews.holdInside`): squeezed through slowly by a joint, or pressed into the
+    /// wall by a crowd or a driven body, its centre stays half its core inside. Looks only at
+    /// contacts with one-sided segments, in contact order.
+    func keepInsideOneSidedBoundaries(_ ctx: StepContext) {
+        let views = coreSweepViews(ctx)
+        var hits = 0
         for k in contacts.indices where contacts[k].shapeA >= 0 {
             let sa = Int(contacts[k].shapeA), sb = Int(contacts[k].shapeB)
             let seg: Int, b: Int
@@ -400,29 +459,10 @@ extension World {
             else if shapes[sb].oneSided { seg = sb; b = Int(contacts[k].bodyA) }
             else { continue }
             // (An island that fell asleep this step is checked too: its last move counts.)
-            guard metas[b].type == .dynamic else { continue }
-            let st = Int(shapes[seg].vertexStart)
-            let xf = sims[Int(shapes[seg].body)].xf
-            let v1 = xf.apply(pool.vertices[st]), v2 = xf.apply(pool.vertices[st + 1]), n = xf.q.rotate(pool.normals[st])
-            let c0 = sims[b].center0, c1 = sims[b].center
-            let side0 = dot(n, c0 - v1), side1 = dot(n, c1 - v1)
-            guard side0 >= 0, side1 < 0 else { continue }
-            // Where the path crosses the line must lie on the segment, its ends grown by the
-            // body's core radius: a centre leaving through a corner of the loop crosses one of
-            // the two lines just beyond the end of its segment.
-            let t = side0 / (side0 - side1)
-            let x = c0 + t * (c1 - c0)
-            let e = v2 - v1
-            let u = dot(x - v1, e) / max(dot(e, e), 1.0e-12)
-            let grow = max(slop, sims[b].coreRadius) / max(length(e), 1.0e-6)
-            guard u >= -grow, u <= 1 + grow else { continue }
-            let c = c1 + (slop - side1) * n
-            sims[b].center = c
-            sims[b].xf.p = c - sims[b].xf.q.rotate(sims[b].localCenter)
-            let vn = dot(states[b].v, n)
-            if vn < 0 { states[b].v -= vn * n }
-            counters.continuousHits += 1
+            guard metas[b].type == .dynamic, !metas[b].isFast else { continue }
+            hits += views.holdInside(body: b, segment: seg)
         }
+        counters.continuousHits += hits
     }
 }
 
