@@ -35,31 +35,39 @@ enum SpinnerScene {
     static let center = SceneUnits.pt(0, 32)
     static let radius = SceneUnits.pt(40)
 
-    /// Builds the container, the bar and the crowd. Deterministic: `seed` is ignored.
-    static func build(_ request: SceneDescriptor.Request) throws -> SceneInstance {
-        let n = request.size
-        let world = Box2DBenchmark.world(sleep: true)
+    /// The spinners' container and bar (both versions'): a closed one-sided loop of 360 sides
+    /// (radius 40 m round `center`, friction 0.1), and the bar of shape `bar` (density 1, no
+    /// friction, never asleep, in a group of its own with the stirred bodies) pinned at (0, 12) m
+    /// by a motor of 5 rad/s and `maxTorque`.
+    static func stirrer(in world: World, bar barShape: Geometry, maxTorque: Float) throws -> (bar: BodyHandle, stirred: CollisionGroupID) {
         let slippery = Material(density: 1, friction: 0.1, restitution: 0)
         let loop = (0..<360).map { i -> Vec2 in
             let a = -2 * Float.pi * Float(i) / 360
             return Self.center + Rot(angle: a).rotate(Vec2(Self.radius, 0))
         }
         try world.addBoundaryPath(loop, closed: true, group: .default, material: slippery, keepsBodiesInside: true)
-
         let stirred = world.createCollisionGroup(mode: .items)
         var barDef = BodyDef(type: .dynamic, position: SceneUnits.pt(0, 12))
         barDef.allowSleep = false
         barDef.groups = [stirred]
-        let hw = SceneUnits.pt(0.4), hh = SceneUnits.pt(20)
-        let barShape = Geometry.roundedPolygon([Vec2(-hw, -hh), Vec2(hw, -hh), Vec2(hw, hh), Vec2(-hw, hh)],
-                                               radius: SceneUnits.pt(0.2))
         let bar = try world.createBody(barDef, shapes: [ShapeDef(barShape, material: Material(density: 1, friction: 0, restitution: 0))])
         var motor = JointDef(type: .revolute, bodyA: nil, bodyB: bar)
         motor.localAnchorA = barDef.position
         motor.enableMotor = true
         motor.motorSpeed = 5
-        motor.maxMotorTorque = .greatestFiniteMagnitude
+        motor.maxMotorTorque = maxTorque
         world.createJoint(motor)
+        return (bar, stirred)
+    }
+
+    /// Builds the container, the bar and the crowd. Deterministic: `seed` is ignored.
+    static func build(_ request: SceneDescriptor.Request) throws -> SceneInstance {
+        let n = request.size
+        let world = Box2DBenchmark.world(sleep: true)
+        let hw = SceneUnits.pt(0.4), hh = SceneUnits.pt(20)
+        let barShape = Geometry.roundedPolygon([Vec2(-hw, -hh), Vec2(hw, -hh), Vec2(hw, hh), Vec2(-hw, hh)],
+                                               radius: SceneUnits.pt(0.2))
+        let (bar, stirred) = try stirrer(in: world, bar: barShape, maxTorque: .greatestFiniteMagnitude)
 
         let material = Material(density: 0.25, friction: 0.1, restitution: 0.1)
         let shapes: [ShapeDef] = [

@@ -39,26 +39,10 @@ enum SpinnerV31Scene {
     static func build(_ request: SceneDescriptor.Request) throws -> SceneInstance {
         let n = request.size
         let world = Box2DBenchmark.world(sleep: true)
-        let slippery = Material(density: 1, friction: 0.1, restitution: 0)
-        let loop = (0..<360).map { i -> Vec2 in
-            let a = -2 * Float.pi * Float(i) / 360
-            return Self.center + Rot(angle: a).rotate(Vec2(Self.radius, 0))
-        }
-        try world.addBoundaryPath(loop, closed: true, group: .default, material: slippery, keepsBodiesInside: true)
-
-        let stirred = world.createCollisionGroup(mode: .items)
-        var barDef = BodyDef(type: .dynamic, position: SceneUnits.pt(0, 12))
-        barDef.allowSleep = false
-        barDef.groups = [stirred]
         let barShape = Box2DBenchmark.roundedBox(halfWidth: SceneUnits.pt(0.4), halfHeight: SceneUnits.pt(20), radius: SceneUnits.pt(0.2))
-        let bar = try world.createBody(barDef, shapes: [ShapeDef(barShape, material: Material(density: 1, friction: 0, restitution: 0))])
-        var motor = JointDef(type: .revolute, bodyA: nil, bodyB: bar)
-        motor.localAnchorA = barDef.position
-        motor.enableMotor = true
-        motor.motorSpeed = 5
         // 40 000 N·m: mass is in kg and lengths in points, so torques are 10⁴ times larger.
-        motor.maxMotorTorque = 40_000 * SceneUnits.pointsPerMetre * SceneUnits.pointsPerMetre
-        world.createJoint(motor)
+        let (bar, stirred) = try SpinnerScene.stirrer(in: world, bar: barShape,
+                                                      maxTorque: 40_000 * SceneUnits.pointsPerMetre * SceneUnits.pointsPerMetre)
 
         let material = Material(density: 0.25, friction: 0.1, restitution: 0.1)
         let shapes: [ShapeDef] = [
