@@ -724,6 +724,7 @@ extension World {
 
     private func readGroups(_ r: inout SnapshotReader, count ng: Int) throws {
         try World.section(&r, "GRUP") { r in
+            try r.need(ng * 10)  // the least each group takes, before room is made for them all
             groups.records.reserveCapacity(ng)
             for _ in 0..<ng {
                 var g = GroupRecord()
