@@ -99,11 +99,14 @@ extension World {
         broadPhase.staticSizes.removeAllKeepingCapacity()
         let boxes = broadPhase.boxes, fatBoxes = broadPhase.fatBoxes
         // The moving shapes' mean size (a moving shape's query covers about (size / cell + 1)²
-        // cells of this grid, so the cells are not made much smaller than the moving shapes).
+        // cells of this grid, so the cells are not made much smaller than the moving shapes),
+        // by their fat boxes: a moving shape's box is the box update's scratch, which a
+        // snapshot does not keep, while its fat box is kept, so a restored world chooses the
+        // cell size the original would.
         var movingSizeSum: Float = 0, movingCount = 0
         for s in 0..<Int(shapeSlots.count) where shapes[s].alive {
             guard shapes[s].isStatic else {
-                let e = boxes[s].upper - boxes[s].lower
+                let e = fatBoxes[s].upper - fatBoxes[s].lower
                 if e.x.isFinite && e.y.isFinite { movingSizeSum += max(e.x, e.y, 0); movingCount += 1 }
                 continue
             }
