@@ -12,7 +12,7 @@ import Glibc
 struct CheckpointTests {
     @Test("catalog scenes' worlds resume bit for bit (state digest every 5 steps, 1 and 2 workers)",
           arguments: [("pile", 300), ("mix", 300), ("islands", 200), ("pyramid", 12), ("chains", 3),
-                      ("washer", 20), ("compounds", 10)])
+                      ("washer", 20), ("compounds", 10), ("spinner", 100), ("spinner_v31", 100)])
     func catalogWorldsResume(name: String, size: Int) throws {
         let scene = try SceneCatalog.scene(named: name)
         for workers in [1, 2] {

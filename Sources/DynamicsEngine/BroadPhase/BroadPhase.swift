@@ -55,6 +55,11 @@ struct BroadPhase {
     /// rebuild — a moved boundary — allocates nothing once warm).
     let staticIDs = Column<Int32>()
     let staticSizes = Column<Float>()
+    /// The cell size `rebuildStaticGrid` last chose (the one it sorts large static shapes by
+    /// and asks the grid for). It follows the moving shapes' sizes at the time of the build,
+    /// which later steps change, so a snapshot records it: a restored world rebuilds the same
+    /// grid, in whose order the continuous step's sweeps and the queries visit static shapes.
+    var staticCellSize: Float = 0
     /// Output: pair keys, sorted.
     let pairs = Column<UInt64>()
     /// Per shape slot: 1 when its fat box changed in this step's box update.
@@ -90,8 +95,10 @@ extension World {
     @inline(__always) var largeShapeCells: Float { 8 }
 
     /// Rebuilds the static grid (static bodies and boundaries). `keepingBoxes`: from the
-    /// static shapes' boxes as they are (a restored snapshot's), not recomputed.
-    func rebuildStaticGrid(keepingBoxes: Bool = false) {
+    /// static shapes' boxes as they are (a restored snapshot's), not recomputed. `cellSize`:
+    /// the cell size to use (a restored snapshot's `BroadPhase.staticCellSize`) instead of
+    /// choosing one.
+    func rebuildStaticGrid(keepingBoxes: Bool = false, cellSize: Float? = nil) {
         // In place, into kept buffers: a boundary moved by a component's toggle rebuilds this
         // grid, and that must not allocate once warm.
         broadPhase.keptIndex = nil
@@ -99,11 +106,14 @@ extension World {
         broadPhase.staticSizes.removeAllKeepingCapacity()
         let boxes = broadPhase.boxes, fatBoxes = broadPhase.fatBoxes
         // The moving shapes' mean size (a moving shape's query covers about (size / cell + 1)²
-        // cells of this grid, so the cells are not made much smaller than the moving shapes).
+        // cells of this grid, so the cells are not made much smaller than the moving shapes),
+        // by their fat boxes: a moving shape's box is the box update's scratch, which a
+        // snapshot does not keep, while its fat box is kept, so a restored world chooses the
+        // cell size the original would.
         var movingSizeSum: Float = 0, movingCount = 0
         for s in 0..<Int(shapeSlots.count) where shapes[s].alive {
             guard shapes[s].isStatic else {
-                let e = boxes[s].upper - boxes[s].lower
+                let e = fatBoxes[s].upper - fatBoxes[s].lower
                 if e.x.isFinite && e.y.isFinite { movingSizeSum += max(e.x, e.y, 0); movingCount += 1 }
                 continue
             }
@@ -126,7 +136,9 @@ extension World {
         var cell = half.isEmpty ? 100 : max(1, half.reduce(0, +) / Float(half.count) * 2)
         if movingCount > 0 { cell = max(cell, 1.5 * movingSizeSum / Float(movingCount)) }
         let ids = broadPhase.staticIDs
-        if let first = ids.first {
+        if let given = cellSize {
+            cell = given
+        } else if let first = ids.first {
             var lo = fatBoxes[Int(first)].lower, hi = fatBoxes[Int(first)].upper
             for s in ids { lo = vmin(lo, fatBoxes[Int(s)].lower); hi = vmax(hi, fatBoxes[Int(s)].upper) }
             let ext = hi - lo, maxCells = Float(max(16, 4 * ids.count))
@@ -141,6 +153,7 @@ extension World {
             let e = boxes[Int(s)].upper - boxes[Int(s)].lower
             if (e.x / cell + 1) * (e.y / cell + 1) > largeCells { broadPhase.staticLarge.append(s) } else { broadPhase.staticSmall.append(s) }
         }
+        broadPhase.staticCellSize = cell
         broadPhase.staticGrid.build(ids: broadPhase.staticSmall.view, boxes: fatBoxes.view, cellSize: cell)
         broadPhase.staticDirty = false
         broadPhase.dirty = true

@@ -8,21 +8,24 @@
 // joints (definition, resolved length and angle, accumulated impulses), collision groups and
 // their boundaries, contacts in key order (flags, manifold with feature ids and warm-start
 // impulses, the recycling cache), the last step's and pending contact events, settings,
-// gravity, the step and continuous-hit counts, and every slot's generation and the free
+// gravity, the step and continuous-hit counts, the static grid's cell size (chosen when the
+// grid was built, from the shapes of that time), and every slot's generation and the free
 // slot lists, so handles and future creations stay what they would have been.
 //
 // Rebuilt on restore: mass, inertia and centre of mass (`updateMass`, the function that
 // computed them), collision masks, group member lists, the vertex pool's layout, contact data
 // slots, the moving shapes' current boxes (rewritten by the next step before any read), the
 // broad phase (a full pair search over the restored fat boxes finds exactly the contacts'
-// pairs), the islands, their colouring and batches, the static grid, the contact softness
+// pairs), the islands, their colouring and batches, the static grid (with the cell size
+// written, so its cells list the static shapes in the original's order), the contact softness
 // cache and the exact-rest copy (a restored world takes one full step where the original
 // might have taken a step at rest: the same result by construction). Tests compare a
 // restored world's continuation with the original's bit for bit.
 //
 // Layout (all little-endian): the 32-byte header (`SnapshotHeader`), then sections, each a
 // 4-byte ASCII tag, a u64 length and its bytes, in this order: APPL (application data),
-// WRLD, GRUP, GEOM, BODY, SHAP, JONT, CONT, EVNT.
+// WRLD, GRUP, GEOM, BODY, SHAP, JONT, CONT, EVNT. Older format versions are read too: what a
+// version adds is read only from snapshots of that version on (`SnapshotReader.version`).
 
 extension World {
     /// The world's state as a versioned binary snapshot (little-endian, with a checksum):
@@ -69,17 +72,18 @@ extension World {
     ///   can hold (non-finite numbers, indices out of range, broken lists); the message says
     ///   what and where. A snapshot that restores never holds NaN.
     public convenience init(snapshot bytes: [UInt8]) throws {
-        let (gravity, settings, payload) = try bytes.withUnsafeBytes { raw -> (Vec2, WorldSettings, Int) in
+        let (gravity, settings, payload, version) = try bytes.withUnsafeBytes { raw -> (Vec2, WorldSettings, Int, UInt32) in
             var r = try World.openSnapshot(raw)
             try World.skipApplicationData(&r)
             let start = r.offset
             let head = try World.readWorldHead(&r)
-            return (head.gravity, head.settings, start)
+            return (head.gravity, head.settings, start, r.version)
         }
         self.init(gravity: gravity, settings: settings)
         try bytes.withUnsafeBytes { raw in
             var r = SnapshotReader(raw)
             r.offset = payload
+            r.version = version
             try restore(from: &r)
         }
     }
@@ -143,6 +147,7 @@ extension World {
         if version == 0 || version > SnapshotHeader.version {
             throw SnapshotError.unsupportedVersion(found: version, supported: SnapshotHeader.version)
         }
+        r.version = version
         let reservedAt = r.offset
         let reserved = try r.u32()
         if reserved != 0 { throw r.invalid("reserved", at: reservedAt, "\(reserved) (must be 0)") }
@@ -278,6 +283,8 @@ extension World {
         w.u64(UInt64(stepCount))
         w.u64(UInt64(continuousHits))
         w.bool(broadPhase.staticDirty)
+        // The static grid's cell size, when it is built (see `BroadPhase.staticCellSize`).
+        if !broadPhase.staticDirty { w.f32(broadPhase.staticCellSize) }
         w.i32(boundaryBody)
         writeSlots(w, bodySlots)
         writeSlots(w, shapeSlots)
@@ -587,6 +594,8 @@ struct SnapshotWorldHead {
     var stepCount = 0
     var continuousHits = 0
     var staticDirty = true
+    /// The static grid's cell size when it is built (format version 2 on; nil: choose one).
+    var staticCellSize: Float? = nil
     var boundaryBody: Int32 = 0
     var bodySlots = SlotAllocator()
     var shapeSlots = SlotAllocator()
@@ -659,6 +668,12 @@ extension World {
             if steps > UInt64(Int.max) || hits > UInt64(Int.max) { throw r.invalid("stepCount", at: stepAt, "out of range") }
             h.stepCount = Int(steps); h.continuousHits = Int(hits)
             h.staticDirty = try r.bool("staticDirty")
+            if r.version >= 2 && !h.staticDirty {
+                let cAt = r.offset
+                let cell = try r.f32("staticCellSize")
+                if !(cell > 0) { throw r.invalid("staticCellSize", at: cAt, "\(cell) (must be positive)") }
+                h.staticCellSize = cell
+            }
             let bbAt = r.offset
             let bb = try r.i32()
             h.bodySlots = try readSlots(&r, "bodySlots")
@@ -717,13 +732,16 @@ extension World {
         islands.dirty = true; islands.awakeStale = true; islands.awakeJointsStale = true
         broadPhase.pairsChanged = true
         broadPhase.staticDirty = head.staticDirty
-        // Static boxes as stored (they were computed with the settings of their time).
-        if !broadPhase.staticDirty { rebuildStaticGrid(keepingBoxes: true) }
+        // Static boxes as stored (they were computed with the settings of their time), and
+        // the cell size the original grid was built with (a version-1 snapshot has none: its
+        // grid gets one chosen afresh, which may order the static shapes differently).
+        if !broadPhase.staticDirty { rebuildStaticGrid(keepingBoxes: true, cellSize: head.staticCellSize) }
         broadPhase.dirty = true
     }
 
     private func readGroups(_ r: inout SnapshotReader, count ng: Int) throws {
         try World.section(&r, "GRUP") { r in
+            try r.need(ng * 10)  // the least each group takes, before room is made for them all
             groups.records.reserveCapacity(ng)
             for _ in 0..<ng {
                 var g = GroupRecord()

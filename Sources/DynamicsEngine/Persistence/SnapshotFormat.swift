@@ -54,8 +54,9 @@ extension World {
 enum SnapshotHeader {
     static let magic: [UInt8] = Array("DKWORLD".utf8) + [0]
     static let size = 32
-    /// The format version this build writes and the newest it reads.
-    static let version: UInt32 = 1
+    /// The format version this build writes and the newest it reads; it reads the older ones
+    /// too. Version 2 added the static grid's cell size to `WRLD`.
+    static let version: UInt32 = 2
 }
 
 /// The snapshot checksum: four interleaved lanes over the payload read as little-endian
@@ -196,6 +197,9 @@ struct SnapshotReader {
     var end: Int
     var offset: Int
     var section = "header"
+    /// The snapshot's format version (read from the header by `World.openSnapshot`): what
+    /// an older version does not hold is read only from newer ones.
+    var version = SnapshotHeader.version
 
     init(_ p: UnsafeRawBufferPointer) {
         base = p.baseAddress ?? UnsafeRawPointer(bitPattern: 64)!
