@@ -85,6 +85,13 @@ enum SpinnerScene {
             x += 0.5
             if x >= 23 { x = -23; y += 0.5 }
         }
+        return instance(request, world, bodies: bodies, bar: bar)
+    }
+
+    /// The spinners' instance: `bodies` (the bar first) in the container's frame, checked for
+    /// `contained` (every stirred centre inside the loop); metrics `outside_container` and
+    /// `spinner_angle`.
+    static func instance(_ request: SceneDescriptor.Request, _ world: World, bodies: [BodyHandle], bar: BodyHandle) -> SceneInstance {
         let margin = SceneUnits.pt(1)
         let frame = SceneFrame(groundLevel: Self.center.y - Self.radius, yUp: true, bodySize: SceneUnits.pt(0.7),
                                boundsMin: Self.center - Vec2(Self.radius + margin, Self.radius + margin),

@@ -60,18 +60,6 @@ enum SpinnerV31Scene {
             x += 1
             if x > 24 { x = -24; y += 1 }
         }
-        let margin = SceneUnits.pt(1)
-        let frame = SceneFrame(groundLevel: Self.center.y - Self.radius, yUp: true, bodySize: SceneUnits.pt(0.7),
-                               boundsMin: Self.center - Vec2(Self.radius + margin, Self.radius + margin),
-                               boundsMax: Self.center + Vec2(Self.radius + margin, Self.radius + margin))
-        return request.instance(world: world, dynamicBodies: bodies, staticBodyCount: 0, frame: frame) { scene, report in
-            var outside = 0
-            for b in bodies.dropFirst() where !(Box2DBenchmark.separation(scene.world.position(b), Self.center) <= Self.radius) {
-                outside += 1
-            }
-            report.metrics["outside_container"] = Double(outside)
-            report.metrics["spinner_angle"] = Double(scene.world.angle(bar))
-            report.checks["contained"] = outside == 0
-        }
+        return SpinnerScene.instance(request, world, bodies: bodies, bar: bar)
     }
 }
