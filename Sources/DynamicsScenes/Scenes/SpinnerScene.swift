@@ -75,17 +75,26 @@ enum SpinnerScene {
             .circle(radius: SceneUnits.pt(0.35)),
             .box(halfWidth: SceneUnits.pt(0.35), halfHeight: SceneUnits.pt(0.35)),
         ].map { ShapeDef($0, material: material) }
+        let bodies = try crowd(in: world, count: n, shapes: shapes, group: stirred, bar: bar, firstX: -23, lastX: 22.5, pitch: 0.5)
+        return instance(request, world, bodies: bodies, bar: bar)
+    }
+
+    /// The stirred bodies (after `bar`, first in the list): `count` bodies taking `shapes` in
+    /// turn, in rows from x = `firstX` to `lastX` m, `pitch` m apart, from y = 2 m up, in the
+    /// default group and `group`.
+    static func crowd(in world: World, count n: Int, shapes: [ShapeDef], group: CollisionGroupID, bar: BodyHandle,
+                      firstX: Float, lastX: Float, pitch: Float) throws -> [BodyHandle] {
         var bodies = [bar]
         bodies.reserveCapacity(1 + n)
-        var x: Float = -23, y: Float = 2
+        var x = firstX, y: Float = 2
         for i in 0..<n {
             var def = BodyDef(type: .dynamic, position: SceneUnits.pt(x, y))
-            def.groups = [.default, stirred]
-            bodies.append(try world.createBody(def, shapes: [shapes[i % 3]]))
-            x += 0.5
-            if x >= 23 { x = -23; y += 0.5 }
+            def.groups = [.default, group]
+            bodies.append(try world.createBody(def, shapes: [shapes[i % shapes.count]]))
+            x += pitch
+            if x > lastX { x = firstX; y += pitch }
         }
-        return instance(request, world, bodies: bodies, bar: bar)
+        return bodies
     }
 
     /// The spinners' instance: `bodies` (the bar first) in the container's frame, checked for

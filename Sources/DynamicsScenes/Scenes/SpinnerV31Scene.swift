@@ -50,16 +50,7 @@ enum SpinnerV31Scene {
             .circle(radius: SceneUnits.pt(0.35)),
             .box(halfWidth: SceneUnits.pt(0.35), halfHeight: SceneUnits.pt(0.35)),
         ].map { ShapeDef($0, material: material) }
-        var bodies = [bar]
-        bodies.reserveCapacity(1 + n)
-        var x: Float = -24, y: Float = 2
-        for i in 0..<n {
-            var def = BodyDef(type: .dynamic, position: SceneUnits.pt(x, y))
-            def.groups = [.default, stirred]
-            bodies.append(try world.createBody(def, shapes: [shapes[i % 3]]))
-            x += 1
-            if x > 24 { x = -24; y += 1 }
-        }
+        let bodies = try SpinnerScene.crowd(in: world, count: n, shapes: shapes, group: stirred, bar: bar, firstX: -24, lastX: 24, pitch: 1)
         return SpinnerScene.instance(request, world, bodies: bodies, bar: bar)
     }
 }
