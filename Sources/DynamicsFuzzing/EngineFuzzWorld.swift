@@ -186,6 +186,16 @@ final class EngineFuzzWorld {
         Material(density: rng.logUniform(0.1, 10), friction: rng.float(0, 1.5), restitution: rng.chance(0.3) ? 0 : rng.float(0, 1))
     }
 
+    /// Mostly the default; else categories 2 or 4 whose mask always holds the walls' category
+    /// 1 (so nothing leaves the container), with a group index of ±1 now and then.
+    func filter() -> ShapeFilter {
+        guard rng.chance(0.2) else { return .default }
+        let category: UInt64 = rng.chance(0.5) ? 2 : 4
+        let mask: UInt64 = 1 | (rng.chance(0.6) ? 2 : 0) | (rng.chance(0.6) ? 4 : 0)
+        let group: Int32 = rng.chance(0.7) ? 0 : (rng.chance(0.5) ? 1 : -1)
+        return ShapeFilter(categoryBits: category, maskBits: mask, groupIndex: group)
+    }
+
     /// A random shape whose extent is about `size` pt, centred near `offset`; its bounding radius.
     func geometry(size: Float, offset: Vec2 = .zero) -> (Geometry, Float) {
         let aspect = rng.chance(0.6) ? 1 : rng.logUniform(1, 10)
@@ -238,12 +248,12 @@ final class EngineFuzzWorld {
         var shapes: [ShapeDef] = []
         var radius: Float = 0
         let (g, r) = geometry(size: size)
-        shapes.append(ShapeDef(g, material: material()))
+        shapes.append(ShapeDef(g, material: material(), filter: filter()))
         radius = r
         if !crowd && rng.chance(0.1) {
             // A compound body: a second shape beside the first.
             let (g2, r2) = geometry(size: size * rng.float(0.3, 1), offset: rng.direction() * size * rng.float(0.3, 0.8))
-            shapes.append(ShapeDef(g2, material: material()))
+            shapes.append(ShapeDef(g2, material: material(), filter: filter()))
             radius = max(radius, r2)
         }
         var def = BodyDef(type: kinematic ? .kinematic : .dynamic, position: placement(radius: radius), angle: rng.float(-.pi, .pi))

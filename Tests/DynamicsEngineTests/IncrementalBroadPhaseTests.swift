@@ -21,6 +21,8 @@ struct IncrementalBroadPhaseTests {
                 // Two bodies asleep in different sleeping sets keep no contact (`ContactSet`).
                 let setA = w.contacts.bodySets[a], setB = w.contacts.bodySets[b]
                 if setA >= 0 && setB >= 0 && setA != setB { continue }
+                // Shape filters apply whatever `groups` says (a world without them passes all).
+                guard Self.filtersAllow(w.broadPhase.filters[s], w.broadPhase.filters[t]) else { continue }
                 if groups {
                     let allowed = w.shapes[t].isBoundary ? w.bodyCollidesWithBoundary(a, group: w.shapes[t].boundaryGroup)
                         : w.shapes[s].isBoundary ? w.bodyCollidesWithBoundary(b, group: w.shapes[s].boundaryGroup)
@@ -32,6 +34,12 @@ struct IncrementalBroadPhaseTests {
             }
         }
         return keys.sorted()
+    }
+
+    /// Box2D's `b2ShouldShapesCollide`, written out here as the reference for `ShapeFilter`.
+    static func filtersAllow(_ a: ShapeFilter, _ b: ShapeFilter) -> Bool {
+        if a.groupIndex != 0 && a.groupIndex == b.groupIndex { return a.groupIndex > 0 }
+        return (a.maskBits & b.categoryBits) != 0 && (a.categoryBits & b.maskBits) != 0
     }
 
     /// The keys of every live contact, awake or in a sleeping set, sorted.
@@ -134,6 +142,76 @@ struct IncrementalBroadPhaseTests {
             filtered += w.broadPhase.grid.entryMasks.isEmpty ? 0 : 1
         }
         #expect(filtered > 0, "the moving grid was built with entry masks")
+    }
+
+    @Test("shape filters (categories, masks, positive and negative group indices) beside collision groups: contacts = overlapping fat boxes both allow; a fast body is stopped only by walls its shapes collide with")
+    func contactsMatchBruteForceWithShapeFilters() throws {
+        let w = World(gravity: Vec2(0, 1000))
+        // The ground is category 1; bodies are categories 2 and 4 (or default), masks drawn
+        // from a few, groups ±1, ±2 or none.
+        _ = try w.createBody(BodyDef(type: .static, position: .zero), shapes: [ShapeDef(.box(halfWidth: 1500, halfHeight: 20, center: Vec2(0, 20)))])
+        let items = w.createCollisionGroup()
+        var rng = TestRandom(seed: 0xF117_E45E)
+        func randomFilter() -> ShapeFilter {
+            if rng.next() % 4 == 0 { return .default }
+            let categories: [UInt64] = [1, 2, 4, 6]
+            let masks: [UInt64] = [.max, 1, 1 | 2, 1 | 4, 2 | 4, 0]
+            let indices: [Int32] = [0, 0, 1, -1, 2, -2]
+            return ShapeFilter(categoryBits: categories[Int(rng.next() % 4)], maskBits: masks[Int(rng.next() % 6)],
+                               groupIndex: indices[Int(rng.next() % 6)])
+        }
+        var bodies: [BodyHandle] = []
+        var filteredCount = 0
+        for row in 0..<4 {
+            for col in 0..<30 {
+                let p = Vec2(Float(col - 15) * 70 + rng.float(-5, 5), -40 - 60 * Float(row))
+                let shapes = (0..<(1 + Int(rng.next() % 2))).map { k -> ShapeDef in
+                    let f = randomFilter()
+                    if f != .default { filteredCount += 1 }
+                    return ShapeDef(k == 0 ? .box(halfWidth: rng.float(10, 30), halfHeight: rng.float(10, 30))
+                                           : .circle(radius: rng.float(8, 20), center: Vec2(rng.float(-15, 15), 0)), filter: f)
+                }
+                var def = BodyDef(type: .dynamic, position: p)
+                if rng.next() % 5 != 0 { def.groups = [items] }
+                bodies.append(try w.createBody(def, shapes: shapes))
+            }
+        }
+        #expect(filteredCount > 50)
+        var rejected = 0
+        for step in 0..<240 {
+            if step % 23 == 9, let b = bodies.randomElement(using: &rng) { w.setLinearVelocity(b, Vec2(rng.float(-400, 400), -500)) }
+            w.step()
+            let (got, want) = Self.keysBesideWoken(w, groups: true)
+            #expect(got == want, "step \(step): \(got.count) contacts, \(want.count) expected; replay: swift test --filter IncrementalBroadPhaseTests")
+            if got != want { return }
+            if step == 239 {
+                // Pairs the filters turned away while their boxes overlapped.
+                let all = Self.expectedKeysIgnoringFilters(w)
+                rejected = all.count - want.count
+            }
+        }
+        #expect(rejected > 0, "some overlapping pairs were refused by the filters")
+
+        // A fast body whose only shape's mask leaves out the wall's category passes through
+        // the wall; with the wall in its mask it is stopped there.
+        for (mask, passes) in [(UInt64(2), true), (UInt64(1 | 2), false)] {
+            let v = World(gravity: .zero)
+            _ = try v.createBody(BodyDef(type: .static, position: .zero), shapes: [ShapeDef(.box(halfWidth: 5, halfHeight: 500, center: Vec2(200, 0)))])
+            var def = BodyDef(type: .dynamic, position: .zero)
+            def.linearVelocity = Vec2(60_000, 0)
+            let b = try v.createBody(def, shapes: [ShapeDef(.circle(radius: 5), filter: ShapeFilter(categoryBits: 2, maskBits: mask))])
+            v.step()
+            let x = v.position(b).x
+            #expect(passes ? x > 500 : x < 200, "mask \(mask): x \(x)")
+        }
+    }
+
+    /// `expectedKeys(w, groups: true)` before the shape filters are applied.
+    static func expectedKeysIgnoringFilters(_ w: World) -> [UInt64] {
+        let saved = (0..<Int(w.shapeSlots.count)).map { w.broadPhase.filters[$0] }
+        for s in saved.indices { w.broadPhase.filters[s] = .default }
+        defer { for s in saved.indices { w.broadPhase.filters[s] = saved[s] } }
+        return expectedKeys(w, groups: true)
     }
 
     @Test("layers of collision groups sharing one space, each inside its own four boundary edges: crowded cells searched, other groups' runs passed over, edges not large; contacts = overlapping fat boxes the groups allow")

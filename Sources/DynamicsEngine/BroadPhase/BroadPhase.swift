@@ -38,6 +38,8 @@ struct BroadPhase {
     let fatBoxes = Column<AABB>()
     /// Per shape slot: 1 when a moving shape is in a large list.
     let isLarge = Column<UInt8>()
+    /// Per shape slot: its collision filter (read only for shapes whose record is `filtered`).
+    let filters = Column<ShapeFilter>()
     /// Raised by the box update when a moving shape's box left its fat box.
     let boxEscaped = WorkFlag()
     /// The small moving shapes of `active`, by fat box (rebuilt by every pass that looks for pairs).
@@ -86,6 +88,7 @@ struct BroadPhase {
     /// column.)
     mutating func appendShapeSlot() {
         boxes.append(AABB(lower: .zero, upper: .zero)); fatBoxes.append(AABB(lower: .zero, upper: .zero)); isLarge.append(0)
+        filters.append(.default)
         activity.inSleepGrid.append(0)
     }
 }

@@ -211,7 +211,7 @@ extension World {
             if allLarge { bp.keptIndex = index; bp.keptIndexMasks = masks }
         }
         let pairs = PairContext(world: self, shapes: ctx.shapes, metas: ctx.metas.readOnly, boxes: ctx.fatBoxes.readOnly,
-                              isLarge: bp.isLarge.view, enlarged: bp.enlarged.view, index: index)
+                              isLarge: bp.isLarge.view, enlarged: bp.enlarged.view, filters: bp.filters.view, index: index)
         let task = PairEmission(pairs: pairs, emitters: emitters, incremental: incremental,
                                 out: ChunkBuffers(bp.workerPairs.mutableView))
         Parallel.forChunks(workers: workers, count: count, chunkSize: chunkSize, task)
@@ -494,6 +494,8 @@ struct PairContext: @unchecked Sendable {
     let boxes: View<AABB>
     /// Per shape slot: 1 for a shape in a large list; 1 for a shape whose fat box changed this step.
     let isLarge, enlarged: View<UInt8>
+    /// Per shape slot: its collision filter (read for shapes whose record is `filtered`).
+    let filters: View<ShapeFilter>
     let index: BroadPhaseIndex
 
     @inline(__always)
@@ -519,6 +521,7 @@ struct PairContext: @unchecked Sendable {
     func shouldCollide(_ s: Int, _ t: Int) -> Bool {
         let a = Int(shapes[s].body), b = Int(shapes[t].body)
         if a == b { return false }
+        if (shapes[s].filtered || shapes[t].filtered) && !filters[s].collides(with: filters[t]) { return false }
         let ma = metas[a], mb = metas[b]
         if ma.type != .dynamic && mb.type != .dynamic { return false }
         // A retired pair (neither body awake nor kinematic): its contact, if any, is in a

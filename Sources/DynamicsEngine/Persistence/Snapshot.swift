@@ -230,6 +230,8 @@ private enum ContactBits {
 
 private enum ShapeBits {
     static let alive: UInt8 = 1, isBoundary: UInt8 = 2, isStatic: UInt8 = 4, oneSided: UInt8 = 8
+    /// Format version 3 on: a filter (category, mask, group index) follows.
+    static let filtered: UInt8 = 16
 }
 
 @inline(__always) private func sameBits(_ a: Vec2, _ b: Vec2) -> Bool {
@@ -422,17 +424,19 @@ extension World {
     }
 
     private func writeShapes(_ w: SnapshotWriter, _ prototypeOf: [Int32]) {
-        let sh = shapes.view, fat = broadPhase.fatBoxes.view, boxes = broadPhase.boxes.view
+        let sh = shapes.view, fat = broadPhase.fatBoxes.view, boxes = broadPhase.boxes.view, filters = broadPhase.filters.view
         for s in 0..<Int(shapeSlots.count) {
             let r = sh[s]
-            w.reserve(64)
+            w.reserve(84)
             guard r.alive else { w.u8(0); w.u32(r.generation); continue }
             var f: UInt8 = ShapeBits.alive
             if r.isBoundary { f |= ShapeBits.isBoundary }
             if r.isStatic { f |= ShapeBits.isStatic }
             if r.oneSided { f |= ShapeBits.oneSided }
+            if r.filtered { f |= ShapeBits.filtered }
             w.u8(f); w.u32(r.generation)
             w.i32(prototypeOf[s])
+            if r.filtered { w.u64(filters[s].categoryBits); w.u64(filters[s].maskBits); w.i32(filters[s].groupIndex) }
             if r.isBoundary { w.i32(r.boundaryGroup); w.u64(r.boundaryID) }
             if r.isStatic { w.aabb(boxes[s]) }
             w.aabb(fat[s])
@@ -695,7 +699,7 @@ extension World {
         stepContext.columnsChanged()
         // Start from nothing: the designated initialiser made a boundary body and group 0.
         sims.removeAll(); states.removeAll(); metas.removeAll(); groups.ofBody = BodyGroupTable()
-        shapes.removeAll(); shapeNext.removeAll(); broadPhase.boxes.removeAll(); broadPhase.fatBoxes.removeAll(); broadPhase.isLarge.removeAll(); broadPhase.activity.inSleepGrid.removeAll()
+        shapes.removeAll(); shapeNext.removeAll(); broadPhase.boxes.removeAll(); broadPhase.fatBoxes.removeAll(); broadPhase.isLarge.removeAll(); broadPhase.filters.removeAll(); broadPhase.activity.inSleepGrid.removeAll()
         joints.removeAll(); contacts.removeAll()
         groups.records = []
         pool = VertexPool()
@@ -933,6 +937,7 @@ extension World {
             broadPhase.fatBoxes.reserveCapacity(ns, prefaultingWithin: budget)
             broadPhase.isLarge.reserveCapacity(ns, prefaultingWithin: budget)
             broadPhase.isLarge.append(contentsOf: repeatElement(0, count: ns))
+            broadPhase.filters.append(contentsOf: repeatElement(.default, count: ns))
             broadPhase.activity.inSleepGrid.append(contentsOf: repeatElement(0, count: ns))
             let free = World.freeMask(shapeSlots)
             prototypeOf = [Int32](repeating: -1, count: ns)
@@ -951,7 +956,7 @@ extension World {
                     shapes.append(rec); broadPhase.boxes.append(zero); broadPhase.fatBoxes.append(zero)
                     continue
                 }
-                if f > 15 { throw r.invalid("shape.flags", at: at, "unknown flags \(f)") }
+                if f > (r.version >= 3 ? 31 : 15) { throw r.invalid("shape.flags", at: at, "unknown flags \(f)") }
                 if free[s] { throw r.invalid("shape.alive", at: at, "live shape \(s) is listed as a free slot") }
                 let b = owner[s]
                 if b < 0 { throw r.invalid("shape.body", at: at, "live shape \(s) belongs to no body") }
@@ -971,6 +976,13 @@ extension World {
                 rec.density = proto.material.density
                 if proto.kind == .segment && !rec.isStatic { throw r.invalid("shape.prototype", at: at, "a segment on a moving body") }
                 prototypeOf[s] = Int32(p)
+                if f & ShapeBits.filtered != 0 {
+                    let fAt = r.offset
+                    let filter = ShapeFilter(categoryBits: try r.u64(), maskBits: try r.u64(), groupIndex: try r.i32())
+                    if filter == .default { throw r.invalid("shape.filter", at: fAt, "a filtered shape with the default filter") }
+                    rec.filtered = true
+                    broadPhase.filters[s] = filter
+                }
                 if proto.count > 0 {
                     rec.vertexCount = Int32(proto.count)
                     // A fresh block (the restored pool has no free blocks), as `VertexPool.allocate`.

@@ -55,8 +55,9 @@ enum SnapshotHeader {
     static let magic: [UInt8] = Array("DKWORLD".utf8) + [0]
     static let size = 32
     /// The format version this build writes and the newest it reads; it reads the older ones
-    /// too. Version 2 added the static grid's cell size to `WRLD`.
-    static let version: UInt32 = 2
+    /// too. Version 2 added the static grid's cell size to `WRLD`; version 3 the shapes'
+    /// filters (`SHAP`, for shapes with a filter other than the default).
+    static let version: UInt32 = 3
 }
 
 /// The snapshot checksum: four interleaved lanes over the payload read as little-endian

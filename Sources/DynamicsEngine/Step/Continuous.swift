@@ -224,8 +224,24 @@ struct ContinuousViews: @unchecked Sendable {
     let boxes: View<AABB>
     let staticGrid: GridView
     let staticLarge: View<Int32>
+    /// The shapes' filters and each body's shape list (`World.shapeNext`).
+    let filters: View<ShapeFilter>
+    let shapeNext: View<Int32>
     /// Only for the collision filter's slow path (groups with index ≥ 64).
     unowned(unsafe) let world: World
+
+    /// Does some shape of body `i` pass the shape filters with shape `s`? (A body's core, not
+    /// its shapes, is swept: it stops at a shape any of its own shapes would collide with.)
+    @inline(__always) func filtersAllow(body i: Int, shape s: Int) -> Bool {
+        let shapes = core.geometry.records
+        var t = Int(metas[i].firstShape)
+        if t < 0 { return true }
+        while t >= 0 {
+            if !(shapes[t].filtered || shapes[s].filtered) || filters[t].collides(with: filters[s]) { return true }
+            t = Int(shapeNext[t])
+        }
+        return false
+    }
 
     /// A fast body's sweep against every static shape along its path (see
     /// `World.solveContinuous`); returns how many times it was stopped or turned.
@@ -242,7 +258,8 @@ struct ContinuousViews: @unchecked Sendable {
         let sweep = AABB(lower: pointwiseMin(c0, c1) - Vec2(r, r), upper: pointwiseMax(c0, c1) + Vec2(r, r))
         @inline(__always) func visit(_ s: Int) {
             let rec = shapes[s]
-            guard rec.alive, rec.isStatic, boxes[s].overlaps(sweep), staticShapeCollides(body: i, shape: rec) else { return }
+            guard rec.alive, rec.isStatic, boxes[s].overlaps(sweep), staticShapeCollides(body: i, shape: rec),
+                  filtersAllow(body: i, shape: s) else { return }
             if rec.oneSided { hits += core.holdInside(body: i, segment: s); return }
             switch core.sweepCore(shape: s, from: c0, by: sims[i].center - c0, radius: r) {
             case .miss: break
@@ -365,7 +382,7 @@ extension World {
         let n = Int(bodySlots.count)
         return ContinuousViews(core: coreSweepViews(ctx), metas: ctx.metas.subview(0..<n), boxes: ctx.boxes.readOnly,
                                staticGrid: GridView(broadPhase.staticGrid), staticLarge: broadPhase.staticLarge.view,
-                               world: self)
+                               filters: broadPhase.filters.view, shapeNext: shapeNext.view, world: self)
     }
 
     /// The core sweeps' views (see `CoreSweepViews`), from the step context's (a small world's
@@ -406,6 +423,7 @@ extension World {
             let c = sims[b].center, e = sims[b].maxExtent
             guard c.x + e >= lo.x, c.x - e <= hi.x, c.y + e >= lo.y, c.y - e <= hi.y, bodiesCollide(i, b) else { continue }
             forEachShape(of: b) { s in
+                guard bodyFilterAllows(body: i, shape: s) else { return }
                 if case .hit(let t) = v.sweepCore(shape: s, from: c0, by: c1 - c0, radius: r) {
                     v.stopBody(i, at: t)
                     counters.continuousHits += 1

@@ -119,6 +119,8 @@ extension World {
         rec.restitution = def.material.restitution
         rec.density = def.material.density
         rec.isStatic = metas[body].type == .static
+        rec.filtered = def.filter != .default
+        broadPhase.filters[s] = def.filter
         switch def.geometry {
         case let .circle(r, c):
             rec.kind = .circle; rec.radius = r; rec.center = c

@@ -23,15 +23,49 @@ public struct Material: Sendable, Equatable {
     }
 }
 
+/// Which other shapes a shape collides with, as Box2D's `b2Filter`: two shapes collide when
+/// each one's category is in the other's mask, unless they share a non-zero `groupIndex`, which
+/// decides alone (positive: always collide, negative: never). It works beside collision
+/// groups (`createCollisionGroup`), which decide per body: a pair of shapes collides only
+/// when both allow it, so a positive group index cannot make two bodies of different
+/// collision groups collide. Two shapes of one body never collide.
+public struct ShapeFilter: Sendable, Hashable {
+    /// The categories this shape is in (one bit each; default 1).
+    public var categoryBits: UInt64
+    /// The categories of the shapes it collides with (default: every one).
+    public var maskBits: UInt64
+    /// Shapes with the same non-zero index always collide (positive) or never (negative),
+    /// whatever their categories and masks (default 0: no group).
+    public var groupIndex: Int32
+
+    /// A filter; the defaults (category 1, every category in the mask, no group) collide with
+    /// every other default shape.
+    public init(categoryBits: UInt64 = 1, maskBits: UInt64 = .max, groupIndex: Int32 = 0) {
+        self.categoryBits = categoryBits; self.maskBits = maskBits; self.groupIndex = groupIndex
+    }
+
+    /// Category 1, every category in the mask, no group.
+    public static let `default` = ShapeFilter()
+
+    /// Whether a shape with this filter and one with `other` collide (the rule above).
+    @inlinable public func collides(with other: ShapeFilter) -> Bool {
+        if groupIndex == other.groupIndex && groupIndex != 0 { return groupIndex > 0 }
+        return categoryBits & other.maskBits != 0 && other.categoryBits & maskBits != 0
+    }
+}
+
 /// Describes one shape of a body.
 public struct ShapeDef: Sendable {
     /// The shape's geometry, in the body's frame.
     public var geometry: Geometry
     /// Density, friction and restitution of the shape.
     public var material: Material
-    /// A shape of `geometry` with `material` (by default density 1, friction 0.6, restitution 0).
-    public init(_ geometry: Geometry, material: Material = Material()) {
-        self.geometry = geometry; self.material = material
+    /// Which other shapes it collides with (default: all; see `ShapeFilter`).
+    public var filter: ShapeFilter
+    /// A shape of `geometry` with `material` (by default density 1, friction 0.6, restitution 0)
+    /// and `filter` (by default colliding with every shape).
+    public init(_ geometry: Geometry, material: Material = Material(), filter: ShapeFilter = .default) {
+        self.geometry = geometry; self.material = material; self.filter = filter
     }
 }
 

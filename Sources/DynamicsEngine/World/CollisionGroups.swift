@@ -136,6 +136,23 @@ extension World {
         return false
     }
 
+    /// Do shapes `s` and `t` pass each other's `ShapeFilter`?
+    @inline(__always)
+    func shapeFiltersAllow(_ s: Int, _ t: Int) -> Bool {
+        guard shapes[s].filtered || shapes[t].filtered else { return true }
+        return broadPhase.filters[s].collides(with: broadPhase.filters[t])
+    }
+
+    /// Does some shape of body `b` pass the filters with shape `s`? (The continuous step
+    /// sweeps a body's core, not its shapes, against a shape: it stops the body there when
+    /// any of its shapes would collide with it.)
+    func bodyFilterAllows(body b: Int, shape s: Int) -> Bool {
+        if metas[b].firstShape < 0 { return true }
+        var allowed = false
+        forEachShape(of: b) { t in if !allowed && shapeFiltersAllow(t, s) { allowed = true } }
+        return allowed
+    }
+
     /// Should body `b` collide with a boundary of group `g`?
     @inline(__always)
     func bodyCollidesWithBoundary(_ b: Int, group g: Int32) -> Bool {

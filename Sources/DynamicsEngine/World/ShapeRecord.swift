@@ -11,6 +11,8 @@ struct ShapeRecord {
     /// normal (stored as the segment's first normal), so a body squeezed past the line is
     /// pushed back in, never out.
     var oneSided = false
+    /// The shape has a filter other than `ShapeFilter.default` (in `BroadPhase.filters`).
+    var filtered = false
     var generation: UInt32 = 0
     /// The shape's vertices (and normals) in the pool: `vertexStart ..< vertexStart + vertexCount`.
     var vertexStart: Int32 = 0, vertexCount: Int32 = 0

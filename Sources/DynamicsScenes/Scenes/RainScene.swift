@@ -9,14 +9,11 @@ import DynamicsEngine
 /// the step, each of the 5 rows gets a group in the next column c (C columns; after the last,
 /// the oldest column's groups are destroyed first, round robin): 5 ragdolls, 0.5 m apart,
 /// standing on x = −3.125 C + 6.25 (c + 0.5), y = 40 + 45 r, joint friction 0.05 N·m, joint
-/// springs of 5 Hz with damping ratio 0.5. Within a
-/// column the n-th ragdolls of all groups never collide with each other (Box2D's negative
-/// group index −(n + 1)), nor does a ragdoll with itself; here that is one collision group per
-/// pair of n (10 groups), the floors in all of them. Sleeping on, 1 000 steps. C = 40 (up to
+/// springs of 5 Hz with damping ratio 0.5. The n-th ragdolls of all groups (n = 1 … 5) never
+/// collide with each other nor with themselves (Box2D's group index −n, `ShapeFilter`), and
+/// feet touch only the floors (see `Ragdoll`). Sleeping on, 1 000 steps. C = 40 (up to
 /// 1 000 ragdolls, 11 000 bodies) is Box2D's release size (its floors are 500 boxes + 1: the
 /// same), 10 the small size here (Box2D's debug size has 3 rows and groups of 2).
-///
-/// Difference: see `Ragdoll` (feet collide with ragdolls).
 ///
 /// Ragdolls that slide off the end of a floor fall past the floors below for good, as in
 /// Box2D; they do not count as escaped (the scene's region reaches 2 km down). Falling through
@@ -48,16 +45,6 @@ enum RainScene {
         let columns = request.size
         let world = Box2DBenchmark.world(sleep: true)
         let m = SceneUnits.pointsPerMetre
-        // One group per pair of ragdoll numbers within a group: two ragdolls collide unless
-        // they have the same number.
-        var pairGroups: [[CollisionGroupID]] = Array(repeating: [], count: Self.groupSize)
-        var all: [CollisionGroupID] = []
-        for a in 0..<Self.groupSize {
-            for b in (a + 1)..<Self.groupSize {
-                let g = world.createCollisionGroup(mode: .items)
-                pairGroups[a].append(g); pairGroups[b].append(g); all.append(g)
-            }
-        }
         let gridCount = 25 * columns / 2
         let span = 0.5 * Float(gridCount)
         var floors: [ShapeDef] = []
@@ -68,9 +55,7 @@ enum RainScene {
                 floors.append(ShapeDef(.box(halfWidth: 0.25 * m, halfHeight: 0.25 * m, center: center), material: SceneUnits.material))
             }
         }
-        var ground = BodyDef(type: .static, position: .zero)
-        ground.groups = all
-        try world.createBody(ground, shapes: floors)
+        try world.createBody(BodyDef(type: .static, position: .zero), shapes: floors)
 
         let rain = Rain(columns: columns)
         let groupDistance = span / Float(columns)
@@ -81,10 +66,10 @@ enum RainScene {
                 // A slot's ragdoll is made again in its own lists once it has been used.
                 if rain.ragdolls[slot] != nil {
                     try rain.ragdolls[slot]!.create(in: world, at: p, jointFriction: Self.jointFriction, jointHertz: Self.jointHertz,
-                                                    jointDamping: Self.jointDamping, groups: pairGroups[n])
+                                                    jointDamping: Self.jointDamping, number: Int32(n + 1))
                 } else {
                     rain.ragdolls[slot] = try Ragdoll(in: world, at: p, jointFriction: Self.jointFriction, jointHertz: Self.jointHertz,
-                                                      jointDamping: Self.jointDamping, groups: pairGroups[n])
+                                                      jointDamping: Self.jointDamping, number: Int32(n + 1))
                 }
                 p.x += 0.5 * m
             }

@@ -10,8 +10,9 @@ import DynamicsEngine
 /// each lower leg, a polygon rounded by 0.015 m, friction 0.05; each joint at a pivot given in
 /// the world, its friction torque `frictionScale × jointFriction` (a motor of speed 0), its
 /// limits in units of π, a spring of `jointHertz` and `jointDamping` toward its reference
-/// angle. One difference: a foot collides like the rest of its leg (Box2D's feet touch only
-/// the ground).
+/// angle. Box2D's filters: every shape of ragdoll number n has group index −n (so it never
+/// meets itself or another ragdoll of its number), the bones are category 2 colliding with
+/// categories 1 (the ground) and 2, the feet category 2 colliding with category 1 only.
 struct Ragdoll {
     var bodies: [BodyHandle]
     var joints: [JointHandle]
@@ -61,43 +62,53 @@ struct Ragdoll {
     /// The foot's rounding (m).
     static let footRadius: Float = 0.015
 
-    /// Each bone's shapes (pt, in the bone's frame), made once: every ragdoll hands the world
-    /// the same lists, so creating one allocates nothing here.
-    static let boneShapes: [[ShapeDef]] = {
+    /// Ragdoll numbers whose shapes are made once (`boneShapes`); others are made per ragdoll.
+    static let preparedNumbers: ClosedRange<Int32> = 0...15
+
+    /// Each bone's shapes (pt, in the bone's frame) for each ragdoll number in
+    /// `preparedNumbers`, made once: every ragdoll of a number hands the world the same lists,
+    /// so creating one allocates nothing here.
+    static let boneShapes: [[[ShapeDef]]] = preparedNumbers.map { shapes(number: $0) }
+
+    /// Each bone's shapes for ragdoll number `n` (group index −n; 0: no group).
+    static func shapes(number n: Int32) -> [[ShapeDef]] {
         let m = SceneUnits.pointsPerMetre
         let skin = Material(density: 1, friction: 0.2, restitution: 0)
         let sole = Material(density: 1, friction: 0.05, restitution: 0)
-        return bones.map { bone in
-            var shapes = [ShapeDef(.capsule(Vec2(0, bone.low * m), Vec2(0, bone.high * m), radius: bone.radius * m), material: skin)]
-            if bone.foot { shapes.append(ShapeDef(.roundedPolygon(foot.map { $0 * m }, radius: footRadius * m), material: sole)) }
+        let bone = ShapeFilter(categoryBits: 2, maskBits: 1 | 2, groupIndex: -n)
+        let soleFilter = ShapeFilter(categoryBits: 2, maskBits: 1, groupIndex: -n)
+        return bones.map { b in
+            var shapes = [ShapeDef(.capsule(Vec2(0, b.low * m), Vec2(0, b.high * m), radius: b.radius * m), material: skin, filter: bone)]
+            if b.foot { shapes.append(ShapeDef(.roundedPolygon(foot.map { $0 * m }, radius: footRadius * m), material: sole, filter: soleFilter)) }
             return shapes
         }
-    }()
+    }
 
     /// Creates a ragdoll standing on `position` (pt). `jointFriction` is Box2D's friction torque
-    /// in N·m, `jointHertz` and `jointDamping` its joints' spring (no spring at 0 Hz); the
-    /// bodies join `groups`.
+    /// in N·m, `jointHertz` and `jointDamping` its joints' spring (no spring at 0 Hz); `number`
+    /// is Box2D's `groupIndex` (its shapes get group index −number).
     init(in world: World, at position: Vec2, jointFriction: Float, jointHertz: Float, jointDamping: Float,
-         groups: [CollisionGroupID]) throws {
+         number: Int32) throws {
         bodies = []
         joints = []
         bodies.reserveCapacity(Self.bones.count)
         joints.reserveCapacity(Self.bones.count - 1)
-        try create(in: world, at: position, jointFriction: jointFriction, jointHertz: jointHertz, jointDamping: jointDamping, groups: groups)
+        try create(in: world, at: position, jointFriction: jointFriction, jointHertz: jointHertz, jointDamping: jointDamping, number: number)
     }
 
     /// Creates the ragdoll's bodies and joints again, in its own lists (after `destroy`).
     mutating func create(in world: World, at position: Vec2, jointFriction: Float, jointHertz: Float, jointDamping: Float,
-                         groups: [CollisionGroupID]) throws {
+                         number: Int32) throws {
         let m = SceneUnits.pointsPerMetre
+        let shapes = Self.preparedNumbers.contains(number) ? Self.boneShapes[Int(number - Self.preparedNumbers.lowerBound)]
+                                                           : Self.shapes(number: number)
         bodies.removeAll(keepingCapacity: true)
         joints.removeAll(keepingCapacity: true)
         for (k, bone) in Self.bones.enumerated() {
             var def = BodyDef(type: .dynamic, position: position + Vec2(0, bone.y * m))
             def.linearDamping = bone.damping
             def.sleepThreshold = Self.sleepThreshold * m
-            def.groups = groups
-            let body = try world.createBody(def, shapes: Self.boneShapes[k])
+            let body = try world.createBody(def, shapes: shapes[k])
             if bone.parent >= 0 {
                 let parent = bodies[bone.parent], pivot = position + Vec2(0, bone.pivot * m)
                 var joint = JointDef(type: .revolute, bodyA: parent, bodyB: body)
