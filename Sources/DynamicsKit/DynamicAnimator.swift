@@ -93,8 +93,15 @@ public final class DynamicAnimator {
     @exclusivity(unchecked) private var live: [LiveItem] = []
     @exclusivity(unchecked) private var liveDirty = true
 
-    /// The clock that steps this animator along with the view animations on it.
-    public let clock: AnimationClock
+    /// The clock that steps this animator along with the view animations on it (an animator
+    /// made for a collection view layout moves to its collection view's clock).
+    public internal(set) var clock: AnimationClock
+
+    /// The layout of `init(collectionViewLayout:)`, invalidated after every tick.
+    weak var collectionViewLayout: CollectionViewLayout?
+    /// Whether this animator was made for a collection view layout (checked each tick before
+    /// the weak reference is read).
+    @exclusivity(unchecked) var drivesLayout = false
 
     /// Items that stood still after two ticks in a row and moved less than this (pt) between
     /// them stay where they are until something changes them (`World.settleDistance`): an item
@@ -434,6 +441,25 @@ public final class DynamicAnimator {
         resume()
     }
 
+    // MARK: Collection view layouts
+
+    /// The attributes of the cell at `indexPath` that a behavior of this animator holds; nil
+    /// when none does (UIKit's `layoutAttributesForCell(at:)`).
+    public func layoutAttributesForCell(at indexPath: IndexPath) -> CollectionViewLayoutAttributes? {
+        for case let r? in recordList {
+            if let a = r.item as? CollectionViewLayoutAttributes, a.indexPath == indexPath { return a }
+        }
+        return nil
+    }
+
+    /// Moves the animator to `clock` (a collection view's), leaving the one it was on.
+    func move(to newClock: AnimationClock) {
+        guard newClock !== clock else { return }
+        clock.unregister(self)
+        clock = newClock
+        newClock.register(self)
+    }
+
     // MARK: Item properties compiled from behaviors
 
     /// Recomputes every body's gravity and material from the behaviors (later ones win).
@@ -532,6 +558,7 @@ public final class DynamicAnimator {
         }
         world.step(dt: Float(dt))
         writeBack()
+        if drivesLayout { collectionViewLayout?.invalidateLayout() }
         reportContacts()
         deliverContactCalls()
         for b in compiled.actionBehaviors { b.action?() }

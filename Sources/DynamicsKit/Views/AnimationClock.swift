@@ -52,6 +52,9 @@ public final class AnimationClock: @unchecked Sendable {
     @exclusivity(unchecked) private var firing: [(ViewAnimationRun, ViewAnimationRun.Event)] = []
     @exclusivity(unchecked) private var animatorScratch: [DynamicAnimator] = []
     @exclusivity(unchecked) private var runScratch: [ViewAnimationRun] = []
+    /// Stepped at the start of every advance, before the animators (collection views
+    /// decelerating); used from the clock's thread.
+    @exclusivity(unchecked) var frameDrivers: [ClockFrameDriver] = []
 
     /// Seconds advanced so far.
     @exclusivity(unchecked) public private(set) var time: TimeInterval = 0
@@ -108,6 +111,7 @@ public final class AnimationClock: @unchecked Sendable {
 
     private func advanceOnce(by seconds: TimeInterval) {
         time += seconds
+        if !frameDrivers.isEmpty { driveFrames(by: seconds) }
         if let only = lock.withLock({ _ in soleAnimator }) {
             // One live animator (a component on its own clock): stepped without the snapshot
             // list, which costs more than a small world's step can spare. Same order.
