@@ -36,6 +36,8 @@ public final class SpringsDriver: SceneDriver, CollectionViewDataSource {
     public let layout: SpringyFlowLayout
     /// The list, full screen.
     public let collectionView: CollectionView
+    /// The phone screen holding the list.
+    public let screenView = DynamicView(frame: CGRect(origin: .zero, size: SpringsScene.screen))
     /// Cells in the list.
     public let cells: Int
 
@@ -81,6 +83,7 @@ public final class SpringsDriver: SceneDriver, CollectionViewDataSource {
             return v
         }
         collectionView.dataSource = self
+        screenView.addSubview(collectionView)
         collectionView.reloadData()
     }
 
@@ -182,14 +185,7 @@ public final class SpringsDriver: SceneDriver, CollectionViewDataSource {
     /// Finishes the cycle under way (one drag and fling each way), then leaves the list alone.
     public func stopChangingAfterFirstCycle() { quiet = true }
     /// The phone screen with the list.
-    public var picture: ScenePicture? {
-        let root = collectionView.superview ?? {
-            let r = DynamicView(frame: CGRect(origin: .zero, size: SpringsScene.screen))
-            r.addSubview(collectionView)
-            return r
-        }()
-        return .view(root, clock)
-    }
+    public var picture: ScenePicture? { .view(screenView, clock) }
 
     /// The scene's checks: cells kept their order, every rest found every cell within 0.5 pt
     /// of its flow position, and every settle ended within 12 s.
