@@ -155,6 +155,22 @@ struct CollectionViewTests {
         #expect(cv.contentSize.height == CGFloat(67_999_992))
     }
 
+    @Test("resizing keeps the offset and recomputes the rows for the new width")
+    func resize() throws {
+        let (cv, layout, _) = makeList(counts: [100]) { $0.itemSize = CGSize(width: 100, height: 100) }
+        cv.contentOffset = CGPoint(x: 0, y: 330)
+        cv.frame = CGRect(x: 10, y: 20, width: 430, height: 480)
+        cv.layoutIfNeeded()
+        #expect(cv.contentOffset == CGPoint(x: 0, y: 330) && cv.bounds == CGRect(x: 0, y: 330, width: 430, height: 480))
+        // Four a row now: n = ⌊440 / 110⌋, gaps (430 − 400) / 3 = 10.
+        #expect(layout.frameForItem(at: IndexPath(item: 5, section: 0)) == CGRect(x: 110, y: 110, width: 100, height: 100))
+        #expect(cv.contentSize == CGSize(width: 430, height: 25 * 110 - 10))
+        #expect(cv.indexPathsForVisibleItems.first == IndexPath(item: 12, section: 0))
+        // Setting the bounds' origin scrolls.
+        cv.bounds = CGRect(x: 0, y: 440, width: 430, height: 480)
+        #expect(cv.contentOffset.y == 440 && cv.frame == CGRect(x: 10, y: 20, width: 430, height: 480))
+    }
+
     // MARK: Bad input
 
     @Test("index paths out of range give nil; a shrinking data source drops its cells after reloadData")

@@ -172,6 +172,16 @@ open class CollectionView: DynamicView {
         }
     }
 
+    /// The view's rectangle in its superview; setting it keeps the content offset (as UIKit's
+    /// frame setter keeps the bounds origin).
+    open override var frame: CGRect {
+        get { super.frame }
+        set {
+            center = CGPoint(x: newValue.midX, y: newValue.midY)
+            bounds = CGRect(origin: offset, size: newValue.size)
+        }
+    }
+
     /// The point of the content at the view's top-left corner (`bounds.origin`). Setting it
     /// scrolls at once (`setContentOffset(_:animated: false)`).
     public var contentOffset: CGPoint {

@@ -272,9 +272,10 @@ public final class AnimationClock: @unchecked Sendable {
         return isIdle
     }
 
-    /// True when no animator on the clock is running and no view animation is left.
+    /// True when no animator on the clock is running, no view animation is left and no
+    /// collection view is decelerating.
     public var isIdle: Bool {
-        lock.withLock { _ in runs.isEmpty && !animators.contains { $0.animator?.isRunning == true } }
+        frameDrivers.isEmpty && lock.withLock { _ in runs.isEmpty && !animators.contains { $0.animator?.isRunning == true } }
     }
 
     /// Number of view animations committed on this clock that have not ended.
