@@ -166,7 +166,8 @@ open class SpringyFlowLayout: CollectionViewFlowLayout {
     }
 
     /// Moves every sprung cell by the scroll's delta scaled by its distance from the finger;
-    /// true only when the size changes (the rows must be recomputed).
+    /// true when the bounds move or change size (the springs' range follows the bounds, and a
+    /// new size changes the rows).
     open override func shouldInvalidateLayout(forBoundsChange newBounds: CGRect) -> Bool {
         guard let cv = collectionView else { return false }
         let vertical = scrollDirection == .vertical
@@ -181,6 +182,6 @@ open class SpringyFlowLayout: CollectionViewFlowLayout {
                 animator.updateItem(usingCurrentState: a)
             }
         }
-        return super.shouldInvalidateLayout(forBoundsChange: newBounds)
+        return delta != 0 || super.shouldInvalidateLayout(forBoundsChange: newBounds)
     }
 }
