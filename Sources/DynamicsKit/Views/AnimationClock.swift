@@ -15,10 +15,12 @@ public protocol ClockSharePreparation: AnyObject {
 /// The headless display link: one clock drives every dynamic animator and every view
 /// animation registered on it, in a fixed order, so a run is deterministic.
 ///
-/// `advance(by:)` steps exactly the time given, in this order: each live animator registered on
-/// the clock (in the order they were created) by `step(by:)`, then each running view animation
-/// (in commit order); will-start, did-stop and completion callbacks run after all of them have
-/// advanced; last, the advancing thread's pending Auto Layout passes (DynamicsLayout) run.
+/// `advance(by:)` steps exactly the time given, in this order: the collection views scrolling
+/// on their own on the clock (decelerating, springing back, animating an offset), each live
+/// animator registered on the clock (in the order they were created) by `step(by:)`, then each
+/// running view animation (in commit order); will-start, did-stop and completion callbacks run
+/// after all of them have advanced; last, the advancing thread's pending layout passes (Auto
+/// Layout's, collection views') run.
 /// `DynamicAnimator.run(for:)` and `runUntilPaused(timeout:)` advance the animator's
 /// clock, so everything on it moves together, as on a device; `DynamicAnimator.step(by:)`
 /// still steps one animator alone. An app's frame loop calls `tick(timestamp:)`, which applies
