@@ -35,7 +35,7 @@ struct SpringyFlowLayoutTests {
         #expect(sprung() == rows(-480, 960, count: 10_000))
         for y in [6_000.0, 6_037.5, 599_000.0, 12.0] {
             cv.contentOffset = CGPoint(x: 0, y: y)
-            cv.layoutIfNeeded()
+            cv.layoutCellsIfNeeded()
             #expect(sprung() == rows(y - 480, y + 960, count: 10_000), "offset \(y)")
             #expect(layout.springCount == layout.animator.behaviors.count)
         }

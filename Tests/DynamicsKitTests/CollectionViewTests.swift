@@ -148,7 +148,7 @@ struct CollectionViewTests {
     func millionItems() {
         let (cv, _, _) = makeList(counts: [1_000_000]) { $0.itemSize = CGSize(width: 320, height: 60); $0.minimumLineSpacing = 8 }
         cv.contentOffset = CGPoint(x: 0, y: 68 * 500_000 + 30)
-        cv.layoutIfNeeded()
+        cv.layoutCellsIfNeeded()
         // 480 pt show rows 500 000 … 500 007 (the first one in part).
         #expect(cv.indexPathsForVisibleItems == (500_000...500_007).map { IndexPath(item: $0, section: 0) })
         #expect(cv.subviews.count == 8)
@@ -160,7 +160,7 @@ struct CollectionViewTests {
         let (cv, layout, _) = makeList(counts: [100]) { $0.itemSize = CGSize(width: 100, height: 100) }
         cv.contentOffset = CGPoint(x: 0, y: 330)
         cv.frame = CGRect(x: 10, y: 20, width: 430, height: 480)
-        cv.layoutIfNeeded()
+        cv.layoutCellsIfNeeded()
         #expect(cv.contentOffset == CGPoint(x: 0, y: 330) && cv.bounds == CGRect(x: 0, y: 330, width: 430, height: 480))
         // Four a row now: n = ⌊440 / 110⌋, gaps (430 − 400) / 3 = 10.
         #expect(layout.frameForItem(at: IndexPath(item: 5, section: 0)) == CGRect(x: 110, y: 110, width: 100, height: 100))
@@ -181,7 +181,7 @@ struct CollectionViewTests {
         #expect(cv.layoutAttributesForItem(at: IndexPath(item: 0, section: 1)) == nil)
         #expect(cv.layoutAttributesForItem(at: IndexPath(index: 3)) == nil)
         cv.contentOffset = CGPoint(x: 0, y: 720)   // the end: items 18 … 29
-        cv.layoutIfNeeded()
+        cv.layoutCellsIfNeeded()
         #expect(cv.indexPathsForVisibleItems.first?.item == 18 && cv.subviews.count == 12)
         source.counts = [5]
         // Until reloadData the collection view keeps the counts it read.
@@ -315,7 +315,7 @@ struct CollectionViewTests {
             return v
         }
         cv.reloadData()
-        for k in 1...200 { cv.contentOffset = CGPoint(x: 0, y: CGFloat(k) * 37); cv.layoutIfNeeded() }
+        for k in 1...200 { cv.contentOffset = CGPoint(x: 0, y: CGFloat(k) * 37); cv.layoutCellsIfNeeded() }
         #expect(made <= 9, "made \(made) cells for 480 pt of 68 pt rows")
         for ip in cv.indexPathsForVisibleItems {
             let cell = cv.cellForItem(at: ip)!

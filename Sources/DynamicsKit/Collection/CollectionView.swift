@@ -40,7 +40,7 @@ public struct DecelerationRate: Sendable, Equatable, Hashable {
 /// scrolls out goes to a reuse pool, and `cellProvider` reconfigures it for the next one that
 /// comes in. The layout pass (layout `prepare()` when invalid, then
 /// `layoutAttributesForElements(in: bounds)`, then the cells) runs at the end of the clock's
-/// next advance after a change, or at once with `layoutIfNeeded()`; `reloadData()` reads the
+/// next advance after a change, or at once with `layoutCellsIfNeeded()`; `reloadData()` reads the
 /// data source and prepares the layout at once.
 ///
 /// **Scrolling.** `beginDrag(at:)`, `drag(to:)` and `endDrag(velocity:)` are a finger on the
@@ -100,7 +100,7 @@ open class CollectionView: DynamicView {
         panGestureRecognizer.view = self
         layout.forEachAnimator { $0.move(to: clock) }
         layout.needsPrepare = true
-        setNeedsLayout()
+        setNeedsCellLayout()
     }
 
     deinit {
@@ -124,12 +124,12 @@ open class CollectionView: DynamicView {
     public func reloadData() {
         readCounts()
         collectionViewLayout.needsPrepare = true
-        layoutIfNeeded()
+        layoutCellsIfNeeded()
         let clamped = clampedOffset(offset)
         if clamped != offset && !isDragging {
             stopScrolling()
             applyOffset(clamped)
-            layoutIfNeeded()
+            layoutCellsIfNeeded()
         }
     }
 
@@ -166,7 +166,7 @@ open class CollectionView: DynamicView {
                 let nb = CGRect(origin: newValue.origin, size: newValue.size)
                 if collectionViewLayout.shouldInvalidateLayout(forBoundsChange: nb) { collectionViewLayout.invalidateLayout() }
                 super.bounds = CGRect(origin: .zero, size: newValue.size)
-                setNeedsLayout()
+                setNeedsCellLayout()
             }
             if newValue.origin != offset { setContentOffset(newValue.origin, animated: false) }
         }
@@ -212,7 +212,7 @@ open class CollectionView: DynamicView {
         let invalidate = collectionViewLayout.shouldInvalidateLayout(forBoundsChange: newBounds)
         offset = o
         if invalidate { collectionViewLayout.invalidateLayout() }
-        setNeedsLayout()
+        setNeedsCellLayout()
     }
 
     /// The smallest and largest offsets that show no space past the content's ends.
@@ -234,19 +234,19 @@ open class CollectionView: DynamicView {
 
     /// The index paths of the cells on screen, in index order.
     public var indexPathsForVisibleItems: [IndexPath] {
-        layoutIfNeeded()
+        layoutCellsIfNeeded()
         return visible.keys.sorted()
     }
 
     /// The cells on screen (in index order).
     public var visibleCells: [DynamicView] {
-        layoutIfNeeded()
+        layoutCellsIfNeeded()
         return visible.sorted { $0.key < $1.key }.map(\.value.view)
     }
 
     /// The cell on screen for `indexPath`; nil when it is not on screen.
     public func cellForItem(at indexPath: IndexPath) -> DynamicView? {
-        layoutIfNeeded()
+        layoutCellsIfNeeded()
         return visible[indexPath]?.view
     }
 
@@ -258,16 +258,19 @@ open class CollectionView: DynamicView {
         return collectionViewLayout.layoutAttributesForItem(at: indexPath)
     }
 
-    /// Makes the layout pass run at the end of the clock's next advance (on this thread).
-    public func setNeedsLayout() {
+    /// Makes the cells' layout pass run at the end of the clock's next advance (on this
+    /// thread) — UIKit's `setNeedsLayout()` for the cells, named apart from Auto Layout's
+    /// (DynamicsLayout's `setNeedsLayout()` and `layoutIfNeeded()` lay out constraints).
+    public func setNeedsCellLayout() {
         guard !passScheduled else { return }
         passScheduled = true
         AnimationClock.scheduleLayoutPass(pendingPass)
     }
 
-    /// Runs the layout pass now if one is pending: the layout's `prepare()` when it was
-    /// invalidated, then the cells of the visible rectangle.
-    public func layoutIfNeeded() {
+    /// Runs the cells' layout pass now if one is pending (UIKit's `layoutIfNeeded()` for the
+    /// cells): the layout's `prepare()` when it was invalidated, then the cells of the visible
+    /// rectangle.
+    public func layoutCellsIfNeeded() {
         if passScheduled {
             passScheduled = false
             AnimationClock.withdrawLayoutPass(pendingPass)
@@ -360,7 +363,7 @@ open class CollectionView: DynamicView {
     public func beginDrag(at point: CGPoint) {
         precondition(point.x.isFinite && point.y.isFinite, "CollectionView.beginDrag(at:): the point must be finite (got \(point))")
         precondition(!isDragging, "CollectionView.beginDrag(at:): a drag is already under way")
-        layoutIfNeeded()
+        layoutCellsIfNeeded()
         stopScrolling()
         isDragging = true
         scroll.beginDrag(at: point, offset: offset)

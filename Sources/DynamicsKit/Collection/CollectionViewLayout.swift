@@ -42,11 +42,11 @@ open class CollectionViewLayout {
     open func shouldInvalidateLayout(forBoundsChange newBounds: CGRect) -> Bool { false }
 
     /// Marks the layout invalid: the collection view's next layout pass (at the end of its
-    /// clock's next advance, or `layoutIfNeeded()`) calls `prepare()` again and places the cells
+    /// clock's next advance, or `layoutCellsIfNeeded()`) calls `prepare()` again and places the cells
     /// anew.
     open func invalidateLayout() {
         needsPrepare = true
-        collectionView?.setNeedsLayout()
+        collectionView?.setNeedsCellLayout()
     }
 
     // MARK: Animators
