@@ -45,14 +45,21 @@ open class SpringyFlowLayout: CollectionViewFlowLayout {
         let behavior: AttachmentBehavior
         var pass: Int
     }
-    private var springs: [IndexPath: Spring] = [:]
+    // The layout's state is `@exclusivity(unchecked)`: every frame reads it many times, and a
+    // layout is used from its collection view's clock's thread only.
+    /// The springs by cell (`key(_:)`: section and item in one integer, cheaper to hash than
+    /// an index path).
+    @exclusivity(unchecked) private var springs: [Int: Spring] = [:]
     /// Springs taken out of the animator, kept for the next cells.
-    private var pool: [Spring] = []
-    private var leaving: [IndexPath] = []
-    private var answer: [CollectionViewLayoutAttributes] = []
-    private var pass = 0
+    @exclusivity(unchecked) private var pool: [Spring] = []
+    @exclusivity(unchecked) private var leaving: [Int] = []
+    @exclusivity(unchecked) private var answer: [CollectionViewLayoutAttributes] = []
+    @exclusivity(unchecked) private var pass = 0
     /// The scroll axis' last bounds change (pt), for the cells that get a spring meanwhile.
-    private var latestDelta: CGFloat = 0
+    @exclusivity(unchecked) private var latestDelta: CGFloat = 0
+
+    @inline(__always) private static func key(_ ip: IndexPath) -> Int { ip.section &<< 32 | ip.item }
+    @inline(__always) private static func key(section: Int, item: Int) -> Int { section &<< 32 | item }
 
     /// Springs added and removed so far (cells entering and leaving the tiled range).
     public private(set) var springsAdded = 0
@@ -84,8 +91,9 @@ open class SpringyFlowLayout: CollectionViewFlowLayout {
         let touching = touch != .zero
         forEachItem(in: tiledRect) { ip, frame in
             let anchor = CGPoint(x: frame.midX, y: frame.midY)
-            if let s = springs[ip] {
-                springs[ip]!.pass = pass
+            let key = Self.key(ip)
+            if let s = springs[key] {
+                springs[key]!.pass = pass
                 // (The rows moved: a new width, item size or spacing.)
                 if s.behavior.anchorPoint != anchor { s.behavior.anchorPoint = anchor }
                 return
@@ -115,14 +123,14 @@ open class SpringyFlowLayout: CollectionViewFlowLayout {
             } else if touching && latestDelta != 0 {
                 s.attributes.center = displaced(s.attributes.center, anchor: anchor, touch: touch, delta: latestDelta, vertical: vertical)
             }
-            springs[ip] = s
+            springs[key] = s
             animator.addBehavior(s.behavior)
             springsAdded += 1
         }
-        for (ip, s) in springs where s.pass != pass { leaving.append(ip) }
+        for (key, s) in springs where s.pass != pass { leaving.append(key) }
         if !leaving.isEmpty {
-            for ip in leaving {
-                guard let s = springs.removeValue(forKey: ip) else { continue }
+            for key in leaving {
+                guard let s = springs.removeValue(forKey: key) else { continue }
                 animator.removeBehavior(s.behavior)
                 pool.append(s)
                 springsRemoved += 1
@@ -133,8 +141,8 @@ open class SpringyFlowLayout: CollectionViewFlowLayout {
 
     /// The spring of the item just before `ip` in its section, or else of the one just after.
     private func sprungNeighbour(of ip: IndexPath) -> Spring? {
-        if ip.item > 0, let s = springs[IndexPath(item: ip.item - 1, section: ip.section)] { return s }
-        return springs[IndexPath(item: ip.item + 1, section: ip.section)]
+        if ip.item > 0, let s = springs[Self.key(section: ip.section, item: ip.item - 1)] { return s }
+        return springs[Self.key(section: ip.section, item: ip.item + 1)]
     }
 
     /// `center` moved along the scroll axis by `delta` scaled by its anchor's distance from
@@ -162,7 +170,8 @@ open class SpringyFlowLayout: CollectionViewFlowLayout {
 
     /// The cell's spring attributes, or its flow attributes when it holds no spring.
     open override func layoutAttributesForItem(at indexPath: IndexPath) -> CollectionViewLayoutAttributes? {
-        springs[indexPath]?.attributes ?? super.layoutAttributesForItem(at: indexPath)
+        guard indexPath.count == 2 else { return nil }
+        return springs[Self.key(indexPath)]?.attributes ?? super.layoutAttributesForItem(at: indexPath)
     }
 
     /// Moves every sprung cell by the scroll's delta scaled by its distance from the finger;

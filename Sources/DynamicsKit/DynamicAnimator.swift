@@ -68,6 +68,8 @@ public final class DynamicAnimator {
         /// touches — and wakes — only the bodies whose gravity or properties really changed.
         var appliedProperties: ItemProperties? = nil
         var appliedGravity: Vec2? = nil
+        /// The item's index in `live` (set when `live` is rebuilt).
+        var liveIndex = -1
     }
     @exclusivity(unchecked) private var records: [ObjectIdentifier: Int] = [:]
     @exclusivity(unchecked) private var recordList: [ItemRecord?] = []
@@ -437,7 +439,15 @@ public final class DynamicAnimator {
         let c = item.center, a = item.transform.rotationAngle
         precondition(c.x.isFinite && c.y.isFinite && a.isFinite, "updateItem(usingCurrentState:): the item's centre and rotation must be finite")
         world.setTransform(h, position: c.vec, angle: Float(a))
-        liveDirty = true  // forget the remembered angles: the transform may have changed
+        // Forget the remembered angle: the transform may have changed. (Only this item's: a
+        // collection view layout updates every sprung cell each frame, and rebuilding the
+        // whole list for that would be a sizeable part of the frame.)
+        if !liveDirty, let slot = records[ObjectIdentifier(item)], let k = recordList[slot]?.liveIndex, k >= 0, k < live.count {
+            live[k].angle = .nan
+            live[k].rotation = Rot(c: .nan, s: .nan)
+        } else {
+            liveDirty = true
+        }
         resume()
     }
 
@@ -577,7 +587,11 @@ public final class DynamicAnimator {
     private func writeBack() {
         if liveDirty {
             live.removeAllKeepingCapacity()
-            for case let r? in recordList { live.append(LiveItem(item: r.item, body: r.body)) }
+            for k in recordList.indices {
+                guard let r = recordList[k] else { continue }
+                recordList[k]!.liveIndex = live.count
+                live.append(LiveItem(item: r.item, body: r.body))
+            }
             liveDirty = false
         }
         // (One buffer of items opened in place, each with its body: parallel arrays cost a

@@ -84,13 +84,24 @@ open class CollectionViewFlowLayout: CollectionViewLayout {
         /// Main-axis end of the section (after its closing inset).
         var end: CGFloat
     }
-    private var sections: [Section] = []
-    private var contentMain: CGFloat = 0
-    private var contentCross: CGFloat = 0
-
-    private var vertical: Bool { scrollDirection == .vertical }
-    private var itemMain: CGFloat { vertical ? itemSize.height : itemSize.width }
-    private var itemCross: CGFloat { vertical ? itemSize.width : itemSize.height }
+    // What `prepare()` computed, read by every query (`@exclusivity(unchecked)`: a springy
+    // layout queries rows every frame, and a layout is used from its collection view's clock's
+    // thread only).
+    @exclusivity(unchecked) private var sections: [Section] = []
+    @exclusivity(unchecked) private var contentMain: CGFloat = 0
+    @exclusivity(unchecked) private var contentCross: CGFloat = 0
+    /// The settings `sections` were computed with.
+    private struct Geometry {
+        var vertical = true
+        var itemSize = CGSize(width: 50, height: 50)
+        var lineSpacing: CGFloat = 10
+        var itemMain: CGFloat { vertical ? itemSize.height : itemSize.width }
+        var itemCross: CGFloat { vertical ? itemSize.width : itemSize.height }
+    }
+    @exclusivity(unchecked) private var geometry = Geometry()
+    private var vertical: Bool { geometry.vertical }
+    private var itemMain: CGFloat { geometry.itemMain }
+    private var itemCross: CGFloat { geometry.itemCross }
 
     /// As wide as the collection view and as tall as the sections (vertical), or the other way.
     open override var collectionViewContentSize: CGSize {
@@ -103,6 +114,7 @@ open class CollectionViewFlowLayout: CollectionViewLayout {
         // (Keeps the storage: a layout prepared every frame allocates nothing.)
         sections.removeAll(keepingCapacity: true)
         contentMain = 0; contentCross = 0
+        geometry = Geometry(vertical: scrollDirection == .vertical, itemSize: itemSize, lineSpacing: minimumLineSpacing)
         guard let cv = collectionView else { return }
         let size = cv.bounds.size
         let inset = sectionInset
@@ -127,7 +139,7 @@ open class CollectionViewFlowLayout: CollectionViewLayout {
             var section = Section(count: count, perLine: perLine, lines: lines, firstLine: y + before,
                                   crossStart: crossStart, crossPitch: crossPitch, end: y)
             if count > 0 {
-                section.end = y + before + CGFloat(lines) * im + CGFloat(lines - 1) * minimumLineSpacing + after
+                section.end = y + before + CGFloat(lines) * im + CGFloat(lines - 1) * geometry.lineSpacing + after
             }
             sections.append(section)
             y = section.end
@@ -137,12 +149,12 @@ open class CollectionViewFlowLayout: CollectionViewLayout {
 
     /// The frame of a cell by its row and column (no allocation).
     @inline(__always)
-    private func frame(in s: Section, item: Int) -> CGRect {
+    private func frame(in s: Section, item: Int, _ g: Geometry) -> CGRect {
         let line = item / s.perLine, col = item - line * s.perLine
-        let main = s.firstLine + CGFloat(line) * (itemMain + minimumLineSpacing)
+        let main = s.firstLine + CGFloat(line) * (g.itemMain + g.lineSpacing)
         let cross = s.crossStart + CGFloat(col) * s.crossPitch
-        return vertical ? CGRect(x: cross, y: main, width: itemSize.width, height: itemSize.height)
-                        : CGRect(x: main, y: cross, width: itemSize.width, height: itemSize.height)
+        return g.vertical ? CGRect(x: cross, y: main, width: g.itemSize.width, height: g.itemSize.height)
+                          : CGRect(x: main, y: cross, width: g.itemSize.width, height: g.itemSize.height)
     }
 
     /// **Better than UIKit**: the flow frame of the cell at `indexPath` as of the last
@@ -151,7 +163,7 @@ open class CollectionViewFlowLayout: CollectionViewLayout {
         guard indexPath.count == 2 else { return nil }
         let sec = indexPath.section, item = indexPath.item
         guard sec >= 0, sec < sections.count, item >= 0, item < sections[sec].count else { return nil }
-        return frame(in: sections[sec], item: item)
+        return frame(in: sections[sec], item: item, geometry)
     }
 
     /// **Better than UIKit**: calls `body` with the index path and flow frame of every cell
@@ -159,9 +171,10 @@ open class CollectionViewFlowLayout: CollectionViewLayout {
     /// rectangle are found by arithmetic, so the cost follows the cells visited.
     public func forEachItem(in rect: CGRect, _ body: (IndexPath, CGRect) -> Void) {
         guard rect.minX.isFinite, rect.minY.isFinite, rect.width.isFinite, rect.height.isFinite else { return }
+        let g = geometry, vertical = g.vertical, itemMain = g.itemMain
         let lo = vertical ? rect.minY : rect.minX, hi = vertical ? rect.maxY : rect.maxX
         let crossLo = vertical ? rect.minX : rect.minY, crossHi = vertical ? rect.maxX : rect.maxY
-        let pitch = itemMain + minimumLineSpacing
+        let pitch = itemMain + g.lineSpacing
         for (si, s) in sections.enumerated() where s.count > 0 {
             let last = s.firstLine + CGFloat(s.lines - 1) * pitch + itemMain
             guard last > lo, s.firstLine < hi else { continue }
@@ -173,7 +186,7 @@ open class CollectionViewFlowLayout: CollectionViewLayout {
                 guard top + itemMain > lo, top < hi else { continue }
                 let start = line * s.perLine, stop = min(s.count, start + s.perLine)
                 for item in start..<stop {
-                    let f = frame(in: s, item: item)
+                    let f = frame(in: s, item: item, g)
                     let c0 = vertical ? f.minX : f.minY, c1 = vertical ? f.maxX : f.maxY
                     if c1 > crossLo && c0 < crossHi { body(IndexPath(item: item, section: si), f) }
                 }
