@@ -1,5 +1,10 @@
 import DynamicsKit
 import Foundation
+#if canImport(UIKit)
+import UIKit   // IndexPath(item:section:), .item, .section (IndexPath+Items.swift adds them elsewhere)
+#elseif canImport(AppKit)
+import AppKit
+#endif
 
 /// The springy list of iOS 7's Messages at any length: a flow layout whose cells hang on
 /// zero-length springs (`AttachmentBehavior`, length 0, damping `springDamping`, frequency

@@ -2,6 +2,11 @@ import DynamicsComponents
 import DynamicsKit
 import Foundation
 import Testing
+#if canImport(UIKit)
+import UIKit   // IndexPath(item:section:), .item, .section (IndexPath+Items.swift adds them elsewhere)
+#elseif canImport(AppKit)
+import AppKit
+#endif
 
 private final class Rows: CollectionViewDataSource {
     var count: Int

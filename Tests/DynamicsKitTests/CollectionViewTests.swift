@@ -1,6 +1,11 @@
 import DynamicsKit
 import Foundation
 import Testing
+#if canImport(UIKit)
+import UIKit   // IndexPath(item:section:), .item, .section (IndexPath+Items.swift adds them elsewhere)
+#elseif canImport(AppKit)
+import AppKit
+#endif
 
 /// A data source with fixed counts per section.
 final class CountsSource: CollectionViewDataSource {

@@ -2,6 +2,11 @@ import DynamicsEngine
 import DynamicsKit
 import Foundation
 import Testing
+#if canImport(UIKit)
+import UIKit   // IndexPath(item:section:), .item, .section (IndexPath+Items.swift adds them elsewhere)
+#elseif canImport(AppKit)
+import AppKit
+#endif
 
 /// The first programs of README.md, run and checked, and the README checked against them.
 ///

@@ -1,6 +1,11 @@
 import DynamicsKit
 import Foundation
 import Testing
+#if canImport(UIKit)
+import UIKit   // IndexPath(item:section:), .item, .section (IndexPath+Items.swift adds them elsewhere)
+#elseif canImport(AppKit)
+import AppKit
+#endif
 
 /// objc.io issue 5's springy flow layout ("UICollectionView + UIKit Dynamics"), ported line
 /// for line: one zero-length spring per cell to its flow position; a scroll moves each cell by

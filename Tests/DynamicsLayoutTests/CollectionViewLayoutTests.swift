@@ -2,6 +2,11 @@ import DynamicsKit
 import DynamicsLayout
 import Foundation
 import Testing
+#if canImport(UIKit)
+import UIKit   // IndexPath(item:section:), .item, .section (IndexPath+Items.swift adds them elsewhere)
+#elseif canImport(AppKit)
+import AppKit
+#endif
 
 private final class TenRows: CollectionViewDataSource {
     func collectionView(_ collectionView: CollectionView, numberOfItemsInSection section: Int) -> Int { 100 }

@@ -3,6 +3,11 @@ import DynamicsKit
 import DynamicsScenes
 import Foundation
 import Testing
+#if canImport(UIKit)
+import UIKit   // IndexPath(item:section:), .item, .section (IndexPath+Items.swift adds them elsewhere)
+#elseif canImport(AppKit)
+import AppKit
+#endif
 
 /// The `springs` scene: a springy list scrolled both ways by the scripted finger.
 @Suite("springs scene")

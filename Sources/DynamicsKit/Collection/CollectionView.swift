@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(UIKit)
+import UIKit   // IndexPath(item:section:), .item, .section (IndexPath+Items.swift adds them elsewhere)
+#elseif canImport(AppKit)
+import AppKit
+#endif
 
 /// What a collection view shows: how many sections and items (UIKit's
 /// `UICollectionViewDataSource`; the cells themselves come from `CollectionView.cellProvider`).

@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(UIKit)
+import UIKit   // IndexPath(item:section:), .item, .section (IndexPath+Items.swift adds them elsewhere)
+#elseif canImport(AppKit)
+import AppKit
+#endif
 
 /// The direction a flow layout's content scrolls (UIKit's `UICollectionView.ScrollDirection`).
 public enum CollectionViewScrollDirection: Sendable, Equatable {

@@ -2,6 +2,11 @@ import DynamicsComponents
 import DynamicsEngine
 import DynamicsKit
 import Foundation
+#if canImport(UIKit)
+import UIKit   // IndexPath(item:section:), .item, .section (IndexPath+Items.swift adds them elsewhere)
+#elseif canImport(AppKit)
+import AppKit
+#endif
 
 /// `springs`: N cells (390 × 60 pt, 8 pt apart) in a vertical springy list
 /// (`SpringyFlowLayout`) on a 390 × 844 pt screen, scrolled by the scripted finger: drag 600 pt
