@@ -68,6 +68,8 @@ public final class DynamicAnimator {
         /// touches — and wakes — only the bodies whose gravity or properties really changed.
         var appliedProperties: ItemProperties? = nil
         var appliedGravity: Vec2? = nil
+        /// The item's index in `live` (set when `live` is rebuilt).
+        var liveIndex = -1
     }
     @exclusivity(unchecked) private var records: [ObjectIdentifier: Int] = [:]
     @exclusivity(unchecked) private var recordList: [ItemRecord?] = []
@@ -93,8 +95,15 @@ public final class DynamicAnimator {
     @exclusivity(unchecked) private var live: [LiveItem] = []
     @exclusivity(unchecked) private var liveDirty = true
 
-    /// The clock that steps this animator along with the view animations on it.
-    public let clock: AnimationClock
+    /// The clock that steps this animator along with the view animations on it (an animator
+    /// made for a collection view layout moves to its collection view's clock).
+    public internal(set) var clock: AnimationClock
+
+    /// The layout of `init(collectionViewLayout:)`, invalidated after every tick.
+    weak var collectionViewLayout: CollectionViewLayout?
+    /// Whether this animator was made for a collection view layout (checked each tick before
+    /// the weak reference is read).
+    @exclusivity(unchecked) var drivesLayout = false
 
     /// Items that stood still after two ticks in a row and moved less than this (pt) between
     /// them stay where they are until something changes them (`World.settleDistance`): an item
@@ -430,8 +439,35 @@ public final class DynamicAnimator {
         let c = item.center, a = item.transform.rotationAngle
         precondition(c.x.isFinite && c.y.isFinite && a.isFinite, "updateItem(usingCurrentState:): the item's centre and rotation must be finite")
         world.setTransform(h, position: c.vec, angle: Float(a))
-        liveDirty = true  // forget the remembered angles: the transform may have changed
+        // Forget the remembered angle: the transform may have changed. (Only this item's: a
+        // collection view layout updates every sprung cell each frame, and rebuilding the
+        // whole list for that would be a sizeable part of the frame.)
+        if !liveDirty, let slot = records[ObjectIdentifier(item)], let k = recordList[slot]?.liveIndex, k >= 0, k < live.count {
+            live[k].angle = .nan
+            live[k].rotation = Rot(c: .nan, s: .nan)
+        } else {
+            liveDirty = true
+        }
         resume()
+    }
+
+    // MARK: Collection view layouts
+
+    /// The attributes of the cell at `indexPath` that a behavior of this animator holds; nil
+    /// when none does (UIKit's `layoutAttributesForCell(at:)`).
+    public func layoutAttributesForCell(at indexPath: IndexPath) -> CollectionViewLayoutAttributes? {
+        for case let r? in recordList {
+            if let a = r.item as? CollectionViewLayoutAttributes, a.indexPath == indexPath { return a }
+        }
+        return nil
+    }
+
+    /// Moves the animator to `clock` (a collection view's), leaving the one it was on.
+    func move(to newClock: AnimationClock) {
+        guard newClock !== clock else { return }
+        clock.unregister(self)
+        clock = newClock
+        newClock.register(self)
     }
 
     // MARK: Item properties compiled from behaviors
@@ -532,6 +568,7 @@ public final class DynamicAnimator {
         }
         world.step(dt: Float(dt))
         writeBack()
+        if drivesLayout { collectionViewLayout?.invalidateLayout() }
         reportContacts()
         deliverContactCalls()
         for b in compiled.actionBehaviors { b.action?() }
@@ -550,7 +587,11 @@ public final class DynamicAnimator {
     private func writeBack() {
         if liveDirty {
             live.removeAllKeepingCapacity()
-            for case let r? in recordList { live.append(LiveItem(item: r.item, body: r.body)) }
+            for k in recordList.indices {
+                guard let r = recordList[k] else { continue }
+                recordList[k]!.liveIndex = live.count
+                live.append(LiveItem(item: r.item, body: r.body))
+            }
             liveDirty = false
         }
         // (One buffer of items opened in place, each with its body: parallel arrays cost a

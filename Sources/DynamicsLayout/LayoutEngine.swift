@@ -368,7 +368,7 @@ final class LayoutEngine: PendingLayoutPass {
             guard let v = entries[i - 1].view else { continue }
             hot[i - 1].written = f
             if v.isHeldByAnimator {
-                if v.bounds.size != f.size { v.bounds = CGRect(origin: .zero, size: f.size) }
+                if v.bounds.size != f.size { v.bounds = CGRect(origin: v.bounds.origin, size: f.size) }   // (a scrolled view keeps its offset)
                 hot[i - 1].written.origin.x = .nan      // its position is the animator's: check again next time
             } else {
                 v.frame = f

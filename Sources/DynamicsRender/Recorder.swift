@@ -350,7 +350,10 @@ final class ViewCapture {
                     alpha = view.isHidden ? 0 : Float(p.alpha)
                 } else if visited.contains(t) {
                     let m = p.transform
-                    x = Float(p.center.x + m.tx); y = Float(p.center.y + m.ty)
+                    // (A scrolled superview — a collection view — shows its content from its
+                    // bounds origin: the subview moves the other way.)
+                    let shift = view.superview?.bounds.origin ?? .zero
+                    x = Float(p.center.x + m.tx - shift.x); y = Float(p.center.y + m.ty - shift.y)
                     (deg, sx, sy) = decompose(m, track: t)
                     alpha = view.isHidden ? 0 : Float(p.alpha)
                 }

@@ -294,6 +294,18 @@ struct BenchCLITests {
         #expect(m.sleepEnabled == false && m.secondsToRest == nil && (m.awakeBodies ?? 0) > 0)
     }
 
+    @Test func springsRunsItsListAndCountsCellsEnteringAndLeaving() throws {
+        // 100 000 cells, one drag and fling each way in 900 steps: the check passes, the list
+        // came to rest twice, and the extra cycle counts cells entering or leaving the springs.
+        let (text, status) = try Self.runExecutable(["run", "springs", "--items", "100000", "--warmup", "600", "--steps", "300",
+                                                     "--repeat", "1", "--quiet", "--format", "json"])
+        #expect(status == 0)
+        let r = try BenchJSON.decoder().decode(BenchRecord.self, from: Data(text.utf8))
+        #expect(r.passed == true && r.checks?["order_kept"] == true && r.checks?["at_rest_in_place"] == true)
+        #expect(r.metrics?["rests"] == 2 && (r.metrics?["springs_max"] ?? 0) <= 40)
+        #expect((r.togglesPerStep ?? 0) > 0 && r.allocsPerToggle != nil)
+    }
+
     @Test func sleepingBlockStaysAsleepBesideTheSceneAndProfileTimesEveryPhase() throws {
         let (text, status) = try Self.runExecutable(["run", "pyramid", "--items", "10", "--sleeping", "400", "--profile",
                                                      "--warmup", "5", "--steps", "20", "--repeat", "1", "--quiet", "--format", "json"])

@@ -2,6 +2,11 @@ import DynamicsEngine
 import DynamicsKit
 import Foundation
 import Testing
+#if canImport(UIKit)
+import UIKit   // IndexPath(item:section:), .item, .section (IndexPath+Items.swift adds them elsewhere)
+#elseif canImport(AppKit)
+import AppKit
+#endif
 
 /// The first programs of README.md, run and checked, and the README checked against them.
 ///
@@ -59,6 +64,31 @@ struct ReadmeExamplesTests {
         #expect(abs(square.frame.width - 100) < 1e-6 && abs(square.frame.height - 100) < 1e-6)
     }
 
+    @Test("springy: the README's port of objc.io's layout lags far cells, then every cell settles at its flow position")
+    func springy() {
+        let layout = SpringyLayout()
+        layout.itemSize = CGSize(width: 320, height: 44)
+        let cv = CollectionView(frame: CGRect(x: 0, y: 0, width: 320, height: 480), collectionViewLayout: layout, clock: AnimationClock())
+        let source = CountsSource([200])
+        cv.dataSource = source
+        cv.reloadData()
+        cv.beginDrag(at: CGPoint(x: 160, y: 400))
+        for k in 1...10 { cv.drag(to: CGPoint(x: 160, y: 400 - CGFloat(k) * 20)); cv.clock.advance(by: 1.0 / 60) }
+        // The top cell, 400 pt from the finger, lags; the one under it follows.
+        let top = layout.animator.layoutAttributesForCell(at: IndexPath(item: 0, section: 0))!
+        let under = layout.animator.layoutAttributesForCell(at: IndexPath(item: 7, section: 0))!
+        #expect(top.center.y - 22 > 20, "top cell lags by \(top.center.y - 22)")
+        #expect(abs(under.center.y - (7 * 54 + 22)) < 8, "cell under the finger: \(under.center.y - (7 * 54 + 22))")
+        cv.endDrag(velocity: CGPoint(x: 0, y: -800))
+        #expect(cv.clock.runUntilIdle(timeout: 20) && !cv.isDecelerating)
+        for i in 0..<200 {
+            let f = layout.frameForItem(at: IndexPath(item: i, section: 0))!
+            let a = layout.animator.layoutAttributesForCell(at: IndexPath(item: i, section: 0))!
+            #expect(abs(a.center.y - f.midY) <= 0.5 && abs(a.center.x - f.midX) <= 0.5, "cell \(i)")
+        }
+        withExtendedLifetime(source) {}
+    }
+
     // MARK: - README.md against the marked code
 
     /// The package root: this file is `<root>/Tests/DynamicsKitTests/ReadmeExamplesTests.swift`.
@@ -106,7 +136,7 @@ struct ReadmeExamplesTests {
             contentsOf: root.appendingPathComponent("Tests/DynamicsLayoutTests/ReadmeLayoutExampleTests.swift"),
             encoding: .utf8)
         let examples: [(name: String, source: String)] = [("engine", thisFile), ("animator", thisFile),
-                                                           ("layout", layoutFile)]
+                                                           ("layout", layoutFile), ("springy", thisFile)]
         let blocks = Self.swiftBlocks(of: readme)
         try #require(blocks.count == examples.count,
                      "README.md has \(blocks.count) swift blocks; the tests mark \(examples.count) examples")
@@ -134,3 +164,26 @@ struct ReadmeExamplesTests {
         }
     }
 }
+
+// README: springy
+final class SpringyLayout: CollectionViewFlowLayout {  // objc.io's; at any length: SpringyFlowLayout (docs/dynamicskit.md)
+    lazy var animator = DynamicAnimator(collectionViewLayout: self)
+    override func prepare() {
+        super.prepare()
+        for item in animator.behaviors.isEmpty ? super.layoutAttributesForElements(in: CGRect(origin: .zero, size: collectionViewContentSize))! : [] {
+            let spring = AttachmentBehavior(item: item, attachedToAnchor: item.center)
+            (spring.length, spring.damping, spring.frequency) = (0, 0.8, 1)
+            animator.addBehavior(spring)
+        }
+    }
+    override func layoutAttributesForElements(in rect: CGRect) -> [CollectionViewLayoutAttributes]? { animator.items(in: rect) as? [CollectionViewLayoutAttributes] }
+    override func shouldInvalidateLayout(forBoundsChange newBounds: CGRect) -> Bool {
+        let delta = newBounds.minY - collectionView!.bounds.minY, touch = collectionView!.panGestureRecognizer.location(in: collectionView)
+        for case let spring as AttachmentBehavior in animator.behaviors {   // far from the finger: lags by up to the whole delta
+            spring.items[0].center.y += delta * min(1, (abs(touch.y - spring.anchorPoint.y) + abs(touch.x - spring.anchorPoint.x)) / 1500)
+            animator.updateItem(usingCurrentState: spring.items[0])
+        }
+        return false
+    }
+}
+// README: end

@@ -15,10 +15,12 @@ public protocol ClockSharePreparation: AnyObject {
 /// The headless display link: one clock drives every dynamic animator and every view
 /// animation registered on it, in a fixed order, so a run is deterministic.
 ///
-/// `advance(by:)` steps exactly the time given, in this order: each live animator registered on
-/// the clock (in the order they were created) by `step(by:)`, then each running view animation
-/// (in commit order); will-start, did-stop and completion callbacks run after all of them have
-/// advanced; last, the advancing thread's pending Auto Layout passes (DynamicsLayout) run.
+/// `advance(by:)` steps exactly the time given, in this order: the collection views scrolling
+/// on their own on the clock (decelerating, springing back, animating an offset), each live
+/// animator registered on the clock (in the order they were created) by `step(by:)`, then each
+/// running view animation (in commit order); will-start, did-stop and completion callbacks run
+/// after all of them have advanced; last, the advancing thread's pending layout passes (Auto
+/// Layout's, collection views') run.
 /// `DynamicAnimator.run(for:)` and `runUntilPaused(timeout:)` advance the animator's
 /// clock, so everything on it moves together, as on a device; `DynamicAnimator.step(by:)`
 /// still steps one animator alone. An app's frame loop calls `tick(timestamp:)`, which applies
@@ -52,6 +54,9 @@ public final class AnimationClock: @unchecked Sendable {
     @exclusivity(unchecked) private var firing: [(ViewAnimationRun, ViewAnimationRun.Event)] = []
     @exclusivity(unchecked) private var animatorScratch: [DynamicAnimator] = []
     @exclusivity(unchecked) private var runScratch: [ViewAnimationRun] = []
+    /// Stepped at the start of every advance, before the animators (collection views
+    /// decelerating); used from the clock's thread.
+    @exclusivity(unchecked) var frameDrivers: [ClockFrameDriver] = []
 
     /// Seconds advanced so far.
     @exclusivity(unchecked) public private(set) var time: TimeInterval = 0
@@ -108,6 +113,7 @@ public final class AnimationClock: @unchecked Sendable {
 
     private func advanceOnce(by seconds: TimeInterval) {
         time += seconds
+        if !frameDrivers.isEmpty { driveFrames(by: seconds) }
         if let only = lock.withLock({ _ in soleAnimator }) {
             // One live animator (a component on its own clock): stepped without the snapshot
             // list, which costs more than a small world's step can spare. Same order.
@@ -268,9 +274,10 @@ public final class AnimationClock: @unchecked Sendable {
         return isIdle
     }
 
-    /// True when no animator on the clock is running and no view animation is left.
+    /// True when no animator on the clock is running, no view animation is left and no
+    /// collection view is decelerating.
     public var isIdle: Bool {
-        lock.withLock { _ in runs.isEmpty && !animators.contains { $0.animator?.isRunning == true } }
+        frameDrivers.isEmpty && lock.withLock { _ in runs.isEmpty && !animators.contains { $0.animator?.isRunning == true } }
     }
 
     /// Number of view animations committed on this clock that have not ended.
