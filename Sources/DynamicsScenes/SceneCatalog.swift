@@ -9,6 +9,7 @@ public enum SceneCatalog {
         ComponentScenes.menus,
         ComponentScenes.alerts,
         ComponentScenes.dashboard,
+        AnimatorsScene.descriptor,
         // Box2D's benchmark app (benchmark/main.c): the scenes of v3.1.1's, `spinner` as v3.2
         // defines it, the three scenes v3.2 adds, and v3.1.1's `spinner` as `spinner_v31`;
         // then our `chains`.
