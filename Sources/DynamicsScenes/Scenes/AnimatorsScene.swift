@@ -78,6 +78,8 @@ public final class AnimatorsDriver: SceneDriver, ClockSharePreparation {
                 if inGroup == 1 {
                     card = DynamicView(frame: CGRect(x: 57, y: 380, width: 260, height: 160))
                     card.text = "Drag me"
+                    card.textColor = .white
+                    card.textAlignment = .center
                 } else {
                     // A 5 × 10 grid of small cards.
                     let col = j % 5, row = j / 5
