@@ -62,8 +62,11 @@ public final class CubicTimingParameters: TimingCurveProvider, Sendable {
         isBuiltin = false
     }
 
+    /// `.builtin` for the built-in curves, `.cubic` for custom control points.
     public var timingCurveType: TimingCurveType { isBuiltin ? .builtin : .cubic }
+    /// These parameters.
     public var cubicTimingParameters: CubicTimingParameters? { self }
+    /// nil: a cubic curve has no spring.
     public var springTimingParameters: SpringTimingParameters? { nil }
 
     var bezier: CubicBezier {
@@ -132,8 +135,11 @@ public final class SpringTimingParameters: TimingCurveProvider, Sendable {
         physical = (Double(mass), Double(stiffness), Double(damping))
     }
 
+    /// `.spring`.
     public var timingCurveType: TimingCurveType { .spring }
+    /// nil: a spring has no cubic curve.
     public var cubicTimingParameters: CubicTimingParameters? { nil }
+    /// These parameters.
     public var springTimingParameters: SpringTimingParameters? { self }
 
     /// Whether the animation lasts the spring's settling time rather than the animator's

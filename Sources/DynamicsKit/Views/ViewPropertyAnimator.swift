@@ -228,6 +228,7 @@ open class ViewPropertyAnimator: CustomStringConvertible {
         return a
     }
 
+    /// The animator's address and state, as UIKit describes it (`<…(0x…) [active] running>`).
     public var description: String {
         let s: String
         switch state { case .inactive: s = "inactive"; case .active: s = "active"; case .stopped: s = "stopped" }

@@ -14,6 +14,7 @@ import Foundation
 /// The groups' clocks advance in parallel over the workers, each worker making the cycle
 /// events of its share of the groups first (`AnimationClock.advance(_:by:workers:preparing:)`).
 public enum AnimatorsScene {
+    /// The scene's descriptor (`SceneCatalog`).
     public static let descriptor = SceneDescriptor(
         name: "animators",
         summary: "N cards, each with a property animator started, paused, dragged, reversed and sprung home every 3 s",
@@ -39,9 +40,11 @@ public final class AnimatorsDriver: SceneDriver, ClockSharePreparation {
     static let duration: TimeInterval = 0.6
     static let offset = CGPoint(x: 110, y: -200), turn: CGFloat = 0.2
 
-    /// The cards, their animators and screens (one screen and clock per group).
+    /// The cards, in order.
     public let cards: [DynamicView]
+    /// Card i's animator (on its group's clock).
     public let animators: [ViewPropertyAnimator]
+    /// The groups' screens (card i on screen i / `groupSize`).
     public let screens: [DynamicView]
     let clocks: [AnimationClock]
     /// Where each card rests.
