@@ -127,9 +127,12 @@ open class ViewPropertyAnimator: CustomStringConvertible {
     }
     /// The groups of the current run (capacity kept between runs).
     private(set) var groups: [Group] = []
-    /// Blocks added while inactive, run when the animator starts.
-    private var pendingBlocks: [(group: Int, block: () -> Void)] = []
-    private var completions: [(ViewAnimatingPosition) -> Void] = []
+    /// Blocks added while inactive, run when the animator starts. (Closures are kept in
+    /// structs: a closure stored as an array's element is re-abstracted, an allocation each.)
+    private struct PendingBlock { let group: Int; let block: () -> Void }
+    private struct Completion { let handler: (ViewAnimatingPosition) -> Void }
+    private var pendingBlocks: [PendingBlock] = []
+    private var completions: [Completion] = []
     /// The views holding tracks of this animator (capacity kept between runs).
     private var views: [DynamicView] = []
 
@@ -255,7 +258,7 @@ open class ViewPropertyAnimator: CustomStringConvertible {
         let g = groups.count
         groups.append(Group(start: start))
         if state == .inactive {
-            pendingBlocks.append((g, animation))
+            pendingBlocks.append(PendingBlock(group: g, block: animation))
         } else {
             run(animation, group: g)
         }
@@ -263,7 +266,7 @@ open class ViewPropertyAnimator: CustomStringConvertible {
 
     /// Adds a handler called once when the animator finishes, with where it ended.
     public func addCompletion(_ completion: @escaping (ViewAnimatingPosition) -> Void) {
-        completions.append(completion)
+        completions.append(Completion(handler: completion))
     }
 
     // MARK: Controlling
@@ -604,9 +607,9 @@ open class ViewPropertyAnimator: CustomStringConvertible {
         while k < firing.count {
             let c = firing[k]
             k += 1
-            c(position)
+            c.handler(position)
         }
         firing.removeAll(keepingCapacity: true)
     }
-    private var firing: [(ViewAnimatingPosition) -> Void] = []
+    private var firing: [Completion] = []
 }

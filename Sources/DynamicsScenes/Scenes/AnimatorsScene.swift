@@ -49,9 +49,12 @@ public final class AnimatorsDriver: SceneDriver, ClockSharePreparation {
     let clocks: [AnimationClock]
     /// Where each card rests.
     public let homes: [CGPoint]
-    /// Per card: its animation block and completion (made once, handed over every cycle).
-    private let blocks: [() -> Void]
-    private var completionHandlers: [(ViewAnimatingPosition) -> Void] = []
+    /// Per card: its animation block and completion, made once and handed over every cycle.
+    /// (In structs: a closure read from an array of closures is re-abstracted, an allocation.)
+    private struct Block { let run: () -> Void }
+    private struct Completion { let run: (ViewAnimatingPosition) -> Void }
+    private let blocks: [Block]
+    private var completionHandlers: [Completion] = []
     /// Per card: cycles started, completions, completions that found the card away from home
     /// or not at `.start`. (Buffers: the workers write different cards' counts at once.)
     private let started: UnsafeMutableBufferPointer<Int>
@@ -106,13 +109,13 @@ public final class AnimatorsDriver: SceneDriver, ClockSharePreparation {
         wrongCompletions = .allocate(capacity: count); wrongCompletions.initialize(repeating: 0)
         blocks = (0..<count).map { i in
             let card = cards[i], target = CGPoint(x: homes[i].x + Self.offset.x, y: homes[i].y + Self.offset.y)
-            return {
+            return Block {
                 card.center = target
                 card.transform = CGAffineTransform(rotationAngle: Self.turn)
             }
         }
         completionHandlers = (0..<count).map { i in
-            { [unowned self] position in self.completedCycle(i, at: position) }
+            Completion { [unowned self] position in self.completedCycle(i, at: position) }
         }
     }
 
@@ -153,8 +156,8 @@ public final class AnimatorsDriver: SceneDriver, ClockSharePreparation {
         if k != 0 && k != Self.homeBy && a.state == .inactive { return false }
         switch k {
         case 0:
-            a.addAnimations(blocks[i])
-            a.addCompletion(completionHandlers[i])
+            a.addAnimations(blocks[i].run)
+            a.addCompletion(completionHandlers[i].run)
             a.startAnimation()
             started[i] += 1
             return true
