@@ -10,8 +10,11 @@ import Glibc
 /// every way an app advances it, and changes made from delegate calls, actions and animation
 /// completions — checking invariants after every call (finite placement, items kept inside
 /// their reference-bounds boundary, balanced and well-formed contact calls, velocities kept
-/// across structural changes, pause/resume calls in step with `isRunning`). At the end every
-/// behavior is removed and every `began` must have had its `ended`.
+/// across structural changes, pause/resume calls in step with `isRunning`); two cards'
+/// `ViewPropertyAnimator`s get random start / pause / scrub / reverse / stop / finish /
+/// continue calls (`PropertyAnimatorFuzz`: finite presentations, one completion per run, the
+/// model values UIKit leaves). At the end every behavior is removed and every `began` must
+/// have had its `ended`.
 ///
 /// Everything is deterministic: a run's seed and a sequence's index give the sequence's own
 /// seed, so a failing sequence replays alone (`Violation.replayCommand`).

@@ -83,6 +83,10 @@ final class AppLifeSequence {
     /// A view that is never dynamic, for view animations.
     private let label = DynamicView(frame: CGRect(x: 10, y: 10, width: 80, height: 20))
     private var completionCounts: [Int] = []
+    /// Two cards with property animators (start, pause, scrub, reverse, stop, finish, continue).
+    private lazy var propertyAnimators = PropertyAnimatorFuzz(
+        clock: clock, fail: { [unowned self] in self.fail($0, $1) }, note: { [unowned self] in self.note($0) },
+        logCallback: { [unowned self] in self.logCallback($0) })
     private var settledCounts: [Int] = []
     /// Simulated seconds asked for so far, and the most this sequence asks for.
     private var simTime = 0.0
@@ -196,6 +200,7 @@ final class AppLifeSequence {
         currentCall = "final: removeAllBehaviors() on every animator, then clock.advance(by: 1/60)"
         say("#\(callIndex) \(currentCall)")
         for a in animators { a.removeAllBehaviors() }
+        propertyAnimators.finish()
         clock.advance(by: 1.0 / 60.0)
         check()
         for r in records {
@@ -248,6 +253,7 @@ final class AppLifeSequence {
         }
         checkBoundaries()
         checkStaleContacts()
+        propertyAnimators.check()
         for (a, l) in pauseLedgers.enumerated() where (l.resumes > l.pauses) != animators[a].isRunning {
             fail("pause calls out of step", "animator \(a): isRunning \(animators[a].isRunning) but \(l.resumes) willResume / \(l.pauses) didPause calls")
         }
@@ -381,7 +387,7 @@ final class AppLifeSequence {
         let clockTimeBefore = clock.time
         let running = animators.map { ($0.isRunning, $0.elapsedTime) }
         let liveBefore = records.map(\.isLive)
-        switch rng.weighted([30, 14, 6, 5, 8, 6, 16, 5, 4, 5, 1, 4, 2, 1, 1, 2]) {
+        switch rng.weighted([30, 14, 6, 5, 8, 6, 16, 5, 4, 5, 1, 4, 2, 1, 1, 2, 10]) {
         case 0: timeCall()
         case 1: addNewBehavior()
         case 2: removeBehavior()
@@ -400,7 +406,8 @@ final class AppLifeSequence {
         case 12: viewAnimation()
         case 13: whenSettled()
         case 14: growBounds()
-        default: toggleAction()
+        case 15: toggleAction()
+        default: propertyAnimators.randomCall(&rng)
         }
         for (a, animator) in animators.enumerated() where running[a].0 {
             runningTime[a] += animator.elapsedTime - running[a].1

@@ -10,6 +10,7 @@ public enum SceneCatalog {
         ComponentScenes.alerts,
         ComponentScenes.dashboard,
         SpringsScene.descriptor,
+        AnimatorsScene.descriptor,
         // Box2D's benchmark app (benchmark/main.c): the scenes of v3.1.1's, `spinner` as v3.2
         // defines it, the three scenes v3.2 adds, and v3.1.1's `spinner` as `spinner_v31`;
         // then our `chains`.

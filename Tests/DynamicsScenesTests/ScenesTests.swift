@@ -164,7 +164,7 @@ struct ScenesTests {
 
     @Test("the catalog knows its scenes and rejects unknown names")
     func catalog() throws {
-        #expect(SceneCatalog.names == ["pile", "pyramid", "mix", "islands", "menus", "alerts", "dashboard", "springs",
+        #expect(SceneCatalog.names == ["pile", "pyramid", "mix", "islands", "menus", "alerts", "dashboard", "springs", "animators",
                                        "large_pyramid", "many_pyramids", "joint_grid", "rain", "smash", "spinner",
                                        "tumbler", "washer", "compounds", "junkyard", "spinner_v31", "chains"])
         #expect(Set(SceneCatalog.names).count == SceneCatalog.all.count)

@@ -114,6 +114,10 @@ public final class AnimationClock: @unchecked Sendable {
     private func advanceOnce(by seconds: TimeInterval) {
         time += seconds
         if !frameDrivers.isEmpty { driveFrames(by: seconds) }
+        // Property animators advance before the view animations; the completions of those
+        // that ended run after every callback of the frame.
+        let animatorsEnded = propertyAnimatorCount.load(ordering: .acquiring) > 0 && advancePropertyAnimators(by: seconds)
+        defer { if animatorsEnded { completePropertyAnimators() } }
         if let only = lock.withLock({ _ in soleAnimator }) {
             // One live animator (a component on its own clock): stepped without the snapshot
             // list, which costs more than a small world's step can spare. Same order.
@@ -274,10 +278,10 @@ public final class AnimationClock: @unchecked Sendable {
         return isIdle
     }
 
-    /// True when no animator on the clock is running, no view animation is left and no
-    /// collection view is decelerating.
+    /// True when no animator on the clock is running, no view animation is left (a paused
+    /// property animator does not count) and no collection view is decelerating.
     public var isIdle: Bool {
-        frameDrivers.isEmpty && lock.withLock { _ in runs.isEmpty && !animators.contains { $0.animator?.isRunning == true } }
+        frameDrivers.isEmpty && lock.withLock { _ in runs.isEmpty && propertyAnimators.isEmpty && !animators.contains { $0.animator?.isRunning == true } }
     }
 
     /// Number of view animations committed on this clock that have not ended.
@@ -311,6 +315,68 @@ public final class AnimationClock: @unchecked Sendable {
     private func removeDeadAnimators() {
         animators.removeAll { $0.animator == nil }
         soleAnimator = animators.count == 1 ? animators[0].animator : nil
+    }
+
+    // MARK: Property animators
+
+    /// The running property animators, in the order they started running; one that pauses,
+    /// stops or ends leaves the list at the next advance.
+    @exclusivity(unchecked) private var propertyAnimators: [ViewPropertyAnimator] = []
+    /// `propertyAnimators.count`, written under the lock (read without it, as `runCount`).
+    private let propertyAnimatorCount = Atomic<Int>(0)
+    /// Property animators that reached their end this frame, and the same being completed.
+    @exclusivity(unchecked) private var endedAnimators: [ViewPropertyAnimator] = []
+    @exclusivity(unchecked) private var completingAnimators: [ViewPropertyAnimator] = []
+
+    /// Puts a running property animator on the list (once).
+    func schedule(_ animator: ViewPropertyAnimator) {
+        lock.withLock { _ in
+            guard !animator.isScheduled else { return }
+            animator.isScheduled = true
+            propertyAnimators.append(animator)
+            propertyAnimatorCount.store(propertyAnimators.count, ordering: .releasing)
+        }
+    }
+
+    /// Advances the running property animators in place (no user code runs) and drops those
+    /// no longer running; true when one reached its end.
+    private func advancePropertyAnimators(by seconds: TimeInterval) -> Bool {
+        lock.withLock { _ in
+            let n = propertyAnimators.count
+            var kept = 0
+            // (Unretained: the list holds them for the whole pass.)
+            propertyAnimators.withUnsafeMutableBufferPointer { list in
+                for i in 0..<n {
+                    let keep = Unmanaged.passUnretained(list[i])._withUnsafeGuaranteedRef { a -> Bool in
+                        if a.advanceFrame(seconds) { endedAnimators.append(a) }
+                        if a.isRunning { return true }
+                        a.isScheduled = false
+                        return false
+                    }
+                    if keep {
+                        if kept != i { list.swapAt(kept, i) }
+                        kept += 1
+                    }
+                }
+            }
+            if kept != n {
+                propertyAnimators.removeLast(n - kept)
+                propertyAnimatorCount.store(kept, ordering: .releasing)
+            }
+        }
+        return !endedAnimators.isEmpty
+    }
+
+    /// Runs the completions of the property animators that ended this frame.
+    private func completePropertyAnimators() {
+        swap(&endedAnimators, &completingAnimators)
+        var k = 0
+        while k < completingAnimators.count {
+            let a = completingAnimators[k]
+            k += 1
+            a.completeRun()
+        }
+        completingAnimators.removeAll(keepingCapacity: true)
     }
 
     func add(_ run: ViewAnimationRun) {

@@ -31,6 +31,45 @@ extension DynamicView {
         ViewAnimationCapture.recycle(&t)
     }
 
+    /// Animates the changes `animations` makes with a spring (UIKit's
+    /// `animate(withDuration:delay:usingSpringWithDamping:initialSpringVelocity:options:animations:completion:)`),
+    /// on `clock`: as the block style above, except that each property moves as a damped
+    /// spring from its old to its new value, lasting `duration` (the completion runs then).
+    ///
+    /// `dampingRatio` is the spring's ζ in (0, 1] (1: no overshoot); `velocity` is the initial
+    /// speed toward the new value in units of the whole distance per second (1 = the distance
+    /// in one second). The spring's natural frequency is chosen so that, started at rest, it
+    /// has settled to within 0.1 % of the distance at `duration`
+    /// (`SpringTimingParameters.settlingTolerance`; see docs/dynamicskit.md); at `duration`
+    /// the view shows the model value. The curve options are ignored; `.repeat`,
+    /// `.autoreverse` and `.beginFromCurrentState` apply.
+    /// - Precondition: `duration` and `delay` finite and ≥ 0, `dampingRatio` in (0, 1],
+    ///   `velocity` finite.
+    public static func animate(withDuration duration: TimeInterval, delay: TimeInterval = 0,
+                               usingSpringWithDamping dampingRatio: CGFloat, initialSpringVelocity velocity: CGFloat,
+                               options: AnimationOptions = [], clock: AnimationClock = .main,
+                               animations: @escaping () -> Void,
+                               completion: ((Bool) -> Void)? = nil) {
+        precondition(duration.isFinite && duration >= 0, "animate(withDuration:usingSpringWithDamping:): the duration must be finite and not negative (got \(duration))")
+        precondition(delay.isFinite && delay >= 0, "animate(withDuration:usingSpringWithDamping:): the delay must be finite and not negative (got \(delay))")
+        precondition(dampingRatio > 0 && dampingRatio <= 1, "animate(withDuration:usingSpringWithDamping:): the damping ratio must be in (0, 1] (got \(dampingRatio))")
+        precondition(velocity.isFinite, "animate(withDuration:usingSpringWithDamping:): the initial velocity must be finite (got \(velocity))")
+        var t = ViewAnimationCapture.transaction(clock: clock)
+        t.settings.duration = duration
+        t.settings.delay = delay
+        t.settings.spring = SpringResponse.lasting(duration, dampingRatio: Double(dampingRatio))
+        t.settings.springVelocity = Double(velocity)
+        t.beginsFromCurrentState = options.contains(.beginFromCurrentState)
+        t.settings.autoreverses = options.contains(.autoreverse)
+        t.settings.repeatCount = options.contains(.repeat) ? .infinity : 0
+        t.settings.completion = completion
+        ViewAnimationCapture.push(t)
+        animations()
+        ViewAnimationCapture.pop(t)
+        t.commit()
+        ViewAnimationCapture.recycle(&t)
+    }
+
     /// Makes changes without animating them, even inside an animation block; running
     /// animations of the changed properties end (interrupted).
     public static func performWithoutAnimation(_ actions: () -> Void) {

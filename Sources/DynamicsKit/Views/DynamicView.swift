@@ -164,16 +164,8 @@ open class DynamicView: DynamicItem {
     public var presentation: Presentation {
         var p = Presentation(center: _center, size: _size, transform: _transform, alpha: _alpha, backgroundColor: _backgroundColor)
         for t in animationTracks {
-            guard let f = t.run.presentedFraction else { continue }
-            let v = t.from.interpolated(to: t.to, f)
-            switch (t.property, v) {
-            case (.center, .point(let c)): p.center = c
-            case (.size, .size(let s)): p.size = s
-            case (.transform, .transform(let x)): p.transform = x
-            case (.alpha, .scalar(let a)): p.alpha = a
-            case (.backgroundColor, .color(let c)): p.backgroundColor = c
-            default: break
-            }
+            guard let v = t.presented(over: p.value(of: t.property)) else { continue }
+            p.set(t.property, v)
         }
         return p
     }
@@ -186,7 +178,7 @@ open class DynamicView: DynamicItem {
     public func removeAllAnimations() {
         let tracks = animationTracks
         animationTracks.removeAll()
-        for t in tracks { t.run.trackRemoved(interrupted: true) }
+        for t in tracks { t.run?.trackRemoved(interrupted: true) }
     }
 
     /// The one path of every animatable setter, after it stored the new model value: reports
@@ -200,8 +192,8 @@ open class DynamicView: DynamicItem {
         if let transaction = ViewAnimationCapture.current {
             // The presented value before this change: the old model value unless an animation runs.
             var presented = old
-            if let t = animationTracks.last(where: { $0.property == property }), let f = t.run.presentedFraction {
-                presented = t.from.interpolated(to: t.to, f)
+            for t in animationTracks where t.property == property {
+                if let v = t.presented(over: presented) { presented = v }
             }
             transaction.record(view: self, property: property, modelFrom: old, presentedFrom: presented, to: new)
         } else if animationTracks.contains(where: { $0.property == property }) {
@@ -211,17 +203,71 @@ open class DynamicView: DynamicItem {
 
     /// Removes the tracks animating `property`; their runs are told they were interrupted.
     func removeTracks(for property: AnimatableProperty) {
-        var removed: [ViewAnimationRun] = []
+        var removed: [AnimationTrack] = []
         animationTracks.removeAll { t in
-            if t.property == property { removed.append(t.run); return true }
+            if t.property == property { removed.append(t); return true }
             return false
         }
-        for r in removed { r.trackRemoved(interrupted: true) }
+        for t in removed { t.run?.trackRemoved(interrupted: true) }
     }
 
     /// Called by a finished run: drops its tracks from this view.
     func removeTracks(of run: ViewAnimationRun) {
         animationTracks.removeAll { $0.run === run }
+    }
+
+    /// Drops the tracks of a property animator (it finished or stopped).
+    func removeTracks(of animator: ViewPropertyAnimator) {
+        animationTracks.removeAll { $0.animator === animator }
+    }
+
+    /// The model value of `property`, boxed.
+    func modelValue(of property: AnimatableProperty) -> AnimatableValue {
+        switch property {
+        case .center: return .point(_center)
+        case .size: return .size(_size)
+        case .transform: return .transform(_transform)
+        case .alpha: return .scalar(_alpha)
+        case .backgroundColor: return .color(_backgroundColor)
+        }
+    }
+
+    /// Sets the model value of `property` without reporting the change: a property animator
+    /// that finishes at its start or where it stopped puts the model there, leaving the other
+    /// animations of the property running.
+    func setModelValue(_ value: AnimatableValue, of property: AnimatableProperty) {
+        switch (property, value) {
+        case (.center, .point(let c)): _center = c
+        case (.size, .size(let z)): _size = z
+        case (.transform, .transform(let x)): _transform = x
+        case (.alpha, .scalar(let a)): _alpha = a
+        case (.backgroundColor, .color(let c)): _backgroundColor = c
+        default: break
+        }
+    }
+}
+
+extension DynamicView.Presentation {
+    /// The presented value of `property`, boxed.
+    func value(of property: AnimatableProperty) -> AnimatableValue {
+        switch property {
+        case .center: return .point(center)
+        case .size: return .size(size)
+        case .transform: return .transform(transform)
+        case .alpha: return .scalar(alpha)
+        case .backgroundColor: return .color(backgroundColor)
+        }
+    }
+
+    mutating func set(_ property: AnimatableProperty, _ value: AnimatableValue) {
+        switch (property, value) {
+        case (.center, .point(let c)): center = c
+        case (.size, .size(let s)): size = s
+        case (.transform, .transform(let x)): transform = x
+        case (.alpha, .scalar(let a)): alpha = a
+        case (.backgroundColor, .color(let c)): backgroundColor = c
+        default: break
+        }
     }
 }
 

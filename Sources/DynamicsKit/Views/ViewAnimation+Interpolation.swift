@@ -52,10 +52,62 @@ enum AnimatableValue: Equatable {
     }
 }
 
-/// One property of one view animated by a run.
+/// One property of one view animated by a block animation (`run`) or by a property
+/// animator (`animator`, animation group `group`). A run's track presents its value between
+/// `from` and `to`; a property animator's track is additive, as UIKit's: it adds
+/// (from − to)·(1 − progress) to what is presented beneath it, so that animators of one
+/// property compose and each ends on the model value.
 struct AnimationTrack {
     let property: AnimatableProperty
     let from: AnimatableValue
     let to: AnimatableValue
-    let run: ViewAnimationRun
+    let run: ViewAnimationRun?
+    let animator: ViewPropertyAnimator?
+    let group: Int
+
+    init(property: AnimatableProperty, from: AnimatableValue, to: AnimatableValue, run: ViewAnimationRun) {
+        self.property = property; self.from = from; self.to = to; self.run = run; animator = nil; group = 0
+    }
+
+    init(property: AnimatableProperty, from: AnimatableValue, to: AnimatableValue, animator: ViewPropertyAnimator, group: Int) {
+        self.property = property; self.from = from; self.to = to; run = nil; self.animator = animator; self.group = group
+    }
+
+    /// What the track presents on top of `base` (the model value or what the tracks beneath
+    /// present), nil when it presents nothing (an ended run).
+    @inline(__always)
+    func presented(over base: AnimatableValue) -> AnimatableValue? {
+        if let run {
+            guard let f = run.presentedFraction else { return nil }
+            return from.interpolated(to: to, f)
+        }
+        guard let a = animator else { return nil }
+        let (qx, qy) = a.progress(ofGroup: group)
+        return base.offset(by: from, to, 1 - qx, 1 - qy)
+    }
+}
+
+extension AnimatableValue {
+    /// `self` + (a − b)·k componentwise (points: kx on x, ky on y; everything else kx);
+    /// transforms by their rotation (the shorter way), scales and translation.
+    func offset(by a: AnimatableValue, _ b: AnimatableValue, _ kx: Double, _ ky: Double) -> AnimatableValue {
+        let k = CGFloat(kx)
+        switch (self, a, b) {
+        case let (.point(p), .point(pa), .point(pb)):
+            return .point(CGPoint(x: p.x + (pa.x - pb.x) * k, y: p.y + (pa.y - pb.y) * CGFloat(ky)))
+        case let (.scalar(v), .scalar(va), .scalar(vb)): return .scalar(v + (va - vb) * k)
+        case let (.size(s), .size(sa), .size(sb)):
+            return .size(CGSize(width: s.width + (sa.width - sb.width) * k, height: s.height + (sa.height - sb.height) * k))
+        case let (.color(c), .color(ca), .color(cb)):
+            return .color(Color(red: c.red + (ca.red - cb.red) * k, green: c.green + (ca.green - cb.green) * k,
+                                blue: c.blue + (ca.blue - cb.blue) * k, alpha: c.alpha + (ca.alpha - cb.alpha) * k))
+        case let (.transform(t), .transform(ta), .transform(tb)):
+            let d = Decomposed(t), da = Decomposed(ta), db = Decomposed(tb)
+            var turn = da.angle - db.angle
+            if turn > .pi { turn -= 2 * .pi } else if turn < -.pi { turn += 2 * .pi }
+            return .transform(Decomposed(angle: d.angle + turn * k, sx: d.sx + (da.sx - db.sx) * k, sy: d.sy + (da.sy - db.sy) * k,
+                                         tx: d.tx + (da.tx - db.tx) * k, ty: d.ty + (da.ty - db.ty) * k).transform)
+        default: return self
+        }
+    }
 }

@@ -9,6 +9,10 @@ struct ViewAnimationSettings {
     var curve: AnimationCurve = .easeInOut
     var repeatCount: Double = 0
     var autoreverses = false
+    /// A spring in place of `curve` (`animate(withDuration:…usingSpringWithDamping:…)`) and
+    /// its initial velocity (distances per second).
+    var spring: SpringResponse?
+    var springVelocity: Double = 0
     weak var delegate: ViewAnimationDelegate?
     var willStart: ((String?, UnsafeMutableRawPointer?) -> Void)?
     var didStop: ((String?, Bool, UnsafeMutableRawPointer?) -> Void)?

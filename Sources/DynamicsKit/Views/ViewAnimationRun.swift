@@ -91,7 +91,11 @@ final class ViewAnimationRun {
         let cycle = settings.duration * (settings.autoreverses ? 2 : 1)
         var local = active - (active / cycle).rounded(.down) * cycle
         if settings.autoreverses && local > settings.duration { local = cycle - local }
-        presentedFraction = settings.curve.value(at: settings.duration > 0 ? local / settings.duration : 1)
+        if let spring = settings.spring {
+            presentedFraction = spring.progress(at: local, velocity: settings.springVelocity)
+        } else {
+            presentedFraction = settings.curve.value(at: settings.duration > 0 ? local / settings.duration : 1)
+        }
     }
 
     private func end(finished: Bool, events: inout [(ViewAnimationRun, Event)]) {
