@@ -44,7 +44,9 @@ struct PreparationTests {
         let staticSoft = Softness(hertz: 60, dampingRatio: 10, h: 1.0 / 240)
         // The contacts with points, four to a batch (preparation does not need a colouring),
         // the last batch padded.
-        let solved = (0..<w.contacts.count).filter { w.contacts[$0].flags & Contact.hasPoints != 0 }.map(Int32.init)
+        var solved = (0..<w.contacts.count).filter { w.contacts[$0].flags & Contact.hasPoints != 0 }.map(Int32.init)
+        // (One contact left out when they fill whole batches, so the last batch is padded.)
+        if solved.count % 4 == 0 { solved.removeLast() }
         var twoPoint = 0, block = 0, onePoint = 0, padding = 0
         for baseline in [false, true] {
             WideContactSolver.forceBaseline(baseline)

@@ -33,6 +33,29 @@ struct RecyclingTests {
         for k in 0..<10 { #expect(abs(heights[0][k] - heights[1][k]) < 0.5, "box \(k): \(heights[0][k]) vs \(heights[1][k])") }
     }
 
+    @Test("a circle's contacts are computed afresh every step, a box's beside it recycled; a circle resting in a pocket of two boxes stands still")
+    func circlesAreNotRecycled() throws {
+        let w = Self.world(recycle: true)
+        try TestWorld.ground(w, top: 0)
+        _ = try TestWorld.box(w, at: Vec2(-300, -50), size: Vec2(100, 100))
+        // A 24 pt circle dropped into the 20 pt gap between two boxes: it rests on both corners.
+        _ = try TestWorld.box(w, at: Vec2(0, -30), size: Vec2(60, 60))
+        _ = try TestWorld.box(w, at: Vec2(80, -30), size: Vec2(60, 60))
+        let c = try TestWorld.circle(w, at: Vec2(40, -80), radius: 12)
+        TestWorld.run(w, seconds: 3)
+        // Three boxes on the ground recycle; the circle's two corner contacts never do.
+        #expect(w.recycledContactCount == 3, "recycled \(w.recycledContactCount)")
+        var fastest: Float = 0
+        for _ in 0..<240 {
+            w.step()
+            fastest = max(fastest, length(w.linearVelocity(c)) + abs(w.angularVelocity(c)) * 12)
+        }
+        // Wedged between two corners (centre 10.4 pt above them, by Pythagoras), it neither
+        // rolls nor rocks: its rim moves well under a point a second.
+        #expect(fastest < 0.1, "the circle's fastest point moved at \(fastest) pt/s")
+        #expect(abs(w.position(c).x - 40) < 0.5 && abs(w.position(c).y - (-60 - 6.633)) < 0.75, "circle at \(w.position(c))")
+    }
+
     @Test("a box sliding on the ground stops where friction says: v² / (2 μ g), with recycling on")
     func slidingStops() throws {
         let w = Self.world(recycle: true)

@@ -536,7 +536,18 @@ struct SnapshotTests {
     func version1() throws {
         let old = try World(snapshot: Self.smallVersion1)
         let now = try World(snapshot: try Self.small())
-        let d = Self.differences(old, now).filter { !$0.hasPrefix("snapshots differ") && !$0.hasPrefix("static grid") }
+        // The version-1 world was made by an engine that also kept the manifolds of contacts
+        // with a circle (contact recycling); today's computes those afresh, so their records
+        // and caches may differ. Everything else must not.
+        let live = now.contacts.indices.filter { now.contacts[$0].shapeA >= 0 }
+        let round = live.enumerated().filter { _, c in
+            now.shapes[Int(now.contacts[c].shapeA)].kind == .circle || now.shapes[Int(now.contacts[c].shapeB)].kind == .circle
+        }.map(\.offset)
+        #expect(!round.isEmpty, "the small world has contacts with its circle")
+        let d = Self.differences(old, now).filter { line in
+            !line.hasPrefix("snapshots differ") && !line.hasPrefix("static grid")
+                && !round.contains { line.hasPrefix("contact \($0): record differs") || line.hasPrefix("contact \($0): manifold differs") }
+        }
         #expect(d.isEmpty, "\(d.prefix(5))")
         let again = old.snapshot()
         #expect(again[8] == UInt8(SnapshotHeader.version))

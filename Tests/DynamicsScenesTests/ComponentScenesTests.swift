@@ -82,4 +82,17 @@ struct ComponentScenesTests {
         // Gravity pulled the items down: their average height above the bottom edge fell.
         #expect(r.averageHeight < s.initialMaxHeight)
     }
+
+    @Test("dashboard 1 000 items left alone after its first cycle comes to rest: every item asleep within 20 s")
+    func dashboardComesToRest() throws {
+        // Seed 0 has a 24 pt circle wedged in the first layer's pile, which rocked at about
+        // 1 pt/s for good while its contacts kept their manifolds (contact recycling).
+        let s = try SceneCatalog.scene(named: "dashboard").build(size: 1000, seed: 0)
+        let d = try #require(s.driver as? DashboardDriver)
+        d.stopChangingAfterFirstCycle()
+        var frame = 0
+        while frame < 1200 && !(d.isAtRest && d.awakeBodyCount == 0) { s.step(); frame += 1 }
+        #expect(d.awakeBodyCount == 0, "\(d.awakeBodyCount) items still awake after \(frame) frames")
+        #expect(d.isAtRest)
+    }
 }

@@ -276,6 +276,7 @@ struct NarrowPhaseContext: @unchecked Sendable {
                 && (d.pointee.manifold.p0.maxNormalImpulse > 0
                     || (d.pointee.manifold.pointCount > 1 && d.pointee.manifold.p1.maxNormalImpulse > 0))
             var cached = Contact.cached
+            var round = false
             if recycleDistance > 0 && recycle(&d.pointee, flags: cs[k].flags, simA, simB,
                                               staticA: me[a].type == .static, staticB: me[b].type == .static) {
                 // Followed in place: nothing to copy.
@@ -284,7 +285,9 @@ struct NarrowPhaseContext: @unchecked Sendable {
                 cached = 0
                 let sa = st[a], sb = st[b]
                 let margin = min(speculative + dt * (length(sa.v - sb.v) + abs(sa.w) * simA.maxExtent + abs(sb.w) * simB.maxExtent), maxMargin)
-                var m = Collide.manifold(view(cs[k].shapeA), simA.xf, view(cs[k].shapeB), simB.xf, speculative: margin)
+                let shapeA = view(cs[k].shapeA), shapeB = view(cs[k].shapeB)
+                round = shapeA.kind == .circle || shapeB.kind == .circle
+                var m = Collide.manifold(shapeA, simA.xf, shapeB, simB.xf, speculative: margin)
                 // Warm start: carry impulses of points with matching feature ids.
                 let old = d.pointee.manifold
                 if m.pointCount > 0 {
@@ -311,7 +314,12 @@ struct NarrowPhaseContext: @unchecked Sendable {
             if touching && !wasTouching { f |= Contact.began }
             if !touching && wasTouching { f |= Contact.ended }
             cs[k].flags = f
-            if cached == 0 && recycleDistance > 0 {
+            // A contact with a circle is not recycled: its normal turns with the circle's
+            // position relative to its partner (by about the move over the radius), so a kept
+            // normal let a small circle wedged in a pile rock at about 1 pt/s for good — the
+            // kept normal let it roll, the one computed afresh pushed it back — and a circle's
+            // manifold is cheap to compute.
+            if cached == 0 && recycleDistance > 0 && !round {
                 cache(&d.pointee, simA, simB)
                 cs[k].flags |= Contact.cached
             }

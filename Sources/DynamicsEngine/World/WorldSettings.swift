@@ -15,7 +15,8 @@ public struct WorldSettings: Sendable, Equatable {
     /// Contact recycling: a touching contact whose bodies moved less than this (pt) relative
     /// to each other since its manifold was computed keeps the manifold and only updates its
     /// separations (a contact not touching uses the smaller speculative distance). 0 turns it
-    /// off. Default 10 × the default linear slop.
+    /// off. Contacts with a circle are always computed afresh. Default 10 × the default linear
+    /// slop.
     public var contactRecycleDistance: Float = 5
     /// A linear speed (pt/s) every body must stay at or below to sleep, besides its own
     /// `BodyDef.sleepThreshold`. Default infinity: each body's threshold decides.
