@@ -16,10 +16,21 @@ extension DynamicView {
                                completion: ((Bool) -> Void)? = nil) {
         precondition(duration.isFinite && duration >= 0, "animate(withDuration:): the duration must be finite and not negative (got \(duration))")
         precondition(delay.isFinite && delay >= 0, "animate(withDuration:): the delay must be finite and not negative (got \(delay))")
+        runBlock(duration: duration, delay: delay, options: options, clock: clock, animations: animations, completion: completion) {
+            $0.settings.curve = options.curve
+        }
+    }
+
+    /// The block style's transaction: `duration`, `delay`, the repeat, autoreverse and
+    /// current-state options and the completion, then `timing` (a curve or a spring); the
+    /// changes `animations` makes are captured and committed on `clock`.
+    private static func runBlock(duration: TimeInterval, delay: TimeInterval, options: AnimationOptions, clock: AnimationClock,
+                                 animations: () -> Void, completion: ((Bool) -> Void)?,
+                                 timing: (inout AnimationTransaction) -> Void) {
         var t = ViewAnimationCapture.transaction(clock: clock)
         t.settings.duration = duration
         t.settings.delay = delay
-        t.settings.curve = options.curve
+        timing(&t)
         t.beginsFromCurrentState = options.contains(.beginFromCurrentState)
         t.settings.autoreverses = options.contains(.autoreverse)
         t.settings.repeatCount = options.contains(.repeat) ? .infinity : 0
@@ -54,20 +65,10 @@ extension DynamicView {
         precondition(delay.isFinite && delay >= 0, "animate(withDuration:usingSpringWithDamping:): the delay must be finite and not negative (got \(delay))")
         precondition(dampingRatio > 0 && dampingRatio <= 1, "animate(withDuration:usingSpringWithDamping:): the damping ratio must be in (0, 1] (got \(dampingRatio))")
         precondition(velocity.isFinite, "animate(withDuration:usingSpringWithDamping:): the initial velocity must be finite (got \(velocity))")
-        var t = ViewAnimationCapture.transaction(clock: clock)
-        t.settings.duration = duration
-        t.settings.delay = delay
-        t.settings.spring = SpringResponse.lasting(duration, dampingRatio: Double(dampingRatio))
-        t.settings.springVelocity = Double(velocity)
-        t.beginsFromCurrentState = options.contains(.beginFromCurrentState)
-        t.settings.autoreverses = options.contains(.autoreverse)
-        t.settings.repeatCount = options.contains(.repeat) ? .infinity : 0
-        t.settings.completion = completion
-        ViewAnimationCapture.push(t)
-        animations()
-        ViewAnimationCapture.pop(t)
-        t.commit()
-        ViewAnimationCapture.recycle(&t)
+        runBlock(duration: duration, delay: delay, options: options, clock: clock, animations: animations, completion: completion) {
+            $0.settings.spring = SpringResponse.lasting(duration, dampingRatio: Double(dampingRatio))
+            $0.settings.springVelocity = Double(velocity)
+        }
     }
 
     /// Makes changes without animating them, even inside an animation block; running
