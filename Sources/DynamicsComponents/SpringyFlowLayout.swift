@@ -11,7 +11,7 @@ import AppKit
 /// `springFrequency`) to their flow positions, in a `DynamicAnimator(collectionViewLayout:)`.
 /// When the list scrolls, each cell moves by the scroll's delta × min(1, its distance from the
 /// finger / `resistanceDistance`): cells near the finger follow it, far ones lag and then
-/// spring back (objc.io issue 5, "UICollectionView + UIKit Dynamics").
+/// spring back (the objc.io article "UICollectionView + UIKit Dynamics").
 ///
 /// **Tiling** (the article's second part): only the cells within one screen of the visible
 /// rectangle (the bounds grown by their own size on every side) hold a spring. `prepare()`

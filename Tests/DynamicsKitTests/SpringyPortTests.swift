@@ -7,7 +7,7 @@ import UIKit   // IndexPath(item:section:), .item, .section (IndexPath+Items.swi
 import AppKit
 #endif
 
-/// objc.io issue 5's springy flow layout ("UICollectionView + UIKit Dynamics"), ported line
+/// The springy flow layout of the objc.io article "UICollectionView + UIKit Dynamics", ported line
 /// for line: one zero-length spring per cell to its flow position; a scroll moves each cell by
 /// the scroll's delta scaled by its distance from the finger, so that cells near the finger
 /// follow it and far ones lag, then spring back.
