@@ -98,6 +98,8 @@ final class EngineFuzzWorld {
         prepare?(one)
         prepare?(many)
         result.isCrowd = EngineFuzzer.isCrowd(seed: seed, crowdFraction: crowdFraction)
+        // A crowd's N-worker world splits its steps as a big world does.
+        if result.isCrowd { many.minimumParallelWork = min(many.minimumParallelWork, 1000) }
         if result.isCrowd || rng.chance(0.75) {
             let lo = rng.logUniform(1, 600 / 3.1623)
             sizeBand = lo...(lo * 3.1623)

@@ -8,7 +8,7 @@ import Glibc
 /// The engine fuzzer (`EngineFuzzer`, `dynamics-bench fuzz`) on fixed-seed slices, run in a
 /// child process (an exit test) so that a crash prints its replay line into this test's failure.
 /// The slice skips the "crowd" worlds (over 1 000 bodies: slow in a debug build) and instead
-/// makes its small worlds split their work as a big one would (`StepOptions.minBodiesForParallel = 0`), so
+/// makes its small worlds split their work as a big one would (`StepOptions.minWorkForParallel = 0`), so
 /// the 1-worker and N-worker runs really take different paths. A second slice runs the first
 /// sleep-heavy worlds (`dynamics-bench fuzz --sleep`): their shortcut steps — worlds asleep,
 /// steps at rest — are taken in this debug build too, against a twin taking every step in full.
@@ -43,7 +43,7 @@ struct EngineFuzzTests {
         let start = clock.now
         var steps = 0, violations = 0, asleep = 0, restores = 0
         for seed in sleepSliceWorldSeeds {
-            let r = EngineFuzzer.runWorld(seed: seed, steps: sleepSliceSteps, sleep: true, prepare: { $0.options.minBodiesForParallel = 0 })
+            let r = EngineFuzzer.runWorld(seed: seed, steps: sleepSliceSteps, sleep: true, prepare: { $0.options.minWorkForParallel = 0 })
             steps += r.steps
             asleep += r.asleepSteps
             restores += r.restores
@@ -62,7 +62,7 @@ struct EngineFuzzTests {
         let start = clock.now
         var steps = 0, violations = 0, known = 0, hits = 0
         for seed in sliceWorldSeeds {
-            let r = EngineFuzzer.runWorld(seed: seed, steps: sliceSteps, prepare: { $0.options.minBodiesForParallel = 0 })
+            let r = EngineFuzzer.runWorld(seed: seed, steps: sliceSteps, prepare: { $0.options.minWorkForParallel = 0 })
             steps += r.steps
             hits += r.continuousHits
             let isKnown = { (v: EngineFuzzer.Violation) in knownKinds.contains { v.kind.hasPrefix($0) } }

@@ -24,7 +24,7 @@ struct ParallelDeterminismTests {
     static func stepped(_ make: () throws -> World, workers: Int, steps: Int) rethrows -> World {
         let w = try make()
         w.workerCount = workers
-        w.options.minBodiesForParallel = 0  // exercise every parallel path even on small worlds
+        w.options.minWorkForParallel = 0  // exercise every parallel path even on small worlds
         for _ in 0..<steps { w.step(dt: 1.0 / 60.0) }
         return w
     }
@@ -273,7 +273,7 @@ struct ParallelDeterminismTests {
     func fastVolley() throws {
         let single = try Self.volleyWorld()
         single.workerCount = 1
-        single.options.minBodiesForParallel = 0
+        single.options.minWorkForParallel = 0
         var firstFast = 0
         for step in 0..<30 {
             single.step(dt: 1.0 / 60.0)

@@ -19,6 +19,28 @@ struct ParallelWorkTests {
         }
     }
 
+    @Test("a world steps on its workers only when its bodies, contacts and joints reach StepOptions.minWorkForParallel")
+    func smallWorldsStayOnOneWorker() throws {
+        let w = World(gravity: Vec2(0, 1000))
+        w.workerCount = 2
+        try TestWorld.ground(w, top: 0, width: 100_000)
+        // 2 000 boxes side by side on the ground: about 4 000 with their contacts, one worker.
+        for k in 0..<2000 { try TestWorld.box(w, at: Vec2(Float(k - 1000) * 45, -20), size: Vec2(40, 40)) }
+        w.step()
+        #expect(w.bodyCount + w.contacts.count + w.jointCount < w.options.minWorkForParallel)
+        #expect(w.makeStepContext(dt: 1.0 / 60).workers == 1)
+        // 3 000 more, each jointed to the next: past the threshold, both workers.
+        var last: BodyHandle? = nil
+        for k in 0..<3000 {
+            let b = try TestWorld.box(w, at: Vec2(Float(k - 1500) * 30, -120), size: Vec2(20, 20))
+            if let a = last { w.createJoint(JointDef(type: .distance, bodyA: a, bodyB: b)) }
+            last = b
+        }
+        w.step()
+        #expect(w.bodyCount + w.contacts.count + w.jointCount >= w.options.minWorkForParallel)
+        #expect(w.makeStepContext(dt: 1.0 / 60).workers == 2)
+    }
+
     @Test("every index once, for 1, 2, 3 and 8 workers and counts 0, 1, 7 and 1 000", arguments: [1, 2, 3, 8])
     func everyIndexOnce(workers: Int) {
         Self.expectEveryIndexOnce(workers: workers) { count, hits in

@@ -137,7 +137,7 @@ struct SnapshotTests {
         let bytes = a.snapshot()
         let b = try World(snapshot: bytes)
         b.workerCount = workers
-        if workers > 1 { b.options.minBodiesForParallel = 0 }
+        if workers > 1 { b.options.minWorkForParallel = 0 }
         #expect(b.snapshot() == bytes, "\(label): a restored world's snapshot differs from the one it was restored from")
         let atRestore = differences(a, b, atRestore: true)
         #expect(atRestore.isEmpty, "\(label) at restore: \(atRestore.prefix(5))")

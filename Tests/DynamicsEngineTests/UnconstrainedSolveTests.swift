@@ -37,7 +37,7 @@ struct UnconstrainedSolveTests {
     static func flight(workers: Int) throws -> (World, [BodyHandle]) {
         let w = TestWorld.make()
         w.workerCount = workers
-        if workers > 1 { w.options.minBodiesForParallel = 0 }
+        if workers > 1 { w.options.minWorkForParallel = 0 }
         try TestWorld.ground(w, top: 0)
         var rng = TestRandom(seed: 19)
         var bodies: [BodyHandle] = []
@@ -83,7 +83,7 @@ struct UnconstrainedSolveTests {
             // then the general solver on the same kept islands, and back.
             let many = step % 6 >= 3
             switching.workerCount = many ? 2 : 1
-            switching.options.minBodiesForParallel = many ? 0 : 1000
+            switching.options.minWorkForParallel = many ? 0 : 1000
             switching.step()
             general.step()
             #expect(Self.sameState(switching, general, bodies), "step \(step)")

@@ -399,7 +399,7 @@ extension World {
     func sweepFastBodies(_ v: ContinuousViews, bodies: View<Int32>?, fastCount: Int, workers: Int) {
         let nb = bodies?.count ?? v.metas.count
         let parallel = workers > 1 && fastCount >= options.parallelMin(256)
-        let chunkSize = parallel ? (options.minBodiesForParallel == 0 ? 8 : 1024) : max(nb, 1)
+        let chunkSize = parallel ? (options.minWorkForParallel == 0 ? 8 : 1024) : max(nb, 1)
         let chunks = (nb + chunkSize - 1) / chunkSize
         continuous.chunkHits.grow(to: max(chunks, 1), with: 0)
         let task = FastBodySweep(views: v, bodies: bodies, hits: continuous.chunkHits.mutableView)

@@ -119,6 +119,13 @@ extension World {
 
     /// Steps that did nothing because the world was asleep (`StepCounters.asleepSteps`), for
     /// the fuzzer's report of how often that shortcut ran. Package-internal, like the counter.
+    /// `StepOptions.minWorkForParallel`: the engine fuzzer lowers it so that its crowd worlds
+    /// of about 1 100 bodies split their steps over the workers as a big world does.
+    package var minimumParallelWork: Int {
+        get { options.minWorkForParallel }
+        set { options.minWorkForParallel = newValue }
+    }
+
     package var asleepStepCount: Int { counters.asleepSteps }
 
     /// Whether this step can be a step at rest (see `RestState`).

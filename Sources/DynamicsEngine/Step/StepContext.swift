@@ -122,7 +122,7 @@ struct StepNumbers: Equatable {
 extension World {
     /// The context of a full step of `dt` seconds.
     func makeStepContext(dt: Float) -> StepContext {
-        stepContext.start(self, dt: dt, workers: options.workers(bodies: bodyCount))
+        stepContext.start(self, dt: dt, workers: options.workers(work: bodyCount + contacts.count + jointCount))
         return stepContext
     }
 }
