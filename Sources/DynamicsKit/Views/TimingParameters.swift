@@ -333,6 +333,15 @@ extension SpringTimingParameters {
         var zeta: Double
         var omega: Double?        // physical springs: ω₀; nil: derived from the duration
         var vx: Double, vy: Double
+
+        /// The spring's response and how long it lasts, for an animation of `duration`: a
+        /// physical spring lasts its own settling time (the slower of its two velocities),
+        /// one given by its damping ratio lasts `duration`.
+        func response(lasting duration: Double) -> (response: SpringResponse, duration: Double) {
+            guard let w = omega else { return (SpringResponse.lasting(duration, dampingRatio: zeta), duration) }
+            let r = SpringResponse(dampingRatio: zeta, omega: w)
+            return (r, max(r.settlingTime(velocity: vx), r.settlingTime(velocity: vy)))
+        }
     }
 
     var snapshot: Snapshot {

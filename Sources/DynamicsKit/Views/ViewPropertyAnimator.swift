@@ -182,14 +182,7 @@ open class ViewPropertyAnimator: CustomStringConvertible {
             baseSpring = nil
             curveDuration = duration
         case .spring(let s):
-            if let w = s.omega {
-                let r = SpringResponse(dampingRatio: s.zeta, omega: w)
-                baseSpring = r
-                curveDuration = max(r.settlingTime(velocity: s.vx), r.settlingTime(velocity: s.vy))
-            } else {
-                baseSpring = SpringResponse.lasting(duration, dampingRatio: s.zeta)
-                curveDuration = duration
-            }
+            (baseSpring, curveDuration) = s.response(lasting: duration)
         }
     }
 
@@ -441,13 +434,7 @@ open class ViewPropertyAnimator: CustomStringConvertible {
         var d = durationFactor > 0 ? durationFactor * duration : remaining * curveDuration
         segmentSpring = nil
         if case .spring(let s) = timing {
-            if let w = s.omega {
-                let r = SpringResponse(dampingRatio: s.zeta, omega: w)
-                segmentSpring = r
-                d = max(r.settlingTime(velocity: s.vx), r.settlingTime(velocity: s.vy))
-            } else {
-                segmentSpring = SpringResponse.lasting(d, dampingRatio: s.zeta)
-            }
+            (segmentSpring, d) = s.response(lasting: d)
         }
         segmentTiming = timing
         segmentDuration = d
