@@ -50,6 +50,9 @@ public enum ABVerdict: String, Sendable, Codable, Equatable {
     case regressed
     /// The budget (`--max-rounds` or `--budget`) ran out before either could be said (exit 3).
     case inconclusive
+    /// Not decided, and not measured further: another configuration regressed, which decides
+    /// the comparison (unless `ABPlan.decideAll`).
+    case stopped
 
     public var label: String {
         switch self {
@@ -58,6 +61,7 @@ public enum ABVerdict: String, Sendable, Codable, Equatable {
         case .slowerWithinThreshold: return "slower, within threshold"
         case .regressed: return "REGRESSED"
         case .inconclusive: return "INCONCLUSIVE"
+        case .stopped: return "stopped (the gate failed)"
         }
     }
 
@@ -227,6 +231,9 @@ public enum ABStop: String, Sendable, Codable, Equatable {
     case maxRounds = "max-rounds"
     /// The next round would not have fitted in `--budget` seconds.
     case budget
+    /// A configuration regressed, which decides the comparison; the others still undecided
+    /// were stopped (`ABPlan.decideAll` measures them on).
+    case regressed
 }
 
 /// How `ABGate.run` measures: rounds every configuration takes first, the most rounds, an
@@ -242,10 +249,15 @@ public struct ABPlan: Sendable {
     public var rule: ABRule
     /// What to compare (cpu falls back to wall per configuration when a run lacks CPU figures).
     public var metric: ABMetric
+    /// Measure every configuration to its own verdict (`--decide-all`); false: stop when one
+    /// regressed, since that decides the comparison.
+    public var decideAll: Bool
 
-    public init(rounds: Int, maxRounds: Int, budget: Double? = nil, rule: ABRule, metric: ABMetric = .cpu) {
+    public init(rounds: Int, maxRounds: Int, budget: Double? = nil, rule: ABRule, metric: ABMetric = .cpu,
+                decideAll: Bool = false) {
         precondition(rounds >= 1 && maxRounds >= rounds, "ABPlan: need 1 ≤ rounds ≤ maxRounds")
         self.rounds = rounds; self.maxRounds = maxRounds; self.budget = budget; self.rule = rule; self.metric = metric
+        self.decideAll = decideAll
     }
 }
 
@@ -312,7 +324,8 @@ public struct ABReport: Sendable, Codable, Equatable {
 ///
 /// Rounds alternate the order (AB BA AB …). Every configuration takes `ABPlan.rounds` rounds;
 /// then each one still undecided by `ABRule` takes another round, and another, until the rule
-/// decides it, `ABPlan.maxRounds` is reached or the budget would be exceeded. Per
+/// decides it, `ABPlan.maxRounds` is reached or the budget would be exceeded — or until one
+/// configuration regressed, which decides the comparison (unless `ABPlan.decideAll`). Per
 /// configuration the report gives both medians, the ratio (the median over the rounds of
 /// candidate/baseline steps/s of the round) and its bounds, the rounds taken and the verdict.
 /// Exit status: 1 if any configuration regressed, else 3 if any is undecided (inconclusive:
@@ -379,16 +392,22 @@ public enum ABGate {
             }
             round += 1
             if round >= plan.rounds {
+                var regressed = false
                 active.removeAll { i in
                     let s = series(baseline: runs[i][.baseline]!, candidate: runs[i][.candidate]!, metric: plan.metric)
-                    return plan.rule.decide(baseline: s.baseline, candidate: s.candidate) != nil
+                    let verdict = plan.rule.decide(baseline: s.baseline, candidate: s.candidate)
+                    if verdict == .regressed { regressed = true }
+                    return verdict != nil
                 }
+                if regressed && !plan.decideAll && !active.isEmpty { stop = .regressed; break }
             }
         }
         let rows = configs.indices.map { i -> ABRow in
             // (Every configuration took at least the first round: the budget is checked from the second.)
             let s = series(baseline: runs[i][.baseline]!, candidate: runs[i][.candidate]!, metric: plan.metric)
-            return judge(configs[i], baseline: s.baseline, candidate: s.candidate, rule: plan.rule, metric: s.metric)
+            var row = judge(configs[i], baseline: s.baseline, candidate: s.candidate, rule: plan.rule, metric: s.metric)
+            if stop == .regressed && row.verdict == .inconclusive { row.verdict = .stopped }
+            return row
         }
         return ABOutcome(rows: rows, stop: stop, seconds: now() - start)
     }
@@ -445,8 +464,10 @@ public enum ABGate {
                 "\(r.configurationName) is \(String(format: "%.1f", (1 - r.ratio) * 100))% slower " +
                 "(ratio \(TextTable.fixed(r.ratio, 3)), interval \(interval(r)), \(r.rounds) rounds)"
             }
+            let stopped = report.results.filter { $0.verdict == .stopped }.count
             return "FAIL: " + bad.joined(separator: "; ") +
-                " — slower than the baseline by more than half the \(threshold) threshold, for certain"
+                " — slower than the baseline by more than half the \(threshold) threshold, for certain" +
+                (stopped > 0 ? " (\(stopped) undecided configuration(s) not measured further)" : "")
         case 3:
             let why = report.stop == .budget
                 ? "the \(String(format: "%g", report.budgetSeconds ?? 0)) s budget ran out"

@@ -5,7 +5,7 @@ import Foundation
 extension DynamicsBench {
     /// `dynamics-bench ab BASELINE CANDIDATE [--scenes pile:1000,pyramid:20,mix:1000] [--threads 1]
     /// [--rounds 10] [--max-rounds 40] [--budget SECONDS] [--steps 300] [--max-regression 5%]
-    /// [--false-alarm 1%] [--metric cpu|wall] [--format table|json|markdown] [--out FILE]`
+    /// [--false-alarm 1%] [--decide-all] [--metric cpu|wall] [--format table|json|markdown] [--out FILE]`
     struct AB: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "ab",
@@ -16,7 +16,8 @@ extension DynamicsBench {
                 --format json`), baseline first in even rounds and candidate first in odd ones. \
                 Every configuration takes --rounds rounds; one still undecided then takes one more \
                 round at a time until it is decided, --max-rounds is reached or the next round would \
-                overrun --budget. Per configuration: both medians, ratio = the median over the rounds \
+                overrun --budget; once one configuration regressed, the others still undecided stop \
+                there (--decide-all measures them on). Per configuration: both medians, ratio = the median over the rounds \
                 of candidate/baseline steps/s of the round (steps per CPU second of the process with \
                 --metric cpu, the default; per wall-clock second with --metric wall), and its \
                 confidence sequence (a sign-test interval valid at every round, so looking after \
@@ -48,6 +49,9 @@ extension DynamicsBench {
 
         @Option(name: .long, help: "Seconds the comparison may take: no round starts that would end later (default: no limit).")
         var budget: Double?
+
+        @Flag(name: .customLong("decide-all"), help: "Measure every configuration to its own verdict; without it a regression stops the configurations still undecided (it decides the comparison).")
+        var decideAll = false
 
         @Option(name: .long, help: "Timed steps per run.")
         var steps: Int = 300
@@ -98,7 +102,8 @@ extension DynamicsBench {
 
             let tty = isatty(STDERR_FILENO) != 0
             let clock = ContinuousClock(), origin = clock.now
-            let plan = ABPlan(rounds: rounds, maxRounds: maxRounds, budget: budget, rule: rule, metric: metric)
+            let plan = ABPlan(rounds: rounds, maxRounds: maxRounds, budget: budget, rule: rule, metric: metric,
+                              decideAll: decideAll)
             let outcome = try ABGate.run(configs, plan: plan, now: { (clock.now - origin) / .seconds(1) },
                                          progress: { round, open in
                 if tty { FileHandle.standardError.write(Data("\r\u{1B}[Kab: round \(round + 1), \(open) configuration(s) undecided".utf8)) }

@@ -214,11 +214,12 @@ import Testing
     /// Simulates `count` comparisons of `configurations` configurations whose candidate's
     /// speed is `ratio` × the baseline's, by `ABGate.run`; returns the outcomes.
     static func simulate(count: Int, seed: UInt64, ratio: Double, noise: Noise, sigma: Double, configurations: Int = 3,
-                         falseAlarm: Double = 0.01, rounds: Int = 10, maxRounds: Int = 40) -> [ABOutcome] {
+                         falseAlarm: Double = 0.01, rounds: Int = 10, maxRounds: Int = 40,
+                         decideAll: Bool = false) -> [ABOutcome] {
         let configs = (0..<configurations).map { ABConfig(scene: "s\($0)", items: nil, threads: 1) }
         let rule = ABRule(threshold: RegressionThreshold(fraction: 0.05), falseAlarm: falseAlarm,
                           configurations: configurations, maxRounds: maxRounds)
-        let plan = ABPlan(rounds: rounds, maxRounds: maxRounds, rule: rule)
+        let plan = ABPlan(rounds: rounds, maxRounds: maxRounds, rule: rule, decideAll: decideAll)
         return (0..<count).map { k in
             var rng = SplitMix(seed: seed &+ UInt64(k) &* 0x9E37_79B9)
             var drift = 0.0
@@ -285,12 +286,12 @@ import Testing
         #expect(Double(naive) / Double(n) > 0.075, "peeking at a fixed-size test: \(naive) of \(n) (seed \(seed))")
     }
 
-    /// A candidate 10 % slower in every configuration: every configuration regresses, in
-    /// about a dozen rounds; 5 % slower: the gate fails nearly always.
+    /// A candidate 10 % slower in every configuration: every configuration regresses (each
+    /// measured to its own verdict), in about a dozen rounds; 5 % slower: the gate fails nearly always.
     @Test func slowdownsAreCaught() {
         let seed: UInt64 = 0x510E
         for noise in Noise.allCases {
-            let ten = Self.simulate(count: 300, seed: seed, ratio: 0.9, noise: noise, sigma: 0.015)
+            let ten = Self.simulate(count: 300, seed: seed, ratio: 0.9, noise: noise, sigma: 0.015, decideAll: true)
             #expect(ten.filter(Self.failed).count >= 297, "10 % \(noise): the gate failed \(ten.filter(Self.failed).count) of 300 (seed \(seed))")
             let rows = ten.flatMap(\.rows)
             let regressed = rows.filter { $0.verdict == .regressed }.count
@@ -331,6 +332,33 @@ import Testing
         clock = 0; calls = 0; wildCalls = 0
         let m = ABGate.run(configs, plan: ABPlan(rounds: 10, maxRounds: 30, rule: rule), now: { clock }, measure: measure)
         #expect(m.stop == .maxRounds && m.rows[0].rounds == 30 && ABGate.exitStatus(m.rows) == 3)
+    }
+
+    /// A regression decides the comparison: configurations still undecided stop there
+    /// (verdict "stopped"), unless every configuration is to be decided.
+    @Test func aRegressionStopsTheUndecided() {
+        let configs = [ABConfig(scene: "pile", items: 10, threads: 1), ABConfig(scene: "mix", items: 10, threads: 1)]
+        var wildCalls = 0
+        func measure(_ c: ABConfig, _ side: ABSide) -> ABSpeeds {
+            // The mix's candidate is 20 % slower; the pile's swings ±40 %.
+            if c.scene == "mix" { return ABSpeeds(wall: side == .candidate ? 800 : 1000, cpu: side == .candidate ? 800 : 1000) }
+            var v = 1000.0
+            if side == .candidate { wildCalls += 1; v = wildCalls % 2 == 0 ? 600 : 1400 }
+            return ABSpeeds(wall: v, cpu: v)
+        }
+        let rule = ABRule(threshold: RegressionThreshold(fraction: 0.05), configurations: 2)
+        let o = ABGate.run(configs, plan: ABPlan(rounds: 10, maxRounds: 40, rule: rule), now: { 0 }, measure: measure)
+        // (Two configurations at 1 %: a regression needs 11 rounds, M(11, 11) = 341 ≥ 200.)
+        let fewest = rule.fewestRounds.regression
+        #expect(o.stop == .regressed && o.rows.map(\.verdict) == [.stopped, .regressed], "\(o.rows.map(\.verdict))")
+        #expect(o.rows.map(\.rounds) == [fewest, fewest] && ABGate.exitStatus(o.rows) == 1)
+        let report = ABReport(baseline: "a", candidate: "b", rounds: 10, maxRounds: 40, steps: 5, maxRegression: 0.05,
+                              stop: o.stop, machine: nil, results: o.rows)
+        #expect(ABGate.verdictLine(report).hasSuffix("(1 undecided configuration(s) not measured further)"))
+        wildCalls = 0
+        let all = ABGate.run(configs, plan: ABPlan(rounds: 10, maxRounds: 40, rule: rule, decideAll: true), now: { 0 }, measure: measure)
+        #expect(all.stop == .maxRounds && all.rows.map(\.verdict) == [.inconclusive, .regressed] && all.rows[0].rounds == 40)
+        #expect(ABGate.exitStatus(all.rows) == 1)
     }
 }
 
