@@ -2,80 +2,8 @@ import BenchSupport
 import Foundation
 import Testing
 
-/// The statistics of `dynamics-bench ab` against textbook values, and its rules on made-up runs.
-@Suite struct RankStatisticsTests {
-    @Test func exactDistributionMatchesHandCounts() {
-        // m = n = 2: the 6 arrangements give U = 0, 1, 2, 2, 3, 4.
-        #expect(MannWhitney.distribution(2, 2) == [1, 1, 2, 1, 1])
-        // m = n = 3 (20 arrangements), the textbook table of counts.
-        #expect(MannWhitney.distribution(3, 3) == [1, 1, 2, 3, 3, 3, 3, 2, 1, 1])
-        // Asymmetric sizes: symmetric in U, and the counts sum to C(m + n, m).
-        let d = MannWhitney.distribution(7, 4)
-        #expect(d.count == 29 && d.reduce(0, +) == 330 && d == d.reversed())
-        #expect(MannWhitney.distribution(10, 10).reduce(0, +) == 184_756)
-        #expect(MannWhitney.distribution(0, 3) == [1])
-    }
-
-    /// The printed tables of critical values of U (two-tailed; reject when U ≤ the value).
-    @Test func criticalValuesMatchPrintedTables() {
-        let table05: [(Int, Int, Int)] = [(5, 5, 2), (6, 6, 5), (8, 8, 13), (10, 10, 23), (6, 9, 10), (20, 20, 127)]
-        for (m, n, u) in table05 { #expect(MannWhitney.criticalValue(m, n, alpha: 0.05) == u, "\(m),\(n)") }
-        let table01: [(Int, Int, Int)] = [(5, 5, 0), (6, 6, 2), (8, 8, 7), (10, 10, 16), (6, 9, 5), (20, 20, 105)]
-        for (m, n, u) in table01 { #expect(MannWhitney.criticalValue(m, n, alpha: 0.01) == u, "\(m),\(n)") }
-        // 3 against 3 cannot reach 5 % two-sided (the smallest two-sided p is 2/20).
-        #expect(MannWhitney.criticalValue(3, 3, alpha: 0.05) == nil)
-    }
-
-    @Test func exactPValuesOfSmallSamplesMatchTheirArrangementCounts() {
-        // Complete separation of 3 and 3: U = 9, one arrangement in 20.
-        let t = MannWhitney([1, 2, 3], [4, 5, 6])
-        #expect(t.exact && t.u == 9)
-        #expect(abs(t.upperTail - 1.0 / 20) < 1e-12 && t.lowerTail == 1)
-        #expect(abs(t.twoSided - 0.1) < 1e-12)
-        // The other direction, and order within a sample does not matter.
-        let r = MannWhitney([6, 4, 5], [3, 1, 2])
-        #expect(r.u == 0 && abs(r.lowerTail - 1.0 / 20) < 1e-12)
-        // 10 against 10, every candidate below every baseline: p = 2 / C(20, 10).
-        let s = MannWhitney((0..<10).map { 100 + Double($0) }, (0..<10).map { 50 + Double($0) })
-        #expect(s.u == 0 && abs(s.twoSided - 2.0 / 184_756) < 1e-15)
-    }
-
-    /// Ties: normal approximation with the tie-corrected variance and continuity correction
-    /// (the values scipy.stats.mannwhitneyu(y, x, method="asymptotic") gives: U = 54.5,
-    /// greater 0.009553591120506733, less 0.9928562551821358, two-sided 0.019107182241013466).
-    @Test func tiedSamplesUseCorrectedNormalApproximation() {
-        let x: [Double] = [1, 2, 2, 3, 4, 4, 4, 5], y: [Double] = [2, 4, 5, 5, 6, 7, 7, 8]
-        let t = MannWhitney(x, y)
-        #expect(!t.exact && t.u == 54.5)
-        #expect(abs(t.upperTail - 0.009553591120506733) < 1e-9)
-        #expect(abs(t.lowerTail - 0.9928562551821358) < 1e-9)
-        #expect(abs(t.twoSided - 0.019107182241013466) < 1e-9)
-        // All values tied: no evidence.
-        #expect(MannWhitney([3, 3, 3], [3, 3]).twoSided == 1)
-    }
-
-    @Test func normalQuantileAndCDFMatchReferenceValues() {
-        #expect(abs(MannWhitney.normalQuantile(0.975) - 1.959963984540054) < 1e-9)
-        #expect(abs(MannWhitney.normalQuantile(0.995) - 2.5758293035489) < 1e-9)
-        #expect(abs(MannWhitney.normalQuantile(0.001) + 3.090232306167813) < 1e-9)
-        #expect(abs(MannWhitney.normalCDF(1.959963984540054) - 0.975) < 1e-12)
-        #expect(abs(MannWhitney.normalCDF(0) - 0.5) < 1e-15)
-    }
-
-    /// y = x + 3 for x = 1…10: the 100 differences are 3 + (j − i), value 3 + k occurring 10 − |k|
-    /// times. The estimate is 3; with the critical value 23 the 95 % interval is the 24th and
-    /// 77th smallest difference, 0 and 6 (cumulative counts 21 up to k = −4, 28 up to k = −3).
-    @Test func hodgesLehmannByHand() {
-        let x = (1...10).map(Double.init), y = x.map { $0 + 3 }
-        let hl = HodgesLehmann(x, y)
-        #expect(hl.estimate == 3 && hl.rank == 24)
-        #expect(hl.lower == 0 && hl.upper == 6)
-        // Too few values for the level: an unbounded interval, not a made-up one.
-        let small = HodgesLehmann([1, 2], [3, 4])
-        #expect(small.rank == 0 && small.lower == -.infinity && small.upper == .infinity)
-    }
-}
-
+/// The rule of `dynamics-bench ab`: its confidence sequence against closed forms and an
+/// integral, and its verdicts on made-up rounds.
 @Suite struct ABGateRuleTests {
     let config = ABConfig(scene: "pile", items: 1000, threads: 1)
     let five = RegressionThreshold(fraction: 0.05)
