@@ -515,7 +515,7 @@ public enum ABGate {
             let name = r.configurationName + (r.metric == .wall ? " (wall)" : "")
             out += "| " + ([name] + cells(r)).joined(separator: " | ") + " |\n"
         }
-        out += "\n" + note(report) + ".\n\n" + verdictLine(report) + "\n"
+        out += "\n" + note(report) + "\n\n" + verdictLine(report) + "\n"
         return out
     }
 }
