@@ -38,28 +38,44 @@ public enum ABSide: String, Sendable, Codable, Equatable {
 
 /// The verdict on one configuration of an A/B comparison.
 public enum ABVerdict: String, Sendable, Codable, Equatable {
-    /// No slowdown beyond the threshold (and the interval is narrow enough to say so).
+    /// Not slower by the threshold or more (the interval's low end is above 1 − threshold).
     case ok
-    /// Faster than the baseline by more than the threshold, significantly.
+    /// Passes, and faster than the baseline by more than the threshold: the whole interval
+    /// is above 1 and the ratio above 1 + threshold.
     case faster
-    /// Slower by more than the threshold, but not significantly (p ≥ 0.01): passes.
-    case slowerNotSignificant = "slower-not-significant"
-    /// Slower by more than the threshold and significantly (p < 0.01): fails (exit 1).
+    /// Passes: slower for certain (the whole interval is below 1), but by less than the threshold.
+    case slowerWithinThreshold = "slower-within-threshold"
+    /// Slower by more than half the threshold for certain (the interval's high end is below
+    /// 1 − threshold / 2): fails (exit 1).
     case regressed
-    /// Not a regression, but the 95 % interval of the ratio is wider than twice the threshold
-    /// and reaches below 1 − threshold: the rounds disagree too much to tell a threshold-sized
-    /// slowdown from none (exit 3).
+    /// The budget (`--max-rounds` or `--budget`) ran out before either could be said (exit 3).
     case inconclusive
+    /// Not decided, and not measured further: another configuration regressed, which decides
+    /// the comparison (unless `ABPlan.decideAll`).
+    case stopped
 
     public var label: String {
         switch self {
         case .ok: return "ok"
         case .faster: return "faster"
-        case .slowerNotSignificant: return "slower, not significant"
+        case .slowerWithinThreshold: return "slower, within threshold"
         case .regressed: return "REGRESSED"
         case .inconclusive: return "INCONCLUSIVE"
+        case .stopped: return "stopped (the gate failed)"
         }
     }
+
+    /// True for the verdicts that let the gate pass.
+    public var passes: Bool { self == .ok || self == .faster || self == .slowerWithinThreshold }
+}
+
+/// One run's figures: steps per wall-clock second and, when the executable reports it, per
+/// CPU second of the process.
+public struct ABSpeeds: Sendable, Equatable {
+    public var wall: Double
+    public var cpu: Double?
+
+    public init(wall: Double, cpu: Double?) { self.wall = wall; self.cpu = cpu }
 }
 
 /// The statistics of one configuration: both sides' steps/s per round and what follows.
@@ -72,66 +88,229 @@ public struct ABRow: Sendable, Codable, Equatable {
     public var candidateRuns: [Double]
     public var baselineMedian: Double
     public var candidateMedian: Double
-    /// candidate / baseline steps/s: exp of the Hodges–Lehmann shift of the log speeds
-    /// (below 1: the candidate is slower).
+    /// The median over the rounds of candidate / baseline steps/s of the round (below 1: the
+    /// candidate is slower).
     public var ratio: Double
-    /// The 95 % confidence interval of `ratio` (Moses' distribution-free interval).
-    public var ratioLow: Double
-    public var ratioHigh: Double
-    /// Two-sided Mann–Whitney p-value of "baseline and candidate speeds have one distribution".
-    public var pValue: Double
-    /// Mann–Whitney U: pairs (baseline run, candidate run) with the candidate faster.
-    public var u: Double
-    /// Whether `pValue` is exact (no ties) or the normal approximation.
-    public var exact: Bool
+    /// The confidence sequence of that median at the last round (`ABRule`); nil while too few
+    /// rounds bound it.
+    public var ratioLow: Double?
+    public var ratioHigh: Double?
+    /// The rounds this configuration took (each one run of each executable).
+    public var rounds: Int
     public var verdict: ABVerdict
     /// The figure compared: `cpu` unless a run did not report CPU steps/s (an executable
     /// older than the field), then `wall` for this configuration.
     public var metric: ABMetric = .cpu
 
-    enum CodingKeys: String, CodingKey {
-        case scene, items, threads, ratio, u, exact, verdict, metric
-        case baselineRuns = "baseline_runs", candidateRuns = "candidate_runs"
-        case baselineMedian = "baseline_median", candidateMedian = "candidate_median"
-        case ratioLow = "ratio_ci95_low", ratioHigh = "ratio_ci95_high", pValue = "p_value"
+    public init(scene: String, items: Int?, threads: Int, baselineRuns: [Double], candidateRuns: [Double],
+                ratio: Double, ratioLow: Double?, ratioHigh: Double?, verdict: ABVerdict, metric: ABMetric) {
+        self.scene = scene; self.items = items; self.threads = threads
+        self.baselineRuns = baselineRuns; self.candidateRuns = candidateRuns
+        self.baselineMedian = median(baselineRuns); self.candidateMedian = median(candidateRuns)
+        self.ratio = ratio; self.ratioLow = ratioLow; self.ratioHigh = ratioHigh
+        self.rounds = min(baselineRuns.count, candidateRuns.count)
+        self.verdict = verdict; self.metric = metric
     }
 
-    /// Width of the 95 % interval of the ratio (0.06 = 6 percentage points): the spread the
-    /// inconclusive rule looks at.
-    public var spread: Double { ratioHigh - ratioLow }
+    enum CodingKeys: String, CodingKey {
+        case scene, items, threads, ratio, rounds, verdict, metric
+        case baselineRuns = "baseline_runs", candidateRuns = "candidate_runs"
+        case baselineMedian = "baseline_median", candidateMedian = "candidate_median"
+        case ratioLow = "ratio_low", ratioHigh = "ratio_high"
+    }
+
+    /// "pile 1000 ×1".
+    public var configurationName: String { "\(scene) \(items.map(String.init) ?? "(default)") ×\(threads)" }
+}
+
+/// The sequential rule of `dynamics-bench ab` for one comparison (see `ABGate`).
+///
+/// Per configuration, after each round n, with d_i = ln(candidate_i / baseline_i) of round i:
+/// the median of the d's is bounded by a `MedianConfidenceSequence` — from below at level
+/// `passLevel`, from above at level `regressLevel` — and
+/// - **pass** once the lower bound is above ln(1 − f) (not slower by the threshold f);
+/// - **regressed** once the upper bound is below ln(1 − f/2) (slower by more than half of it);
+/// - otherwise measure another round.
+/// The bounds hold at every round at once, so looking after every round does not raise the
+/// error rates: a candidate no slower than f/2 in every configuration fails with probability
+/// at most `falseAlarm` (its `regressLevel`s add up to it), and a configuration slower by f
+/// or more passes with probability at most `falseAlarm`. Between f/2 and f either verdict may come.
+public struct ABRule: Sendable, Equatable {
+    public let threshold: RegressionThreshold
+    /// The largest probability of failing a candidate that is not slower by f/2 anywhere, however
+    /// many rounds are taken.
+    public let falseAlarm: Double
+    /// Configurations compared (the false-alarm level is split among them).
+    public let configurations: Int
+    /// Precomputed `MedianConfidenceSequence.requiredCount` for each round count, both levels.
+    private let passCounts: [Int?], failCounts: [Int?]
+
+    /// - Parameter maxRounds: the most rounds the rule will be asked about (more are computed on demand).
+    public init(threshold: RegressionThreshold, falseAlarm: Double = ABGate.defaultFalseAlarm, configurations: Int,
+                maxRounds: Int = 40) {
+        precondition(falseAlarm > 0 && falseAlarm < 1, "ABRule: the false-alarm level must be in (0, 1)")
+        precondition(configurations >= 1, "ABRule: at least one configuration")
+        precondition(threshold.fraction > 0 && threshold.fraction < 1, "ABRule: the threshold must be in (0, 1)")
+        self.threshold = threshold; self.falseAlarm = falseAlarm; self.configurations = configurations
+        let p = falseAlarm, r = falseAlarm / Double(configurations)
+        passCounts = (0...max(0, maxRounds)).map { MedianConfidenceSequence.requiredCount(trials: $0, level: p) }
+        failCounts = (0...max(0, maxRounds)).map { MedianConfidenceSequence.requiredCount(trials: $0, level: r) }
+    }
+
+    /// The level of each configuration's lower bound (a wrong pass).
+    public var passLevel: Double { falseAlarm }
+    /// The level of each configuration's upper bound (a wrong failure): `falseAlarm` split
+    /// evenly over the configurations.
+    public var regressLevel: Double { falseAlarm / Double(configurations) }
+    /// A configuration passes once the ratio's lower bound is above this (1 − f).
+    public var passAbove: Double { 1 - threshold.fraction }
+    /// A configuration regressed once the ratio's upper bound is below this (1 − f/2).
+    public var failBelow: Double { 1 - threshold.fraction / 2 }
+
+    /// Rounds above ln(1 − f) needed after `n` rounds for a pass (nil: none suffice yet).
+    public func passCount(rounds n: Int) -> Int? {
+        n < passCounts.count ? passCounts[n] : MedianConfidenceSequence.requiredCount(trials: n, level: passLevel)
+    }
+
+    /// Rounds below ln(1 − f/2) needed after `n` rounds for a regression.
+    public func failCount(rounds n: Int) -> Int? {
+        n < failCounts.count ? failCounts[n] : MedianConfidenceSequence.requiredCount(trials: n, level: regressLevel)
+    }
+
+    /// The fewest rounds after which a pass, and a regression, can be said at all.
+    public var fewestRounds: (pass: Int, regression: Int) {
+        var n = 1
+        while passCount(rounds: n) == nil { n += 1 }
+        var m = 1
+        while failCount(rounds: m) == nil { m += 1 }
+        return (n, m)
+    }
+
+    /// The ratio's bounds after the rounds of `logRatios` (ln candidate/baseline per round);
+    /// nil where too few rounds bound it.
+    public func bounds(logRatios d: [Double]) -> (low: Double?, high: Double?) {
+        let up = d.sorted(by: >), down = d.sorted()
+        let low = passCount(rounds: d.count).map { exp(up[$0 - 1]) }
+        let high = failCount(rounds: d.count).map { exp(down[$0 - 1]) }
+        return (low, high)
+    }
+
+    /// The verdict after the rounds so far, or nil to measure another round.
+    /// - Precondition: both series have the same length, finite positive values.
+    public func decide(baseline b: [Double], candidate c: [Double]) -> ABVerdict? {
+        let d = Self.logRatios(baseline: b, candidate: c)
+        return decide(logRatios: d)
+    }
+
+    /// `decide` on ln(candidate/baseline) of each round.
+    public func decide(logRatios d: [Double]) -> ABVerdict? {
+        let n = d.count
+        let lo = log(passAbove), hi = log(failBelow)
+        if let k = passCount(rounds: n), d.count(where: { $0 > lo }) >= k {
+            let (low, high) = bounds(logRatios: d)
+            if let low, low > 1, exp(BenchSupport.median(d)) > 1 + threshold.fraction { return .faster }
+            if let high, high < 1 { return .slowerWithinThreshold }
+            return .ok
+        }
+        if let k = failCount(rounds: n), d.count(where: { $0 < hi }) >= k { return .regressed }
+        return nil
+    }
+
+    static func logRatios(baseline b: [Double], candidate c: [Double]) -> [Double] {
+        precondition(b.count == c.count, "ABRule: one baseline and one candidate run per round")
+        precondition((b + c).allSatisfy { $0.isFinite && $0 > 0 }, "ABRule: steps/s must be finite and positive")
+        return zip(b, c).map { log($0.1) - log($0.0) }
+    }
+}
+
+/// Why a sequential comparison stopped measuring.
+public enum ABStop: String, Sendable, Codable, Equatable {
+    /// Every configuration was decided.
+    case decided
+    /// `--max-rounds` rounds were taken with a configuration still undecided.
+    case maxRounds = "max-rounds"
+    /// The next round would not have fitted in `--budget` seconds.
+    case budget
+    /// A configuration regressed, which decides the comparison; the others still undecided
+    /// were stopped (`ABPlan.decideAll` measures them on).
+    case regressed
+}
+
+/// How `ABGate.run` measures: rounds every configuration takes first, the most rounds, an
+/// optional wall-clock budget, and the rule.
+public struct ABPlan: Sendable {
+    /// Rounds every configuration takes before the rule may stop it.
+    public var rounds: Int
+    /// The most rounds of any configuration.
+    public var maxRounds: Int
+    /// Seconds the whole comparison may take: a round starts only when it is expected (from
+    /// the last round of the configurations still measured) to end within the budget.
+    public var budget: Double?
+    public var rule: ABRule
+    /// What to compare (cpu falls back to wall per configuration when a run lacks CPU figures).
+    public var metric: ABMetric
+    /// Measure every configuration to its own verdict (`--decide-all`); false: stop when one
+    /// regressed, since that decides the comparison.
+    public var decideAll: Bool
+
+    public init(rounds: Int, maxRounds: Int, budget: Double? = nil, rule: ABRule, metric: ABMetric = .cpu,
+                decideAll: Bool = false) {
+        precondition(rounds >= 1 && maxRounds >= rounds, "ABPlan: need 1 ≤ rounds ≤ maxRounds")
+        self.rounds = rounds; self.maxRounds = maxRounds; self.budget = budget; self.rule = rule; self.metric = metric
+        self.decideAll = decideAll
+    }
+}
+
+/// What `ABGate.run` measured and decided.
+public struct ABOutcome: Sendable {
+    public var rows: [ABRow]
+    public var stop: ABStop
+    public var seconds: Double
 }
 
 /// The JSON report of `dynamics-bench ab --format json` / `--out FILE`.
 public struct ABReport: Sendable, Codable, Equatable {
     public static let formatName = "dynamics-bench-ab"
     public var format = ABReport.formatName
-    public var version = 1
+    public var version = 2
     public var date: String
     public var baseline: String
     public var candidate: String
+    /// `--rounds`: rounds every configuration took before the rule could stop it.
     public var rounds: Int
+    /// `--max-rounds`.
+    public var maxRounds: Int
+    /// `--budget` in seconds (nil: none).
+    public var budgetSeconds: Double?
+    /// Wall-clock seconds the comparison took.
+    public var seconds: Double
     public var steps: Int
     /// `--max-regression` as a fraction.
     public var maxRegression: Double
-    /// The p-value below which a slowdown counts (0.01).
-    public var significance: Double
+    /// `--false-alarm` as a fraction.
+    public var falseAlarm: Double
+    /// Why measuring stopped.
+    public var stop: ABStop
     public var machine: MachineInfo?
     public var results: [ABRow]
     /// 0 pass, 1 regression, 3 inconclusive.
     public var exitStatus: Int32
 
-    public init(date: String = ResultFile.now(), baseline: String, candidate: String, rounds: Int, steps: Int,
-                maxRegression: Double, significance: Double = ABGate.significance, machine: MachineInfo?,
+    public init(date: String = ResultFile.now(), baseline: String, candidate: String, rounds: Int, maxRounds: Int,
+                budgetSeconds: Double? = nil, seconds: Double = 0, steps: Int, maxRegression: Double,
+                falseAlarm: Double = ABGate.defaultFalseAlarm, stop: ABStop = .decided, machine: MachineInfo?,
                 results: [ABRow]) {
         self.date = date; self.baseline = baseline; self.candidate = candidate; self.rounds = rounds
-        self.steps = steps; self.maxRegression = maxRegression; self.significance = significance
+        self.maxRounds = maxRounds; self.budgetSeconds = budgetSeconds; self.seconds = seconds
+        self.steps = steps; self.maxRegression = maxRegression; self.falseAlarm = falseAlarm; self.stop = stop
         self.machine = machine; self.results = results
         self.exitStatus = ABGate.exitStatus(results)
     }
 
     enum CodingKeys: String, CodingKey {
-        case format, version, date, baseline, candidate, rounds, steps, significance, machine, results
-        case maxRegression = "max_regression", exitStatus = "exit_status"
+        case format, version, date, baseline, candidate, rounds, seconds, steps, stop, machine, results
+        case maxRounds = "max_rounds", budgetSeconds = "budget_seconds", maxRegression = "max_regression"
+        case falseAlarm = "false_alarm", exitStatus = "exit_status"
     }
 
     public func encoded() throws -> Data {
@@ -141,26 +320,20 @@ public struct ABReport: Sendable, Codable, Equatable {
     }
 }
 
-/// The statistics and rules of `dynamics-bench ab` (pure functions; the CLI runs the processes).
+/// The statistics and rules of `dynamics-bench ab` (the CLI runs the processes through `run`).
 ///
-/// Per configuration, with `b` the baseline's and `c` the candidate's steps/s over the rounds:
-/// - ratio = exp(Hodges–Lehmann shift of ln c against ln b), i.e. the median of the
-///   `rounds²` ratios c[j] / b[i]; its 95 % interval is Moses' distribution-free interval
-///   from the same differences.
-/// - p = the two-sided Mann–Whitney p-value of b against c (exact without ties).
-/// - **regressed** when ratio < 1 − threshold and p < 0.01;
-///   **inconclusive** when not regressed, ratioHigh − ratioLow > 2 × threshold and
-///   ratioLow < 1 − threshold (a wide interval entirely above 1 − threshold passes);
-///   **faster** when ratio > 1 + threshold and p < 0.01;
-///   **slower, not significant** when ratio < 1 − threshold but p ≥ 0.01; else **ok**.
-/// Exit status: 1 if any configuration regressed, else 3 if any is inconclusive, else 0.
+/// Rounds alternate the order (AB BA AB …). Every configuration takes `ABPlan.rounds` rounds;
+/// then each one still undecided by `ABRule` takes another round, and another, until the rule
+/// decides it, `ABPlan.maxRounds` is reached or the budget would be exceeded — or until one
+/// configuration regressed, which decides the comparison (unless `ABPlan.decideAll`). Per
+/// configuration the report gives both medians, the ratio (the median over the rounds of
+/// candidate/baseline steps/s of the round) and its bounds, the rounds taken and the verdict.
+/// Exit status: 1 if any configuration regressed, else 3 if any is undecided (inconclusive:
+/// the budget ran out), else 0.
 public enum ABGate {
-    /// A slowdown counts only with a two-sided p-value below this.
-    public static let significance = 0.01
-    /// The confidence level of the ratio's interval.
-    public static let level = 0.95
-    /// The fewest rounds with which p < 0.01 can be reached (two-sided exact minimum p for
-    /// 5 against 5 is 2/252 ≈ 0.008; for 4 against 4 it is 2/70 ≈ 0.029).
+    /// `--false-alarm`: 1 %.
+    public static let defaultFalseAlarm = 0.01
+    /// `--rounds` may not be below this.
     public static let minimumRounds = 5
 
     /// The measurement order of round `round` (0-based): baseline first in even rounds,
@@ -170,33 +343,73 @@ public enum ABGate {
         round % 2 == 0 ? [.baseline, .candidate] : [.candidate, .baseline]
     }
 
-    /// Judges one configuration. - Precondition: both samples non-empty, finite and positive.
-    public static func judge(_ config: ABConfig, baseline b: [Double], candidate c: [Double],
-                             threshold: RegressionThreshold, metric: ABMetric = .cpu) -> ABRow {
-        precondition(!b.isEmpty && !c.isEmpty, "ABGate.judge: no runs")
-        precondition((b + c).allSatisfy { $0.isFinite && $0 > 0 }, "ABGate.judge: steps/s must be finite and positive")
-        let lb = b.map { log($0) }, lc = c.map { log($0) }
-        let hl = HodgesLehmann(lb, lc, level: level)
-        let mw = MannWhitney(b, c)
-        let ratio = exp(hl.estimate), low = exp(hl.lower), high = exp(hl.upper)
-        let p = mw.twoSided
-        let f = threshold.fraction
-        let verdict: ABVerdict
-        if ratio < 1 - f && p < significance {
-            verdict = .regressed
-        } else if !(high - low <= 2 * f) && low < 1 - f {
-            verdict = .inconclusive
-        } else if ratio > 1 + f && p < significance {
-            verdict = .faster
-        } else if ratio < 1 - f {
-            verdict = .slowerNotSignificant
-        } else {
-            verdict = .ok
+    /// The series a configuration is judged on: CPU steps/s when `metric` is cpu and every run
+    /// reported it, else wall-clock steps/s.
+    public static func series(baseline b: [ABSpeeds], candidate c: [ABSpeeds], metric: ABMetric)
+        -> (baseline: [Double], candidate: [Double], metric: ABMetric) {
+        if metric == .cpu, (b + c).allSatisfy({ $0.cpu != nil }) {
+            return (b.map { $0.cpu! }, c.map { $0.cpu! }, .cpu)
         }
-        return ABRow(scene: config.scene, items: config.items, threads: config.threads,
-                     baselineRuns: b, candidateRuns: c, baselineMedian: median(b), candidateMedian: median(c),
-                     ratio: ratio, ratioLow: low, ratioHigh: high, pValue: p, u: mw.u, exact: mw.exact,
-                     verdict: verdict, metric: metric)
+        return (b.map(\.wall), c.map(\.wall), .wall)
+    }
+
+    /// The row of one configuration after its rounds: the rule's verdict, or inconclusive when
+    /// it has none. - Precondition: one run of each side per round, finite and positive.
+    public static func judge(_ config: ABConfig, baseline b: [Double], candidate c: [Double], rule: ABRule,
+                             metric: ABMetric = .cpu) -> ABRow {
+        precondition(!b.isEmpty, "ABGate.judge: no runs")
+        let d = ABRule.logRatios(baseline: b, candidate: c)
+        let (low, high) = rule.bounds(logRatios: d)
+        return ABRow(scene: config.scene, items: config.items, threads: config.threads, baselineRuns: b, candidateRuns: c,
+                     ratio: exp(median(d)), ratioLow: low, ratioHigh: high,
+                     verdict: rule.decide(logRatios: d) ?? .inconclusive, metric: metric)
+    }
+
+    /// Measures `configs` by `plan`: `measure(config, side)` runs one executable once. `now`
+    /// reads a clock in seconds (for the budget). `progress(round, undecided)` is called before
+    /// each round.
+    public static func run(_ configs: [ABConfig], plan: ABPlan, now: () -> Double,
+                           progress: (Int, Int) -> Void = { _, _ in },
+                           measure: (ABConfig, ABSide) throws -> ABSpeeds) rethrows -> ABOutcome {
+        let start = now()
+        var runs = [[ABSide: [ABSpeeds]]](repeating: [.baseline: [], .candidate: []], count: configs.count)
+        var lastRound = [Double](repeating: 0, count: configs.count)
+        var active = Array(configs.indices)
+        var stop = ABStop.decided
+        var round = 0
+        while !active.isEmpty {
+            if round >= plan.maxRounds { stop = .maxRounds; break }
+            if let budget = plan.budget, round > 0,
+               now() - start + active.reduce(0, { $0 + lastRound[$1] }) > budget {
+                stop = .budget
+                break
+            }
+            progress(round, active.count)
+            for i in active {
+                let t0 = now()
+                for side in order(round: round) { runs[i][side]!.append(try measure(configs[i], side)) }
+                lastRound[i] = now() - t0
+            }
+            round += 1
+            if round >= plan.rounds {
+                var regressed = false
+                active.removeAll { i in
+                    let s = series(baseline: runs[i][.baseline]!, candidate: runs[i][.candidate]!, metric: plan.metric)
+                    let verdict = plan.rule.decide(baseline: s.baseline, candidate: s.candidate)
+                    if verdict == .regressed { regressed = true }
+                    return verdict != nil
+                }
+                if regressed && !plan.decideAll && !active.isEmpty { stop = .regressed; break }
+            }
+        }
+        let rows = configs.indices.map { i -> ABRow in
+            // (Every configuration took at least the first round: the budget is checked from the second.)
+            let s = series(baseline: runs[i][.baseline]!, candidate: runs[i][.candidate]!, metric: plan.metric)
+            var row = judge(configs[i], baseline: s.baseline, candidate: s.candidate, rule: plan.rule, metric: s.metric)
+            if stop == .regressed && row.verdict == .inconclusive { row.verdict = .stopped }
+            return row
+        }
+        return ABOutcome(rows: rows, stop: stop, seconds: now() - start)
     }
 
     /// 1 if any row regressed, else 3 if any is inconclusive, else 0.
@@ -228,42 +441,81 @@ public enum ABGate {
         return out
     }
 
-    /// The report as a text table plus a verdict line.
-    public static func render(_ report: ABReport) -> String {
+    // MARK: rendering
+
+    /// "+1.2%" / "−10.3%".
+    static func change(_ r: Double) -> String {
+        let p = (r - 1) * 100
+        return (p >= 0 ? "+" : "−") + String(format: "%.1f%%", abs(p))
+    }
+
+    static func interval(_ r: ABRow) -> String {
+        "\(r.ratioLow.map { TextTable.fixed($0, 3) } ?? "0")–\(r.ratioHigh.map { TextTable.fixed($0, 3) } ?? "∞")"
+    }
+
+    /// The one-line verdict: why the gate passed, failed or could not decide.
+    public static func verdictLine(_ report: ABReport) -> String {
         let threshold = RegressionThreshold(fraction: report.maxRegression)
-        let header = ["scene", "items", "workers", "metric", "baseline steps/s", "candidate steps/s", "ratio", "95% CI",
-                      "p", "verdict"]
-        func pct(_ r: Double) -> String {
-            let p = (r - 1) * 100
-            return (p >= 0 ? "+" : "") + String(format: "%.1f%%", p)
-        }
-        let rows = report.results.map { r -> [String] in
-            [r.scene, r.items.map(String.init) ?? "default", "\(r.threads)", r.metric.rawValue,
-             TextTable.fixed(r.baselineMedian, 1), TextTable.fixed(r.candidateMedian, 1),
-             "\(TextTable.fixed(r.ratio, 3)) (\(pct(r.ratio)))",
-             "\(TextTable.fixed(r.ratioLow, 3))–\(TextTable.fixed(r.ratioHigh, 3))",
-             formatP(r.pValue), r.verdict.label]
-        }
-        var out = TextTable.grid(header: header, rows: rows, rightAligned: [1, 2, 4, 5, 6, 7, 8])
-        out += "\n\nsteps/s: medians per CPU second (metric cpu) or wall second (wall); ratio = candidate/baseline "
-        out += "(Hodges–Lehmann, \(report.rounds) rounds of each, alternating order); p = two-sided Mann–Whitney\n"
-        let regressed = report.results.filter { $0.verdict == .regressed }
-        let unclear = report.results.filter { $0.verdict == .inconclusive }
+        let rounds = report.results.map(\.rounds)
+        let span = rounds.min() == rounds.max() ? "\(rounds.max() ?? 0)" : "\(rounds.min() ?? 0)–\(rounds.max() ?? 0)"
         switch report.exitStatus {
         case 1:
-            out += "FAIL: \(regressed.count) of \(report.results.count) configurations slower by more than \(threshold) with p < \(report.significance)"
+            let bad = report.results.filter { $0.verdict == .regressed }.map { r in
+                "\(r.configurationName) is \(String(format: "%.1f", (1 - r.ratio) * 100))% slower " +
+                "(ratio \(TextTable.fixed(r.ratio, 3)), interval \(interval(r)), \(r.rounds) rounds)"
+            }
+            let stopped = report.results.filter { $0.verdict == .stopped }.count
+            return "FAIL: " + bad.joined(separator: "; ") +
+                " — slower than the baseline by more than half the \(threshold) threshold, for certain" +
+                (stopped > 0 ? " (\(stopped) undecided configuration(s) not measured further)" : "")
         case 3:
-            out += "INCONCLUSIVE: the rounds disagree too much to decide: "
-            out += unclear.map { "\($0.scene) ×\($0.threads) 95% CI spans \(String(format: "%.1f", $0.spread * 100)) points" }
-                .joined(separator: ", ")
-            out += " (more than 2 × \(threshold)); rerun on a quieter machine or with more --rounds"
+            let why = report.stop == .budget
+                ? "the \(String(format: "%g", report.budgetSeconds ?? 0)) s budget ran out"
+                : "\(report.maxRounds) rounds (--max-rounds) did not decide"
+            let open = report.results.filter { $0.verdict == .inconclusive }
+                .map { "\($0.configurationName) (ratio \(TextTable.fixed($0.ratio, 3)), interval \(interval($0)), \($0.rounds) rounds)" }
+            return "INCONCLUSIVE: \(why): " + open.joined(separator: ", ") +
+                "; rerun on a quieter machine or with a larger --max-rounds or --budget"
         default:
-            out += "PASS: no configuration slower by more than \(threshold) with p < \(report.significance) (\(report.results.count) compared)"
+            return "PASS: no configuration \(threshold) slower or more (\(report.results.count) compared, \(span) rounds)"
         }
+    }
+
+    static func cells(_ r: ABRow) -> [String] {
+        [TextTable.fixed(r.baselineMedian, 1), TextTable.fixed(r.candidateMedian, 1),
+         "\(TextTable.fixed(r.ratio, 3)) (\(change(r.ratio)))", interval(r), "\(r.rounds)", r.verdict.label]
+    }
+
+    static func note(_ report: ABReport) -> String {
+        let rule = ABRule(threshold: RegressionThreshold(fraction: report.maxRegression), falseAlarm: report.falseAlarm,
+                          configurations: max(1, report.results.count), maxRounds: 0)
+        return "ratio: median of the rounds' candidate/baseline steps/s (steps per CPU second with metric cpu); " +
+            "interval: its confidence sequence, valid at every round; pass once the interval is above " +
+            "\(TextTable.fixed(rule.passAbove, 3)), regressed once it is below \(TextTable.fixed(rule.failBelow, 3)) " +
+            "(false alarms ≤ \(RegressionThreshold.percent(report.falseAlarm)) per comparison); rounds alternate AB BA …"
+    }
+
+    /// The report as a text table, a note and the verdict line.
+    public static func render(_ report: ABReport) -> String {
+        let header = ["scene", "items", "workers", "metric", "baseline steps/s", "candidate steps/s", "ratio", "interval",
+                      "rounds", "verdict"]
+        let rows = report.results.map { r -> [String] in
+            [r.scene, r.items.map(String.init) ?? "default", "\(r.threads)", r.metric.rawValue] + cells(r)
+        }
+        var out = TextTable.grid(header: header, rows: rows, rightAligned: [1, 2, 4, 5, 6, 7, 8])
+        out += "\n\n" + note(report) + "\n" + verdictLine(report)
         return out
     }
 
-    static func formatP(_ p: Double) -> String {
-        p < 0.001 ? String(format: "%.1e", p) : String(format: "%.3f", p)
+    /// The report as a Markdown table (for a CI job summary), a note, and the verdict line last.
+    public static func markdown(_ report: ABReport) -> String {
+        var out = "| configuration | baseline steps/s | candidate steps/s | ratio | interval | rounds | verdict |\n"
+        out += "|---|---:|---:|---:|---|---:|---|\n"
+        for r in report.results {
+            let name = r.configurationName + (r.metric == .wall ? " (wall)" : "")
+            out += "| " + ([name] + cells(r)).joined(separator: " | ") + " |\n"
+        }
+        out += "\n" + note(report) + "\n\n" + verdictLine(report) + "\n"
+        return out
     }
 }

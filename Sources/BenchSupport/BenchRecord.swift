@@ -56,9 +56,10 @@ public struct BenchRecord: Codable, Sendable, Equatable {
     /// steps, median over the repeats. Unlike `stepsPerSecond` it does not count time the
     /// process waited for a CPU, so it varies less on a shared machine (what `ab` compares).
     public var cpuStepsPerSecond: Double?
-    /// Set only by the hidden calibration option `--calibration-slowdown`: the fraction by
-    /// which the run's steps/s were lowered on purpose (busy-waiting after each step).
-    public var calibrationSlowdown: Double?
+    /// Set only when the environment variable `DYNAMICS_REPEAT_PREPARE` made every step
+    /// prepare its contacts this many extra times (`World.repeatPrepareFromEnvironment`): a
+    /// build slower on purpose, with the same results.
+    public var repeatPrepare: Double?
 
     // Memory (jemalloc statistics).
     /// The allocator the figures come from, e.g. "jemalloc 5.3.0-0-g54eaed1d…".
@@ -134,7 +135,7 @@ public struct BenchRecord: Codable, Sendable, Equatable {
         case stepsPerSecondMedian = "steps_per_second_median", stepsPerSecondMin = "steps_per_second_min"
         case stepsPerSecondMax = "steps_per_second_max", stepsPerSecondRuns = "steps_per_second_runs"
         case contactsPerStep = "contacts_per_step", box2dMilliseconds = "box2d_ms"
-        case allocator, calibrationSlowdown = "calibration_slowdown", cpuStepsPerSecond = "cpu_steps_per_second"
+        case allocator, repeatPrepare = "repeat_prepare", cpuStepsPerSecond = "cpu_steps_per_second"
         case heapBytes = "heap_bytes", heapBytesPerBody = "heap_bytes_per_body"
         case residentPeakBytes = "resident_peak_bytes", maxRssBytes = "max_rss_bytes"
         case threadAllocBytesPerStep = "thread_alloc_bytes_per_step"

@@ -6,15 +6,16 @@ public struct RegressionThreshold: Equatable, Sendable, CustomStringConvertible 
 
     public init(fraction: Double) { self.fraction = fraction }
 
-    /// "5%", "5 %" or "5" (all mean 5 %); "0.5%" is allowed. Must be in 0 ..< 100 %.
-    public init(parsing text: String) throws {
+    /// "5%", "5 %" or "5" (all mean 5 %); "0.5%" is allowed. Must be in 0 ..< 100 %. `option`
+    /// names the option in the error message.
+    public init(parsing text: String, option: String = "--max-regression") throws {
         var s = text.trimmingCharacters(in: .whitespaces)
         if s.hasSuffix("%") { s.removeLast(); s = s.trimmingCharacters(in: .whitespaces) }
         guard let percent = Double(s), percent.isFinite else {
-            throw BenchUsageError("bad --max-regression '\(text)': expected a percentage such as 5%")
+            throw BenchUsageError("bad \(option) '\(text)': expected a percentage such as 5%")
         }
         guard percent >= 0, percent < 100 else {
-            throw BenchUsageError("bad --max-regression '\(text)': must be at least 0% and below 100%")
+            throw BenchUsageError("bad \(option) '\(text)': must be at least 0% and below 100%")
         }
         fraction = percent / 100
     }

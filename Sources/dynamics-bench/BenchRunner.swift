@@ -1,4 +1,5 @@
 import BenchSupport
+import DynamicsEngine
 import DynamicsScenes
 import Foundation
 
@@ -18,9 +19,6 @@ struct RunOptions {
     var sleepingBodies = 0
     /// Time the step's phases (`--profile`).
     var profile = false
-    /// Calibration only (`--calibration-slowdown`): the fraction by which the timed window's
-    /// steps/s are lowered by busy-waiting at its end; 0 in every normal run.
-    var calibrationSlowdown = 0.0
     /// Checkpoints to write, or one to resume from; and whether to report the state digest.
     var checkpoints: CheckpointPlan? = nil
 }
@@ -131,15 +129,6 @@ enum BenchRunner {
                         checkpointCPU += processCPUSeconds() - c0
                     }
                 }
-                if o.calibrationSlowdown > 0 {
-                    // Calibration only: busy work at the end of the timed window, as much CPU
-                    // time as the steps took × s / (1 − s), so steps per CPU second drop by s;
-                    // its wall time counts too, so wall steps/s drop by about s.
-                    let t0 = clock.now
-                    let until = cpuBefore + checkpointCPU + (processCPUSeconds() - cpuBefore - checkpointCPU) / (1 - o.calibrationSlowdown)
-                    while processCPUSeconds() < until {}
-                    elapsed += clock.now - t0
-                }
                 let cpuAfter = processCPUSeconds()
                 let threadAfter = threadAllocated.pointee
                 let after = Jemalloc.snapshot()
@@ -229,7 +218,7 @@ enum BenchRunner {
         r.contactsPerStep = contactsPerStep
         r.box2dMilliseconds = box2dMilliseconds
         r.allocator = allocator
-        if o.calibrationSlowdown > 0 { r.calibrationSlowdown = o.calibrationSlowdown }
+        if World.repeatPrepareFromEnvironment > 0 { r.repeatPrepare = World.repeatPrepareFromEnvironment }
         r.cpuStepsPerSecond = median(cpuRates)
         r.heapBytes = heapBytes
         r.heapBytesPerBody = report.bodies > 0 ? Double(heapBytes) / Double(report.bodies) : nil

@@ -56,23 +56,12 @@ struct MeasureOptions: ParsableArguments {
     @Flag(name: .long, help: "Time the engine's step phases (World.isProfiling) during the timed steps; reports phase_microseconds (µs per step per phase) and prints them under the table.")
     var profile = false
 
-    /// Calibration only (`scripts/calibrate-gate`): at the end of each timed window,
-    /// busy-waits for as much process CPU time as the timed steps took × P / (100 − P), so the
-    /// reported steps/s (per CPU and per wall second) are P % lower than they would have been.
-    /// The result carries `calibration_slowdown`. Hidden from help; never used by normal runs.
-    @Option(name: .long, parsing: .unconditional,
-            help: ArgumentHelp("Calibration only: lower the reported steps/s by P % by busy-waiting after the timed steps.", visibility: .hidden))
-    var calibrationSlowdown: Double?
-
     /// Checks the counts; every problem is a usage error (exit 2).
     func check() throws {
         if let steps { try requirePositive(steps, "--steps") }
         if sleeping < 0 { throw BenchUsageError("--sleeping must not be negative (got \(sleeping))") }
         try requirePositive(repeats, "--repeat")
         if let warmup, warmup < 0 { throw BenchUsageError("--warmup must not be negative (got \(warmup))") }
-        if let c = calibrationSlowdown, !(c >= 0 && c < 100) {
-            throw BenchUsageError("--calibration-slowdown must be a percentage in 0 ..< 100 (got \(c))")
-        }
         _ = try parsedShard()
     }
 
@@ -124,7 +113,7 @@ enum SweepRunner {
                                    warmup: measure.warmupSteps(for: output.format), repeats: measure.interleave ? 1 : measure.repeats,
                                    continuous: !measure.noContinuous, sleep: measure.sleep,
                                    sleepingBodies: measure.sleeping, profile: measure.profile,
-                                   calibrationSlowdown: (measure.calibrationSlowdown ?? 0) / 100, checkpoints: checkpoints)
+                                   checkpoints: checkpoints)
                 var label = configs.count > 1 ? "\(c) [\(i + 1)/\(configs.count)]" : c.description
                 if rounds > 1 { label += " round \(round + 1)/\(rounds)" }
                 let bar = ProgressBar(label: label, total: o.repeats * (o.warmup + o.steps), enabled: draw)

@@ -7,27 +7,29 @@ import Testing
 /// this machine's speed; and the shard-and-merge path with parallel processes.
 @Suite struct ABCLITests {
     /// A directory with fake executables `base` and `cand`; each logs "NAME ARGS" to `log`
-    /// and prints a result whose steps/s is the next value of its list.
+    /// and prints a result whose steps/s is the next value of its list (from the start again
+    /// after the last), after sleeping `sleep` seconds.
     struct Fakes {
         let dir: URL
         var log: URL { dir.appendingPathComponent("log") }
         var base: String { dir.appendingPathComponent("base").path }
         var cand: String { dir.appendingPathComponent("cand").path }
 
-        init(base: [Double], cand: [Double], failCandidate: Bool = false) throws {
+        init(base: [Double], cand: [Double], failCandidate: Bool = false, sleep: Double = 0) throws {
             dir = FileManager.default.temporaryDirectory.appendingPathComponent("ab-fakes-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            try write("base", base, fail: false)
-            try write("cand", cand, fail: failCandidate)
+            try write("base", base, fail: false, sleep: sleep)
+            try write("cand", cand, fail: failCandidate, sleep: sleep)
         }
 
-        private func write(_ name: String, _ speeds: [Double], fail: Bool) throws {
+        private func write(_ name: String, _ speeds: [Double], fail: Bool, sleep: Double) throws {
             let list = speeds.map { String($0) }.joined(separator: " ")
             let script = """
                 #!/bin/sh
                 echo "\(name) $*" >> '\(log.path)'
                 \(fail ? "echo 'dynamics-bench: error: unknown scene' >&2; exit 2" : "")
-                n=$(grep -c '^\(name) ' '\(log.path)')
+                \(sleep > 0 ? "sleep \(sleep)" : "")
+                n=$(( ($(grep -c '^\(name) ' '\(log.path)') - 1) % \(speeds.count) + 1 ))
                 set -- \(list)
                 eval "speed=\\${$n}"
                 printf '{"scene":"pile","items":10,"threads":1,"steps_per_second":%s,"cpu_steps_per_second":%s,"passed":true}\\n' "$speed" "$speed"
@@ -46,15 +48,18 @@ import Testing
 
     static let args = ["--scenes", "pile:10", "--rounds", "6", "--steps", "5"]
 
+    /// 20 % slower in every round: measured past --rounds 6 until the rule can say so (9
+    /// rounds for one configuration at --false-alarm 1 %), in alternating order.
     @Test func separatedRunsFailWithExitOneInAlternatingOrder() throws {
         let f = try Fakes(base: (0..<6).map { 1000 + Double($0) }, cand: (0..<6).map { 800 + Double($0) })
         defer { f.remove() }
         let r = try SoakRuleTests.bench(["ab", f.base, f.cand] + Self.args)
         #expect(r.status == 1, "\(r.out)\(r.err)")
-        #expect(r.out.contains("REGRESSED") && r.out.contains("FAIL:"))
+        #expect(r.out.contains("REGRESSED") && r.out.contains("\nFAIL: pile 10 ×1 is 20.0% slower (ratio 0.800, interval "))
         let calls = try f.calls()
-        #expect(calls.map { String($0.prefix(4)) } == ["base", "cand", "cand", "base", "base", "cand",
-                                                       "cand", "base", "base", "cand", "cand", "base"])
+        #expect(calls.map { String($0.prefix(4)) } == ["base", "cand", "cand", "base", "base", "cand", "cand", "base",
+                                                       "base", "cand", "cand", "base", "base", "cand", "cand", "base",
+                                                       "base", "cand"])
         #expect(calls.first == "base run pile --items 10 --steps 5 --threads 1 --repeat 1 --format json")
     }
 
@@ -66,17 +71,41 @@ import Testing
         let r = try SoakRuleTests.bench(["ab", f.base, f.cand, "--format", "json", "--out", out] + Self.args)
         #expect(r.status == 0, "\(r.out)\(r.err)")
         let report = try JSONDecoder().decode(ABReport.self, from: Data(contentsOf: URL(fileURLWithPath: out)))
-        #expect(report.exitStatus == 0 && report.rounds == 6 && report.results.count == 1)
-        #expect(report.results[0].baselineRuns == speeds && report.results[0].metric == .cpu)
+        #expect(report.exitStatus == 0 && report.rounds == 6 && report.maxRounds == 40 && report.results.count == 1)
+        #expect(report.stop == .decided && report.results[0].rounds == 9 && report.results[0].verdict == .ok)
+        #expect(report.results[0].baselineRuns == speeds + speeds.prefix(3) && report.results[0].metric == .cpu)
         #expect(try JSONDecoder().decode(ABReport.self, from: Data(r.out.utf8)) == report)
     }
 
-    @Test func wildRoundsAreInconclusiveWithExitThree() throws {
+    /// --format markdown: the table for a CI job summary, the verdict line last.
+    @Test func markdownEndsWithTheVerdictLine() throws {
+        let f = try Fakes(base: [1000, 1001, 1002], cand: [900, 901, 902])
+        defer { f.remove() }
+        let r = try SoakRuleTests.bench(["ab", f.base, f.cand, "--format", "markdown"] + Self.args)
+        #expect(r.status == 1, "\(r.out)\(r.err)")
+        let lines = r.out.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first == "| configuration | baseline steps/s | candidate steps/s | ratio | interval | rounds | verdict |")
+        #expect(lines.contains { $0.hasPrefix("| pile 10 ×1 | 1001.0 | 901.0 | 0.900 (−10.0%) | ") && $0.hasSuffix(" | 9 | REGRESSED |") })
+        #expect(r.out.hasSuffix("\n") && lines.dropLast().last?.hasPrefix("FAIL: pile 10 ×1 is 10.0% slower") == true, "\(r.out)")
+    }
+
+    /// Rounds that never agree: undecided at --max-rounds, and when --budget would be overrun.
+    @Test func anUndecidedComparisonRunsOutOfBudgetWithExitThree() throws {
         let f = try Fakes(base: (0..<6).map { 1000 + Double($0) }, cand: [600, 1400, 610, 1410, 620, 1420])
         defer { f.remove() }
-        let r = try SoakRuleTests.bench(["ab", f.base, f.cand] + Self.args)
+        let r = try SoakRuleTests.bench(["ab", f.base, f.cand, "--max-rounds", "12"] + Self.args)
         #expect(r.status == 3, "\(r.out)\(r.err)")
-        #expect(r.out.contains("INCONCLUSIVE: the rounds disagree too much to decide") && r.out.contains("points"))
+        #expect(r.out.contains("\nINCONCLUSIVE: 12 rounds (--max-rounds) did not decide: pile 10 ×1 (ratio "), "\(r.out)")
+        #expect(try f.calls().count == 24)
+        // Each run sleeps 0.1 s: a 2 s budget stops it after about 9 rounds, undecided.
+        let slow = try Fakes(base: (0..<6).map { 1000 + Double($0) }, cand: [600, 1400, 610, 1410, 620, 1420], sleep: 0.1)
+        defer { slow.remove() }
+        let out = slow.dir.appendingPathComponent("report.json").path
+        let b = try SoakRuleTests.bench(["ab", slow.base, slow.cand, "--budget", "2", "--out", out] + Self.args)
+        #expect(b.status == 3, "\(b.out)\(b.err)")
+        #expect(b.out.contains("\nINCONCLUSIVE: the 2 s budget ran out: pile 10 ×1"), "\(b.out)")
+        let report = try JSONDecoder().decode(ABReport.self, from: Data(contentsOf: URL(fileURLWithPath: out)))
+        #expect(report.stop == .budget && report.budgetSeconds == 2 && report.seconds <= 2.5 && report.results[0].rounds < 12)
     }
 
     @Test func usageErrorsAndFailedRunsExitTwo() throws {
@@ -87,7 +116,13 @@ import Testing
             (["ab", f.base, f.cand] + Self.args, "candidate run failed (exit 2): "),
             (["ab", f.base, "/nonexistent/dynamics-bench"] + Self.args, "candidate executable '/nonexistent/dynamics-bench' does not exist"),
             (["ab", f.base, f.base, "--rounds", "4"], "--rounds must be at least 5"),
+            (["ab", f.base, f.base, "--rounds", "12", "--max-rounds", "10"], "--max-rounds (10) must be at least --rounds (12)"),
+            (["ab", f.base, f.base, "--rounds", "8", "--max-rounds", "10"],
+             "--max-rounds 10 can never decide: at --false-alarm 1% with 3 configuration(s) a pass needs at least 9 rounds and a regression 11"),
+            (["ab", f.base, f.base, "--budget", "0"], "--budget must be a positive number of seconds"),
+            (["ab", f.base, f.base, "--false-alarm", "x"], "bad --false-alarm 'x'"),
             (["ab", f.base, f.base, "--max-regression", "x"], "bad --max-regression 'x'"),
+            (["ab", f.base, f.base, "--max-regression", "0"], "--max-regression must be above 0%"),
             (["ab", f.base, f.base, "--scenes", "pile:0"], "bad --scenes 'pile:0'"),
             (["ab", f.base, f.base, "--threads", "0"], "--threads must be a positive integer"),
             (["ab", f.base], "Missing expected argument"),
@@ -99,24 +134,41 @@ import Testing
         }
     }
 
-    /// Every run reports `cpu_steps_per_second`; the hidden calibration option is recorded in
-    /// the result and checked like any other count (speed itself is not judged here).
-    @Test func runReportsCPUSpeedAndMarksCalibrationRuns() throws {
-        let base = ["run", "pyramid", "--items", "3", "--steps", "5", "--warmup", "0", "--repeat", "1", "--format", "json"]
-        let plain = try SoakRuleTests.bench(base)
+    /// Every run reports `cpu_steps_per_second`. `DYNAMICS_REPEAT_PREPARE` (the slower builds
+    /// of `scripts/calibrate-gate`) is recorded in the result and changes no figure of the
+    /// physics; a bad value stops the process with a message. (Speed is not judged here.)
+    @Test func runReportsCPUSpeedAndMarksRepeatedPreparation() throws {
+        let base = ["run", "pile", "--items", "100", "--steps", "30", "--warmup", "30", "--repeat", "1", "--format", "json"]
+        let plain = try Self.bench(base, environment: [:])
         #expect(plain.status == 0, "\(plain.err)")
         let p = try #require(ResultFile.parse(Data(plain.out.utf8)).results.first)
-        #expect((p.cpuStepsPerSecond ?? 0) > 0 && p.calibrationSlowdown == nil)
-        let slowed = try SoakRuleTests.bench(base + ["--calibration-slowdown", "20"])
+        #expect((p.cpuStepsPerSecond ?? 0) > 0 && p.repeatPrepare == nil)
+        let slowed = try Self.bench(base, environment: ["DYNAMICS_REPEAT_PREPARE": "2"])
         #expect(slowed.status == 0, "\(slowed.err)")
         let s = try #require(ResultFile.parse(Data(slowed.out.utf8)).results.first)
-        #expect(s.calibrationSlowdown == 0.2 && (s.cpuStepsPerSecond ?? 0) > 0)
-        for bad in ["100", "-1", "nan"] {
-            let r = try SoakRuleTests.bench(base + ["--calibration-slowdown", bad])
-            #expect(r.status == 2 && r.err.hasPrefix("dynamics-bench: error: --calibration-slowdown must be a percentage"), "\(bad): \(r.err)")
+        #expect(s.repeatPrepare == 2 && (s.cpuStepsPerSecond ?? 0) > 0)
+        #expect(s.kineticEnergy == p.kineticEnergy && s.maxHeight == p.maxHeight && s.avgHeight == p.avgHeight)
+        #expect(s.touchingContacts == p.touchingContacts && s.passed == true)
+        for bad in ["-1", "x", "nan"] {
+            let r = try Self.bench(base, environment: ["DYNAMICS_REPEAT_PREPARE": bad])
+            #expect(r.status != 0 && r.err.contains("DYNAMICS_REPEAT_PREPARE must be a non-negative number"), "\(bad): \(r.err)")
         }
-        let help = try SoakRuleTests.bench(["run", "--help"])
-        #expect(help.status == 0 && !help.out.contains("calibration"))
+    }
+
+    /// `dynamics-bench ARGS` with `environment` added to this process's.
+    static func bench(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, out: String, err: String) {
+        let exe = try #require(BenchCLITests.builtExecutable(), "dynamics-bench is not in the build folder; run swift build --build-tests")
+        let p = Process()
+        p.executableURL = exe
+        p.arguments = arguments
+        p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
     }
 
     // MARK: shard and merge with parallel processes

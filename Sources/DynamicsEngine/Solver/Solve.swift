@@ -67,6 +67,19 @@ extension World {
                                                   states: statesP.readOnly, metas: metasP, padBody: boundaryBody)
             batches.prepare(islands: &ib, source: source, workers: workers, bounce: bounce,
                             prefetches: ib.contactsInIslands >= options.prefetchingContacts)
+            if options.repeatPrepare > 0 {
+                // `DYNAMICS_REPEAT_PREPARE`: the same preparation again, from the same inputs
+                // to the same outputs, as real work that makes the step slower and changes no
+                // result (a slower build for calibrating the speed gate).
+                counters.repeatPrepareCarry += options.repeatPrepare
+                let extra = Int(counters.repeatPrepareCarry)
+                counters.repeatPrepareCarry -= Double(extra)
+                for _ in 0..<extra {
+                    batches.prepare(islands: &ib, source: source, workers: workers, bounce: bounce,
+                                    prefetches: ib.contactsInIslands >= options.prefetchingContacts)
+                }
+                counters.repeatedPreparations += extra
+            }
             let jointList = ib.jointList.view
             // (Each joint's preparation writes only its own record: chunks on any worker.)
             let prep = JointPreparation(joints: jointsP, list: jointList, sims: simsP.readOnly, metas: metasP, ctx: jointCtx)

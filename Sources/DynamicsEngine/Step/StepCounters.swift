@@ -21,4 +21,9 @@ struct StepCounters {
     /// Steps of a world asleep (no body awake), which do nothing (release builds, or debug
     /// builds that ask: `RestState.takesStepsInDebug`).
     var asleepSteps = 0
+    /// Contact preparations repeated by `StepOptions.repeatPrepare`.
+    var repeatedPreparations = 0
+    /// The fraction of a repeated preparation carried to the next step (`StepOptions.repeatPrepare`
+    /// below 1 repeats the preparation every few steps).
+    var repeatPrepareCarry = 0.0
 }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// How a world runs its steps: on how many workers, whether it times their phases, and the
 /// thresholds below which a step keeps its work on one thread or asks for no data ahead
 /// (tests lower them, so that every path runs on small worlds). None of them changes a result.
@@ -16,6 +20,24 @@ struct StepOptions {
     /// (`World.defaultPrefetchingContacts`; tests set it to 0 to check that asking changes no
     /// result).
     var prefetchingContacts = World.defaultPrefetchingContacts
+    /// Extra preparations of the contact constraints per step (`World.repeatPrepareFromEnvironment`);
+    /// 0: none, and the step does not look further.
+    var repeatPrepare = StepOptions.environmentRepeatPrepare
+
+    /// `DYNAMICS_REPEAT_PREPARE`, read once per process: a non-negative number, 0 when unset or empty.
+    static let environmentRepeatPrepare: Double = {
+        #if canImport(Glibc)
+        guard let raw = getenv("DYNAMICS_REPEAT_PREPARE") else { return 0 }
+        let text = String(cString: raw)
+        if text.isEmpty { return 0 }
+        guard let value = Double(text), value.isFinite, value >= 0 else {
+            preconditionFailure("DYNAMICS_REPEAT_PREPARE must be a non-negative number of extra contact preparations per step (got '\(text)')")
+        }
+        return value
+        #else
+        return 0
+        #endif
+    }()
 
     /// The workers of a step of a world with `work` bodies, contacts and joints: `workerCount`,
     /// or 1 for a small world.

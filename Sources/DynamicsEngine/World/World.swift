@@ -128,6 +128,16 @@ public final class World {
     /// The active processor count.
     public static var defaultWorkerCount: Int { max(1, ProcessInfoShim.activeProcessorCount) }
 
+    /// Extra preparations of the contact constraints per step, from the environment variable
+    /// `DYNAMICS_REPEAT_PREPARE` (read once per process; 0 when unset). A benchmarking aid:
+    /// with a value r every world's step prepares its contact constraints 1 + r times (a
+    /// fraction spread over the steps: 0.5 is once more every other step), real work with the
+    /// same inputs and outputs, so the results are bit for bit those of an unset variable and
+    /// only the time grows — about 10 % per extra preparation in the contact-heavy benchmark
+    /// scenes. `scripts/calibrate-gate` uses it for builds that are slower on purpose. A value
+    /// that is not a non-negative number stops the process with a message.
+    public static var repeatPrepareFromEnvironment: Double { StepOptions.environmentRepeatPrepare }
+
     /// Creates an empty world.
     public init(gravity: Vec2 = Vec2(0, 1000), settings: WorldSettings = WorldSettings()) {
         precondition(gravity.isFinite, "World gravity must be finite")
