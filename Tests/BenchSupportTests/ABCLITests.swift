@@ -157,18 +157,7 @@ import Testing
 
     /// `dynamics-bench ARGS` with `environment` added to this process's.
     static func bench(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, out: String, err: String) {
-        let exe = try #require(BenchCLITests.builtExecutable(), "dynamics-bench is not in the build folder; run swift build --build-tests")
-        let p = Process()
-        p.executableURL = exe
-        p.arguments = arguments
-        p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        try BenchCLITests.runCapturing(arguments, environment: environment)
     }
 
     // MARK: shard and merge with parallel processes

@@ -256,6 +256,23 @@ struct BenchCLITests {
         return (text, p.terminationStatus)
     }
 
+    /// Runs the built `dynamics-bench` with `arguments` and `environment` added to this
+    /// process's; its exit status, standard output and standard error.
+    static func runCapturing(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
+        let exe = try #require(Self.builtExecutable(), "dynamics-bench is not in the build folder; run swift build --build-tests")
+        let p = Process()
+        p.executableURL = exe
+        p.arguments = arguments
+        if !environment.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+
     @Test func runWithSleepReportsAwakeBodiesAndTheTimeToRest() throws {
         // A pyramid of 10 rows (55 boxes) falls asleep within 6 s; without --sleep it stays awake.
         let (slept, status) = try Self.runExecutable(["run", "pyramid", "--items", "10", "--sleep", "--warmup", "300",

@@ -182,17 +182,7 @@ struct SoakRuleTests {
 
     /// Runs the built `dynamics-bench` with `arguments`; its exit status, stdout and stderr.
     static func bench(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        let exe = try #require(BenchCLITests.builtExecutable(), "dynamics-bench is not in the build folder; run swift build --build-tests")
-        let p = Process()
-        p.executableURL = exe
-        p.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        try BenchCLITests.runCapturing(arguments)
     }
 
     @Test func runPrintsBox2DCSV() throws {
