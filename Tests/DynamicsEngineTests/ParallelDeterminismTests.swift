@@ -343,3 +343,47 @@ struct UniformGridBuildTests {
         #expect(Array(parallel.entries[0..<total]) == Array(serial.entries[0..<total]))
     }
 }
+
+/// The stage pipeline runs every block of every stage exactly once, each stage after the one
+/// before has finished, whatever the number of threads: stages short enough to be claimed by
+/// part (`StagePipeline.ownedBlocks`) and longer ones handed out in order.
+@Suite("Stage pipeline")
+struct StagePipelineTests {
+    /// Counts each (stage, block) it runs, and checks that the stage before is complete.
+    private struct Recorder: StageExecutor, @unchecked Sendable {
+        let runs: UnsafeMutableBufferPointer<Int>
+        let firstBlock: [Int]
+        let blocks: [Int]
+        let ordered: UnsafeMutableBufferPointer<Bool>
+        func execute(_ stage: Stage, _ block: Int) {
+            let s = Int(stage.island)
+            if s > 0 {
+                for b in 0..<blocks[s - 1] where runs[firstBlock[s - 1] + b] != 1 { ordered[firstBlock[s] + block] = false }
+            }
+            runs[firstBlock[s] + block] += 1
+        }
+    }
+
+    @Test("every block once, stage by stage, for 1, 2, 3 and 8 threads", arguments: [1, 2, 3, 8])
+    func everyBlockOnceInStageOrder(workers: Int) {
+        let counts = [1, 3, 47, 48, 49, 200, 2, 48, 5, 130]
+        let pipeline = StagePipeline()
+        var first: [Int] = [], total = 0
+        for (s, n) in counts.enumerated() {
+            first.append(total)
+            total += n
+            pipeline.stages.append(Stage(kind: 0, pass: 0, island: Int32(s), begin: 0, end: Int32(n * 3), blockSize: 3))
+        }
+        #expect(pipeline.stages.view.map(\.blocks) == counts)
+        let runs = UnsafeMutableBufferPointer<Int>.allocate(capacity: total)
+        let ordered = UnsafeMutableBufferPointer<Bool>.allocate(capacity: total)
+        defer { runs.deallocate(); ordered.deallocate() }
+        for _ in 0..<50 {
+            runs.initialize(repeating: 0)
+            ordered.initialize(repeating: true)
+            pipeline.run(workers: workers, Recorder(runs: runs, firstBlock: first, blocks: counts, ordered: ordered))
+            #expect(runs.allSatisfy { $0 == 1 })
+            #expect(ordered.allSatisfy { $0 })
+        }
+    }
+}
