@@ -44,8 +44,8 @@ protocol StageExecutor {
 /// bit per claimed block: 48). Thread `t` of `w` starts at block `t · blocks / w` and takes the
 /// free blocks from there on before any other, so that stage after stage each thread works on
 /// the same part of an island — a colour's batches and the body stages run in body order — and
-/// its bodies stay in its core's cache instead of moving between cores at every stage (a
-/// second worker gained about a fifth on a 5 050-box pyramid). A thread done with its part
+/// its bodies stay in its core's cache instead of moving between cores at every stage
+/// (docs/architecture.md, "parallel step"). A thread done with its part
 /// takes the blocks others have not reached. Longer stages hand out blocks in order from the
 /// claimed count.
 final class StagePipeline: @unchecked Sendable {
