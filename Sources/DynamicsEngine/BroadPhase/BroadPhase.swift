@@ -75,8 +75,11 @@ struct BroadPhase {
     /// The pair finder's views of the grids and lists (`index(masks:)`), kept from a pass of
     /// few moving shapes while the lists and grids they view stand: a world of one or two
     /// bodies whose shape left its fat box reads them here instead of opening ten column
-    /// objects. Dropped by every change to those lists and grids.
-    var keptIndex: BroadPhaseIndex?
+    /// objects. Dropped by every change to those lists and grids (`hasKeptIndex`). (Not an
+    /// optional: the index is a few hundred bytes, and wrapping and unwrapping an optional of
+    /// it copies it each time.)
+    var keptIndex = BroadPhaseIndex()
+    var hasKeptIndex = false
     var keptIndexMasks = false
     /// Typical cell size of the last build.
     var cellSize: Float = 0
@@ -104,7 +107,7 @@ extension World {
     func rebuildStaticGrid(keepingBoxes: Bool = false, cellSize: Float? = nil) {
         // In place, into kept buffers: a boundary moved by a component's toggle rebuilds this
         // grid, and that must not allocate once warm.
-        broadPhase.keptIndex = nil
+        broadPhase.hasKeptIndex = false
         broadPhase.staticIDs.removeAllKeepingCapacity()
         broadPhase.staticSizes.removeAllKeepingCapacity()
         let boxes = broadPhase.boxes, fatBoxes = broadPhase.fatBoxes

@@ -145,7 +145,7 @@ extension World {
         // dirty, changes them), all large whatever the cell size, so the lists stand and the
         // moving grid stays empty.
         let listsStand = allLarge && !dirty
-        if !listsStand { bp.keptIndex = nil }
+        if !listsStand { bp.hasKeptIndex = false }
         if incremental {
             counters.incrementalPasses += 1
         } else if !listsStand {
@@ -202,16 +202,13 @@ extension World {
         let chunks = (count + chunkSize - 1) / chunkSize
         while bp.workerPairs.count < chunks { bp.workerPairs.append([]) }
         let masks = filter != nil
-        let index: BroadPhaseIndex
-        if let kept = bp.keptIndex, bp.keptIndexMasks == masks {
-            assert(kept.isSame(as: bp.index(masks: masks)), "the kept pair-finder index is not the broad phase's")
-            index = kept
-        } else {
-            index = bp.index(masks: masks)
-            if allLarge { bp.keptIndex = index; bp.keptIndexMasks = masks }
+        if !(bp.hasKeptIndex && bp.keptIndexMasks == masks) {
+            bp.keptIndex = bp.index(masks: masks)
+            bp.hasKeptIndex = allLarge; bp.keptIndexMasks = masks
         }
+        assert(bp.keptIndex.isSame(as: bp.index(masks: masks)), "the kept pair-finder index is not the broad phase's")
         let pairs = PairContext(world: self, shapes: ctx.shapes, metas: ctx.metas.readOnly, boxes: ctx.fatBoxes.readOnly,
-                              isLarge: bp.isLarge.view, enlarged: bp.enlarged.view, filters: bp.filters.view, index: index)
+                              isLarge: bp.isLarge.view, enlarged: bp.enlarged.view, filters: bp.filters.view, index: bp.keptIndex)
         let task = PairEmission(pairs: pairs, emitters: emitters, incremental: incremental,
                                 out: ChunkBuffers(bp.workerPairs.mutableView))
         Parallel.forChunks(workers: workers, count: count, chunkSize: chunkSize, task)
@@ -281,7 +278,7 @@ extension World {
             let av = act.mutableView
             for k in av.indices where inSleep[Int(av[k])] == 0 { av[w] = av[k]; w += 1 }
             act.truncate(to: w)
-            bp.keptIndex = nil
+            bp.hasKeptIndex = false
         }
         bp.activity.activeSmall.removeAllKeepingCapacity()
         for s in bp.activity.active.view where large[Int(s)] == 0 { bp.activity.activeSmall.append(s) }
@@ -427,10 +424,10 @@ struct BoxUpdate: RangeTask, @unchecked Sendable {
 /// the grid of small moving shapes, every moving shape, the large moving and the large static
 /// shapes. The pair finder and the world queries (`World/Queries.swift`) read it alike.
 struct BroadPhaseIndex {
-    let staticGrid, grid, sleepGrid: GridView
-    let moving, movingLarge, staticLarge: View<Int32>
+    var staticGrid = GridView(), grid = GridView(), sleepGrid = GridView()
+    var moving = View<Int32>(), movingLarge = View<Int32>(), staticLarge = View<Int32>()
     /// Per shape slot: whether its `sleepGrid` entry stands (`BroadPhase.inSleepGrid`).
-    let sleepMembers: View<UInt8>
+    var sleepMembers = View<UInt8>()
 
     /// The same views of the same buffers (a kept index is still valid; debug checks).
     func isSame(as o: BroadPhaseIndex) -> Bool {

@@ -65,7 +65,8 @@ extension World {
             profile[keyPath: field] += now - t
             t = now
         }
-        let ctx = makeStepContext(dt: dt)
+        startStepContext(dt: dt)
+        let ctx = stepContext
         findPairs(ctx)
         lap(\.broadPhase)
         mergeContacts(ctx)

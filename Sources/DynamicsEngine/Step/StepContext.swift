@@ -120,9 +120,16 @@ struct StepNumbers: Equatable {
 }
 
 extension World {
+    /// Points `stepContext` at this world for a full step of `dt` seconds. (The step then
+    /// reads the world's own reference: a context returned from here would be a retain and a
+    /// release every step.)
+    @inline(__always) func startStepContext(dt: Float) {
+        stepContext.start(self, dt: dt, workers: options.workers(work: bodyCount + contacts.count + jointCount))
+    }
+
     /// The context of a full step of `dt` seconds.
     func makeStepContext(dt: Float) -> StepContext {
-        stepContext.start(self, dt: dt, workers: options.workers(work: bodyCount + contacts.count + jointCount))
+        startStepContext(dt: dt)
         return stepContext
     }
 }
