@@ -135,7 +135,7 @@ struct SleepingSetTests {
         #expect(w.broadPhase.activity.active.count > pile.count)
     }
 
-    @Test("sleeping jointed bodies leave the step: the islands read only the joints of awake bodies; a woken pair's joint holds it together")
+    @Test("sleeping jointed bodies leave the step: the islands read only the joints of awake bodies; waking a pair reads its own joint, not every joint; a woken pair's joint holds it together; destroying a body takes only its joints")
     func jointsOfSleepingIslands() throws {
         let w = TestWorld.make(sleep: true)
         try TestWorld.ground(w, top: 0, width: 20000)
@@ -159,16 +159,27 @@ struct SleepingSetTests {
         #expect(w.awakeJointList().isEmpty, "\(w.awakeJointList().count) joints of sleeping bodies still read")
         // Kick one box of one pair: both wake together, and the pin keeps them side by side.
         let (a, b, _) = pairs[7]
+        let rebuilds = w.counters.jointListRebuilds
         w.applyImpulse(a, Vec2(0, -400 * w.mass(a)))
         w.step(dt: Self.dt)
         #expect(w.isAwake(a) && w.isAwake(b))
-        #expect(w.awakeJointList().count == 1)
+        #expect(Array(w.awakeJointList()) == [Int32(pairs[7].2.index)])
+        #expect(w.counters.jointListRebuilds == rebuilds, "waking one pair made the joint list again from all 30 joints")
         #expect(w.jointCount == 30 && w.islandCount == 1)
         for _ in 0..<20 {
             w.step(dt: Self.dt)
             #expect(distance(w.position(a), w.position(b)) < 101, "the pin let go: \(distance(w.position(a), w.position(b))) pt apart")
         }
         #expect(w.position(a).y < -60, "the kicked pair should be in the air")
+        // Destroying a sleeping pair's box takes its pin and no other joint, and wakes its partner.
+        let (c, d, pin) = pairs[3]
+        w.destroyBody(c)
+        #expect(!w.isValid(pin) && w.jointCount == 29)
+        #expect(pairs.enumerated().allSatisfy { $0.offset == 3 || w.isValid($0.element.2) })
+        #expect(w.isAwake(d))
+        w.step(dt: Self.dt)
+        #expect(w.counters.jointListRebuilds == rebuilds, "destroying a body made the joint list again from every joint")
+        #expect(Set(w.awakeJointList()) == [Int32(pairs[7].2.index)], "the destroyed pin is still read")
     }
 
     @Test("a snapshot of a world with sleeping and awake islands restores its sets: both step on bit for bit through a wake and a teleport")

@@ -12,8 +12,10 @@ extension World {
         precondition(a != b, "createJoint: a joint needs two different bodies")
         let (js, isNew) = jointSlots.allocate()
         let j = Int(js)
-        islands.dirty = true; islands.awakeJointsStale = true
+        islands.dirty = true
         if isNew { joints.append(JointRecord()) }
+        // (The graph made again, if it must be, before the new joint is alive: it joins below.)
+        currentJointGraph()
         var rec = JointRecord()
         rec.generation = joints[j].generation &+ 1
         rec.alive = true
@@ -23,6 +25,8 @@ extension World {
         joints[j] = rec
         resolveJointDefaults(j)
         jointCount += 1
+        jointGraph.link(joint: j, bodyA: a, bodyB: b)
+        noteJointMaybeAwake(j)
         wakeBody(a); wakeBody(b)
         return jointHandle(j)
     }
@@ -52,8 +56,10 @@ extension World {
         structuralChange("destroyJoint")
         let j = jointSlot(h)
         wakeBody(Int(joints[j].bodyA)); wakeBody(Int(joints[j].bodyB))
+        currentJointGraph()
+        jointGraph.unlink(joint: j, bodyA: Int(joints[j].bodyA), bodyB: Int(joints[j].bodyB))
         joints[j].alive = false
-        islands.dirty = true; islands.awakeJointsStale = true
+        islands.dirty = true; islands.awakeJointsMayShrink = true
         jointSlots.release(Int32(j))
         jointCount -= 1
     }

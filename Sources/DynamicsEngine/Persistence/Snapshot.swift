@@ -734,6 +734,7 @@ extension World {
         try restoreSleepingSets(&r)
         broadPhase.dirty = true
         islands.dirty = true; islands.awakeStale = true; islands.awakeJointsStale = true
+        jointGraph.stale = true
         broadPhase.pairsChanged = true
         broadPhase.staticDirty = head.staticDirty
         // Static boxes as stored (they were computed with the settings of their time), and

@@ -28,13 +28,18 @@ struct IslandBuilder {
     var awakeStale = true
     /// Bodies were appended to `awake` out of slot order.
     var awakeUnsorted = false
-    /// The joints with an awake dynamic or kinematic body, in slot order (and maybe some whose
-    /// bodies fell asleep since): what the islands and `wakeJointedBodies` read, so that
-    /// sleeping jointed bodies cost a step nothing. Made again from every joint when stale
-    /// (`awakeJointsStale`: a joint created or destroyed, a body woken, put to sleep or given
-    /// another type), not while the same bodies stay awake.
+    /// The joints with an awake dynamic or kinematic body, in slot order: what the islands and
+    /// `wakeJointedBodies` read, so that sleeping jointed bodies cost a step nothing. Kept as
+    /// `awake` is: a joint created, and the joints of a woken body (`World.jointGraph`), are
+    /// appended (`awakeJointsUnsorted`); a joint destroyed or an island put to sleep may leave
+    /// some that no longer count (`awakeJointsMayShrink`); `World.awakeJointList()` sorts and
+    /// drops them, at the cost of the list and the woken bodies' joints, not of every joint.
+    /// Made again from every joint only when stale (a new or restored world, a body given
+    /// another type).
     let awakeJoints = Column<Int32>()
     var awakeJointsStale = true
+    var awakeJointsUnsorted = false
+    var awakeJointsMayShrink = false
     /// Worlds of fewer body slots keep no awake list (it stays stale): their passes read
     /// every slot, which touches less memory than the list for a handful of bodies.
     static let listedFrom = 64
@@ -365,13 +370,56 @@ extension World {
     /// in a world without joints.
     func awakeJointList() -> View<Int32> {
         guard jointCount > 0 else { return View() }
+        let list = islands.awakeJoints, js = joints.view, me = metas.view
+        @inline(__always) func awake(_ b: Int32) -> Bool { me[Int(b)].awake && me[Int(b)].type != .static }
+        @inline(__always) func counts(_ j: Int) -> Bool { js[j].alive && (awake(js[j].bodyA) || awake(js[j].bodyB)) }
         if islands.awakeJointsStale {
             islands.awakeJointsStale = false
-            let list = islands.awakeJoints, js = joints.view, me = metas.view
-            @inline(__always) func awake(_ b: Int32) -> Bool { me[Int(b)].awake && me[Int(b)].type != .static }
+            counters.jointListRebuilds += 1
+            islands.awakeJointsUnsorted = false
+            islands.awakeJointsMayShrink = false
             list.removeAllKeepingCapacity()
-            for j in js.indices where js[j].alive && (awake(js[j].bodyA) || awake(js[j].bodyB)) { list.append(Int32(j)) }
+            for j in js.indices where counts(j) { list.append(Int32(j)) }
+        } else if islands.awakeJointsUnsorted || islands.awakeJointsMayShrink {
+            if islands.awakeJointsUnsorted { sortKeys(list.mutableView) }
+            islands.awakeJointsUnsorted = false
+            islands.awakeJointsMayShrink = false
+            // Repeats and joints that no longer count dropped, in place.
+            let v = list.mutableView
+            var w = 0
+            for k in v.indices where counts(Int(v[k])) && (w == 0 || v[w - 1] != v[k]) { v[w] = v[k]; w += 1 }
+            list.truncate(to: w)
         }
-        return islands.awakeJoints.view
+        // (It may keep a joint whose kinematic body fell asleep alone: every reader passes over
+        // a joint with no awake dynamic body.)
+        assert(Self.holdsInOrder(list.view, every: js.indices.lazy.filter { counts($0) }),
+               "the awake joint list is not every joint with an awake body, in slot order: a change that wakes a body or adds a joint did not note it")
+        return list.view
+    }
+
+    /// Whether `list` is strictly increasing and holds every element of `required` (increasing).
+    static func holdsInOrder<S: Sequence>(_ list: View<Int32>, every required: S) -> Bool where S.Element == Int {
+        guard zip(list.dropFirst(), list).allSatisfy({ $0 > $1 }) else { return false }
+        var k = 0
+        for j in required {
+            while k < list.count && Int(list[k]) < j { k += 1 }
+            if k == list.count || Int(list[k]) != j { return false }
+        }
+        return true
+    }
+
+    /// Joint `j` may now have an awake body: it joins the awake joint list (unless stale).
+    @inline(__always)
+    func noteJointMaybeAwake(_ j: Int) {
+        guard !islands.awakeJointsStale else { return }
+        islands.awakeJoints.append(Int32(j))
+        islands.awakeJointsUnsorted = true
+    }
+
+    /// Body `i` woke: its joints join the awake joint list.
+    func noteJointsMaybeAwake(ofBody i: Int) {
+        guard !islands.awakeJointsStale else { return }
+        currentJointGraph()
+        jointGraph.forEachJoint(ofBody: i) { noteJointMaybeAwake($0) }
     }
 }

@@ -6,7 +6,6 @@ extension World {
         metas[i].sleepTime = 0
         if metas[i].awake { return }
         islands.dirty = true
-        islands.awakeJointsStale = true
         // The island's contacts come back (`ContactSet.flushWoken`), and the broad phase looks
         // for its bodies' pairs again.
         let set = contacts.bodySets[i]
@@ -18,6 +17,7 @@ extension World {
             metas[k].sleepTime = 0
             contacts.bodySets[k] = -1
             noteMaybeAwake(k)
+            if jointCount > 0 { noteJointsMaybeAwake(ofBody: k) }
             broadPhase.activity.requery.append(Int32(k))
             broadPhase.requeryPending = true
             let next = Int(metas[k].sleepNext)
@@ -44,7 +44,7 @@ extension World {
         guard let first = list.first else { return }
         islands.dirty = true
         islands.awakeMayShrink = true
-        islands.awakeJointsStale = true
+        islands.awakeJointsMayShrink = true
         let set = contacts.makeSet()
         var prev = Int(first)
         for b in list {

@@ -125,10 +125,12 @@ extension World {
     /// falls asleep with it.)
     func wakeJointedBodies() {
         guard jointCount > 0 else { return }
-        // (Joints with an awake body: others join two sleeping or static bodies. Waking marks
-        // the list stale without changing it.)
-        for jj in awakeJointList() where joints[Int(jj)].alive {
-            let j = Int(jj)
+        // (Joints with an awake body: others join two sleeping or static bodies. Waking appends
+        // the woken bodies' joints to the list: by index over the joints it held before, read
+        // from the column, which an append may move.)
+        let n = awakeJointList().count, list = islands.awakeJoints
+        for k in 0..<n where joints[Int(list[k])].alive {
+            let j = Int(list[k])
             let a = Int(joints[j].bodyA), b = Int(joints[j].bodyB)
             let da = metas[a].type != .static, db = metas[b].type != .static
             if da && db && metas[a].awake != metas[b].awake { wakeBody(a); wakeBody(b) }

@@ -18,6 +18,8 @@ struct StepCounters {
     var restSteps = 0
     /// Times a step compared the world with its rest copy before deciding.
     var restComparisons = 0
+    /// How many times the awake joint list was made from every joint (`World.awakeJointList`).
+    var jointListRebuilds = 0
     /// Steps of a world asleep (no body awake), which do nothing (release builds, or debug
     /// builds that ask: `RestState.takesStepsInDebug`).
     var asleepSteps = 0

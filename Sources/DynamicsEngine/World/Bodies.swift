@@ -264,9 +264,9 @@ extension World {
         structuralChange("destroyBody")
         let i = slot(h)
         wakeBody(i)
-        // Joints.
-        for j in 0..<Int(jointSlots.count) where joints[j].alive && (joints[j].bodyA == Int32(i) || joints[j].bodyB == Int32(i)) {
-            destroyJoint(jointHandle(j))
+        // Joints (in slot order, as the slots are freed for reuse).
+        if jointCount > 0 {
+            for j in collectJoints(ofBody: i) { destroyJoint(jointHandle(Int(j))) }
         }
         if metas[i].type == .static { broadPhase.staticDirty = true }
         // Contacts (found through the shapes' lists, so before the shapes go).

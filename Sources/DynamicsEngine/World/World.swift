@@ -57,6 +57,8 @@ public final class World {
     @exclusivity(unchecked) var jointSlots = SlotAllocator()
     /// Number of live joints.
     @exclusivity(unchecked) public internal(set) var jointCount = 0
+    /// The joints attached to each body.
+    @exclusivity(unchecked) var jointGraph = JointGraph()
 
     // The step's parts. (The small ones a step at rest reads first, together.)
     /// What the last step of a small world ended in, to recognise exact rest, and what
