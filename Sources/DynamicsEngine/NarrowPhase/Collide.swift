@@ -25,7 +25,9 @@ enum Collide {
     @inline(__always) static var directionEpsilon: Float { 1.0e-6 }
 
     /// Computes the manifold for any supported pair. `a.kind.rawValue >= b.kind.rawValue`
-    /// is required; a segment–segment pair yields an empty manifold.
+    /// is required; a segment–segment pair yields an empty manifold. (Inlined into the narrow
+    /// phase, its one caller: called, it copies the shapes' views in and the manifold out.)
+    @inline(__always)
     static func manifold(_ a: ShapeView, _ xfA: Transform, _ b: ShapeView, _ xfB: Transform,
                          speculative: Float) -> Manifold {
         precondition(a.kind.rawValue >= b.kind.rawValue,

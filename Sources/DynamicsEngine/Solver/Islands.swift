@@ -370,31 +370,39 @@ extension World {
     /// in a world without joints.
     func awakeJointList() -> View<Int32> {
         guard jointCount > 0 else { return View() }
-        let list = islands.awakeJoints, js = joints.view, me = metas.view
-        @inline(__always) func awake(_ b: Int32) -> Bool { me[Int(b)].awake && me[Int(b)].type != .static }
-        @inline(__always) func counts(_ j: Int) -> Bool { js[j].alive && (awake(js[j].bodyA) || awake(js[j].bodyB)) }
+        if islands.awakeJointsStale || islands.awakeJointsUnsorted || islands.awakeJointsMayShrink { refreshAwakeJoints() }
+        assert(Self.holdsInOrder(islands.awakeJoints.view, every: joints.view.indices.lazy.filter { self.jointCountsAwake($0) }),
+               "the awake joint list is not every joint with an awake body, in slot order: a change that wakes a body or adds a joint did not note it")
+        return islands.awakeJoints.view
+    }
+
+    /// Whether joint slot `j` is live with an awake dynamic or kinematic body.
+    @inline(__always)
+    func jointCountsAwake(_ j: Int) -> Bool {
+        @inline(__always) func awake(_ b: Int32) -> Bool { metas[Int(b)].awake && metas[Int(b)].type != .static }
+        return joints[j].alive && (awake(joints[j].bodyA) || awake(joints[j].bodyB))
+    }
+
+    /// Brings the awake joint list up to date: made from every joint when stale; else sorted
+    /// (joints were appended) with repeats and joints that no longer count dropped. (It may
+    /// still hold a joint whose kinematic body fell asleep alone: every reader passes over a
+    /// joint with no awake dynamic body.)
+    private func refreshAwakeJoints() {
+        let list = islands.awakeJoints
         if islands.awakeJointsStale {
             islands.awakeJointsStale = false
             counters.jointListRebuilds += 1
-            islands.awakeJointsUnsorted = false
-            islands.awakeJointsMayShrink = false
             list.removeAllKeepingCapacity()
-            for j in js.indices where counts(j) { list.append(Int32(j)) }
-        } else if islands.awakeJointsUnsorted || islands.awakeJointsMayShrink {
+            for j in 0..<joints.count where jointCountsAwake(j) { list.append(Int32(j)) }
+        } else {
             if islands.awakeJointsUnsorted { sortKeys(list.mutableView) }
-            islands.awakeJointsUnsorted = false
-            islands.awakeJointsMayShrink = false
-            // Repeats and joints that no longer count dropped, in place.
             let v = list.mutableView
             var w = 0
-            for k in v.indices where counts(Int(v[k])) && (w == 0 || v[w - 1] != v[k]) { v[w] = v[k]; w += 1 }
+            for k in v.indices where jointCountsAwake(Int(v[k])) && (w == 0 || v[w - 1] != v[k]) { v[w] = v[k]; w += 1 }
             list.truncate(to: w)
         }
-        // (It may keep a joint whose kinematic body fell asleep alone: every reader passes over
-        // a joint with no awake dynamic body.)
-        assert(Self.holdsInOrder(list.view, every: js.indices.lazy.filter { counts($0) }),
-               "the awake joint list is not every joint with an awake body, in slot order: a change that wakes a body or adds a joint did not note it")
-        return list.view
+        islands.awakeJointsUnsorted = false
+        islands.awakeJointsMayShrink = false
     }
 
     /// Whether `list` is strictly increasing and holds every element of `required` (increasing).

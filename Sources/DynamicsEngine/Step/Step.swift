@@ -128,12 +128,16 @@ extension World {
         // (Joints with an awake body: others join two sleeping or static bodies. Waking appends
         // the woken bodies' joints to the list: by index over the joints it held before, read
         // from the column, which an append may move.)
-        let n = awakeJointList().count, list = islands.awakeJoints
-        for k in 0..<n where joints[Int(list[k])].alive {
+        var list = awakeJointList()
+        for k in 0..<list.count where joints[Int(list[k])].alive {
             let j = Int(list[k])
             let a = Int(joints[j].bodyA), b = Int(joints[j].bodyB)
             let da = metas[a].type != .static, db = metas[b].type != .static
-            if da && db && metas[a].awake != metas[b].awake { wakeBody(a); wakeBody(b) }
+            if da && db && metas[a].awake != metas[b].awake {
+                wakeBody(a); wakeBody(b)
+                // (The appends may have moved the column; the first entries stand.)
+                list = islands.awakeJoints.view
+            }
         }
     }
 }
