@@ -32,6 +32,23 @@ private struct NestedTask: PoolTask {
     }
 }
 
+/// Records which thread ran each index, in the order each thread ran them.
+private final class ThreadLog: @unchecked Sendable {
+    let log = Mutex<[(thread: pthread_t, index: Int)]>([])
+    func record(_ i: Int) { log.withLock { $0.append((pthread_self(), i)) } }
+}
+
+private struct LoggedTask: PoolTask {
+    let log: ThreadLog
+    func perform(_ index: Int) {
+        // A little work, so that both threads take part.
+        var x = 0
+        for k in 0..<200 { x &+= k &* index }
+        if x == 42 { print(x) }
+        log.record(index)
+    }
+}
+
 private struct RangeTally: RangeTask {
     let tally: Tally
     func run(_ range: Range<Int>, part: Int) { for i in range { tally.hit(i) } }
@@ -49,6 +66,33 @@ struct WorkerPoolTests {
         let passes = 300
         for _ in 0..<passes { Parallel.run(workers: workers, CountTask(tally: tally)) }
         #expect(tally.values == Array(repeating: passes, count: workers))
+    }
+
+    @Test("each thread runs its own share front to back, then takes the others' indices from their ends; every index once")
+    func sharesFirst() {
+        let count = 2000, workers = 2
+        for _ in 0..<20 {
+            let log = ThreadLog()
+            Parallel.claim(count: count, workers: workers, LoggedTask(log: log))
+            let entries = log.log.withLock { $0 }
+            #expect(entries.map(\.index).sorted() == Array(0..<count), "an index ran twice or not at all")
+            // Per thread: a run of one share from its start, then indices of other shares, each
+            // taken from the end of what was left (decreasing).
+            var byThread: [[Int]] = []
+            var threads: [pthread_t] = []
+            for e in entries {
+                if let t = threads.firstIndex(where: { pthread_equal($0, e.thread) != 0 }) { byThread[t].append(e.index) }
+                else { threads.append(e.thread); byThread.append([e.index]) }
+            }
+            for list in byThread {
+                let share = (0..<workers).map { Parallel.share(count, $0, workers) }.first { $0.contains(list[0]) }!
+                #expect(list[0] == share.lowerBound, "a thread began at \(list[0]), not at the start of its share \(share)")
+                let own = list.prefix { share.contains($0) }
+                #expect(own.elementsEqual(share.lowerBound..<(share.lowerBound + own.count)), "a thread ran its share out of order")
+                let taken = Array(list.dropFirst(own.count))
+                #expect(zip(taken, taken.dropFirst()).allSatisfy { $0 > $1 }, "indices taken from another share were not taken from its end")
+            }
+        }
     }
 
     @Test("passes after the helpers went to sleep still run every index once")

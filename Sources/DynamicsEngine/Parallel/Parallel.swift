@@ -40,9 +40,11 @@ enum Parallel {
     }
 
     /// Runs `task.perform(i)` for every `i` in `0..<count` on up to `workers` threads (the
-    /// caller among them), each claiming the next index not yet claimed until none is left
-    /// (dynamic load balance), and returns when all are done; with one worker or one index, a
-    /// plain loop. Which thread runs an index changes from pass to pass.
+    /// caller among them), and returns when all are done; with one worker or one index, a plain
+    /// loop. Each thread runs its own contiguous share of the indices first and then takes the
+    /// indices the others have not reached (`WorkerPool`): the same index tends to run on the
+    /// same thread pass after pass (its data stays in that core's cache), and a slowed thread
+    /// runs fewer.
     @inline(__always)
     static func claim<T: PoolTask>(count: Int, workers: Int, _ task: T) {
         if workers <= 1 || count <= 1 {
@@ -54,8 +56,8 @@ enum Parallel {
         DispatchQueue.concurrentPerform(iterations: count) { i in work.perform(i) }
     }
 
-    /// Runs `task` over `0..<count` cut into chunks of `chunkSize`, which the workers claim
-    /// one by one (dynamic load balance). What a chunk computes must depend only on its range,
+    /// Runs `task` over `0..<count` cut into chunks of `chunkSize`, shared out as `claim` shares
+    /// its indices. What a chunk computes must depend only on its range,
     /// never on which worker runs it; tasks that collect output keep one buffer per chunk and
     /// their callers combine them in chunk order.
     @inline(__always)
@@ -149,12 +151,13 @@ public enum ParallelWork {
     }
 
     /// Runs `work.perform(i)` for every `i` in `0..<count` on up to `workers` threads of the
-    /// engine's worker pool (the calling thread takes part), each thread taking the next index
-    /// not yet taken until none is left, and returns when all are done. For items of uneven
-    /// cost, or on a machine where other programs take a processor now and then: a slowed
-    /// thread runs fewer items instead of holding the others up at the end. Which thread runs
-    /// an index changes from call to call (`forEach` gives each thread a fixed contiguous
-    /// range); with one worker, or fewer than two items, it is a plain loop in index order.
+    /// engine's worker pool (the calling thread takes part), and returns when all are done.
+    /// Each thread starts on its own contiguous range of the items and, done with it, takes the
+    /// items other threads have not reached. For items of uneven cost, or on a machine where
+    /// other programs take a processor now and then: a slowed thread runs fewer items instead
+    /// of holding the others up at the end (`forEach` gives each thread its fixed contiguous
+    /// range and nothing more). Which thread runs an item may change from call to call; with
+    /// one worker, or fewer than two items, it is a plain loop in index order.
     ///
     /// Nothing is allocated while the pool is free; when it is busy the items run on
     /// `DispatchQueue.concurrentPerform` instead.

@@ -24,7 +24,8 @@ extension PoolTask {
 /// `DispatchQueue.concurrentPerform` allocates its continuations on every call on Linux (a
 /// step makes about ten passes) and wakes its threads from sleep each time.
 /// The pool starts each helper once, as a block that never returns on its own serial Dispatch
-/// queue, and hands it work through atomics: a pass allocates nothing and takes no lock. After
+/// queue, and hands it work through atomics: a pass allocates nothing and takes no lock. Each
+/// thread of a pass runs its own contiguous share of the indices first (`shares`). After
 /// a pass a helper spins briefly for the next one (the passes of a step follow each other
 /// within microseconds), then yields the processor between looks for up to 2 ms, then sleeps
 /// on a semaphore, so an idle world costs no CPU.
@@ -52,18 +53,60 @@ final class WorkerPool: @unchecked Sendable {
     /// claimed, no helper may join any more) and how many helpers it wants (bits 0–15).
     private let ticket = Atomic<UInt64>(0)
     private static let closedBit: UInt64 = 1 << 16
-    /// The next index of the current pass to claim.
-    private let nextIndex = Atomic<Int>(0)
+    /// Each thread's share of the current pass's indices (the owner's first, then the
+    /// helpers'): thread p runs the indices of share p, front to back, then takes what is left
+    /// of the others' from their back ends. A pass's index i thus runs on the same thread pass
+    /// after pass (a body range, a contact chunk, a worker's part of the pipeline), and the
+    /// data it writes stays in that core's cache for the next pass that reads it; a thread that
+    /// comes late, or is slowed by another program, has its indices taken by the others.
+    private let shares: [Share]
+    /// One thread's share: (first unclaimed index: low 32 bits, end: high 32 bits), alone on
+    /// its cache lines (the atomic sits between paddings, so two threads' claims never write
+    /// the same line).
+    private final class Share: @unchecked Sendable {
+        private let before = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        let range = Atomic<UInt64>(0)
+        private let after = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+
+        func set(_ r: Range<Int>) { range.store(UInt64(r.upperBound) << 32 | UInt64(r.lowerBound), ordering: .relaxed) }
+
+        /// The share's next index from the front (its own thread), or nil when it is empty.
+        @inline(__always) func takeFront() -> Int? {
+            var v = range.load(ordering: .relaxed)
+            while true {
+                let front = v & 0xffff_ffff, end = v >> 32
+                if front >= end { return nil }
+                let (done, seen) = range.compareExchange(expected: v, desired: v + 1, ordering: .relaxed)
+                if done { return Int(front) }
+                v = seen
+            }
+        }
+
+        /// The share's last unclaimed index (another thread), or nil when it is empty.
+        @inline(__always) func takeBack() -> Int? {
+            var v = range.load(ordering: .relaxed)
+            while true {
+                let front = v & 0xffff_ffff, end = v >> 32
+                if front >= end { return nil }
+                let (done, seen) = range.compareExchange(expected: v, desired: (end - 1) << 32 | front, ordering: .relaxed)
+                if done { return Int(end - 1) }
+                v = seen
+            }
+        }
+    }
+
+    init() {
+        shares = (0...Self.maxHelpers).map { _ in Share() }
+    }
     /// Helpers that joined a pass and have not left it. A helper joins (adds 1) before it
     /// looks at the pass and leaves (subtracts 1) when it is done with it; the owner waits
     /// for 0 after closing the pass, so it never waits for a helper still asleep or not yet
     /// scheduled — it waits only for helpers running indices they claimed.
     private let active = Atomic<Int>(0)
-    /// The current pass: its task (on the owner's stack), the task's type and the index
-    /// count; written before the ticket is published, read by helpers after they see it.
+    /// The current pass: its task (on the owner's stack) and the task's type (its indices are
+    /// in `shares`); written before the ticket is published, read by helpers after they see it.
     private var jobTask: UnsafeRawPointer?
     private var jobType: any PoolTask.Type = IdleTask.self
-    private var jobCount = 0
     /// Helpers started so far (changed only by the pass owner, between passes).
     private var helpers: [Helper] = []
     /// Helpers spin only while the pass fits the processors; with more threads than
@@ -79,9 +122,10 @@ final class WorkerPool: @unchecked Sendable {
     private static let waitNanoseconds: UInt64 = 2_000_000
 
     /// Runs `task.perform(i)` for every `i` in `0..<count` on the caller and up to
-    /// `workers - 1` helpers, each thread claiming the next index not yet claimed until none is
-    /// left (so a thread slowed by costlier indices, or by another program, runs fewer), and
-    /// returns when all have run; `false` (nothing run) if the pool is taken.
+    /// `workers - 1` helpers, each thread running its own contiguous share first and then
+    /// taking what the others have not reached (so a thread slowed by costlier indices, or by
+    /// another program, runs fewer), and returns when all have run; `false` (nothing run) if
+    /// the pool is taken.
     @inline(__always)
     func run<T: PoolTask>(count: Int, workers: Int, _ task: T) -> Bool {
         withUnsafePointer(to: task) { run(count: count, workers: workers, task: UnsafeRawPointer($0), type: T.self) }
@@ -96,14 +140,15 @@ final class WorkerPool: @unchecked Sendable {
         if helpers.count < wanted { start(wanted - helpers.count) }
         jobTask = task
         jobType = type
-        jobCount = count
-        nextIndex.store(0, ordering: .relaxed)
+        precondition(count < 1 << 32, "WorkerPool: too many indices in one pass")
+        let threads = wanted + 1
+        for p in 0..<threads { shares[p].set(Parallel.share(count, p, threads)) }
         let open = ((ticket.load(ordering: .relaxed) >> 17) &+ 1) << 17 | UInt64(wanted)
         ticket.store(open, ordering: .sequentiallyConsistent)
         for h in 0..<wanted where helpers[h].asleep.exchange(false, ordering: .sequentiallyConsistent) {
             helpers[h].wake.signal()
         }
-        claimAndRun()
+        claimAndRun(thread: 0, of: threads)
         // Every index is claimed: close the pass, then wait for the helpers that joined it.
         // A helper joins before it reads the ticket, so either it reads "closed" and leaves
         // without touching the pass, or this thread sees it in `active` and waits for it.
@@ -118,15 +163,17 @@ final class WorkerPool: @unchecked Sendable {
         return true
     }
 
-    /// Runs indices of the current pass until none is left.
+    /// Runs indices of the current pass until none is left: thread `p`'s own share, then the
+    /// others' from their ends.
     @inline(never)
-    private func claimAndRun() {
+    private func claimAndRun(thread p: Int, of threads: Int) {
         guard let task = jobTask else { return }
-        let type = jobType, count = jobCount
-        while true {
-            let i = nextIndex.wrappingAdd(1, ordering: .relaxed).oldValue
-            if i >= count { return }
-            type.invoke(task, i)
+        let type = jobType
+        let own = shares[p]
+        while let i = own.takeFront() { type.invoke(task, i) }
+        for k in 1..<threads {
+            let other = shares[(p + k) % threads]
+            while let i = other.takeBack() { type.invoke(task, i) }
         }
     }
 
@@ -158,7 +205,7 @@ final class WorkerPool: @unchecked Sendable {
             // processors: a helper the passes do not need, or one that would take the time
             // of a thread doing the work, sleeps at once.
             spin = index < wanted && wanted + 1 <= processors
-            if index < wanted && t & Self.closedBit == 0 { claimAndRun() }
+            if index < wanted && t & Self.closedBit == 0 { claimAndRun(thread: index + 1, of: wanted + 1) }
             active.wrappingSubtract(1, ordering: .sequentiallyConsistent)
         }
     }
