@@ -28,7 +28,8 @@ struct ParallelWorkTests {
         for k in 0..<2000 { try TestWorld.box(w, at: Vec2(Float(k - 1000) * 45, -20), size: Vec2(40, 40)) }
         w.step()
         #expect(w.bodyCount + w.contacts.count + w.jointCount < w.options.minWorkForParallel)
-        #expect(w.makeStepContext(dt: 1.0 / 60).workers == 1)
+        w.startStepContext(dt: 1.0 / 60)
+        #expect(w.stepContext.workers == 1)
         // 3 000 more, each jointed to the next: past the threshold, both workers.
         var last: BodyHandle? = nil
         for k in 0..<3000 {
@@ -38,7 +39,8 @@ struct ParallelWorkTests {
         }
         w.step()
         #expect(w.bodyCount + w.contacts.count + w.jointCount >= w.options.minWorkForParallel)
-        #expect(w.makeStepContext(dt: 1.0 / 60).workers == 2)
+        w.startStepContext(dt: 1.0 / 60)
+        #expect(w.stepContext.workers == 2)
     }
 
     @Test("every index once, for 1, 2, 3 and 8 workers and counts 0, 1, 7 and 1 000", arguments: [1, 2, 3, 8])

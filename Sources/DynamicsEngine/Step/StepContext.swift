@@ -1,6 +1,6 @@
 /// What one step's passes read and write: views of the world's columns and the step's
 /// numbers (its length, the sub-step's length and inverse, the contact and joint softness
-/// for a sub-step), set once at the start of a full step (`World.makeStepContext`) and
+/// for a sub-step), set once at the start of a full step (`World.startStepContext`) and
 /// reached by every pass and its workers through one reference, instead of each pass
 /// re-declaring its own views or working its numbers out again. (A class the world keeps,
 /// not a value: copied into every pass's task value, a struct of this size would cost a
@@ -127,9 +127,4 @@ extension World {
         stepContext.start(self, dt: dt, workers: options.workers(work: bodyCount + contacts.count + jointCount))
     }
 
-    /// The context of a full step of `dt` seconds.
-    func makeStepContext(dt: Float) -> StepContext {
-        startStepContext(dt: dt)
-        return stepContext
-    }
 }
