@@ -193,7 +193,8 @@ final class ShapeActivity {
     /// The moving shapes not (validly) in `sleepGrid`, in slot order: the awake ones and those
     /// that fell asleep since its build. The box update reads only these.
     let active = Column<Int32>()
-    /// The small shapes of `active` (the moving grid's).
+    /// The small shapes of `active` (the moving grid's) while `sleepGrid` has shapes; else
+    /// `BroadPhase.movingSmall` is the list.
     let activeSmall = Column<Int32>()
     /// Scratch of the sleeping grid's rebuild (swapped with `sleepList`).
     let freshShapes = Column<Int32>()

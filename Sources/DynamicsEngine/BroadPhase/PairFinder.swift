@@ -187,7 +187,9 @@ extension World {
             // Shapes of sleeping bodies go to the sleeping grid: all of them in a pass where every
             // shape looks, else once enough fell asleep since it was built.
             sortActive(&bp, ctx, everything: !incremental, filter: filter)
-            let small = bp.activity.activeSmall.view
+            assert(bp.sleepGridCount > 0 || bp.activity.active.elementsEqual(bp.moving),
+                   "the sleeping grid is empty but the active shapes are not every moving shape")
+            let small = bp.sleepGridCount == 0 ? bp.movingSmall.view : bp.activity.activeSmall.view
             bp.grid.build(ids: small, boxes: ctx.fatBoxes.readOnly, cellSize: bp.cellSize, workers: workers, pipeline: ctx.pipeline,
                           minParallel: options.parallelMin(1024), filter: filter)
         }
@@ -229,7 +231,8 @@ extension World {
         }
     }
 
-    /// Makes `activeSmall` the small shapes of `active` and, when `everything` (a pass in which
+    /// Makes `activeSmall` the small shapes of `active` (while the sleeping grid has shapes;
+    /// else they are `movingSmall`) and, when `everything` (a pass in which
     /// every shape looks, after `movingSmall` was sorted out) or when the shapes of sleeping
     /// bodies in `active` reach a quarter of the sleeping grid's (at least
     /// `sleepGridMinimum`), moves them into a new sleeping grid.
@@ -249,6 +252,9 @@ extension World {
             let source = everything ? bp.moving.view : bp.activity.active.view
             bp.activity.activeSmall.removeAllKeepingCapacity()  // (scratch: the newly sleeping shapes)
             for s in source where large[Int(s)] == 0 && sleeps(s) && inSleep[Int(s)] == 0 { bp.activity.activeSmall.append(s) }
+            // No small shape sleeps and none did: the sleeping grid stays empty (and `active`
+            // every moving shape).
+            if everything && bp.activity.activeSmall.isEmpty && bp.activity.sleepList.isEmpty { return }
             if everything {
                 for s in bp.activity.sleepList.view { inSleep[Int(s)] = 0 }
                 bp.activity.sleepList.removeAllKeepingCapacity()
@@ -280,6 +286,8 @@ extension World {
             act.truncate(to: w)
             bp.hasKeptIndex = false
         }
+        // (While the sleeping grid is empty the small active shapes are `movingSmall`.)
+        guard bp.sleepGridCount > 0 else { return }
         bp.activity.activeSmall.removeAllKeepingCapacity()
         for s in bp.activity.active.view where large[Int(s)] == 0 { bp.activity.activeSmall.append(s) }
     }
@@ -613,7 +621,9 @@ struct PairContext: @unchecked Sendable {
             }
         } else {
             query(index.grid, box: box, from: s, rule: rule, into: &out)
-            query(index.sleepGrid, box: box, from: s, rule: rule, members: index.sleepMembers, into: &out)
+            if index.sleepGrid.geo.nx > 0 {
+                query(index.sleepGrid, box: box, from: s, rule: rule, members: MarkedEntries(marks: index.sleepMembers), into: &out)
+            }
             for t32 in index.movingLarge {
                 let t = Int(t32)
                 guard let key = pairKey(s, t, rule) else { continue }
@@ -629,7 +639,15 @@ struct PairContext: @unchecked Sendable {
     /// Partners of `s` in `grid` that `rule` lets `s` report, each reported once: only in the
     /// cell holding the lower corner of the two boxes' intersection.
     @inline(__always)
-    func query(_ g: GridView, box: AABB, from s: Int, rule: PartnerRule, members: View<UInt8>? = nil, into out: inout [UInt64]) {
+    func query(_ g: GridView, box: AABB, from s: Int, rule: PartnerRule, into out: inout [UInt64]) {
+        query(g, box: box, from: s, rule: rule, members: EveryEntry(), into: &out)
+    }
+
+    /// `query` on a grid whose entries count only where `members` says so (a specialised copy
+    /// each: the moving and static grids' loops carry no membership test).
+    @inline(__always)
+    func query<Members: GridMembership>(_ g: GridView, box: AABB, from s: Int, rule: PartnerRule, members: Members,
+                                        into out: inout [UInt64]) {
         guard g.geo.nx > 0 else { return }
         let geo = g.geo
         let r = geo.cellRange(box)
@@ -662,7 +680,7 @@ struct PairContext: @unchecked Sendable {
                     let t = Int(en[e])
                     e += 1
                     // (The sleeping grid: a shape whose body woke since is in `grid` now.)
-                    if let members, members[t] == 0 { continue }
+                    if !members.counts(t) { continue }
                     guard let key = pairKey(s, t, rule) else { continue }
                     let tb = boxes[t]
                     guard box.overlaps(tb) else { continue }
@@ -673,4 +691,22 @@ struct PairContext: @unchecked Sendable {
             }
         }
     }
+}
+
+/// Which entries of a grid a pair query counts.
+protocol GridMembership {
+    /// Whether shape slot `t`'s entry counts.
+    func counts(_ t: Int) -> Bool
+}
+
+/// Every entry counts (the static and moving grids).
+struct EveryEntry: GridMembership {
+    @inline(__always) func counts(_ t: Int) -> Bool { true }
+}
+
+/// Entries whose shape is marked count (the sleeping grid: a shape whose body woke since the
+/// grid was built is in the moving grid now, its old entry is passed over).
+struct MarkedEntries: GridMembership {
+    let marks: View<UInt8>
+    @inline(__always) func counts(_ t: Int) -> Bool { marks[t] != 0 }
 }
