@@ -44,6 +44,15 @@ struct SleepTests {
         #expect(Self.stepsToSleep(fast, b) == nil, "a box turning faster than its threshold allows fell asleep")
     }
 
+    @Test("drift and turn add up at the farthest point: 3 pt/s drifting plus 3 pt/s turning never sleeps under 5 pt/s, 2 + 2 does")
+    func driftAndTurnAddUp() throws {
+        let reach = Float(50 * 2.0.squareRoot())
+        let (fast, a) = try Self.drifting(v: Vec2(3, 0), w: 3 / reach)
+        #expect(Self.stepsToSleep(fast, a) == nil, "a body whose farthest point moves at 6 pt/s fell asleep")
+        let (slow, b) = try Self.drifting(v: Vec2(0, 2), w: -2 / reach)
+        #expect(Self.stepsToSleep(slow, b) != nil, "a body whose farthest point moves at 4 pt/s stayed awake")
+    }
+
     @Test("each body has its own threshold: 3 pt/s sleeps under the default 5 pt/s, not under 2 pt/s or the world's 1 pt/s")
     func perBodyThreshold() throws {
         let (a, ha) = try Self.drifting(v: Vec2(3, 0))

@@ -162,8 +162,7 @@ extension World {
         let me = metas.mutableView, st = states.view, si = sims.view
         var kinematicSlept = false
         for i in 0..<Int(bodySlots.count) where me[i].alive && me[i].type != .static && me[i].awake {
-            // (At an exact rest point nothing moves: a full step's move is zero too.)
-            BodyFinalize.advanceSleepTimer(&me[i], body: i, v: st[i].v, w: st[i].w, maxExtent: si[i].maxExtent, move: .zero, turn: 0,
+            BodyFinalize.advanceSleepTimer(&me[i], body: i, v: st[i].v, w: st[i].w, maxExtent: si[i].maxExtent,
                                            dt: dt, linTol: linTol, angTol: angTol, kinematicSleepTime: kinematicSleepTime)
             // (Only a kinematic body falls asleep alone, there.)
             if !me[i].awake { kinematicSlept = true }
