@@ -93,8 +93,8 @@ public struct BodyDef: Sendable {
     public var allowSleep: Bool = true
     /// The speed (pt/s) below which the body counts as resting for sleep: its sleep speed is
     /// the speed of its fastest point at the end of a step, |v| + |ω| · (its farthest shape
-    /// point from the centre of mass). An island falls asleep when every body in it stayed at or below its threshold
-    /// (and the world's `sleepLinearThreshold` / `sleepAngularThreshold`) for
+    /// point from the centre of mass). An island falls asleep when every body in it stayed at
+    /// or below its threshold (and the world's `sleepLinearThreshold` / `sleepAngularThreshold`) for
     /// `WorldSettings.timeToSleep`. Default `defaultSleepThreshold`, 5 pt/s: Box2D's 5 cm/s
     /// at 100 pt/m. Must be finite and not negative, or infinity (only the world's thresholds
     /// apply).
