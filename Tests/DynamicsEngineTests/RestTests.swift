@@ -144,6 +144,70 @@ struct RestTests {
         try Self.pokeAtRest("settings") { w, _ in w.settings.contactHertz = 20 }
     }
 
+    /// A world taking rest steps beside its twin taking full steps: the public state after
+    /// every step, and the whole snapshot (sleep timers included: a snapshot writes the
+    /// counted ones) every `every` steps; `poke` runs on both before step `k`. Returns how
+    /// many steps at rest the first world took, and how many of them only counted themselves.
+    static func compareCounted(steps: Int, every: Int, timeToSleep: Float = 0.5, _ build: (World) throws -> Void,
+                               poke: ((World, Int) -> Void)? = nil) throws -> (rest: Int, counted: Int) {
+        let a = TestWorld.make(sleep: true), b = TestWorld.make(sleep: true)
+        for w in [a, b] { w.settings.timeToSleep = timeToSleep; try build(w) }
+        a.rest.takesStepsInDebug = true
+        var counted = 0
+        for k in 0..<steps {
+            poke?(a, k); poke?(b, k)
+            let before = a.rest.pendingTimerSteps
+            a.step(dt: 1.0 / 120.0); b.step(dt: 1.0 / 120.0)
+            if a.rest.pendingTimerSteps == before + 1 { counted += 1 }
+            #expect(state(a) == state(b), "step \(k): the world taking rest steps diverged")
+            if k % every == every - 1 || k == steps - 1 {
+                #expect(a.snapshot() == b.snapshot(), "step \(k): the snapshots differ (sleep timers?)")
+            }
+            if state(a) != state(b) { break }
+        }
+        #expect(!a.hasAwakeBodies && !b.hasAwakeBodies, "the worlds should have fallen asleep")
+        return (a.counters.restSteps, counted)
+    }
+
+    @Test("steps at rest in which nothing can fall asleep only count themselves; the timers written later (snapshot, call, full step, the step that puts an island to sleep) are a full step's, bit for bit")
+    func countedTimers() throws {
+        // One box: the timers counted until its island falls asleep.
+        let one = try Self.compareCounted(steps: 400, every: 7) { w in
+            _ = try TestWorld.ground(w, top: 0)
+            try TestWorld.box(w, at: Vec2(0, -60), size: Vec2(150, 120))
+        }
+        // (Every step at rest but the first and the one that puts the island to sleep.)
+        #expect(one.counted > 0 && one.counted == one.rest - 2, "steps at rest \(one.rest), only counted \(one.counted)")
+        // A long time to sleep (more steps than one plan looks ahead), two islands that come to
+        // rest apart, and a kinematic bar standing still that sleeps alone.
+        let long = try Self.compareCounted(steps: 900, every: 11, timeToSleep: 2) { w in
+            _ = try TestWorld.ground(w, top: 0)
+            try TestWorld.box(w, at: Vec2(-400, -60), size: Vec2(150, 120))
+            try TestWorld.box(w, at: Vec2(400, -400), size: Vec2(100, 100))
+            try TestWorld.box(w, at: Vec2(0, -600), size: Vec2(200, 20), type: .kinematic)
+        }
+        // (The limit makes a step at rest look again every 65 steps.)
+        #expect(long.counted > 2 * World.quietStepLimit, "steps at rest \(long.rest), only counted \(long.counted)")
+        #expect(long.counted >= long.rest - long.rest / World.quietStepLimit - 8,
+                "steps at rest \(long.rest), only counted \(long.counted)")
+        // Calls in the middle of counted steps: one that changes nothing a step reads, one that
+        // resets a timer, one that changes the time to sleep.
+        let poked = try Self.compareCounted(steps: 700, every: 13, { w in
+            _ = try TestWorld.ground(w, top: 0)
+            try TestWorld.box(w, at: Vec2(0, -60), size: Vec2(150, 120))
+            try TestWorld.box(w, at: Vec2(500, -60), size: Vec2(150, 120))
+        }, poke: { w, k in
+            let boxes = w.bodies.filter { w.type($0) == .dynamic }
+            switch k {
+            case 150: w.setUserData(boxes[0], 3)
+            case 175: w.setSleepThreshold(boxes[1], 4)
+            case 190: w.settings.timeToSleep = 0.75
+            default: break
+            }
+        })
+        #expect(poked.counted > 0 && poked.counted >= poked.rest - 8, "steps at rest \(poked.rest), only counted \(poked.counted)")
+    }
+
     @Test("a world with more bodies than the limit, or with a joint, takes no rest steps")
     func notEligible() throws {
         let many = try Self.compare(sleep: false, steps: 400) { w in

@@ -240,6 +240,8 @@ private enum ShapeBits {
 
 extension World {
     func encode(into w: SnapshotWriter, applicationData: [UInt8]) {
+        // (The body records' sleep timers, as every step would have written them.)
+        writeRestTimers()
         w.reserve(SnapshotHeader.size)
         w.bytes(SnapshotHeader.magic)
         w.u32(SnapshotHeader.version)

@@ -121,14 +121,7 @@ struct BodyFinalize: RangeTask, @unchecked Sendable {
     @inline(__always)
     static func advanceSleepTimer(_ meta: inout BodyMeta, body i: Int, v: Vec2, w: Float, maxExtent: Float,
                                   dt: Float, linTol: Float, angTol: Float, kinematicSleepTime: Float) {
-        let speedSq = lengthSquared(v), threshold = meta.sleepThreshold
-        // The cheap tests first (a moving body fails one): the square roots only for a body
-        // slow enough to be resting.
-        var rests = meta.allowSleep && speedSq <= linTol * linTol && abs(w) <= angTol && speedSq <= threshold * threshold
-        if rests && threshold.isFinite {
-            rests = speedSq.squareRoot() + abs(w) * maxExtent <= threshold
-        }
-        if rests {
+        if rests(meta, v: v, w: w, maxExtent: maxExtent, linTol: linTol, angTol: angTol) {
             meta.sleepTime += dt
         } else {
             meta.sleepTime = 0
@@ -137,6 +130,20 @@ struct BodyFinalize: RangeTask, @unchecked Sendable {
             meta.awake = false
             meta.sleepNext = Int32(i)
         }
+    }
+
+    /// Whether a body moving at (`v`, `w`) rests this step: its timer advances (see
+    /// `advanceSleepTimer`).
+    @inline(__always)
+    static func rests(_ meta: BodyMeta, v: Vec2, w: Float, maxExtent: Float, linTol: Float, angTol: Float) -> Bool {
+        let speedSq = lengthSquared(v), threshold = meta.sleepThreshold
+        // The cheap tests first (a moving body fails one): the square roots only for a body
+        // slow enough to be resting.
+        var rests = meta.allowSleep && speedSq <= linTol * linTol && abs(w) <= angTol && speedSq <= threshold * threshold
+        if rests && threshold.isFinite {
+            rests = speedSq.squareRoot() + abs(w) * maxExtent <= threshold
+        }
+        return rests
     }
 }
 

@@ -29,6 +29,7 @@ extension World {
                 // full step put every island it had to sleep, which marked them for a rebuild,
                 // so the next full step rebuilds them whatever the count says.
                 assert(islands.dirty || islands.count == 0, "a world asleep kept islands that are not rebuilt")
+                assert(rest.pendingTimerSteps == 0, "a world asleep has sleep timers a step at rest only counted")
                 islands.count = 0
                 counters.asleepSteps += 1
                 if profiling { profile.steps += 1 }
@@ -54,6 +55,8 @@ extension World {
             counters.stepCount += 1
             return
         }
+        // (A full step reads the timers that steps at rest may only have counted.)
+        if rest.quietSteps | rest.pendingTimerSteps != 0 { endQuietRestSteps() }
         let hitsBefore = counters.continuousHits
         // Contacts of islands woken since the last step join the records, in key order (the
         // broad phase reads them as the standing pairs).

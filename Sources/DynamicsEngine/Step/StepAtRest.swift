@@ -61,6 +61,18 @@ final class RestState {
     /// `stateGeneration` when the last step ended: while it is the same, no call has changed
     /// the world since, and the world still holds the state that step ended in.
     @exclusivity(unchecked) var copiedStateGeneration: UInt64 = .max
+    /// Steps at rest whose sleep-timer advance is not yet written into the body records. From
+    /// an exact rest point each step adds the step length to the timer of every body that
+    /// rests (and leaves the others' at zero), so a step at rest in which nothing can fall
+    /// asleep only counts itself; the timers are written when something reads them — the next
+    /// step at rest that may put something to sleep, a full step, a snapshot, a call that
+    /// changes the world (`World.writeRestTimers`, `World.endQuietRestSteps`).
+    @exclusivity(unchecked) var pendingTimerSteps = 0
+    /// How many of the coming steps at rest may only count: none of them can put an island or
+    /// a kinematic body to sleep (`World.planQuietRestSteps`).
+    @exclusivity(unchecked) var quietSteps = 0
+    /// The body slots whose timers the counted steps advance (bit i: slot i).
+    @exclusivity(unchecked) var restingSlots: UInt64 = 0
     /// `stateGeneration` when the last step ended with every body asleep and nothing pending
     /// (no structural change, no event to report), else `.max`. While it equals
     /// `stateGeneration`, no call has changed the world since: a step would change nothing
@@ -156,7 +168,17 @@ extension World {
 
     /// A step at rest: what a full step would change from an exact rest point — the sleep
     /// timers (as `BodyFinalize` advances them), the islands that fall asleep, the hit count.
+    /// A step in which nothing can fall asleep only counts itself: its timer advance is
+    /// written later (`RestState.pendingTimerSteps`), so it reads no body record.
     func stepAtRest(dt: Float) {
+        counters.continuousHits += rest.hits
+        counters.restSteps += 1
+        if rest.quietSteps > 0 {
+            rest.quietSteps -= 1
+            rest.pendingTimerSteps += 1
+            return
+        }
+        writeRestTimers()
         let linTol = settings.sleepLinearThreshold, angTol = settings.sleepAngularThreshold
         let kinematicSleepTime = settings.isSleepEnabled ? settings.timeToSleep : .infinity
         let me = metas.mutableView, st = states.view, si = sims.view
@@ -169,12 +191,92 @@ extension World {
         }
         sleepRestingIslands(metas.view)
         if islands.setsPending || islands.sleptThisStep > 0 { settleSleepingSets(retiring: islands.sleptThisStep > 0) }
-        counters.continuousHits += rest.hits
-        counters.restSteps += 1
         // Whatever fell asleep — an island, or a kinematic body alone — changed the state: the
         // next step compares afresh (or, when every body now sleeps, does nothing).
-        if islands.dirty || kinematicSlept { rest.atRest = false; rest.full = false; rest.settled = false }
+        if islands.dirty || kinematicSlept {
+            rest.atRest = false; rest.full = false; rest.settled = false
+        } else {
+            planQuietRestSteps(dt: dt)
+        }
         recordAsleep()
+    }
+
+    /// The most steps at rest counted before the timers are written (a bound on what writing
+    /// them costs, and on how far ahead `planQuietRestSteps` looks).
+    static let quietStepLimit = 64
+
+    /// After a step at rest in which nothing fell asleep: how many of the next steps at rest
+    /// only advance the timers. At the rest point each body's velocities stay what they are,
+    /// so each body either rests every step (its timer grows by `dt`) or none (its timer stays
+    /// zero); the first step that can put something to sleep is the first in which every body
+    /// of a sleepy island has reached `timeToSleep`, or a kinematic body its sleep time —
+    /// found by adding `dt` as the steps would, so the count is exact. Worlds of more than 64
+    /// body slots, or sleeping turned off with nothing to count, plan nothing or the limit.
+    func planQuietRestSteps(dt: Float) {
+        rest.quietSteps = 0
+        let n = Int(bodySlots.count)
+        guard n <= 64 else { return }
+        let linTol = settings.sleepLinearThreshold, angTol = settings.sleepAngularThreshold
+        let sleeps = settings.isSleepEnabled, timeToSleep = settings.timeToSleep
+        let limit = Self.quietStepLimit
+        let me = metas.view, st = states.view, si = sims.view
+        var resting: UInt64 = 0
+        for i in 0..<n where me[i].alive && me[i].type != .static && me[i].awake
+            && BodyFinalize.rests(me[i], v: st[i].v, w: st[i].w, maxExtent: si[i].maxExtent, linTol: linTol, angTol: angTol) {
+            resting |= 1 << UInt64(i)
+        }
+        /// The first coming step (1, 2, …) after which body `i`'s timer is at least `time`;
+        /// `limit` + 1 when none within the limit.
+        func firstStep(_ i: Int, reaching time: Float) -> Int {
+            var t = me[i].sleepTime
+            if resting & (1 << UInt64(i)) == 0 { return 0 >= time ? 1 : limit + 1 }
+            for k in 1...limit {
+                t += dt
+                if t >= time { return k }
+            }
+            return limit + 1
+        }
+        var first = limit + 1
+        if sleeps {
+            for isl in 0..<islands.count where islands.canSleep[isl] != 0 {
+                var islandFirst = 1
+                for k in Int(islands.bodyStart[isl])..<Int(islands.bodyStart[isl + 1]) {
+                    islandFirst = max(islandFirst, firstStep(Int(islands.bodies[k]), reaching: timeToSleep))
+                }
+                first = min(first, islandFirst)
+            }
+            for i in 0..<n where me[i].alive && me[i].type == .kinematic && me[i].awake {
+                first = min(first, firstStep(i, reaching: timeToSleep))
+            }
+        }
+        rest.restingSlots = resting
+        rest.quietSteps = first - 1
+    }
+
+    /// Before a change or a full step: the counted timers written, and the plan of quiet steps
+    /// dropped (the next step at rest looks afresh).
+    func endQuietRestSteps() {
+        writeRestTimers()
+        rest.quietSteps = 0
+    }
+
+    /// Writes the timer advance of the steps at rest that only counted themselves
+    /// (`RestState.pendingTimerSteps`) into the body records, as those steps would have. (The
+    /// plan of quiet steps still holds: writing the timers changes nothing a step reads.)
+    func writeRestTimers() {
+        let steps = rest.pendingTimerSteps
+        guard steps > 0 else { return }
+        rest.pendingTimerSteps = 0
+        let dt = rest.dt
+        let me = metas.mutableView
+        var slots = rest.restingSlots
+        while slots != 0 {
+            let i = slots.trailingZeroBitCount
+            slots &= slots - 1
+            var t = me[i].sleepTime
+            for _ in 0..<steps { t += dt }
+            me[i].sleepTime = t
+        }
     }
 
     /// Whether a kinematic body fell asleep (alone, as `BodyFinalize.advanceSleepTimer` puts

@@ -16,7 +16,11 @@ public final class World {
     /// Solver settings; change between steps.
     @exclusivity(unchecked) public var settings: WorldSettings { didSet { rest.settingsGeneration &+= 1; stateChanged() } }
     /// Notes a change made from outside a step (see `RestState.stateGeneration`).
-    @inline(__always) func stateChanged() { rest.stateGeneration &+= 1 }
+    @inline(__always) func stateChanged() {
+        rest.stateGeneration &+= 1
+        // (The change may read or reset sleep timers that steps at rest only counted.)
+        if rest.quietSteps | rest.pendingTimerSteps != 0 { endQuietRestSteps() }
+    }
     /// Gravity for bodies that have no gravity of their own (pt/s²).
     @exclusivity(unchecked) public var gravity: Vec2 {
         didSet {
