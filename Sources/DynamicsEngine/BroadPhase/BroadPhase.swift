@@ -191,7 +191,9 @@ final class ShapeActivity {
     /// Per shape slot: 1 while the shape is in `sleepGrid` and its body has not woken since.
     let inSleepGrid = Column<UInt8>()
     /// The moving shapes not (validly) in `sleepGrid`, in slot order: the awake ones and those
-    /// that fell asleep since its build. The box update reads only these.
+    /// that fell asleep since its build. The box update reads only these. While the sleeping
+    /// grid is empty (`BroadPhase.sleepGridCount` 0) every moving shape is active and this list
+    /// is neither read nor kept (`BroadPhase.moving` is read instead).
     let active = Column<Int32>()
     /// The small shapes of `active` (the moving grid's) while `sleepGrid` has shapes; else
     /// `BroadPhase.movingSmall` is the list.

@@ -57,14 +57,19 @@ extension World {
                "the moving shapes changed without BroadPhase.dirty")
         let movingCount = bp.moving.count
         // A structural change: the next pass is a full one, which sorts every moving shape
-        // into `active` or the sleeping grid afresh; until then all are active.
+        // into `active` or the sleeping grid afresh; until then all are active. (While the
+        // sleeping grid is empty, `active` stands for every moving shape and is not read, nor
+        // written: a small world's structural change touches none of the sleeping lists.)
         if bp.dirty {
-            bp.activity.active.assign(from: bp.moving.view)
-            for s in bp.activity.sleepList.view { bp.activity.inSleepGrid[Int(s)] = 0 }
-            bp.activity.sleepList.removeAllKeepingCapacity()
-            bp.sleepGridCount = 0
-            bp.activity.requery.removeAllKeepingCapacity()
-            bp.requeryPending = false
+            if bp.sleepGridCount > 0 {
+                for s in bp.activity.sleepList.view { bp.activity.inSleepGrid[Int(s)] = 0 }
+                bp.activity.sleepList.removeAllKeepingCapacity()
+                bp.sleepGridCount = 0
+            }
+            if bp.requeryPending {
+                bp.activity.requery.removeAllKeepingCapacity()
+                bp.requeryPending = false
+            }
         }
         // Woken bodies' shapes leave the sleeping grid for `active` (kept in slot order).
         if bp.requeryPending && bp.sleepGridCount > 0 {
@@ -187,8 +192,6 @@ extension World {
             // Shapes of sleeping bodies go to the sleeping grid: all of them in a pass where every
             // shape looks, else once enough fell asleep since it was built.
             sortActive(&bp, ctx, everything: !incremental, filter: filter)
-            assert(bp.sleepGridCount > 0 || bp.activity.active.elementsEqual(bp.moving),
-                   "the sleeping grid is empty but the active shapes are not every moving shape")
             let small = bp.sleepGridCount == 0 ? bp.movingSmall.view : bp.activity.activeSmall.view
             bp.grid.build(ids: small, boxes: ctx.fatBoxes.readOnly, cellSize: bp.cellSize, workers: workers, pipeline: ctx.pipeline,
                           minParallel: options.parallelMin(1024), filter: filter)
@@ -239,17 +242,21 @@ extension World {
     private func sortActive(_ bp: inout BroadPhase, _ ctx: StepContext, everything: Bool, filter: CollisionFilter?) {
         let me = ctx.metas.readOnly, sh = ctx.shapes, large = bp.isLarge.view
         @inline(__always) func sleeps(_ s: Int32) -> Bool { !me[Int(sh[Int(s)].body)].awake }
+        // (With the sleeping grid empty, every moving shape is active; `active` is written out
+        // only when the grid gets shapes.)
+        let wasEmpty = bp.sleepGridCount == 0
+        let activeNow = wasEmpty ? bp.moving.view : bp.activity.active.view
         var rebuild = everything
         if !everything {
             var pending = 0
-            for s in bp.activity.active.view where large[Int(s)] == 0 && sleeps(s) { pending += 1 }
+            for s in activeNow where large[Int(s)] == 0 && sleeps(s) { pending += 1 }
             rebuild = pending >= max(Self.sleepGridMinimum, bp.activity.sleepList.count / 4)
         }
         if rebuild {
             // The new sleeping list: still-valid members and the small sleeping shapes of
             // `active` (or, from scratch, of every moving shape), in slot order.
             let inSleep = bp.activity.inSleepGrid.mutableView
-            let source = everything ? bp.moving.view : bp.activity.active.view
+            let source = everything ? bp.moving.view : activeNow
             bp.activity.activeSmall.removeAllKeepingCapacity()  // (scratch: the newly sleeping shapes)
             for s in source where large[Int(s)] == 0 && sleeps(s) && inSleep[Int(s)] == 0 { bp.activity.activeSmall.append(s) }
             // No small shape sleeps and none did: the sleeping grid stays empty (and `active`
@@ -279,7 +286,7 @@ extension World {
             bp.activity.sleepGridMasks = filter != nil
             // `active`: what is not in the sleeping grid.
             let act = bp.activity.active
-            if everything { act.assign(from: bp.moving.view) }
+            if everything || wasEmpty { act.assign(from: bp.moving.view) }
             var w = 0
             let av = act.mutableView
             for k in av.indices where inSleep[Int(av[k])] == 0 { av[w] = av[k]; w += 1 }
