@@ -150,8 +150,10 @@ extension World {
         let n = ib.count
         do {
             let canSleep = ib.canSleep.mutableView, contactStart = ib.contactStart.view, contactList = ib.contactList.view
+            let islandOf = ib.islandOf.view
+            // (A body in an island is dynamic: only the others' records are read.)
             @inline(__always) func movingKinematic(_ i: Int) -> Bool {
-                me[i].type == .kinematic && (st[i].v != .zero || st[i].w != 0)
+                islandOf[i] < 0 && me[i].type == .kinematic && (st[i].v != .zero || st[i].w != 0)
             }
             for isl in 0..<n {
                 canSleep[isl] = 1
@@ -196,18 +198,25 @@ extension World {
                 if ra == rb { return }
                 if ra < rb { parent[rb] = Int32(ra) } else { parent[ra] = Int32(rb) }
             }
-            for k in 0..<awakeCount { let b = awakeBody(k); parent[Int(b)] = b }
+            // The solver bodies are marked in `islandOf` (0; every other body is at -1), so
+            // that the passes over contacts and joints read that array, not the body records.
+            for k in 0..<awakeCount {
+                let b = awakeBody(k)
+                parent[Int(b)] = b
+                if solverBody(Int(b)) { islandOf[Int(b)] = 0 }
+            }
             for k in 0..<cs.count where cs[k].x >= 0 {
                 let a = Int(cs[k].x), b = Int(cs[k].y)
-                if solverBody(a) && solverBody(b) { union(a, b) }
+                if islandOf[a] >= 0 && islandOf[b] >= 0 { union(a, b) }
             }
             for jj in awakeJoints where js[Int(jj)].alive {
                 let j = Int(jj)
                 let a = Int(js[j].bodyA), b = Int(js[j].bodyB)
-                if solverBody(a) && solverBody(b) { union(a, b) }
+                if islandOf[a] >= 0 && islandOf[b] >= 0 { union(a, b) }
             }
-            // 2. Number islands by their root, in slot order.
-            for k in 0..<awakeCount where solverBody(Int(awakeBody(k))) {
+            // 2. Number islands by their root, in slot order (a root, the lowest slot of its
+            // island, is numbered before the island's other bodies).
+            for k in 0..<awakeCount where islandOf[Int(awakeBody(k))] >= 0 {
                 let i = Int(awakeBody(k))
                 let r = find(i)
                 if r == i { islandOf[i] = Int32(count); count += 1 } else { islandOf[i] = islandOf[r] }
@@ -269,8 +278,9 @@ extension World {
                 let isl = Int(ia >= 0 ? ia : islandOf[b])
                 if isl < 0 { continue }
                 contactList[Int(cur[isl])] = Int32(k); cur[isl] += 1
-                // A moving kinematic body keeps the island awake.
-                if movingKinematic(a) || movingKinematic(b) { canSleep[isl] = 0 }
+                // A moving kinematic body keeps the island awake. (A body in an island is
+                // dynamic: only the others' records are read.)
+                if (ia < 0 && movingKinematic(a)) || (islandOf[b] < 0 && movingKinematic(b)) { canSleep[isl] = 0 }
             }
             for k in 0..<n { cur[k] = jointStart[k] }
             for jj in awakeJoints where js[Int(jj)].alive {
