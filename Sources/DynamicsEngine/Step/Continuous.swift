@@ -473,8 +473,10 @@ extension World {
         for k in contacts.indices where contacts[k].shapeA >= 0 {
             let sa = Int(contacts[k].shapeA), sb = Int(contacts[k].shapeB)
             let seg: Int, b: Int
+            // (Shape A has the larger kind: when it is no segment, neither is B, and B's record
+            // is not read.)
             if shapes[sa].oneSided { seg = sa; b = Int(contacts[k].bodyB) }
-            else if shapes[sb].oneSided { seg = sb; b = Int(contacts[k].bodyA) }
+            else if shapes[sa].kind == .segment && shapes[sb].oneSided { seg = sb; b = Int(contacts[k].bodyA) }
             else { continue }
             // (An island that fell asleep this step is checked too: its last move counts.)
             guard metas[b].type == .dynamic, !metas[b].isFast else { continue }
