@@ -17,11 +17,11 @@ extension World {
     /// Up to this many moving shapes, every one counts as large (no moving grid).
     static let fewMovingShapes = 8
 
-    /// The largest share of the moving shapes that may have moved out of their fat boxes for
-    /// a pass to be incremental: half on one worker (only they query, instead of every shape;
-    /// `ab` on one worker: dashboard 5 000 +4 %, pile and mix 4 000 +1–2 % against a quarter),
-    /// a quarter on several (the incremental pass's merge runs on one thread).
-    static let incrementalShare = (serial: (num: 1, den: 2), parallel: (num: 1, den: 4))
+    /// A pass is incremental while at most 1 / this of the moving shapes moved out of their
+    /// fat boxes: half on one worker (only they query, instead of every shape; `ab` on one
+    /// worker: dashboard 5 000 +4 %, pile and mix 4 000 +1–2 % against a quarter), a quarter
+    /// on several (the incremental pass's merge runs on one thread).
+    static let incrementalShare = (serial: 2, parallel: 4)
 
     /// From this many contacts, the narrow phase and the batch preparation ask the processor
     /// for each contact's data and bodies a few contacts ahead (`View.prefetch`,
@@ -143,7 +143,7 @@ extension World {
         // its pairs with the standing ones on one thread, where the full pass's emission
         // splits over the workers (`incrementalShare`).
         let share = workers > 1 ? Self.incrementalShare.parallel : Self.incrementalShare.serial
-        var incremental = mayIncrement && bp.enlargedList.count * share.den <= n * share.num && bp.cellSize > 0
+        var incremental = mayIncrement && bp.enlargedList.count * share <= n && bp.cellSize > 0
         if incremental {
             let largeLimit = largeShapeCells * bp.cellSize
             let bx = ctx.fatBoxes.readOnly, large = bp.isLarge.view, el = bp.enlargedList.view

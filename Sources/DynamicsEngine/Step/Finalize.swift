@@ -110,14 +110,9 @@ struct BodyFinalize: RangeTask, @unchecked Sendable {
         }
     }
 
-    /// A body's sleep timer after a step that left it moving at (`v`, `w`): reset when it may
-    /// not sleep, or moves faster than the world's limits (`linTol`, `angTol`) or its own
-    /// threshold (`BodyDef.sleepThreshold`) — the speed of its fastest point, |v| + |w| ·
-    /// `maxExtent` (velocities only, as Box2D v3 decides; counting the step's move as well
-    /// left the pyramids' times to rest alone, made pile 4 000's 0.5 s shorter and mix
-    /// 10 000's 15 s → 25 s); else
-    /// advanced by `dt`. A kinematic body that rested long enough falls asleep on its own (it
-    /// is in no island). Shared by `finalize` and the step at rest.
+    /// A body's sleep timer after a step that left it moving at (`v`, `w`): advanced by `dt`
+    /// when it rests (`rests`), else reset. A kinematic body that rested long enough falls
+    /// asleep on its own (it is in no island). Shared by `finalize` and the step at rest.
     @inline(__always)
     static func advanceSleepTimer(_ meta: inout BodyMeta, body i: Int, v: Vec2, w: Float, maxExtent: Float,
                                   dt: Float, linTol: Float, angTol: Float, kinematicSleepTime: Float) {
@@ -132,8 +127,12 @@ struct BodyFinalize: RangeTask, @unchecked Sendable {
         }
     }
 
-    /// Whether a body moving at (`v`, `w`) rests this step: its timer advances (see
-    /// `advanceSleepTimer`).
+    /// Whether a body moving at (`v`, `w`) rests this step: it may sleep, and moves no faster
+    /// than the world's limits (`linTol`, `angTol`) and its own threshold
+    /// (`BodyDef.sleepThreshold`) — the speed of its fastest point, |v| + |w| · `maxExtent`
+    /// (velocities only, as Box2D v3 decides; counting the step's move as well left the
+    /// pyramids' times to rest alone, made pile 4 000's 0.5 s shorter and mix 10 000's
+    /// 15 s → 25 s).
     @inline(__always)
     static func rests(_ meta: BodyMeta, v: Vec2, w: Float, maxExtent: Float, linTol: Float, angTol: Float) -> Bool {
         let speedSq = lengthSquared(v), threshold = meta.sleepThreshold

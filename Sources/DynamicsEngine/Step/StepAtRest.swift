@@ -210,8 +210,8 @@ extension World {
     /// so each body either rests every step (its timer grows by `dt`) or none (its timer stays
     /// zero); the first step that can put something to sleep is the first in which every body
     /// of a sleepy island has reached `timeToSleep`, or a kinematic body its sleep time —
-    /// found by adding `dt` as the steps would, so the count is exact. Worlds of more than 64
-    /// body slots, or sleeping turned off with nothing to count, plan nothing or the limit.
+    /// found by adding `dt` as the steps would, so the count is exact. A world of more than 64
+    /// body slots plans none; with nothing that can fall asleep, the plan is the limit.
     func planQuietRestSteps(dt: Float) {
         rest.quietSteps = 0
         let n = Int(bodySlots.count)
