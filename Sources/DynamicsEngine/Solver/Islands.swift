@@ -14,6 +14,9 @@ struct IslandBuilder {
     /// does not open the contact set's to find nothing to do).
     var setsPending = false
     let parent = Column<Int32>()
+    /// This build's contacts with points, as indices into the step's contacts (scratch: the
+    /// first `touchingCount` entries).
+    let touching = Column<Int32>()
     /// Island of each body slot this step (-1: not in an island; only the bodies of the
     /// islands, `bodies[0 ..< islandBodies]`, hold another).
     let islandOf = Column<Int32>()
@@ -181,6 +184,12 @@ extension World {
             let islandOf = ib.islandOf.mutableView, old = ib.bodies.view
             for k in 0..<min(ib.islandBodies, old.count) where Int(old[k]) < islandOf.count { islandOf[Int(old[k])] = -1 }
         }
+        // The contacts with points, listed in contact order by the union pass: the passes
+        // after it read the list, not every contact slot (a third of a moving world's slots
+        // have no points, and a branch on each is often mispredicted).
+        ib.touching.grow(to: cs.count, with: 0)
+        let touching = ib.touching.mutableView
+        var touchingCount = 0
         // 1. Union–find over awake dynamic bodies (the lower slot becomes the root).
         var count = 0
         do {
@@ -205,8 +214,12 @@ extension World {
                 parent[Int(b)] = b
                 if solverBody(Int(b)) { islandOf[Int(b)] = 0 }
             }
-            for k in 0..<cs.count where cs[k].x >= 0 {
-                let a = Int(cs[k].x), b = Int(cs[k].y)
+            for k in 0..<cs.count {
+                let link = cs[k]
+                touching[touchingCount] = Int32(truncatingIfNeeded: k)
+                if link.x < 0 { continue }
+                touchingCount += 1
+                let a = Int(link.x), b = Int(link.y)
                 if islandOf[a] >= 0 && islandOf[b] >= 0 { union(a, b) }
             }
             for jj in awakeJoints where js[Int(jj)].alive {
@@ -234,9 +247,10 @@ extension World {
             let jointStart = ib.jointStart.mutableView
             for k in 0...n { bodyStart[k] = 0; contactStart[k] = 0; jointStart[k] = 0 }
             for k in 0..<awakeCount where islandOf[Int(awakeBody(k))] >= 0 { bodyStart[Int(islandOf[Int(awakeBody(k))]) + 1] += 1; nBodies += 1 }
-            for k in 0..<cs.count where cs[k].x >= 0 {
-                let ia = islandOf[Int(cs[k].x)]
-                let isl = ia >= 0 ? ia : islandOf[Int(cs[k].y)]
+            for t in 0..<touchingCount {
+                let link = cs[Int(touching[t])]
+                let ia = islandOf[Int(link.x)]
+                let isl = ia >= 0 ? ia : islandOf[Int(link.y)]
                 if isl >= 0 { contactStart[Int(isl) + 1] += 1; nContacts += 1 }
             }
             for jj in awakeJoints where js[Int(jj)].alive {
@@ -272,7 +286,8 @@ extension World {
                 let isl = Int(islandOf[Int(b)]); bodies[Int(cur[isl])] = b; cur[isl] += 1
             }
             for k in 0..<n { cur[k] = contactStart[k] }
-            for k in 0..<cs.count where cs[k].x >= 0 {
+            for t in 0..<touchingCount {
+                let k = Int(touching[t])
                 let a = Int(cs[k].x), b = Int(cs[k].y)
                 let ia = islandOf[a]
                 let isl = Int(ia >= 0 ? ia : islandOf[b])
