@@ -227,12 +227,14 @@ extension World {
                 let a = Int(js[j].bodyA), b = Int(js[j].bodyB)
                 if islandOf[a] >= 0 && islandOf[b] >= 0 { union(a, b) }
             }
-            // 2. Number islands by their root, in slot order (a root, the lowest slot of its
-            // island, is numbered before the island's other bodies).
+            // 2. Number islands by their root, in slot order. A body's parent is never a higher
+            // slot (a union hangs the higher root under the lower; compression points at the
+            // root, the set's lowest slot), so in slot order the parent is already numbered
+            // with its island: no walk to the root is needed.
             for k in 0..<awakeCount where islandOf[Int(awakeBody(k))] >= 0 {
                 let i = Int(awakeBody(k))
-                let r = find(i)
-                if r == i { islandOf[i] = Int32(count); count += 1 } else { islandOf[i] = islandOf[r] }
+                let p = Int(parent[i])
+                if p == i { islandOf[i] = Int32(count); count += 1 } else { islandOf[i] = islandOf[p] }
             }
         }
         ib.count = count
