@@ -195,12 +195,16 @@ extension World {
         do {
             let parent = ib.parent.mutableView, islandOf = ib.islandOf.mutableView
             @inline(__always) func solverBody(_ i: Int) -> Bool { me[i].type == .dynamic && me[i].awake && me[i].alive }
+            // (Path halving: each body on the way is hung under its grandparent, in one pass.)
             @inline(__always) func find(_ x: Int) -> Int {
-                var r = x
-                while Int(parent[r]) != r { r = Int(parent[r]) }
                 var y = x
-                while Int(parent[y]) != r { let n = Int(parent[y]); parent[y] = Int32(r); y = n }
-                return r
+                while true {
+                    let p = Int(parent[y])
+                    if p == y { return y }
+                    let g = parent[p]
+                    parent[y] = g
+                    y = Int(g)
+                }
             }
             @inline(__always) func union(_ a: Int, _ b: Int) {
                 let ra = find(a), rb = find(b)
