@@ -14,8 +14,8 @@ struct IslandBuilder {
     /// does not open the contact set's to find nothing to do).
     var setsPending = false
     let parent = Column<Int32>()
-    /// This build's contacts with points, as indices into the step's contacts (scratch: the
-    /// first `touchingCount` entries).
+    /// The contacts with points, as indices into the step's contacts (scratch of a build,
+    /// which counts the entries it writes).
     let touching = Column<Int32>()
     /// Island of each body slot this step (-1: not in an island; only the bodies of the
     /// islands, `bodies[0 ..< islandBodies]`, hold another).
@@ -232,9 +232,9 @@ extension World {
                 if islandOf[a] >= 0 && islandOf[b] >= 0 { union(a, b) }
             }
             // 2. Number islands by their root, in slot order. A body's parent is never a higher
-            // slot (a union hangs the higher root under the lower; compression points at the
-            // root, the set's lowest slot), so in slot order the parent is already numbered
-            // with its island: no walk to the root is needed.
+            // slot (a union hangs the higher root under the lower, path halving a body under
+            // its grandparent, lower still; the root is the set's lowest slot), so in slot
+            // order the parent is already numbered with its island: no walk to the root.
             for k in 0..<awakeCount where islandOf[Int(awakeBody(k))] >= 0 {
                 let i = Int(awakeBody(k))
                 let p = Int(parent[i])
