@@ -86,14 +86,14 @@ open class DynamicBehavior {
     var actsEveryTick: Bool { false }
     /// Applies this behavior's forces and impulses before a world step (for the behaviors that
     /// registered with `CompiledState.applyForcesEachTick(_:)`).
-    func applyForces(_ animator: DynamicAnimator, dt: Double) {}
+    func applyForces(_ animator: AnimatorCore, dt: Double) {}
     /// Called when the behavior joins an animator (after its items have bodies).
-    func attach(to animator: DynamicAnimator) {}
+    func attach(to animator: AnimatorCore) {}
     /// Called when the behavior leaves its animator.
-    func detach(from animator: DynamicAnimator) {}
+    func detach(from animator: AnimatorCore) {}
     /// Called while the behavior is in an animator and its item list changed: `added` items
     /// already have bodies, `removed` ones still have theirs.
-    func itemsDidChange(added: [any DynamicItem], removed: [any DynamicItem], animator: DynamicAnimator) {}
+    func itemsDidChange(added: [any DynamicItem], removed: [any DynamicItem], animator: AnimatorCore) {}
     /// Called when the animator's `referenceBounds` changed.
     func referenceBoundsChanged() {}
     /// True for a plain `DynamicBehavior` with no child and no action: it gives an animator

@@ -16,9 +16,9 @@ final class ConstantWind: ItemListBehavior {
 
     override func contribute(to state: inout CompiledState) { state.applyForcesEachTick(self) }
     override var actsEveryTick: Bool { force != .zero }
-    override func applyForces(_ animator: DynamicAnimator, dt: Double) {
+    override func applyForces(_ animator: AnimatorCore, dt: Double) {
         guard force != .zero else { return }
-        for h in bodies { animator.physicsWorld.applyForce(h, Vec2(Float(force.dx), Float(force.dy))) }
+        for h in bodies { animator.world.applyForce(h, Vec2(Float(force.dx), Float(force.dy))) }
     }
 }
 

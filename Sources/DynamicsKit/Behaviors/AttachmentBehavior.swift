@@ -173,7 +173,7 @@ open class AttachmentBehavior: DynamicBehavior {
 
     /// The joint for the current settings; nil until the items have bodies (`bodies` holds
     /// them, in the order of `items`, while the behavior is in an animator).
-    private func definition(_ animator: DynamicAnimator) -> JointDef? {
+    private func definition(_ animator: AnimatorCore) -> JointDef? {
         guard bodies.count == items.count else { return nil }
         let b = bodies[0]
         if case .distance = kind {} else if case .limit = kind {} else {
@@ -229,18 +229,18 @@ open class AttachmentBehavior: DynamicBehavior {
         return def
     }
 
-    override func attach(to animator: DynamicAnimator) {
+    override func attach(to animator: AnimatorCore) {
         guard let def = definition(animator) else { return }
         joint = animator.world.createJoint(def)
     }
 
-    override func detach(from animator: DynamicAnimator) {
+    override func detach(from animator: AnimatorCore) {
         if let j = joint, animator.world.isValid(j) { animator.world.destroyJoint(j) }
         joint = nil
     }
 
     private func update() {
-        guard let animator = dynamicAnimator, let def = definition(animator) else { return }
+        guard let animator = dynamicAnimator?.core, let def = definition(animator) else { return }
         if let j = joint, animator.world.isValid(j), animator.world.jointDef(j).type == def.type {
             // Same kind of joint: change it in place (keeps its warm-start impulses).
             animator.world.updateJoint(j) { d in

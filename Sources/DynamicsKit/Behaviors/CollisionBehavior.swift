@@ -181,7 +181,7 @@ open class CollisionBehavior: ItemListBehavior {
     }
 
     private func applyMode() {
-        guard let animator = dynamicAnimator, let g = group else { return }
+        guard let animator = dynamicAnimator?.core, let g = group else { return }
         animator.world.setMode(engineMode, of: g)
         needsScan = true
         pruneContacts(animator)
@@ -189,7 +189,7 @@ open class CollisionBehavior: ItemListBehavior {
         animator.deliverContactCallsIfIdle()
     }
 
-    override func attach(to animator: DynamicAnimator) {
+    override func attach(to animator: AnimatorCore) {
         serial = animator.nextCollisionSerial()
         let g = animator.world.createCollisionGroup(mode: engineMode)
         group = g
@@ -199,7 +199,7 @@ open class CollisionBehavior: ItemListBehavior {
         needsScan = true
     }
 
-    override func detach(from animator: DynamicAnimator) {
+    override func detach(from animator: AnimatorCore) {
         if let g = group, animator.world.isValid(g) { animator.world.destroyCollisionGroup(g) }
         group = nil
         loopSegments.removeAll()
@@ -207,7 +207,7 @@ open class CollisionBehavior: ItemListBehavior {
         pruneContacts(animator)
     }
 
-    override func itemsDidChange(added: [any DynamicItem], removed: [any DynamicItem], animator: DynamicAnimator) {
+    override func itemsDidChange(added: [any DynamicItem], removed: [any DynamicItem], animator: AnimatorCore) {
         guard let g = group else { return }
         for item in added { if let h = animator.body(for: item) { animator.world.addBody(h, to: g) } }
         for item in removed { if let h = animator.body(for: item) { animator.world.removeBody(h, from: g) } }
@@ -264,7 +264,7 @@ open class CollisionBehavior: ItemListBehavior {
 
     /// After boundaries went away: their pairs end.
     private func boundariesLeft() {
-        guard let animator = dynamicAnimator else { return }
+        guard let animator = dynamicAnimator?.core else { return }
         pruneContacts(animator)
         animator.resume()
         animator.deliverContactCallsIfIdle()
@@ -372,7 +372,7 @@ open class CollisionBehavior: ItemListBehavior {
     }
 
     /// Ends the pairs that membership, boundaries, mode or the animator no longer allow.
-    func pruneContacts(_ animator: DynamicAnimator) {
+    func pruneContacts(_ animator: AnimatorCore) {
         guard !touching.isEmpty else { return }
         let attached = group != nil
         var kept: [Pair] = []

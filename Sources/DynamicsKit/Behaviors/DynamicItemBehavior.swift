@@ -120,7 +120,7 @@ open class DynamicItemBehavior: ItemListBehavior {
 
     override func contribute(to state: inout CompiledState) { state.override(overrides, for: bodies) }
 
-    override func attach(to animator: DynamicAnimator) {
+    override func attach(to animator: AnimatorCore) {
         let linear = pendingLinear, angular = pendingAngular
         pendingLinear = []; pendingAngular = []
         animator.itemPropertiesChanged()

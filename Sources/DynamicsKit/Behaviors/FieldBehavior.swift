@@ -176,7 +176,7 @@ open class FieldBehavior: ItemListBehavior {
     override func contribute(to state: inout CompiledState) { state.applyForcesEachTick(self) }
     override var actsEveryTick: Bool { true }
 
-    override func applyForces(_ animator: DynamicAnimator, dt: Double) {
+    override func applyForces(_ animator: AnimatorCore, dt: Double) {
         time += dt
         let world = animator.world
         // (A custom field's closure may take items out of the field: their bodies may be gone.)

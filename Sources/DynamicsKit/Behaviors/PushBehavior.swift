@@ -70,7 +70,7 @@ open class PushBehavior: ItemListBehavior {
     override func contribute(to state: inout CompiledState) { state.applyForcesEachTick(self) }
     override var actsEveryTick: Bool { mode == .continuous && active }
 
-    override func applyForces(_ animator: DynamicAnimator, dt: Double) {
+    override func applyForces(_ animator: AnimatorCore, dt: Double) {
         guard active, pushDirection != .zero else { return }
         let f = Vec2(Float(pushDirection.dx * 100), Float(pushDirection.dy * 100))
         // `bodies` are the bodies of `items`, in the same order.

@@ -38,7 +38,7 @@ open class SnapBehavior: DynamicBehavior {
     override var dynamicItems: [any DynamicItem] { [item] }
     override func forEachItem(_ body: (any DynamicItem) -> Void) { body(item) }
 
-    override func attach(to animator: DynamicAnimator) {
+    override func attach(to animator: AnimatorCore) {
         guard let h = bodies.first else { return }
         var def = JointDef(type: .target, bodyA: nil, bodyB: h)
         def.localAnchorB = .zero
@@ -49,7 +49,7 @@ open class SnapBehavior: DynamicBehavior {
         joint = animator.world.createJoint(def)
     }
 
-    override func detach(from animator: DynamicAnimator) {
+    override func detach(from animator: AnimatorCore) {
         if let j = joint, animator.world.isValid(j) { animator.world.destroyJoint(j) }
         joint = nil
     }

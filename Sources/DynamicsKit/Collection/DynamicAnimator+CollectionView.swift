@@ -10,8 +10,8 @@ extension DynamicAnimator {
     public convenience init(collectionViewLayout layout: CollectionViewLayout) {
         let cv = layout.collectionView
         self.init(referenceBounds: CGRect(origin: .zero, size: cv?.contentSize ?? .zero), clock: cv?.clock ?? .main)
-        collectionViewLayout = layout
-        drivesLayout = true
+        core.collectionViewLayout = layout
+        core.drivesLayout = true
         layout.adopt(self)
     }
 }

@@ -36,23 +36,23 @@ public final class AnimationClock: @unchecked Sendable {
     /// The clock every animator and animation uses unless told otherwise.
     public static let main = AnimationClock()
 
-    private struct WeakAnimator { weak var animator: DynamicAnimator? }
     /// Guards `animators` and `runs`. (A `Mutex` lives inside the clock: an `NSLock` is two
     /// more objects to fetch and costs more per lock and unlock than a small frame can spare.)
     private let lock = Mutex<Void>(())
     // The lists and the advance state are `@exclusivity(unchecked)`: every advance touches
     // them, and the dynamic checks measurably slowed many small clocks (docs/architecture.md).
-    @exclusivity(unchecked) private var animators: [WeakAnimator] = []
-    /// The one animator of `animators` when it holds exactly one (else nil), read in place: a
-    /// weak reference copied out of the array is a write to the animator's side table and back.
-    @exclusivity(unchecked) private weak var soleAnimator: DynamicAnimator?
+    /// The cores of the animators on this clock, in the order they were created. Held
+    /// strongly: an animator takes its core off when it is freed (`AnimatorCore`).
+    @exclusivity(unchecked) private var animators: [AnimatorCore] = []
+    /// The one core of `animators` when it holds exactly one (else nil).
+    @exclusivity(unchecked) private var soleAnimator: AnimatorCore?
     @exclusivity(unchecked) private var runs: [ViewAnimationRun] = []
     /// `runs.count`, written under the lock: a frame with no view animation reads it instead
     /// of taking the lock (a run committed on another thread meanwhile starts next frame).
     private let runCount = Atomic<Int>(0)
     @exclusivity(unchecked) private var events: [(ViewAnimationRun, ViewAnimationRun.Event)] = []
     @exclusivity(unchecked) private var firing: [(ViewAnimationRun, ViewAnimationRun.Event)] = []
-    @exclusivity(unchecked) private var animatorScratch: [DynamicAnimator] = []
+    @exclusivity(unchecked) private var animatorScratch: [AnimatorCore] = []
     @exclusivity(unchecked) private var runScratch: [ViewAnimationRun] = []
     /// Stepped at the start of every advance, before the animators (collection views
     /// decelerating); used from the clock's thread.
@@ -123,11 +123,8 @@ public final class AnimationClock: @unchecked Sendable {
             // list, which costs more than a small world's step can spare. Same order.
             only.step(by: seconds)
         } else {
-            lock.withLock { _ in
-                var dead = false
-                for a in animators { if let x = a.animator { animatorScratch.append(x) } else { dead = true } }
-                if dead { removeDeadAnimators() }
-            }
+            // (A copy: an animator freed or made by a call-out changes the list.)
+            lock.withLock { _ in for i in animators.indices { animatorScratch.append(animators[i]) } }
             for a in animatorScratch { a.step(by: seconds) }
             animatorScratch.removeAllKeepingCapacity()
         }
@@ -281,7 +278,7 @@ public final class AnimationClock: @unchecked Sendable {
     /// True when no animator on the clock is running, no view animation is left (a paused
     /// property animator does not count) and no collection view is decelerating.
     public var isIdle: Bool {
-        frameDrivers.isEmpty && lock.withLock { _ in runs.isEmpty && propertyAnimators.isEmpty && !animators.contains { $0.animator?.isRunning == true } }
+        frameDrivers.isEmpty && lock.withLock { _ in runs.isEmpty && propertyAnimators.isEmpty && !animators.contains { $0.isRunning } }
     }
 
     /// Number of view animations committed on this clock that have not ended.
@@ -289,32 +286,26 @@ public final class AnimationClock: @unchecked Sendable {
         lock.withLock { _ in runs.count }
     }
 
-    func register(_ animator: DynamicAnimator) {
+    func register(_ animator: AnimatorCore) {
         lock.withLock { _ in
-            animators.append(WeakAnimator(animator: animator))
-            removeDeadAnimators()
+            animators.append(animator)
+            soleAnimator = animators.count == 1 ? animators[0] : nil
         }
     }
 
-    func unregister(_ animator: DynamicAnimator) {
+    func unregister(_ animator: AnimatorCore) {
         lock.withLock { _ in
-            animators.removeAll { $0.animator === animator }
-            removeDeadAnimators()
+            animators.removeAll { $0 === animator }
+            soleAnimator = animators.count == 1 ? animators[0] : nil
         }
     }
 
     /// Whether a live animator on this clock other than `animator` holds the item with this
     /// identity (for items that do not carry their animator).
-    func hasAnimator(holding item: ObjectIdentifier, besides animator: DynamicAnimator) -> Bool {
+    func hasAnimator(holding item: ObjectIdentifier, besides animator: AnimatorCore) -> Bool {
         lock.withLock { _ in
-            animators.contains { a in a.animator.map { $0 !== animator && $0.holds(item) } ?? false }
+            animators.contains { $0 !== animator && $0.holds(item) }
         }
-    }
-
-    /// Drops the animators that were freed and sets `soleAnimator` (under the lock).
-    private func removeDeadAnimators() {
-        animators.removeAll { $0.animator == nil }
-        soleAnimator = animators.count == 1 ? animators[0].animator : nil
     }
 
     // MARK: Property animators
