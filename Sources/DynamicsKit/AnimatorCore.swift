@@ -39,9 +39,6 @@ final class AnimatorCore {
 
     let world: World
 
-    /// The engine world underneath, for statistics (contacts, kinetic energy), rendering and
-    /// benchmarks. Read from it freely; changing bodies in it directly bypasses the behaviors.
-    var physicsWorld: World { world }
     @exclusivity(unchecked) private(set) var topLevel: [DynamicBehavior] = []
     /// Every behavior in the hierarchy, parent before children, in insertion order.
     @exclusivity(unchecked) private(set) var flat: [DynamicBehavior] = []
@@ -107,9 +104,6 @@ final class AnimatorCore {
     }
 
     // MARK: Behaviors
-
-    /// The top-level behaviors, in insertion order.
-    var behaviors: [DynamicBehavior] { topLevel }
 
     /// Adds a top-level behavior. Adding one that is already there is ignored; adding one that
     /// sits elsewhere (another animator, or as a child) is a programmer error. During a tick
@@ -462,23 +456,6 @@ final class AnimatorCore {
             accumulator -= fixedTimeStep
             tick(fixedTimeStep)
         }
-    }
-
-    /// Advances this animator's `clock` by `seconds` in 1/60 s frames, so every animator and
-    /// view animation on that clock (completions included) moves with it, as on a device.
-    func run(for seconds: TimeInterval) {
-        precondition(seconds.isFinite && seconds >= 0, "DynamicAnimator.run(for:): time must be finite and not negative")
-        clock.run(for: seconds)
-    }
-
-    /// Advances this animator's `clock` in 1/60 s frames until the animator pauses or
-    /// `timeout` seconds have passed; true when it paused.
-    @discardableResult
-    func runUntilPaused(timeout: TimeInterval) -> Bool {
-        precondition(timeout.isFinite && timeout >= 0, "runUntilPaused(timeout:): the timeout must be finite and not negative")
-        var t: TimeInterval = 0
-        while isRunning && t < timeout { clock.advance(by: 1.0 / 60.0); t += 1.0 / 60.0 }
-        return !isRunning
     }
 
     /// True when a paused animator can skip its ticks: nothing it holds acts on its own each
