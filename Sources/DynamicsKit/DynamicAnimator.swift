@@ -190,6 +190,5 @@ public final class DynamicAnimator {
     func itemsChanged(_ behavior: DynamicBehavior, added: [any DynamicItem], removed: [any DynamicItem]) {
         core.itemsChanged(behavior, added: added, removed: removed)
     }
-    func item(ofBody h: BodyHandle) -> (any DynamicItem)? { core.item(ofBody: h) }
     func move(to newClock: AnimationClock) { core.move(to: newClock) }
 }
