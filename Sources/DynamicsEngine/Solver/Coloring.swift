@@ -37,6 +37,10 @@ struct ColoredBatches {
     /// Per island: the counting sort's cursor of each colour (colorCount + 1 entries per
     /// island; scratch of the colouring pass, each island its own row).
     let colorCursor = Column<Int>()
+    /// Per constraint position: the order in which a scattered island's constraints take
+    /// their colours (`IslandColoring.scatterMinimum`), and each one's hash (scratch).
+    let visit = Column<Int32>()
+    let visitScratch = Column<Int32>()
     /// The joints' colours and solve order.
     let joints = ColoredJoints()
 
@@ -60,8 +64,10 @@ struct ColoredBatches {
         if order.count < total { order.append(contentsOf: repeatElement(0, count: total - order.count)) }
         if islandCounts.count < n * stride { islandCounts.append(contentsOf: repeatElement(0, count: n * stride - islandCounts.count)) }
         colorCursor.grow(to: n * stride, with: 0)
+        visit.grow(to: total, with: 0); visitScratch.grow(to: total, with: 0)
         return IslandColoring(bodyColors: bodyColors.mutableView, colorOf: colorOf.mutableView,
                               order: order.mutableView, counts: islandCounts.mutableView, cursors: colorCursor.mutableView,
+                              visit: visit.mutableView, visitScratch: visitScratch.mutableView,
                               groups: ib.groups, contacts: contacts, metas: metas, all: (1 << UInt32(Self.colorCount)) - 1)
     }
 
@@ -139,6 +145,7 @@ struct IslandColoring: @unchecked Sendable {
     let colorOf: MutableView<UInt8>
     let order, counts: MutableView<Int32>
     let cursors: MutableView<Int>
+    let visit, visitScratch: MutableView<Int32>
     let groups: SolveGroups
     let contacts: View<Contact>
     let metas: View<BodyMeta>
@@ -151,7 +158,10 @@ struct IslandColoring: @unchecked Sendable {
         let bodies = groups.bodies, contactList = groups.contactList
         for q in groups.bodyRange(isl) { bodyColors[Int(bodies[q])] = 0 }
         let c0 = groups.contactRange(isl).lowerBound, c1 = groups.contactRange(isl).upperBound
-        for i in c0..<c1 {
+        let scattered = c1 - c0 > Self.scatterMinimum
+        if scattered { scatter(c0, c1) }
+        for v in c0..<c1 {
+            let i = scattered ? Int(visit[v]) : v
             // The constraint's bodies, and whether the solver writes them (as `prepare` sets
             // `writeA` / `writeB`: dynamic bodies only).
             let ci = Int(contactList[i])
@@ -178,6 +188,54 @@ struct IslandColoring: @unchecked Sendable {
             let q = Int(colorOf[i])
             order[starts[q]] = Int32(i)
             starts[q] += 1
+        }
+    }
+}
+
+extension IslandColoring {
+    /// Islands with more constraints than this take their colours in a scattered order.
+    ///
+    /// Greedy colouring in constraint order (the order the contacts were made: in a stacked
+    /// pile, row by row, left to right) gives each body's left-hand contacts the lower colours,
+    /// so every step the solver takes them first; through the warm-started friction that
+    /// sideways lean adds up, and a big pyramid sways for seconds before it can sleep. Within
+    /// each run of `scatterBlock` constraints, the colours are taken in the order of a 4-bit
+    /// hash of each contact's key, so which of two neighbouring contacts comes first is a coin
+    /// toss and the leans cancel; the runs themselves stay in constraint order, so a pile is
+    /// still swept from the first rows made (the bottom) up, which carries its weight down in
+    /// few iterations. Scattering costs colours (the order packs them less tightly), so small
+    /// islands, where the lean has little to build on, keep the constraint order. Each colour's
+    /// constraints go to the solver in constraint order either way.
+    static let scatterMinimum = 1024
+    static let scatterBlock = 64
+
+    /// Writes `visit[c0 ..< c1]`: the positions `c0 ..< c1`, each run of `scatterBlock` sorted
+    /// by a 4-bit hash of its contacts' keys (ties in position order; a counting sort).
+    func scatter(_ c0: Int, _ c1: Int) {
+        let contactList = groups.contactList
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 16) { counts in
+            var b0 = c0
+            while b0 < c1 {
+                let b1 = min(c1, b0 + Self.scatterBlock)
+                counts.initialize(repeating: 0)
+                for i in b0..<b1 {
+                    // splitmix64's finaliser: every bit of the key moves the top bits.
+                    var z = contacts[Int(contactList[i])].key &+ 0x9E37_79B9_7F4A_7C15
+                    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+                    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+                    let h = Int(truncatingIfNeeded: (z ^ (z >> 31)) >> 60)
+                    visitScratch[i] = Int32(h)
+                    counts[h] += 1
+                }
+                var at = Int32(b0)
+                for q in 0..<16 { let c = counts[q]; counts[q] = at; at += c }
+                for i in b0..<b1 {
+                    let h = Int(visitScratch[i])
+                    visit[Int(counts[h])] = Int32(i)
+                    counts[h] += 1
+                }
+                b0 = b1
+            }
         }
     }
 }
