@@ -171,6 +171,45 @@ struct PhysicsTests {
         w.applyImpulse(boxes[9], Vec2(10, 0))
         #expect(w.isAwake(boxes[0]))
     }
+
+    /// A soft contact holds its load like a spring: once still, a manifold point that carries
+    /// force F is pressed in by F / (k·ω²), k its effective mass along the normal,
+    /// 1 / (1/m_A + 1/m_B + (r_A × n)²/I_A + (r_B × n)²/I_B), ω = 2π · contactHertz (twice
+    /// that against a static body). So a stack deeper than a few boxes rests with more overlap
+    /// than the linear slop, however long it settles.
+    @Test("a resting stack's overlaps are its soft contacts' spring law, F / (k·ω²) per point (±2%)")
+    func stackOverlapsFollowTheSpringLaw() throws {
+        let n = 10
+        let w = World(gravity: Vec2(0, -1000))
+        w.settings.isSleepEnabled = false
+        var g = BodyDef(); g.type = .static; g.position = Vec2(0, -100)
+        _ = try w.createBody(g, shapes: [ShapeDef(.box(halfWidth: 1000, halfHeight: 100))])
+        var boxes: [BodyHandle] = []
+        for i in 0..<n {
+            var d = BodyDef(); d.position = Vec2(0, 50 + 100 * Float(i))
+            boxes.append(try w.createBody(d, shapes: [ShapeDef(.box(halfWidth: 50, halfHeight: 50))]))
+        }
+        for _ in 0..<600 { w.step(dt: 1.0 / 60) }
+        let m = w.mass(boxes[0]), inertia = w.inertia(boxes[0])
+        // Each face contact has two points at the corners, 50 pt either side of the centre
+        // line, each carrying half the weight above.
+        let lever: Float = 50 * 50 / inertia
+        let omega = 2 * Float.pi * w.settings.contactHertz
+        for i in 0..<n {
+            let weightAbove = Float(n - i) * m * 1000
+            let overlap: Float, expected: Float
+            if i == 0 {
+                overlap = 50 - w.position(boxes[0]).y
+                expected = weightAbove / 2 * (1 / m + lever) / (4 * omega * omega)
+            } else {
+                overlap = 100 - (w.position(boxes[i]).y - w.position(boxes[i - 1]).y)
+                expected = weightAbove / 2 * (2 / m + 2 * lever) / (omega * omega)
+            }
+            #expect(abs(overlap - expected) <= 0.02 * expected, "contact under box \(i): \(overlap) pt pressed in, the spring law gives \(expected)")
+        }
+        // Ten 1 m boxes already press the lowest box-to-box contact past the 0.5 pt slop.
+        #expect(100 - (w.position(boxes[1]).y - w.position(boxes[0]).y) > w.settings.linearSlop)
+    }
 }
 
 #if canImport(Glibc)
