@@ -22,30 +22,49 @@ struct ContactColoringTests {
         return (world, boxes)
     }
 
-    @Test("a big island takes its colours in scattered runs of 64, yet no dynamic body is twice in a colour and each colour keeps contact order")
+    /// The greedy colouring of positions `c0 ..< c1` of the islands' contact list, visited in
+    /// `visits` order: each takes the lowest colour free at both its dynamic bodies.
+    func greedy(_ world: World, _ c0: Int, _ c1: Int, visits: [Int]) -> [Int: Int] {
+        let k = ColoredBatches.colorCount
+        var used: [Int32: UInt32] = [:], colors: [Int: Int] = [:]
+        for i in visits {
+            let c = world.contacts.records[Int(world.islands.contactList[i])]
+            let bodies = [c.bodyA, c.bodyB].filter { world.metas[Int($0)].type == .dynamic }
+            let taken = bodies.reduce(UInt32(0)) { $0 | used[$1, default: 0] }
+            let free = ~taken & ((1 << UInt32(k)) - 1)
+            let q = free == 0 ? k : free.trailingZeroBitCount
+            if q < k { for b in bodies { used[b, default: 0] |= 1 << UInt32(q) } }
+            colors[i] = q
+        }
+        return colors
+    }
+
+    @Test("a big island takes its colours in shuffled runs of 64, yet no dynamic body is twice in a colour and each colour keeps contact order")
     func scatteredRuns() throws {
         let (world, _) = try pyramid(base: 40)
         world.step(dt: 1.0 / 60)
         let ib = world.islands, cb = world.batches
         let contacts = world.contacts.records
         let k = ColoredBatches.colorCount
+        // The shuffle is a permutation.
+        #expect(IslandColoring.scatterOrder.map(Int.init).sorted() == Array(0..<IslandColoring.scatterBlock))
         var scatteredIslands = 0
         for isl in 0..<ib.groupCount {
             let c0 = Int(ib.groupContactStart[isl]), c1 = Int(ib.groupContactStart[isl + 1])
             if c1 - c0 > IslandColoring.scatterMinimum {
                 scatteredIslands += 1
-                // Each run of `scatterBlock` positions is visited once each, within the run,
-                // and not in plain order (a 4-bit hash keeps 64 contacts in order by chance
-                // with probability far below 1e-9).
-                let run = IslandColoring.scatterBlock
-                var moved = 0
-                for r0 in stride(from: c0, to: c1, by: run) {
-                    let r1 = min(c1, r0 + run)
-                    let visits = (r0..<r1).map { Int(cb.visit[$0]) }
-                    #expect(visits.sorted() == Array(r0..<r1), "run at \(r0) is not a permutation of itself")
-                    if visits != Array(r0..<r1) { moved += 1 }
+                // Exactly the greedy colouring in the shuffled order of each run, which is
+                // not the colouring in list order.
+                var visits: [Int] = []
+                for r0 in stride(from: c0, to: c1, by: IslandColoring.scatterBlock) {
+                    visits += IslandColoring.scatterOrder.map { r0 + Int($0) }.filter { $0 < c1 }
                 }
-                #expect(moved >= (c1 - c0) / run - 1, "only \(moved) runs of \(c1 - c0) contacts were scattered")
+                let expected = greedy(world, c0, c1, visits: visits)
+                let inListOrder = greedy(world, c0, c1, visits: Array(c0..<c1))
+                let actual = Dictionary(uniqueKeysWithValues: (c0..<c1).map { ($0, Int(cb.colorOf[$0])) })
+                #expect(actual == expected, "the island's colours are not the greedy colouring in the shuffled order")
+                let differ = (c0..<c1).filter { actual[$0] != inListOrder[$0] }.count
+                #expect(differ > (c1 - c0) / 4, "only \(differ) of \(c1 - c0) contacts took another colour than in list order")
             }
             // Whatever the order, the colours share no dynamic body and keep contact order.
             var at = c0

@@ -37,10 +37,6 @@ struct ColoredBatches {
     /// Per island: the counting sort's cursor of each colour (colorCount + 1 entries per
     /// island; scratch of the colouring pass, each island its own row).
     let colorCursor = Column<Int>()
-    /// Per constraint position: the order in which a scattered island's constraints take
-    /// their colours (`IslandColoring.scatterMinimum`), and each one's hash (scratch).
-    let visit = Column<Int32>()
-    let visitScratch = Column<Int32>()
     /// The joints' colours and solve order.
     let joints = ColoredJoints()
 
@@ -64,10 +60,8 @@ struct ColoredBatches {
         if order.count < total { order.append(contentsOf: repeatElement(0, count: total - order.count)) }
         if islandCounts.count < n * stride { islandCounts.append(contentsOf: repeatElement(0, count: n * stride - islandCounts.count)) }
         colorCursor.grow(to: n * stride, with: 0)
-        visit.grow(to: total, with: 0); visitScratch.grow(to: total, with: 0)
         return IslandColoring(bodyColors: bodyColors.mutableView, colorOf: colorOf.mutableView,
                               order: order.mutableView, counts: islandCounts.mutableView, cursors: colorCursor.mutableView,
-                              visit: visit.mutableView, visitScratch: visitScratch.mutableView,
                               groups: ib.groups, contacts: contacts, metas: metas, all: (1 << UInt32(Self.colorCount)) - 1)
     }
 
@@ -145,7 +139,6 @@ struct IslandColoring: @unchecked Sendable {
     let colorOf: MutableView<UInt8>
     let order, counts: MutableView<Int32>
     let cursors: MutableView<Int>
-    let visit, visitScratch: MutableView<Int32>
     let groups: SolveGroups
     let contacts: View<Contact>
     let metas: View<BodyMeta>
@@ -158,12 +151,9 @@ struct IslandColoring: @unchecked Sendable {
         let bodies = groups.bodies, contactList = groups.contactList
         for q in groups.bodyRange(isl) { bodyColors[Int(bodies[q])] = 0 }
         let c0 = groups.contactRange(isl).lowerBound, c1 = groups.contactRange(isl).upperBound
-        let scattered = c1 - c0 > Self.scatterMinimum
-        if scattered { scatter(c0, c1) }
-        for v in c0..<c1 {
-            let i = scattered ? Int(visit[v]) : v
-            // The constraint's bodies, and whether the solver writes them (as `prepare` sets
-            // `writeA` / `writeB`: dynamic bodies only).
+        // Constraint i takes the lowest colour free at both its dynamic bodies (the solver
+        // writes only those: `prepare` sets `writeA` / `writeB` for dynamic bodies).
+        @inline(__always) func take(_ i: Int) {
             let ci = Int(contactList[i])
             let a = Int(contacts[ci].bodyA), b = Int(contacts[ci].bodyB)
             let writeA = metas[a].type == .dynamic, writeB = metas[b].type == .dynamic
@@ -179,6 +169,15 @@ struct IslandColoring: @unchecked Sendable {
             }
             colorOf[i] = UInt8(color)
             row[color] += 1
+        }
+        if c1 - c0 > Self.scatterMinimum {
+            Self.scatterOrder.withUnsafeBufferPointer { shuffle in
+                for r0 in stride(from: c0, to: c1, by: Self.scatterBlock) {
+                    for o in shuffle where r0 + Int(o) < c1 { take(r0 + Int(o)) }
+                }
+            }
+        } else {
+            for i in c0..<c1 { take(i) }
         }
         // Counting sort by colour, stable in constraint order, into order[c0 ..< c1].
         let starts = cursors.subview(isl * (k + 1) ..< (isl + 1) * (k + 1))
@@ -199,9 +198,9 @@ extension IslandColoring {
     /// pile, row by row, left to right) gives each body's left-hand contacts the lower colours,
     /// so every step the solver takes them first; through the warm-started friction that
     /// sideways lean adds up, and a big pyramid sways for seconds before it can sleep. Within
-    /// each run of `scatterBlock` constraints, the colours are taken in the order of a 4-bit
-    /// hash of each contact's key, so which of two neighbouring contacts comes first is a coin
-    /// toss and the leans cancel; the runs themselves stay in constraint order, so a pile is
+    /// each run of `scatterBlock` constraints, the colours are taken in a fixed shuffled order
+    /// (`scatterOrder`), so which of two neighbouring contacts comes first is a coin toss
+    /// and the leans cancel; the runs themselves stay in constraint order, so a pile is
     /// still swept from the first rows made (the bottom) up, which carries its weight down in
     /// few iterations. Scattering costs colours (the order packs them less tightly), so small
     /// islands, where the lean has little to build on, keep the constraint order. Each colour's
@@ -209,35 +208,22 @@ extension IslandColoring {
     static let scatterMinimum = 1024
     static let scatterBlock = 64
 
-    /// Writes `visit[c0 ..< c1]`: the positions `c0 ..< c1`, each run of `scatterBlock` sorted
-    /// by a 4-bit hash of its contacts' keys (ties in position order; a counting sort).
-    func scatter(_ c0: Int, _ c1: Int) {
-        let contactList = groups.contactList
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 16) { counts in
-            var b0 = c0
-            while b0 < c1 {
-                let b1 = min(c1, b0 + Self.scatterBlock)
-                counts.initialize(repeating: 0)
-                for i in b0..<b1 {
-                    // splitmix64's finaliser: every bit of the key moves the top bits.
-                    var z = contacts[Int(contactList[i])].key &+ 0x9E37_79B9_7F4A_7C15
-                    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-                    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-                    let h = Int(truncatingIfNeeded: (z ^ (z >> 31)) >> 60)
-                    visitScratch[i] = Int32(h)
-                    counts[h] += 1
-                }
-                var at = Int32(b0)
-                for q in 0..<16 { let c = counts[q]; counts[q] = at; at += c }
-                for i in b0..<b1 {
-                    let h = Int(visitScratch[i])
-                    visit[Int(counts[h])] = Int32(i)
-                    counts[h] += 1
-                }
-                b0 = b1
-            }
+    /// The order in which each run of `scatterBlock` constraints takes its colours: a fixed
+    /// shuffle of 0 ..< scatterBlock (Fisher–Yates driven by splitmix64 from a constant seed),
+    /// so that for constraints any distance apart within a run either order is about as likely.
+    static let scatterOrder: [UInt8] = {
+        var order = (0..<scatterBlock).map { UInt8($0) }
+        var state: UInt64 = 0x5DEE_CE66_D1CE_4E5B
+        for n in stride(from: scatterBlock - 1, to: 0, by: -1) {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            z ^= z >> 31
+            order.swapAt(n, Int(z % UInt64(n + 1)))
         }
-    }
+        return order
+    }()
 }
 
 /// Pass 3 of the colouring: each batch is written only by the worker that prepares it.
