@@ -6,8 +6,9 @@ import DynamicsSolverKernels
 /// A constraint takes the first of `colorCount` colours in which neither of its dynamic bodies
 /// appears yet (static and kinematic bodies are only read, so they never block a colour);
 /// constraints that fit no colour go to the island's overflow list and are solved one by one
-/// after the colours. Colouring runs serially in constraint order, so the result — and the
-/// solve order it implies — does not depend on the number of worker threads.
+/// after the colours. Colouring runs serially in constraint order (a big island's in shuffled
+/// runs: `IslandColoring.scatterMinimum`), so the result — and the solve order it implies —
+/// does not depend on the number of worker threads.
 struct ColoredBatches {
     static let colorCount = 24
 
@@ -209,18 +210,14 @@ extension IslandColoring {
     static let scatterBlock = 64
 
     /// The order in which each run of `scatterBlock` constraints takes its colours: a fixed
-    /// shuffle of 0 ..< scatterBlock (Fisher–Yates driven by splitmix64 from a constant seed),
-    /// so that for constraints any distance apart within a run either order is about as likely.
+    /// shuffle of 0 ..< scatterBlock (Fisher–Yates on `SplitMix64` from a constant seed, the
+    /// same on every platform), so that for constraints any distance apart within a run
+    /// either order is about as likely.
     static let scatterOrder: [UInt8] = {
         var order = (0..<scatterBlock).map { UInt8($0) }
-        var state: UInt64 = 0x5DEE_CE66_D1CE_4E5B
+        var random = SplitMix64(seed: 0x5DEE_CE66_D1CE_4E5B)
         for n in stride(from: scatterBlock - 1, to: 0, by: -1) {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            order.swapAt(n, Int(z % UInt64(n + 1)))
+            order.swapAt(n, Int(random.next() % UInt64(n + 1)))
         }
         return order
     }()
