@@ -133,18 +133,10 @@ struct PhysicsTests {
         let w = TestWorld.make()
         try TestWorld.ground(w, top: 0)
         let size: Float = 100  // the pyramid scene's 1 m boxes
-        var top: BodyHandle? = nil
-        let rows = 20
-        for i in 0..<rows {
-            for j in i..<rows {
-                let x = (Float(i) + 1) * 0.5 * size + Float(j - i) * size - 0.5 * Float(rows) * size
-                let y = -(Float(i) + 0.5) * size
-                top = try TestWorld.box(w, at: Vec2(x, y), size: Vec2(size, size))
-            }
-        }
-        let start = w.position(top!)
+        let top = try TestWorld.pyramid(w, rows: 20, size: size).last!
+        let start = w.position(top)
         TestWorld.run(w, seconds: 10)
-        let drift = distance(w.position(top!), start)
+        let drift = distance(w.position(top), start)
         #expect(drift < 0.05 * size, "top box drifted \(drift) pt")
     }
 
@@ -180,15 +172,10 @@ struct PhysicsTests {
     @Test("a resting stack's overlaps are its soft contacts' spring law, F / (k·ω²) per point (±2%)")
     func stackOverlapsFollowTheSpringLaw() throws {
         let n = 10
-        let w = World(gravity: Vec2(0, -1000))
-        w.settings.isSleepEnabled = false
-        var g = BodyDef(); g.type = .static; g.position = Vec2(0, -100)
-        _ = try w.createBody(g, shapes: [ShapeDef(.box(halfWidth: 1000, halfHeight: 100))])
-        var boxes: [BodyHandle] = []
-        for i in 0..<n {
-            var d = BodyDef(); d.position = Vec2(0, 50 + 100 * Float(i))
-            boxes.append(try w.createBody(d, shapes: [ShapeDef(.box(halfWidth: 50, halfHeight: 50))]))
-        }
+        let w = TestWorld.make()
+        try TestWorld.ground(w, top: 0)
+        // y down: box i's centre starts at −50 − 100 i.
+        let boxes = try (0..<n).map { try TestWorld.box(w, at: Vec2(0, -50 - 100 * Float($0))) }
         for _ in 0..<600 { w.step(dt: 1.0 / 60) }
         let m = w.mass(boxes[0]), inertia = w.inertia(boxes[0])
         // Each face contact has two points at the corners, 50 pt either side of the centre
@@ -199,16 +186,16 @@ struct PhysicsTests {
             let weightAbove = Float(n - i) * m * 1000
             let overlap: Float, expected: Float
             if i == 0 {
-                overlap = 50 - w.position(boxes[0]).y
+                overlap = 50 + w.position(boxes[0]).y
                 expected = weightAbove / 2 * (1 / m + lever) / (4 * omega * omega)
             } else {
-                overlap = 100 - (w.position(boxes[i]).y - w.position(boxes[i - 1]).y)
+                overlap = 100 - (w.position(boxes[i - 1]).y - w.position(boxes[i]).y)
                 expected = weightAbove / 2 * (2 / m + 2 * lever) / (omega * omega)
             }
             #expect(abs(overlap - expected) <= 0.02 * expected, "contact under box \(i): \(overlap) pt pressed in, the spring law gives \(expected)")
         }
         // Ten 1 m boxes already press the lowest box-to-box contact past the 0.5 pt slop.
-        #expect(100 - (w.position(boxes[1]).y - w.position(boxes[0]).y) > w.settings.linearSlop)
+        #expect(100 - (w.position(boxes[0]).y - w.position(boxes[1]).y) > w.settings.linearSlop)
     }
 }
 

@@ -31,6 +31,21 @@ enum TestWorld {
         try box(w, at: Vec2(0, top + 50), size: Vec2(width, 100), type: .static, material: material)
     }
 
+    /// A pyramid of `size`-point boxes, `rows` on its base row, standing on y = 0 and centred
+    /// on x = 0, touching exactly; made row by row from the base, left to right (the last box
+    /// is the top one), as the pyramid scenes are. Returns the boxes in that order.
+    @discardableResult
+    static func pyramid(_ w: World, rows: Int, size: Float = 100) throws -> [BodyHandle] {
+        var boxes: [BodyHandle] = []
+        for i in 0..<rows {
+            for j in i..<rows {
+                let x = (Float(i) + 1) * 0.5 * size + Float(j - i) * size - 0.5 * Float(rows) * size
+                boxes.append(try box(w, at: Vec2(x, -(Float(i) + 0.5) * size), size: Vec2(size, size)))
+            }
+        }
+        return boxes
+    }
+
     static func run(_ w: World, seconds: Float, dt: Float = 1.0 / 60.0, each: (() -> Void)? = nil) {
         let n = Int((seconds / dt).rounded())
         for _ in 0..<n { w.step(dt: dt); each?() }
