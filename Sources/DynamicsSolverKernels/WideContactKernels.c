@@ -874,7 +874,17 @@ AI int prepare_batch(const DKPrepareSource *src, const int32_t *contacts, intptr
     store4(w->i11, sel4(block, zero, inv * k22));
     store4(w->i12, sel4(block, zero, -inv * k12));
     store4(w->i22, sel4(block, zero, inv * k11));
-    return __builtin_reduce_or((i4)(e > zero) & isValid) != 0;
+    // Rolling resistance and its impulse (beside the manifold; zeros for padding lanes), and
+    // the relative rotation's effective mass 1 / (iA + iB).
+    f4 rr, ri;
+    transpose4(at4(m[0], 96), at4(m[1], 96), at4(m[2], 96), at4(m[3], 96), &rr, &ri, &unused, &unused);
+    f4 kR = iA + iB;
+    store4(x->rollingResistance, rr);
+    store4(x->rollingMass, sel4(kR > zero, zero, one / kR));
+    store4(x->rollingImpulse, ri);
+    int flags = __builtin_reduce_or((i4)(e > zero) & isValid) != 0 ? DK_BATCH_BOUNCES : 0;
+    if (__builtin_reduce_or((i4)(rr > zero) & isValid) != 0) flags |= DK_BATCH_ROLLS;
+    return flags;
 }
 
 static int prepare_base(const DKPrepareSource *src, const int32_t *contacts, intptr_t lanes, void *batch, void *extra) {
@@ -921,9 +931,9 @@ void dk_prefetch_batch(const DKPrepareSource *src, const int32_t *contacts, intp
                  (long)l, (int)k->slot, (long)src->dataCount);
         DK_CHECK(a >= 0 && a < src->bodyCount && b >= 0 && b < src->bodyCount,
                  "prefetch lane %ld: bodies %d, %d outside 0..<%ld", (long)l, (int)a, (int)b, (long)src->bodyCount);
-        // What `prepare_batch` reads: the manifold up to its second point's impulses, the
+        // What `prepare_batch` reads: the manifold and the rolling fields after it, the
         // bodies' centres through their inverse inertia, their velocities, their type bytes.
-        prefetch_span((const char *)src->data + src->dataStride * (intptr_t)k->slot, 88);
+        prefetch_span((const char *)src->data + src->dataStride * (intptr_t)k->slot, 112);
         prefetch_span((const char *)(sims + a) + 16, 60);
         prefetch_span((const char *)(sims + b) + 16, 60);
         prefetch_span(states + 8 * (intptr_t)a, 32);

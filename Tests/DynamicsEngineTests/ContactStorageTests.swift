@@ -5,10 +5,10 @@ import Testing
 /// field added to these records costs every contact of a 100 000-body pile.
 @Suite("Contact storage")
 struct ContactStorageTests {
-    @Test("the merged contact record is 40 bytes, its manifold slot 120 and list links 24, a batch of four solver contacts 592")
+    @Test("the merged contact record is 40 bytes, its manifold slot 128 and list links 24, a batch of four solver contacts 592")
     func contactRecordSlotLinkAndBatchSizes() {
         #expect(MemoryLayout<Contact>.stride == 40)
-        #expect(MemoryLayout<ContactData>.stride == 120)
+        #expect(MemoryLayout<ContactData>.stride == 128)
         #expect(MemoryLayout<ContactEdges>.stride == 24)
         #expect(MemoryLayout<WideContact>.stride == 592)
     }

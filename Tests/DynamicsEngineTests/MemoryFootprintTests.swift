@@ -5,12 +5,12 @@ import Testing
 /// how large columns grow, and the per-body collision-group table.
 @Suite("Memory footprint")
 struct MemoryFootprintTests {
-    @Test("records keep their sizes: body meta and shape 64 bytes, contact 40, contact data 120")
+    @Test("records keep their sizes: body meta and shape 64 bytes, contact 40, contact data 128")
     func recordSizes() {
         #expect(MemoryLayout<BodyMeta>.stride == 64)
         #expect(MemoryLayout<ShapeRecord>.stride == 64)
         #expect(MemoryLayout<Contact>.stride == 40)
-        #expect(MemoryLayout<ContactData>.stride == 120)
+        #expect(MemoryLayout<ContactData>.stride == 128)
     }
 
     @Test("a large column grows by about an eighth, a small one doubles; refill discards and leaves little room")

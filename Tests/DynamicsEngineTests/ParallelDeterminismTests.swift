@@ -31,8 +31,9 @@ struct ParallelDeterminismTests {
 
     /// A container (ground and two walls) holding `count` bodies in rows of 50, 110 pt apart,
     /// odd rows shifted: 100 pt boxes, or with `mixed` circles (radius 50 pt) at even indices
-    /// (the layout of the `pile` and `mix` scenes, y down). It settles into one big island.
-    static func containerWorld(count: Int, mixed: Bool) throws -> World {
+    /// (the layout of the `pile` and `mix` scenes, y down), all of `material`. It settles into
+    /// one big island.
+    static func containerWorld(count: Int, mixed: Bool, material: Material = Material()) throws -> World {
         let w = TestWorld.make()
         let wall = 110 * Float((count + 49) / 50) + 200
         try TestWorld.ground(w, top: 0, width: 6200)
@@ -42,7 +43,11 @@ struct ParallelDeterminismTests {
         for i in 0..<count {
             let r = i / 50, c = i % 50
             let p = Vec2((Float(c) - 24.5) * 110 + (r % 2 == 1 ? 25 : -25), -100 - 110 * Float(r))
-            if mixed && i % 2 == 0 { try TestWorld.circle(w, at: p, radius: 50) } else { try TestWorld.box(w, at: p) }
+            if mixed && i % 2 == 0 {
+                try TestWorld.circle(w, at: p, radius: 50, material: material)
+            } else {
+                try TestWorld.box(w, at: p, material: material)
+            }
         }
         return w
     }
@@ -65,12 +70,13 @@ struct ParallelDeterminismTests {
         switch name {
         case "pile": try containerWorld(count: 1200, mixed: false)
         case "mix": try containerWorld(count: 1200, mixed: true)
+        case "rough mix": try containerWorld(count: 1200, mixed: true, material: Material(rollingResistance: 0.1))
         default: try pyramidWorld(base: 36)
         }
     }
 
-    @Test("one big island (a pile, a mix, a pyramid): 1, 2, 3 and 8 workers agree bit for bit",
-          arguments: ["pile", "pyramid", "mix"])
+    @Test("one big island (a pile, a mix, a pyramid, a mix with rolling resistance): 1, 2, 3 and 8 workers agree bit for bit",
+          arguments: ["pile", "pyramid", "mix", "rough mix"])
     func bigIslands(name: String) throws {
         let make = { try Self.bigIslandWorld(name) }
         let settled = try Self.stepped(make, workers: 1, steps: 90)

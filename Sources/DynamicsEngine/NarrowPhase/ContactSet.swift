@@ -44,6 +44,19 @@ struct Contact {
 @usableFromInline
 struct ContactData {
     var manifold = Manifold()
+    /// The contact's rolling resistance as a lever arm (`ContactSet.rollingResistance`: the
+    /// larger material coefficient × the larger rounding radius; 0: none), and the rolling
+    /// impulse the solve accumulated, kept for the next step's warm start (0 whenever the
+    /// resistance is). Beside the manifold, where the preparation reads.
+    var rollingResistance: Float = 0
+    var rollingImpulse: Float = 0
+
+    /// Keeps the solve's rolling impulse for the next step (a non-finite one as 0, as
+    /// `ManifoldPoint.storeImpulses` keeps the others).
+    @inline(__always)
+    mutating func storeRollingImpulse(_ impulse: Float) {
+        rollingImpulse = impulse.isFinite ? impulse : 0
+    }
     /// Where the manifold was last computed: centre of A minus centre of B, and both rotations.
     var cachedOffset = Vec2.zero
     var cachedQA = Rot.identity
@@ -213,9 +226,26 @@ final class ContactSet {
         return c
     }
 
-    /// Contact `k` takes up its shapes' current materials.
+    /// A contact's rolling resistance as a lever arm: the larger of the shapes' coefficients ×
+    /// the larger of their rounding radii (a circle's or capsule's radius, a rounded polygon's
+    /// rounding; 0 for polygons and segments), so that the torque resisting the bodies'
+    /// relative turning is at most this × the normal force.
+    @inline(__always)
+    static func rollingResistance(_ a: ShapeRecord, _ b: ShapeRecord) -> Float {
+        let coefficient = max(a.rollingResistance, b.rollingResistance)
+        return coefficient > 0 ? coefficient * max(a.radius, b.radius) : 0
+    }
+
+    /// Contact `k` takes up its shapes' current materials (a contact that loses its rolling
+    /// resistance loses its rolling impulse too).
     func remix(_ k: Int, shapes: View<ShapeRecord>) {
-        (records[k].friction, records[k].restitution) = Self.mix(shapes[Int(records[k].shapeA)], shapes[Int(records[k].shapeB)])
+        let a = shapes[Int(records[k].shapeA)], b = shapes[Int(records[k].shapeB)]
+        (records[k].friction, records[k].restitution) = Self.mix(a, b)
+        let slot = Int(records[k].slot)
+        if slot >= 0 {
+            data[slot].rollingResistance = Self.rollingResistance(a, b)
+            if data[slot].rollingResistance == 0 { data[slot].rollingImpulse = 0 }
+        }
     }
 
     // MARK: - The merge
@@ -282,6 +312,7 @@ final class ContactSet {
                     if !listsStale { edges.append(ContactEdges()) }
                 }
                 out[Int(i)].slot = slot
+                data[Int(slot)].rollingResistance = Self.rollingResistance(shapes[Int(out[Int(i)].shapeA)], shapes[Int(out[Int(i)].shapeB)])
                 if !listsStale { link(slot, key: out[Int(i)].key) }
             }
         }

@@ -325,13 +325,14 @@ extension World {
         for s in 0..<n where sh[s].alive {
             let rec = sh[s]
             let vc = rec.kind == .circle ? 0 : Int(rec.vertexCount)
-            w.reserve(30 + 16 * vc)
+            w.reserve(34 + 16 * vc)
             let start = w.count
             w.u8(rec.kind.rawValue)
             w.u8(UInt8(vc))
             w.f32(rec.radius)
             w.vec2(rec.center)
             w.f32(rec.friction); w.f32(rec.restitution); w.f32(rec.density)
+            w.f32(rec.rollingResistance)
             let st = Int(rec.vertexStart)
             for k in 0..<vc { w.vec2(verts[st + k]) }
             for k in 0..<vc { w.vec2(norms[st + k]) }
@@ -525,7 +526,7 @@ extension World {
             if c.flags & Contact.speculative != 0 { f |= ContactBits.speculative }
             if anchors { f |= ContactBits.anchors }
             let kept = !World.updatedByNextStep(c, me)
-            w.reserve(10 + 1 + 24 + 8 + 2 * 40)
+            w.reserve(10 + 1 + 24 + 8 + 2 * 40 + 4)
             w.varint(c.key &- lastKey)
             lastKey = c.key
             w.u8(f)
@@ -537,6 +538,8 @@ extension World {
                 if anchors { w.vec2(mp.anchorA); w.f32(mp.baseSeparation) }
                 if kept { w.vec2(mp.point); w.f32(mp.separation) }
             }
+            // (Its shapes give the reader the resistance; the impulse is 0 without one.)
+            if d.rollingResistance > 0 { w.f32(d.rollingImpulse) }
         }
         if sink == -1 { w.reserve(0) }  // (keeps the look-ahead reads)
     }
@@ -810,7 +813,10 @@ extension World {
                 mat.friction = try r.f32("prototype.friction")
                 mat.restitution = try r.f32("prototype.restitution")
                 mat.density = try r.f32("prototype.density")
-                if mat.friction < 0 || mat.restitution < 0 || mat.density < 0 { throw r.invalid("prototype.material", at: mAt, "negative") }
+                if r.version >= 4 { mat.rollingResistance = try r.f32("prototype.rollingResistance") }
+                if mat.friction < 0 || mat.restitution < 0 || mat.density < 0 || mat.rollingResistance < 0 {
+                    throw r.invalid("prototype.material", at: mAt, "negative")
+                }
                 let start = verts.count
                 try r.need(16 * count)
                 for _ in 0..<count { verts.append(try r.vec2("prototype.vertex")) }
@@ -977,6 +983,7 @@ extension World {
                 rec.friction = proto.material.friction
                 rec.restitution = proto.material.restitution
                 rec.density = proto.material.density
+                rec.rollingResistance = proto.material.rollingResistance
                 if proto.kind == .segment && !rec.isStatic { throw r.invalid("shape.prototype", at: at, "a segment on a moving body") }
                 prototypeOf[s] = Int32(p)
                 if f & ShapeBits.filtered != 0 {
@@ -1189,6 +1196,8 @@ extension World {
                     if kept { mp.point = try r.vec2("contact.point"); mp.separation = try r.f32("contact.separation") }
                     if p == 0 { d.manifold.p0 = mp } else { d.manifold.p1 = mp }
                 }
+                d.rollingResistance = ContactSet.rollingResistance(sh[a], sh[b])
+                if d.rollingResistance > 0 && r.version >= 4 { d.rollingImpulse = try r.f32("contact.rollingImpulse") }
                 contacts.append(restored: c, d)
             }
         }

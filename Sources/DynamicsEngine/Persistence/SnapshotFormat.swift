@@ -56,8 +56,10 @@ enum SnapshotHeader {
     static let size = 32
     /// The format version this build writes and the newest it reads; it reads the older ones
     /// too. Version 2 added the static grid's cell size to `WRLD`; version 3 the shapes'
-    /// filters (`SHAP`, for shapes with a filter other than the default).
-    static let version: UInt32 = 3
+    /// filters (`SHAP`, for shapes with a filter other than the default); version 4 the
+    /// materials' rolling resistance (`GEOM`) and the rolling impulse of each contact that has
+    /// rolling resistance (`CONT`).
+    static let version: UInt32 = 4
 }
 
 /// The snapshot checksum: four interleaved lanes over the payload read as little-endian

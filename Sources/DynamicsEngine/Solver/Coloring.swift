@@ -115,18 +115,20 @@ struct ColoredBatches {
     }
 
     /// Pass 3: prepares every batch from the world (see `dk_prepare_batch`), in chunks of
-    /// batches on `workers` workers; raises `bounce` when a lane can bounce.
+    /// batches on `workers` workers; raises `bounce` when a lane can bounce and `rolling` when a
+    /// lane has rolling resistance.
     /// `prefetches`: each chunk asks for its batches' contacts, manifolds and bodies a few
     /// batches ahead (`BatchPreparation.recordLead`).
     mutating func prepare(islands ib: inout IslandBuilder, source: DKPrepareSource, workers: Int, bounce: WorkFlag,
-                          prefetches: Bool) {
+                          rolling: WorkFlag, prefetches: Bool) {
         let n = ib.groupCount
         let w = n > 0 ? Int(wideStart[n]) : 0
         // (Islands of joints and overflow constraints only: no batch column to open.)
         guard w > 0 else { return }
         let v = BatchPreparation(wide: wide.mutableView, extra: wideExtra.mutableView, order: order.view,
                                  contactList: ib.contactList.view, source: batchSource.view,
-                                 lanes: batchLanes.view, prepare: source, bounce: bounce, prefetches: prefetches)
+                                 lanes: batchLanes.view, prepare: source, bounce: bounce, rolling: rolling,
+                                 prefetches: prefetches)
         Parallel.forChunks(workers: workers, count: w, chunkSize: 64, v)
     }
 }
@@ -235,6 +237,7 @@ private struct BatchPreparation: RangeTask, @unchecked Sendable {
     let lanes: View<UInt8>
     let prepare: DKPrepareSource
     unowned(unsafe) let bounce: WorkFlag
+    unowned(unsafe) let rolling: WorkFlag
     let prefetches: Bool
 
     /// How many batches ahead `run` asks for a batch's contact records, and (half as far)
@@ -254,7 +257,7 @@ private struct BatchPreparation: RangeTask, @unchecked Sendable {
     }
 
     func run(_ batches: Range<Int>, part: Int) {
-        var bounces: Int32 = 0
+        var flags: Int32 = 0
         var src = prepare
         for b in batches {
             if prefetches && b + Self.recordLead < batches.upperBound {
@@ -266,11 +269,12 @@ private struct BatchPreparation: RangeTask, @unchecked Sendable {
                 withLanes(of: ahead) { dk_prefetch_batch(&src, $0, n) }
             }
             let (contacts, count) = self.contacts(of: b)
-            bounces |= withLanes(of: contacts) {
+            flags |= withLanes(of: contacts) {
                 dk_prepare_batch(&src, $0, count, wide.pointer(at: b), extra.pointer(at: b))
             }
         }
-        if bounces != 0 { bounce.set() }
+        if flags & Int32(DK_BATCH_BOUNCES) != 0 { bounce.set() }
+        if flags & Int32(DK_BATCH_ROLLS) != 0 { rolling.set() }
     }
 }
 

@@ -34,6 +34,9 @@ struct ContactConstraint {
     var invK = SIMD4<Float>()
     var p0 = ConstraintPoint()
     var p1 = ConstraintPoint()
+    /// Rolling resistance (a lever arm, `ContactData.rollingResistance`), the relative
+    /// rotation's effective mass 1 / (iA + iB) and the accumulated rolling impulse.
+    var rollingResistance: Float = 0, rollingMass: Float = 0, rollingImpulse: Float = 0
 }
 
 /// Contact solving over a list of constraints, following the soft-step scheme: per sub-step
@@ -88,6 +91,10 @@ enum ContactSolver {
         }
         if count > 0 { point(data[slot].manifold.p0, &cp.p0) }
         if count > 1 { point(data[slot].manifold.p1, &cp.p1) }
+        cp.rollingResistance = data[slot].rollingResistance
+        cp.rollingImpulse = data[slot].rollingImpulse
+        let kR = invIA + invIB
+        cp.rollingMass = kR > 0 ? 1 / kR : 0
         cp.useBlock = false
         cp.k11 = 1; cp.k12 = 0; cp.k22 = 1
         if count == 2 {
@@ -125,10 +132,11 @@ enum ContactSolver {
         return (0, 0)
     }
 
-    /// Writes impulses back to the contact's manifold for the next step's warm start.
+    /// Writes impulses back to the contact's data for the next step's warm start.
     @inline(__always)
-    static func store(_ c: ContactConstraint, into manifold: inout Manifold) {
-        if manifold.pointCount > 0 { manifold.p0.storeImpulses(normal: c.p0.normalImpulse, tangent: c.p0.tangentImpulse, maxNormal: c.p0.maxNormalImpulse) }
-        if manifold.pointCount > 1 { manifold.p1.storeImpulses(normal: c.p1.normalImpulse, tangent: c.p1.tangentImpulse, maxNormal: c.p1.maxNormalImpulse) }
+    static func store(_ c: ContactConstraint, into data: inout ContactData) {
+        if data.manifold.pointCount > 0 { data.manifold.p0.storeImpulses(normal: c.p0.normalImpulse, tangent: c.p0.tangentImpulse, maxNormal: c.p0.maxNormalImpulse) }
+        if data.manifold.pointCount > 1 { data.manifold.p1.storeImpulses(normal: c.p1.normalImpulse, tangent: c.p1.tangentImpulse, maxNormal: c.p1.maxNormalImpulse) }
+        data.storeRollingImpulse(c.rollingImpulse)
     }
 }

@@ -65,6 +65,10 @@ extension ContactSolver {
             let p = c.p1
             vel.apply(ms, p, p.normalImpulse * nx + p.tangentImpulse * ny, p.normalImpulse * ny - p.tangentImpulse * nx)
         }
+        if c.rollingImpulse != 0 {
+            vel.wA -= ms.iA * c.rollingImpulse
+            vel.wB += ms.iB * c.rollingImpulse
+        }
         vel.store(c, states)
     }
 
@@ -91,7 +95,7 @@ extension ContactSolver {
 
     /// One iteration: normal rows (block-solved for well-conditioned 2-point manifolds; in the
     /// biased pass only where the soft leak cannot overshoot, see `softBlock`), then — in the
-    /// relax pass only, as in Box2D v3.2 — Coulomb friction per point.
+    /// relax pass only, as in Box2D v3.2 — Coulomb friction per point and rolling resistance.
     @inline(__always)
     static func solve(_ c: inout ContactConstraint, _ states: MutableView<BodyState>,
                       invH: Float, maxBiasVelocity: Float, useBias: Bool) {
@@ -162,8 +166,24 @@ extension ContactSolver {
         if !useBias {
             if c.pointCount > 0 { solveFriction(&c.p0) }
             if c.pointCount > 1 { solveFriction(&c.p1) }
+            if c.rollingResistance > 0 { solveRolling(&c, &vel, ms) }
         }
         vel.store(c, states)
+    }
+
+    /// Rolling resistance, in the relax pass after friction (where the colour batches take it
+    /// too, `WideContact.rolling`): the impulse that stops the bodies' relative turning, its
+    /// accumulated total kept within ± resistance × the contact's normal impulse (the
+    /// resistance is a lever arm, so that bound is a torque).
+    @inline(__always)
+    static func solveRolling(_ c: inout ContactConstraint, _ vel: inout PairVelocity, _ ms: Masses) {
+        let normal = c.p0.normalImpulse + (c.pointCount > 1 ? c.p1.normalImpulse : 0)
+        let maxImpulse = c.rollingResistance * normal
+        let old = c.rollingImpulse
+        c.rollingImpulse = clamp(old - c.rollingMass * (vel.wB - vel.wA), -maxImpulse, maxImpulse)
+        let applied = c.rollingImpulse - old
+        vel.wA -= ms.iA * applied
+        vel.wB += ms.iB * applied
     }
 
     /// Bounces: applied once after the sub-steps to points that were approaching faster

@@ -53,8 +53,9 @@ extension World {
             let simsP = ctx.sims, statesP = ctx.states
             let metasP = ctx.metas.readOnly, contactsP = ctx.contacts.readOnly
             let overflowP = batches.overflow.view
-            let bounce = ctx.bounce
+            let bounce = ctx.bounce, rolling = ctx.rolling
             bounce.clear()
+            rolling.clear()
             // 2. The overflow constraints (rare: a body in more than `colorCount` contacts of one
             // island) as scalar constraints, then every batch straight from the world.
             for k in 0..<overflowCount {
@@ -62,10 +63,11 @@ extension World {
                 ContactSolver.prepare(&cons[k], contact: contact, data: dataP.readOnly,
                                       sims: simsP.readOnly, states: statesP.readOnly, metas: metasP, soft: soft, staticSoft: staticSoft)
                 if contact.restitution > 0 { bounce.set() }
+                if cons[k].rollingResistance > 0 { rolling.set() }
             }
             let source = WideContactSolver.source(contacts: contactsP, data: dataP.readOnly, sims: simsP.readOnly,
                                                   states: statesP.readOnly, metas: metasP, padBody: boundaryBody)
-            batches.prepare(islands: &ib, source: source, workers: workers, bounce: bounce,
+            batches.prepare(islands: &ib, source: source, workers: workers, bounce: bounce, rolling: rolling,
                             prefetches: ib.contactsInIslands >= options.prefetchingContacts)
             if options.repeatPrepare > 0 {
                 // `DYNAMICS_REPEAT_PREPARE`: the same preparation again, from the same inputs
@@ -75,7 +77,7 @@ extension World {
                 let extra = Int(counters.repeatPrepareCarry)
                 counters.repeatPrepareCarry -= Double(extra)
                 for _ in 0..<extra {
-                    batches.prepare(islands: &ib, source: source, workers: workers, bounce: bounce,
+                    batches.prepare(islands: &ib, source: source, workers: workers, bounce: bounce, rolling: rolling,
                                     prefetches: ib.contactsInIslands >= options.prefetchingContacts)
                 }
                 counters.repeatedPreparations += extra
@@ -89,7 +91,7 @@ extension World {
             let batchCount = ib.groupCount > 0 ? Int(batches.wideStart[ib.groupCount]) : 0
             let views = SolverViews(
                 step: ctx, constraints: cons,
-                wide: batches.wide.mutableView, extra: batches.wideExtra.view,
+                wide: batches.wide.mutableView, extra: batches.wideExtra.mutableView,
                 wideStart: batches.wideStart.view, colorStart: batches.colorStart.view,
                 overflowStart: batches.overflowStart.view,
                 batchCount: batchCount, overflow: overflowP,
@@ -98,7 +100,8 @@ extension World {
                 maxBiasVelocity: settings.maxContactPushSpeed,
                 softness: WideContactSolver.LaneSoftness(soft: soft, staticSoft: staticSoft),
                 restitutionThreshold: settings.restitutionThreshold,
-                maxLinearSpeed: settings.maxLinearSpeed, jointContext: jointCtx, anyRestitution: bounce.isSet)
+                maxLinearSpeed: settings.maxLinearSpeed, jointContext: jointCtx, anyRestitution: bounce.isSet,
+                anyRolling: rolling.isSet)
             if workers == 1 {
                 for isl in 0..<ib.groupCount { views.solveIsland(isl) }
                 views.store(0..<(batchCount + overflowCount))

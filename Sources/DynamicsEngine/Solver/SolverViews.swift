@@ -16,7 +16,7 @@ struct SolverViews: @unchecked Sendable {
     unowned(unsafe) var step: StepContext
     var constraints: MutableView<ContactConstraint>
     var wide: MutableView<WideContact>
-    var extra: View<WideExtra>
+    var extra: MutableView<WideExtra>
     var wideStart, colorStart, overflowStart: View<Int32>
     /// The step's batch count (store items past it are overflow constraints), the overflow
     /// constraints' positions in the contact list, and where impulses go.
@@ -36,6 +36,9 @@ struct SolverViews: @unchecked Sendable {
     /// Whether any contact of this step has restitution; without, the restitution pass is skipped
     /// (it would change nothing).
     var anyRestitution: Bool
+    /// Whether any contact of this step has rolling resistance; without, the rolling rows are
+    /// skipped (they would change nothing).
+    var anyRolling: Bool
 
     // MARK: Stages
 
@@ -82,6 +85,9 @@ struct SolverViews: @unchecked Sendable {
         case .solve: dk_wide_solve(p, r.count, s, step.states.count, invH, maxBiasVelocity, softness.soft.kernel, softness.staticSoft.kernel)
         case .relax: dk_wide_relax(p, r.count, s, step.states.count, invH)
         }
+        if anyRolling && pass != .solve {
+            WideContact.rolling(warmStart: pass == .warmStart, wide.readOnly, extra, r, step.states)
+        }
     }
 
     /// Island `isl`'s batches, colour by colour.
@@ -113,7 +119,7 @@ struct SolverViews: @unchecked Sendable {
     func restitution(island isl: Int) {
         for k in Int(wideStart[isl])..<Int(wideStart[isl + 1]) {
             for l in 0..<4 {
-                WideContact.applyRestitution(&wide[k], extra, k, lane: l, step.states, threshold: restitutionThreshold)
+                WideContact.applyRestitution(&wide[k], extra.readOnly, k, lane: l, step.states, threshold: restitutionThreshold)
             }
         }
         for k in Int(overflowStart[isl])..<Int(overflowStart[isl + 1]) {
@@ -128,11 +134,11 @@ struct SolverViews: @unchecked Sendable {
         for k in r {
             if k < batchCount {
                 let slots = extra[k].slot
-                for l in 0..<4 where slots[l] >= 0 { WideContact.store(wide.readOnly, k, lane: l, into: &step.contactData[Int(slots[l])].manifold) }
+                for l in 0..<4 where slots[l] >= 0 { WideContact.store(wide.readOnly, extra.readOnly, k, lane: l, into: &step.contactData[Int(slots[l])]) }
             } else {
                 let o = k - batchCount
                 let slot = Int(step.contacts[Int(groups.contactList[Int(overflow[o])])].slot)
-                ContactSolver.store(constraints[o], into: &step.contactData[slot].manifold)
+                ContactSolver.store(constraints[o], into: &step.contactData[slot])
             }
         }
     }
@@ -162,7 +168,9 @@ struct SolverViews: @unchecked Sendable {
                                   overflow: Int(overflowStart[isl])..<Int(overflowStart[isl + 1]),
                                   hasBatches: colors[1] > colors[0], single: 0..<0, lone: nil)
         if c.hasBatches && colors[2] == colors[1] { c.single = Int(colors[0])..<Int(colors[1]) }
-        if c.single.count == 1 && c.joints.isEmpty && c.overflow.isEmpty {
+        // (A batch with rolling resistance takes the general path, which solves its rolling rows.)
+        if c.single.count == 1 && c.joints.isEmpty && c.overflow.isEmpty
+            && !(anyRolling && any(extra[c.single.lowerBound].rollingResistance .> 0)) {
             assert(WideContactSolver.layoutMatches, "the engine's structures and the C kernels' differ in layout")
             let p = UnsafeMutableRawPointer(wide.pointer(at: c.single.lowerBound, count: 1))
             let lanes = dk_lone_batch(p, 1)

@@ -51,22 +51,61 @@ struct WideContact {
 }
 
 /// What a batch's lanes need besides the passes (the C kernels' `DKWideExtra`): each lane's
-/// contact data slot (-1 for padding), where its impulses are stored after the solve, and the
-/// restitution and start-of-step normal velocities of its points, for the bounce pass.
+/// contact data slot (-1 for padding), where its impulses are stored after the solve, the
+/// restitution and start-of-step normal velocities of its points, for the bounce pass, and the
+/// rolling resistance rows (`WideContact.warmStartRolling`, `solveRolling`).
 @usableFromInline
 struct WideExtra {
     var slot = SIMD4<Int32>(repeating: -1)
     var restitution = SIMD4<Float>()
     var rv1 = SIMD4<Float>()
     var rv2 = SIMD4<Float>()
+    /// Rolling resistance (a lever arm; 0: none), 1 / (iA + iB), the accumulated impulse.
+    var rollingResistance = SIMD4<Float>()
+    var rollingMass = SIMD4<Float>()
+    var rollingImpulse = SIMD4<Float>()
 }
 
 extension WideContact {
-    /// Writes lane `l`'s impulses to its contact's manifold for the next step's warm start.
+    /// Writes lane `l`'s impulses to its contact's data for the next step's warm start.
     @inline(__always)
-    static func store(_ wide: View<WideContact>, _ k: Int, lane l: Int, into manifold: inout Manifold) {
-        if manifold.pointCount > 0 { manifold.p0.storeImpulses(normal: wide[k].ln1[l], tangent: wide[k].lt1[l], maxNormal: wide[k].mx1[l]) }
-        if manifold.pointCount > 1 { manifold.p1.storeImpulses(normal: wide[k].ln2[l], tangent: wide[k].lt2[l], maxNormal: wide[k].mx2[l]) }
+    static func store(_ wide: View<WideContact>, _ extra: View<WideExtra>, _ k: Int, lane l: Int, into data: inout ContactData) {
+        if data.manifold.pointCount > 0 { data.manifold.p0.storeImpulses(normal: wide[k].ln1[l], tangent: wide[k].lt1[l], maxNormal: wide[k].mx1[l]) }
+        if data.manifold.pointCount > 1 { data.manifold.p1.storeImpulses(normal: wide[k].ln2[l], tangent: wide[k].lt2[l], maxNormal: wide[k].mx2[l]) }
+        if data.rollingResistance > 0 { data.storeRollingImpulse(extra[k].rollingImpulse[l]) }
+    }
+
+    /// The rolling rows of batches `r` (one colour) in the warm start or the relax pass, lane
+    /// by lane where a lane has rolling resistance: the same arithmetic as the scalar
+    /// constraints' (`ContactSolver.warmStart`, `solveRolling`), after the colour's other rows.
+    /// Rolling resistance is a rare material, so these rows stay out of the C kernels: a world
+    /// without it skips this call (`SolverViews.anyRolling`).
+    @inline(never)
+    static func rolling(warmStart: Bool, _ wide: View<WideContact>, _ extra: MutableView<WideExtra>, _ r: Range<Int>,
+                        _ states: MutableView<BodyState>) {
+        for k in r {
+            let rr = extra[k].rollingResistance
+            if !any(rr .> 0) { continue }
+            for l in 0..<4 where rr[l] > 0 {
+                let a = Int(wide[k].bodyA[l]), b = Int(wide[k].bodyB[l])
+                var va = states.velocityLanes(a), vb = states.velocityLanes(b)
+                let iA = wide[k].iA[l], iB = wide[k].iB[l]
+                let old = extra[k].rollingImpulse[l]
+                let applied: Float
+                if warmStart {
+                    applied = old
+                } else {
+                    let maxImpulse = rr[l] * (wide[k].ln1[l] + wide[k].ln2[l])
+                    let new = clamp(old - extra[k].rollingMass[l] * (vb.z - va.z), -maxImpulse, maxImpulse)
+                    extra[k].rollingImpulse[l] = new
+                    applied = new - old
+                }
+                va.z -= iA * applied
+                vb.z += iB * applied
+                if wide[k].writeA[l] { states.setVelocityLanes(a, va) }
+                if wide[k].writeB[l] { states.setVelocityLanes(b, vb) }
+            }
+        }
     }
 
     /// Bounces of lane `l` (see `ContactSolver.applyRestitution`, the same rule for the

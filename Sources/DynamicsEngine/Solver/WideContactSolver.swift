@@ -20,7 +20,7 @@ enum WideContactSolver {
 
     /// Whether the engine's structures the C kernels read have the kernels' layouts, field by
     /// field: `WideContact` (`DKWideContact`), `WideExtra` (`DKWideExtra`), and what batch
-    /// preparation reads — `Contact`, `Manifold` at the start of `ContactData`, `ManifoldPoint`,
+    /// preparation reads — `Contact`, `ContactData`'s manifold and rolling fields, `ManifoldPoint`,
     /// `BodySim` and `BodyState` (asserted in debug builds before every solve; a test checks it
     /// in release).
     static let layoutMatches: Bool = {
@@ -67,12 +67,17 @@ enum WideContactSolver {
             (MemoryLayout<X>.offset(of: \X.restitution), MemoryLayout<DX>.offset(of: \DX.restitution)),
             (MemoryLayout<X>.offset(of: \X.rv1), MemoryLayout<DX>.offset(of: \DX.rv1)),
             (MemoryLayout<X>.offset(of: \X.rv2), MemoryLayout<DX>.offset(of: \DX.rv2)),
+            (MemoryLayout<X>.offset(of: \X.rollingResistance), MemoryLayout<DX>.offset(of: \DX.rollingResistance)),
+            (MemoryLayout<X>.offset(of: \X.rollingMass), MemoryLayout<DX>.offset(of: \DX.rollingMass)),
+            (MemoryLayout<X>.offset(of: \X.rollingImpulse), MemoryLayout<DX>.offset(of: \DX.rollingImpulse)),
             (MemoryLayout<C>.offset(of: \C.bodyA), MemoryLayout<DC>.offset(of: \DC.bodyA)),
             (MemoryLayout<C>.offset(of: \C.bodyB), MemoryLayout<DC>.offset(of: \DC.bodyB)),
             (MemoryLayout<C>.offset(of: \C.friction), MemoryLayout<DC>.offset(of: \DC.friction)),
             (MemoryLayout<C>.offset(of: \C.restitution), MemoryLayout<DC>.offset(of: \DC.restitution)),
             (MemoryLayout<C>.offset(of: \C.slot), MemoryLayout<DC>.offset(of: \DC.slot)),
             (MemoryLayout<ContactData>.offset(of: \ContactData.manifold), 0),
+            (MemoryLayout<ContactData>.offset(of: \ContactData.rollingResistance), MemoryLayout<DKContactData>.offset(of: \DKContactData.rollingResistance)),
+            (MemoryLayout<ContactData>.offset(of: \ContactData.rollingImpulse), MemoryLayout<DKContactData>.offset(of: \DKContactData.rollingImpulse)),
             (MemoryLayout<M>.offset(of: \M.normal), MemoryLayout<DM>.offset(of: \DM.nx)),
             (MemoryLayout<M>.offset(of: \M.pointCount), MemoryLayout<DM>.offset(of: \DM.pointCount)),
             (MemoryLayout<M>.offset(of: \M.p0), MemoryLayout<DM>.offset(of: \DM.p0)),

@@ -51,6 +51,8 @@ final class StepContext: @unchecked Sendable {
     let pipeline = StagePipeline()
     /// Raised during the solve's preparation when any contact can bounce (restitution > 0).
     let bounce = WorkFlag()
+    /// Raised when a prepared contact has rolling resistance (`SolverViews.anyRolling`).
+    let rolling = WorkFlag()
 
     /// Notes that a body or shape column may have grown or been replaced (a body or shape
     /// slot added, a restore).

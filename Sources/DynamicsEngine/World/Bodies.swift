@@ -25,11 +25,7 @@ extension World {
         preparedShapes = []
         defer { prepared.removeAllKeepingCapacity(); preparedShapes = prepared }
         for sd in shapeDefs {
-            let m = sd.material
-            guard m.density.isFinite, m.friction.isFinite, m.restitution.isFinite else {
-                throw WorldError.nonFinite("material")
-            }
-            guard m.density >= 0, m.friction >= 0, m.restitution >= 0 else { throw WorldError.negative("material") }
+            try sd.material.validate()
             switch sd.geometry {
             case let .box(hx, hy, c, a):
                 prepared.append((sd, .box(try GeometryBuilder.box(halfWidth: hx, halfHeight: hy, center: c, angle: a))))
@@ -118,6 +114,7 @@ extension World {
         rec.friction = def.material.friction
         rec.restitution = def.material.restitution
         rec.density = def.material.density
+        rec.rollingResistance = def.material.rollingResistance
         rec.isStatic = metas[body].type == .static
         rec.filtered = def.filter != .default
         broadPhase.filters[s] = def.filter

@@ -17,9 +17,26 @@ public struct Material: Sendable, Equatable {
     public var friction: Float
     /// Coefficient of restitution (0 … 1). Pairs combine with `max(a, b)`.
     public var restitution: Float
-    /// A material; the defaults are density 1, friction 0.6 and no bounce.
-    public init(density: Float = 1, friction: Float = 0.6, restitution: Float = 0) {
+    /// Rolling resistance (≥ 0, usually 0 … 1; default 0: none). A contact resists the two
+    /// bodies' relative turning with a torque of at most `max(a, b)` × the larger rounding
+    /// radius of its two shapes (a circle's or capsule's radius, a rounded polygon's rounding;
+    /// plain polygons, boxes, ellipses and segments have none) × its normal force — so a ball
+    /// rolling on the flat slows at ⅔ × resistance × g and a pile of balls settles, where without
+    /// it a rolling contact loses no energy. A contact between two shapes without a rounding
+    /// radius has none.
+    public var rollingResistance: Float
+    /// A material; the defaults are density 1, friction 0.6, no bounce and no rolling resistance.
+    public init(density: Float = 1, friction: Float = 0.6, restitution: Float = 0, rollingResistance: Float = 0) {
         self.density = density; self.friction = friction; self.restitution = restitution
+        self.rollingResistance = rollingResistance
+    }
+
+    /// Throws `WorldError.nonFinite` or `.negative` for a material no shape can have.
+    func validate() throws {
+        guard density.isFinite, friction.isFinite, restitution.isFinite, rollingResistance.isFinite else {
+            throw WorldError.nonFinite("material")
+        }
+        guard density >= 0, friction >= 0, restitution >= 0, rollingResistance >= 0 else { throw WorldError.negative("material") }
     }
 }
 

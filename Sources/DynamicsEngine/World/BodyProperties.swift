@@ -246,17 +246,18 @@ extension World {
     /// Changes the material of every shape of the body.
     public func setMaterial(_ h: BodyHandle, _ m: Material) {
         stateChanged()
-        precondition(m.density.isFinite && m.friction.isFinite && m.restitution.isFinite,
+        precondition(m.density.isFinite && m.friction.isFinite && m.restitution.isFinite && m.rollingResistance.isFinite,
                      "setMaterial: material must be finite")
-        precondition(m.density > 0 && m.friction >= 0 && m.restitution >= 0,
-                     "setMaterial: density must be > 0, friction and restitution ≥ 0")
+        precondition(m.density > 0 && m.friction >= 0 && m.restitution >= 0 && m.rollingResistance >= 0,
+                     "setMaterial: density must be > 0, friction, restitution and rolling resistance ≥ 0")
         let i = slot(h)
         forEachShape(of: i) { s in
             shapes[s].density = m.density
             shapes[s].friction = m.friction
             shapes[s].restitution = m.restitution
+            shapes[s].rollingResistance = m.rollingResistance
         }
-        // Existing contacts pick up the new friction / restitution.
+        // Existing contacts pick up the new friction, restitution and rolling resistance.
         forEachContact(ofBody: i) { contacts.remix($0, shapes: shapes.view) }
         updateMass(body: i)
         wakeBody(i)

@@ -170,6 +170,7 @@ extension World {
         let gi = groupSlot(g)
         guard a.isFinite, b.isFinite else { throw GeometryError.nonFinite("boundary end points") }
         guard distance(a, b) > 1.0e-4 else { throw GeometryError.degenerateSegment }
+        try material.validate()
         let s = Int(addShape(body: Int(boundaryBody), def: ShapeDef(.segment(a, b), material: material), prepared: .direct))
         shapes[s].isBoundary = true
         shapes[s].boundaryGroup = Int32(gi)

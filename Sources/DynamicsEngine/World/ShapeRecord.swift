@@ -21,6 +21,9 @@ struct ShapeRecord {
     var radius: Float = 0
     /// The shape's material.
     var friction: Float = 0.6, restitution: Float = 0, density: Float = 1
+    /// Rolling resistance (`Material.rollingResistance`); a contact's lever arm is the larger
+    /// of its shapes' `radius` (see `ContactSet.rollingResistance`).
+    var rollingResistance: Float = 0
     /// For boundaries: the group they belong to and the caller's identifier.
     var boundaryGroup: Int32 = -1
     var boundaryID: UInt64 = 0

@@ -17,12 +17,15 @@ typedef struct DKWideContact {
 } DKWideContact;
 
 /// Per batch, beside it: each lane's contact data slot (-1 for padding), for storing the
-/// impulses, and what restitution needs (the engine's Swift `WideExtra`, 64 bytes).
+/// impulses, what restitution needs and the rolling resistance rows (the engine's Swift
+/// `WideExtra`, 112 bytes).
 typedef struct DKWideExtra {
     int32_t slot[4];
     float restitution[4];
     /// Each point's normal velocity at the start of the step.
     float rv1[4], rv2[4];
+    /// Rolling resistance (a lever arm; 0: none), 1 / (iA + iB), the accumulated impulse.
+    float rollingResistance[4], rollingMass[4], rollingImpulse[4];
 } DKWideExtra;
 
 /// The engine's structures that preparation reads, field for field (the engine checks the
@@ -48,6 +51,13 @@ typedef struct DKManifold {
     DKManifoldPoint p0, p1;
 } DKManifold;
 
+/// The start of the engine's `ContactData`: the manifold, then the rolling resistance and
+/// the rolling impulse kept for the warm start.
+typedef struct DKContactData {
+    DKManifold manifold;
+    float rollingResistance, rollingImpulse;
+} DKContactData;
+
 typedef struct DKBodySim {
     float px, py, qc, qs;
     float cx, cy, c0x, c0y, lcx, lcy, fx, fy;
@@ -57,7 +67,7 @@ typedef struct DKBodySim {
 } DKBodySim;
 
 /// Where `dk_prepare_batch` reads: the world's contacts (`DKContact`), contact data (a
-/// `DKManifold` at the start of each `dataStride` bytes), bodies (`DKBodySim`, and the
+/// `DKContactData` at the start of each `dataStride` bytes), bodies (`DKBodySim`, and the
 /// 32-byte states the passes use) and each body's type byte (`metaType + metaStride * body`).
 typedef struct DKPrepareSource {
     const void *contacts;
@@ -79,8 +89,10 @@ typedef struct DKPrepareSource {
 
 /// Prepares one batch straight from the world: lanes `0 ..< lanes` are the contacts
 /// `contacts[0 ..< lanes]` (indices into `src->contacts`, 1 to 4 of them), the rest padding.
-/// Writes the batch (`DKWideContact`) and its `DKWideExtra`; returns 1 when a lane can bounce
-/// (restitution above zero).
+/// Writes the batch (`DKWideContact`) and its `DKWideExtra`; returns bit 0 (`DK_BATCH_BOUNCES`)
+/// when a lane can bounce (restitution above zero) and bit 1 (`DK_BATCH_ROLLS`) when a lane has
+/// rolling resistance.
+enum { DK_BATCH_BOUNCES = 1, DK_BATCH_ROLLS = 2 };
 int dk_prepare_batch(const DKPrepareSource *src, const int32_t *contacts, intptr_t lanes, void *batch, void *extra);
 
 /// Asks the processor for the contact records of `contacts[0 ..< lanes]` (a batch
