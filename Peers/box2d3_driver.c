@@ -3,7 +3,7 @@
  * peer scenes") on Box2D v3 (3.1 from the pyb2d3 wheel, or a newer source tree), timed the way
  * `dynamics-bench` times DynamicsKit.
  *
- *   box2d3_driver <scene> <items> <steps> <warmup> <threads> [sleep]
+ *   box2d3_driver <scene> <items> <steps> <warmup> <threads> [sleep] [rolling=C]
  *
  * Builds the scene, takes <warmup> untimed steps, times <steps> steps of 1/60 s with a monotonic
  * clock (only b2World_Step inside the timed window) and prints ONE JSON line on stdout: the
@@ -13,7 +13,9 @@
  * Setup (the same bodies as the Box2D 2.4 and Chipmunk drivers and DynamicsKit's scenes): metres,
  * y up, gravity 10 m/s² down, every shape density 1, friction 0.6, restitution 0, dt 1/60,
  * 4 sub-steps, Box2D's defaults otherwise (continuous on, contact hertz, pushout, ...). Sleeping
- * is off (b2WorldDef.enableSleep = false) unless the last argument is `sleep`.
+ * is off (b2WorldDef.enableSleep = false) unless an argument after <threads> is `sleep`;
+ * `rolling=C` gives every shape rolling resistance C (b2SurfaceMaterial.rollingResistance,
+ * default 0).
  *
  * Threads: with <threads> = 1 Box2D runs on the calling thread. With more:
  *  - Box2D 3.1 (default build): the driver gives Box2D a task system through
@@ -278,11 +280,15 @@ static b2BodyId addBody(b2WorldId world, b2BodyType type, float x, float y) {
     return b2CreateBody(world, &bd);
 }
 
+/* Every shape's rolling resistance (`rolling=C`; 0 by default, as Box2D's). */
+static float rollingResistance = 0.0f;
+
 static b2ShapeDef material(void) {
     b2ShapeDef sd = b2DefaultShapeDef();
     sd.density = kDensity;
     sd.material.friction = kFriction;
     sd.material.restitution = kRestitution;
+    sd.material.rollingResistance = rollingResistance;
     return sd;
 }
 
@@ -458,7 +464,7 @@ static const char *num(double v, char *buf, size_t size) {
 
 static void usage(const char *message) {
     fprintf(stderr,
-            "box2d3_driver: %s\nusage: box2d3_driver <pile|pyramid|mix> <items> <steps> <warmup> <threads> [sleep]\n",
+            "box2d3_driver: %s\nusage: box2d3_driver <pile|pyramid|mix> <items> <steps> <warmup> <threads> [sleep] [rolling=C]\n",
             message);
     exit(2);
 }
@@ -482,16 +488,25 @@ static double now(void) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 6 && argc != 7) usage("expected 5 or 6 arguments");
+    if (argc < 6 || argc > 8) usage("expected 5 to 7 arguments");
     const char *scene = argv[1];
     const int items = (int)parseCount(argv[2], "items", 1, 10000000);
     const long steps = parseCount(argv[3], "steps", 1, 10000000);
     const long warmup = parseCount(argv[4], "warmup", 0, 10000000);
     const int threads = (int)parseCount(argv[5], "threads", 1, kMaxThreads);
     bool sleep = false;
-    if (argc == 7) {
-        if (strcmp(argv[6], "sleep") != 0) usage("the optional last argument must be 'sleep'");
-        sleep = true;
+    for (int k = 6; k < argc; k++) {
+        if (strcmp(argv[k], "sleep") == 0) {
+            sleep = true;
+        } else if (strncmp(argv[k], "rolling=", 8) == 0) {
+            char *end = NULL;
+            const float c = strtof(argv[k] + 8, &end);
+            if (end == argv[k] + 8 || *end != '\0' || !isfinite(c) || c < 0)
+                usage("rolling=C needs a finite C >= 0");
+            rollingResistance = c;
+        } else {
+            usage("the optional arguments after <threads> are 'sleep' and 'rolling=C'");
+        }
     }
     const bool pyramid = strcmp(scene, "pyramid") == 0;
     if (!pyramid && strcmp(scene, "pile") != 0 && strcmp(scene, "mix") != 0)
@@ -548,6 +563,8 @@ int main(int argc, char **argv) {
                           z.maxHeight <= 1.01 * initialMaxHeight;
 
     const b2Version v = b2GetVersion();
+    char rollingText[48] = "";
+    if (rollingResistance > 0) snprintf(rollingText, sizeof rollingText, ", rolling resistance %g", rollingResistance);
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
     char b[12][32];
@@ -556,7 +573,7 @@ int main(int argc, char **argv) {
            "\"ms_per_step\":%s,\"seconds\":%s,\"build_seconds\":%s,\"escaped\":%d,\"max_height\":%s,"
            "\"initial_max_height\":%s,\"avg_height\":%s,\"max_speed\":%s,\"mean_speed\":%s,\"kinetic_energy\":%s,"
            "\"awake\":%d,\"seconds_to_rest\":%s,\"penetration_at_rest\":%s,\"touching_contacts\":%d,\"peak_rss_bytes\":%ld%s,"
-           "\"settings\":\"4 sub-steps, sleeping %s, %d worker%s, %s%s\"}\n",
+           "\"settings\":\"4 sub-steps, sleeping %s, %d worker%s, %s%s%s\"}\n",
            v.major, v.minor, v.revision, scene, items, s.count, s.staticBodies, steps, warmup, threads,
            sleep ? "true" : "false", num(rate, b[0], 32), num(rate > 0 ? 1000.0 / rate : 0, b[1], 32),
            num(seconds, b[2], 32), num(buildSeconds, b[3], 32), z.escaped, num(z.maxHeight, b[4], 32),
@@ -567,11 +584,11 @@ int main(int argc, char **argv) {
            (long)usage.ru_maxrss * 1024L, pyramid ? (standing ? ",\"standing\":true" : ",\"standing\":false") : "",
            sleep ? "on" : "off", threads, threads == 1 ? "" : "s", scheduler,
 #if defined(BOX2D_AVX2)
-           ", AVX2"
+           ", AVX2",
 #else
-           ""
+           "",
 #endif
-    );
+           rollingText);
     b2DestroyWorld(world);
 #if !defined(B2_V32)
     if (threads > 1) {

@@ -479,13 +479,14 @@ public enum Box2D3SourceBuild {
 
 extension PeerRun {
     /// The command-line arguments of a peer driver: `<scene> <items> <steps> <warmup>`, and for
-    /// Box2D v3 `<threads>` and `sleep` when sleeping is on.
+    /// Box2D v3 `<threads>`, `sleep` when sleeping is on and `rolling=C` for a rolling resistance.
     public static func driverArguments(engine: String, scene: String, items: Int, steps: Int, warmup: Int,
-                                       threads: Int, sleep: Bool) -> [String] {
+                                       threads: Int, sleep: Bool, rollingResistance: Float = 0) -> [String] {
         var out = [scene, "\(items)", "\(steps)", "\(warmup)"]
         if PeerEngines.reportedName(engine) == "box2d3" {
             out.append("\(threads)")
             if sleep { out.append("sleep") }
+            if rollingResistance > 0 { out.append("rolling=\(rollingResistance)") }
         }
         return out
     }

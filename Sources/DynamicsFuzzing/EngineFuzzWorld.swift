@@ -184,8 +184,11 @@ final class EngineFuzzWorld {
         if def.type == .revolute && rng.chance(0.3) { def.referenceAngle = rng.float(-.pi, .pi) }
     }
 
+    /// A random material: now and then with rolling resistance, up to far more than any real one.
     func material() -> Material {
-        Material(density: rng.logUniform(0.1, 10), friction: rng.float(0, 1.5), restitution: rng.chance(0.3) ? 0 : rng.float(0, 1))
+        var m = Material(density: rng.logUniform(0.1, 10), friction: rng.float(0, 1.5), restitution: rng.chance(0.3) ? 0 : rng.float(0, 1))
+        if rng.chance(0.25) { m.rollingResistance = rng.chance(0.2) ? rng.float(1, 5) : rng.float(0, 0.3) }
+        return m
     }
 
     /// Mostly the default; else categories 2 or 4 whose mask always holds the walls' category

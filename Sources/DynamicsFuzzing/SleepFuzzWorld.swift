@@ -269,8 +269,12 @@ final class SleepFuzzWorld {
         say("container \(w) × \(h)")
     }
 
+    /// A random material, a third of them with rolling resistance (which lets piles of round
+    /// shapes settle).
     func material() -> Material {
-        Material(density: rng.logUniform(0.5, 4), friction: rng.float(0.5, 1.2), restitution: rng.chance(0.8) ? 0 : rng.float(0, 0.3))
+        var m = Material(density: rng.logUniform(0.5, 4), friction: rng.float(0.5, 1.2), restitution: rng.chance(0.8) ? 0 : rng.float(0, 0.3))
+        if rng.chance(0.3) { m.rollingResistance = rng.float(0, 0.2) }
+        return m
     }
 
     /// A shape about `size` pt across with a flat bottom where it has one: its geometry, its

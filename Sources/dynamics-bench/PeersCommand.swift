@@ -12,7 +12,7 @@ enum PeersFormat: String, ExpressibleByArgument, CaseIterable {
 extension DynamicsBench {
     /// `dynamics-bench peers [--scenes pile,pyramid,mix] [--items N|scene:N,…] [--steps 600]
     /// [--warmup 100] [--repeat 3] [--engines ours,box2d,chipmunk,box2d3] [--threads 1,2]
-    /// [--box2d-source DIR] [--sleep] [--format table|json|markdown] [--out FILE]`: DynamicsKit
+    /// [--box2d-source DIR] [--sleep] [--rolling-resistance C] [--format table|json|markdown] [--out FILE]`: DynamicsKit
     /// side by side with Box2D 2.4, Chipmunk2D 7 and Box2D v3 on the same scenes.
     struct Peers: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -37,7 +37,9 @@ extension DynamicsBench {
                 DIR/include; gcc -O2 -ffp-contract=off -DNDEBUG, plus -mavx2 -DBOX2D_AVX2 when \
                 /proc/cpuinfo lists avx2) into .build/peers/box2d3-src-<hash>/, as the engine \
                 box2d<major>.<minor> of its version (e.g. box2d3.2; 3.2 schedules its own workers). \
-                --sleep turns sleeping on (DynamicsKit and Box2D v3 only).
+                --sleep turns sleeping on and --rolling-resistance C gives every dynamic shape that \
+                rolling resistance (DynamicsKit and Box2D v3 only; Box2D's rule in both: a contact's \
+                lever arm is the larger coefficient × the larger rounding radius).
 
                 The table: steps/s median and min–max over the repeats, ms/step at the median, \
                 ours/this = DynamicsKit's median at the same thread count over that engine's, and \
@@ -81,6 +83,10 @@ extension DynamicsBench {
         @Flag(name: .long, help: "Sleeping on (DynamicsKit and Box2D v3 only; the comparison's default is off).")
         var sleep = false
 
+        @Option(name: .customLong("rolling-resistance"), parsing: .unconditional,
+                help: "Rolling resistance of every dynamic shape (Material.rollingResistance, Box2D v3's b2SurfaceMaterial.rollingResistance; DynamicsKit and Box2D v3 only; default 0: none).")
+        var rollingResistance: Float = 0
+
         @Option(name: .long, help: "Output on stdout: table, json (one object per row) or markdown.")
         var format: PeersFormat = .table
 
@@ -108,6 +114,12 @@ extension DynamicsBench {
             if let source, !engineList.contains(source.engine) { engineList.append(source.engine) }
             if sleep, let other = engineList.first(where: { !PeerEngines.hasSleepOption($0) }) {
                 throw BenchUsageError("--sleep: the \(other) driver runs with sleeping off only; choose --engines among ours, box2d3\(source.map { ", " + $0.engine } ?? "")")
+            }
+            guard rollingResistance.isFinite, rollingResistance >= 0 else {
+                throw BenchUsageError("--rolling-resistance must be a finite number ≥ 0 (got \(rollingResistance))")
+            }
+            if rollingResistance > 0, let other = engineList.first(where: { !PeerEngines.hasSleepOption($0) }) {
+                throw BenchUsageError("--rolling-resistance: the \(other) driver has none; choose --engines among ours, box2d3\(source.map { ", " + $0.engine } ?? "")")
             }
             if let out { try checkWritable(out) }
 
@@ -147,7 +159,7 @@ extension DynamicsBench {
                             } else {
                                 let arguments = PeerDrivers.arguments(engine: engine, scene: c.scene, items: c.items,
                                                                       steps: steps, warmup: warmup, threads: workers,
-                                                                      sleep: sleep)
+                                                                      sleep: sleep, rollingResistance: rollingResistance)
                                 run = try PeerDrivers.run(binaries[engine]!, arguments: arguments,
                                                           engine: engine, reportedEngine: PeerEngines.reportedName(engine),
                                                           scene: c.scene, items: c.items, steps: steps, warmup: warmup,
@@ -181,13 +193,19 @@ extension DynamicsBench {
             let options = RunOptions(size: items, steps: steps, threads: threads, seed: 0, warmup: warmup, repeats: 1)
             let bar = ProgressBar(label: "\(name) \(items) ours ×\(threads)", total: warmup + steps,
                                   enabled: ProgressBar.shouldDraw(quiet: quiet))
-            let sleepOn = sleep
+            let sleepOn = sleep, rolling = rollingResistance
             var report: SanityReport?, subSteps = 0
             let record: BenchRecord
             do {
                 defer { bar.finish() }
                 record = try BenchRunner.run(scene, options, allocator: allocator, progress: bar,
                                              configure: { instance in
+                                                 if rolling > 0 {
+                                                     // Every shape of these scenes has the scenes' material.
+                                                     var m = SceneUnits.material
+                                                     m.rollingResistance = rolling
+                                                     for b in instance.dynamicBodies { instance.world.setMaterial(b, m) }
+                                                 }
                                                  guard sleepOn else { return }
                                                  // (The engine's default sleep threshold is Box2D's, 5 cm/s.)
                                                  instance.world.settings.isSleepEnabled = true
@@ -227,13 +245,14 @@ extension DynamicsBench {
             let other = (record.failures ?? []).filter { $0 != "escaped" && $0 != "standing" }
             run.failedChecks = other.isEmpty ? nil : other
             run.settings = "\(subSteps) sub-steps, sleeping \(sleep ? "on" : "off"), \(threads) worker\(threads == 1 ? "" : "s")"
+                + (rollingResistance > 0 ? ", rolling resistance \(rollingResistance)" : "")
             return run
         }
 
         /// Lines describing the run: what was measured and each engine's version and settings.
         private func describe(runs: [PeerRun], engines: [String]) -> [String] {
             let threadText = (try? PeerPlan.threadCounts(threads)).map { $0.map(String.init).joined(separator: ", ") } ?? threads
-            var lines = ["dynamics-bench peers: \(steps) steps of 1/60 s after \(warmup) warm-up, \(repeats) repeats interleaved, \(threadText) thread(s) for DynamicsKit and Box2D v3, sleeping \(sleep ? "on" : "off"); steps/s median (min–max); \(ResultFile.now())"]
+            var lines = ["dynamics-bench peers: \(steps) steps of 1/60 s after \(warmup) warm-up, \(repeats) repeats interleaved, \(threadText) thread(s) for DynamicsKit and Box2D v3, sleeping \(sleep ? "on" : "off")\(rollingResistance > 0 ? ", rolling resistance \(rollingResistance)" : ""); steps/s median (min–max); \(ResultFile.now())"]
             let machine = MachineInfo.current()
             lines.append("machine: \(machine.cpu), \(machine.cores) cores, \(machine.os)")
             for e in engines {

@@ -136,6 +136,9 @@ struct PeersTests {
                                         threads: 2, sleep: false) == ["mix", "10", "5", "0", "2"])
         #expect(PeerRun.driverArguments(engine: "box2d3.2", scene: "pyramid", items: 100, steps: 600, warmup: 0,
                                         threads: 1, sleep: true) == ["pyramid", "100", "600", "0", "1", "sleep"])
+        #expect(PeerRun.driverArguments(engine: "box2d3.2", scene: "mix", items: 2000, steps: 10, warmup: 3000,
+                                        threads: 1, sleep: true, rollingResistance: 0.05)
+                == ["mix", "2000", "10", "3000", "1", "sleep", "rolling=0.05"])
 
         let wheel = Box2D3Wheel.compileArguments(driver: "/p/Peers/box2d3_driver.c", root: "/p/.build/peers/box2d3",
                                                  output: "/p/.build/peers/box2d3_driver")
