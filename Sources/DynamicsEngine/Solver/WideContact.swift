@@ -53,7 +53,7 @@ struct WideContact {
 /// What a batch's lanes need besides the passes (the C kernels' `DKWideExtra`): each lane's
 /// contact data slot (-1 for padding), where its impulses are stored after the solve, the
 /// restitution and start-of-step normal velocities of its points, for the bounce pass, and the
-/// rolling resistance rows (`WideContact.warmStartRolling`, `solveRolling`).
+/// rolling resistance rows (`WideContact.rolling`).
 @usableFromInline
 struct WideExtra {
     var slot = SIMD4<Int32>(repeating: -1)
