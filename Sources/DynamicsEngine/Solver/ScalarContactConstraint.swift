@@ -132,11 +132,12 @@ enum ContactSolver {
         return (0, 0)
     }
 
-    /// Writes impulses back to the contact's data for the next step's warm start.
+    /// Writes impulses back to the contact's data for the next step's warm start (the rolling
+    /// impulse in a step with rolling resistance, `rolling`; it is 0 otherwise).
     @inline(__always)
-    static func store(_ c: ContactConstraint, into data: inout ContactData) {
+    static func store(_ c: ContactConstraint, rolling: Bool, into data: inout ContactData) {
         if data.manifold.pointCount > 0 { data.manifold.p0.storeImpulses(normal: c.p0.normalImpulse, tangent: c.p0.tangentImpulse, maxNormal: c.p0.maxNormalImpulse) }
         if data.manifold.pointCount > 1 { data.manifold.p1.storeImpulses(normal: c.p1.normalImpulse, tangent: c.p1.tangentImpulse, maxNormal: c.p1.maxNormalImpulse) }
-        data.storeRollingImpulse(c.rollingImpulse)
+        if rolling { data.storeRollingImpulse(c.rollingImpulse) }
     }
 }

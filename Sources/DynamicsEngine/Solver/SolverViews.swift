@@ -134,11 +134,11 @@ struct SolverViews: @unchecked Sendable {
         for k in r {
             if k < batchCount {
                 let slots = extra[k].slot
-                for l in 0..<4 where slots[l] >= 0 { WideContact.store(wide.readOnly, extra.readOnly, k, lane: l, into: &step.contactData[Int(slots[l])]) }
+                for l in 0..<4 where slots[l] >= 0 { WideContact.store(wide.readOnly, extra.readOnly, k, lane: l, rolling: anyRolling, into: &step.contactData[Int(slots[l])]) }
             } else {
                 let o = k - batchCount
                 let slot = Int(step.contacts[Int(groups.contactList[Int(overflow[o])])].slot)
-                ContactSolver.store(constraints[o], into: &step.contactData[slot])
+                ContactSolver.store(constraints[o], rolling: anyRolling, into: &step.contactData[slot])
             }
         }
     }

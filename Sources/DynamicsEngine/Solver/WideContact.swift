@@ -67,12 +67,15 @@ struct WideExtra {
 }
 
 extension WideContact {
-    /// Writes lane `l`'s impulses to its contact's data for the next step's warm start.
+    /// Writes lane `l`'s impulses to its contact's data for the next step's warm start (the
+    /// rolling impulse only in a step with rolling resistance, `rolling`: otherwise the slot's
+    /// rolling fields, past a one-point manifold's cache line, are not touched).
     @inline(__always)
-    static func store(_ wide: View<WideContact>, _ extra: View<WideExtra>, _ k: Int, lane l: Int, into data: inout ContactData) {
+    static func store(_ wide: View<WideContact>, _ extra: View<WideExtra>, _ k: Int, lane l: Int, rolling: Bool,
+                      into data: inout ContactData) {
         if data.manifold.pointCount > 0 { data.manifold.p0.storeImpulses(normal: wide[k].ln1[l], tangent: wide[k].lt1[l], maxNormal: wide[k].mx1[l]) }
         if data.manifold.pointCount > 1 { data.manifold.p1.storeImpulses(normal: wide[k].ln2[l], tangent: wide[k].lt2[l], maxNormal: wide[k].mx2[l]) }
-        if data.rollingResistance > 0 { data.storeRollingImpulse(extra[k].rollingImpulse[l]) }
+        if rolling && data.rollingResistance > 0 { data.storeRollingImpulse(extra[k].rollingImpulse[l]) }
     }
 
     /// The rolling rows of batches `r` (one colour) in the warm start or the relax pass, lane
