@@ -23,6 +23,8 @@ public struct BenchRecord: Codable, Sendable, Equatable {
     public var seed: UInt64?
     public var subSteps: Int?
     public var sleepEnabled: Bool?
+    /// The rolling resistance every dynamic shape was given (`--rolling-resistance`; nil: none).
+    public var rollingResistance: Double?
     public var msPerStep: Double?
     public var stepSeconds: Double?
     public var buildSeconds: Double?
@@ -127,6 +129,7 @@ public struct BenchRecord: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case scene, items, bodies, joints, steps, warmup, threads, seed, escaped, contacts, checks, metrics, passed, failures
         case staticBodies = "static_bodies", subSteps = "sub_steps", sleepEnabled = "sleep_enabled"
+        case rollingResistance = "rolling_resistance"
         case stepsPerSecond = "steps_per_second", msPerStep = "ms_per_step", stepSeconds = "step_seconds"
         case buildSeconds = "build_seconds", kineticEnergy = "kinetic_energy", maxHeight = "max_height"
         case avgHeight = "avg_height", initialMaxHeight = "initial_max_height"

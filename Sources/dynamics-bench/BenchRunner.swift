@@ -17,6 +17,8 @@ struct RunOptions {
     var sleep = false
     /// Boxes added asleep beside the scene (`--sleeping`).
     var sleepingBodies = 0
+    /// Rolling resistance for every dynamic shape of a metre scene (`--rolling-resistance`; 0: none).
+    var rollingResistance: Float = 0
     /// Time the step's phases (`--profile`).
     var profile = false
     /// Checkpoints to write, or one to resume from; and whether to report the state digest.
@@ -64,6 +66,7 @@ enum BenchRunner {
                 if o.sleep {
                     if let d = instance.driver { d.stopChangingAfterFirstCycle() } else { instance.world.settings.isSleepEnabled = true }
                 }
+                if o.rollingResistance > 0 { try giveRollingResistance(o.rollingResistance, to: instance, scene: scene.name) }
                 if o.sleepingBodies > 0 {
                     guard instance.driver == nil else { throw BenchUsageError("--sleeping: '\(scene.name)' is made of animators, not an engine world") }
                     try SleepingBlock.add(count: o.sleepingBodies, to: instance)
@@ -203,6 +206,8 @@ enum BenchRunner {
         r.steps = timedSteps; r.warmup = o.warmup
         r.stateDigest = digest; r.resumedFromStep = resumedFrom; r.seed = o.seed; r.repeats = o.repeats
         r.subSteps = subSteps; r.sleepEnabled = sleepEnabled
+        // (Through its shortest decimal form, so that 0.05 reads back as 0.05.)
+        if o.rollingResistance > 0 { r.rollingResistance = Double("\(o.rollingResistance)") }
         r.awakeBodies = awakeBodies
         r.phaseMicroseconds = phaseMicroseconds
         if sleepEnabled && awakeBodies != nil { r.secondsToRest = RestTime(seconds: secondsToRest); r.penetrationAtRest = penetrationAtRest }
@@ -246,5 +251,22 @@ extension Duration {
     var seconds: Double {
         let c = components
         return Double(c.seconds) + Double(c.attoseconds) * 1e-18
+    }
+}
+
+extension BenchRunner {
+    /// The scenes whose shapes all have the metre scenes' material (`SceneUnits.material`), so
+    /// that `--rolling-resistance` can give theirs the coefficient and change nothing else.
+    static let metreScenes: Set<String> = ["pile", "pyramid", "mix"]
+
+    /// Gives every dynamic body of a metre scene the scenes' material with rolling resistance
+    /// `c` (the static ones keep none; a contact takes the larger coefficient of its two shapes).
+    static func giveRollingResistance(_ c: Float, to instance: SceneInstance, scene: String) throws {
+        guard metreScenes.contains(scene), instance.driver == nil else {
+            throw BenchUsageError("--rolling-resistance applies to \(metreScenes.sorted().joined(separator: ", ")), whose shapes share one material; not to '\(scene)'")
+        }
+        var m = SceneUnits.material
+        m.rollingResistance = c
+        for b in instance.dynamicBodies { instance.world.setMaterial(b, m) }
     }
 }

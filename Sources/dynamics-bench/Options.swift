@@ -53,6 +53,10 @@ struct MeasureOptions: ParsableArguments {
             help: "Add N boxes asleep in a block beside the scene, on their own ground (engine scenes only), to measure what sleeping bodies cost a step; they stay out of the scene's sanity check.")
     var sleeping: Int = 0
 
+    @Option(name: .customLong("rolling-resistance"), parsing: .unconditional,
+            help: "Give every dynamic shape of pile, pyramid or mix rolling resistance C (Material.rollingResistance; default 0: none); JSON field rolling_resistance.")
+    var rollingResistance: Float = 0
+
     @Flag(name: .long, help: "Time the engine's step phases (World.isProfiling) during the timed steps; reports phase_microseconds (µs per step per phase) and prints them under the table.")
     var profile = false
 
@@ -60,6 +64,7 @@ struct MeasureOptions: ParsableArguments {
     func check() throws {
         if let steps { try requirePositive(steps, "--steps") }
         if sleeping < 0 { throw BenchUsageError("--sleeping must not be negative (got \(sleeping))") }
+        try checkRollingResistance(rollingResistance)
         try requirePositive(repeats, "--repeat")
         if let warmup, warmup < 0 { throw BenchUsageError("--warmup must not be negative (got \(warmup))") }
         _ = try parsedShard()
@@ -87,6 +92,13 @@ struct OutputOptions: ParsableArguments {
     var quiet = false
 }
 
+/// Throws a usage error unless `--rolling-resistance`'s value is finite and ≥ 0.
+func checkRollingResistance(_ value: Float) throws {
+    guard value.isFinite, value >= 0 else {
+        throw BenchUsageError("--rolling-resistance must be a finite number ≥ 0 (got \(value))")
+    }
+}
+
 /// Throws a usage error unless `value > 0`.
 func requirePositive(_ value: Int, _ name: String) throws {
     guard value > 0 else { throw BenchUsageError("\(name) must be a positive integer (got \(value))") }
@@ -112,7 +124,8 @@ enum SweepRunner {
                 let o = RunOptions(size: c.items, steps: steps(scene), threads: c.threads, seed: measure.seed,
                                    warmup: measure.warmupSteps(for: output.format), repeats: measure.interleave ? 1 : measure.repeats,
                                    continuous: !measure.noContinuous, sleep: measure.sleep,
-                                   sleepingBodies: measure.sleeping, profile: measure.profile,
+                                   sleepingBodies: measure.sleeping, rollingResistance: measure.rollingResistance,
+                                   profile: measure.profile,
                                    checkpoints: checkpoints)
                 var label = configs.count > 1 ? "\(c) [\(i + 1)/\(configs.count)]" : c.description
                 if rounds > 1 { label += " round \(round + 1)/\(rounds)" }

@@ -115,9 +115,7 @@ extension DynamicsBench {
             if sleep, let other = engineList.first(where: { !PeerEngines.hasSleepOption($0) }) {
                 throw BenchUsageError("--sleep: the \(other) driver runs with sleeping off only; choose --engines among ours, box2d3\(source.map { ", " + $0.engine } ?? "")")
             }
-            guard rollingResistance.isFinite, rollingResistance >= 0 else {
-                throw BenchUsageError("--rolling-resistance must be a finite number ≥ 0 (got \(rollingResistance))")
-            }
+            try checkRollingResistance(rollingResistance)
             if rollingResistance > 0, let other = engineList.first(where: { !PeerEngines.hasSleepOption($0) }) {
                 throw BenchUsageError("--rolling-resistance: the \(other) driver has none; choose --engines among ours, box2d3\(source.map { ", " + $0.engine } ?? "")")
             }
@@ -190,22 +188,17 @@ extension DynamicsBench {
         /// warm-up untimed, only `step()` in the timed window) and converts the result to metres.
         private func runOurs(scene name: String, items: Int, threads: Int, allocator: String) throws -> PeerRun {
             let scene = try SceneCatalog.scene(named: name)
-            let options = RunOptions(size: items, steps: steps, threads: threads, seed: 0, warmup: warmup, repeats: 1)
+            var options = RunOptions(size: items, steps: steps, threads: threads, seed: 0, warmup: warmup, repeats: 1)
+            options.rollingResistance = rollingResistance
             let bar = ProgressBar(label: "\(name) \(items) ours ×\(threads)", total: warmup + steps,
                                   enabled: ProgressBar.shouldDraw(quiet: quiet))
-            let sleepOn = sleep, rolling = rollingResistance
+            let sleepOn = sleep
             var report: SanityReport?, subSteps = 0
             let record: BenchRecord
             do {
                 defer { bar.finish() }
                 record = try BenchRunner.run(scene, options, allocator: allocator, progress: bar,
                                              configure: { instance in
-                                                 if rolling > 0 {
-                                                     // Every shape of these scenes has the scenes' material.
-                                                     var m = SceneUnits.material
-                                                     m.rollingResistance = rolling
-                                                     for b in instance.dynamicBodies { instance.world.setMaterial(b, m) }
-                                                 }
                                                  guard sleepOn else { return }
                                                  // (The engine's default sleep threshold is Box2D's, 5 cm/s.)
                                                  instance.world.settings.isSleepEnabled = true

@@ -337,6 +337,25 @@ struct BenchCLITests {
         #expect(bad == 2, "animator scenes have no engine world to add sleeping bodies to")
     }
 
+    @Test func rollingResistanceReachesTheMetreScenesAndIsRefusedElsewhere() throws {
+        func run(_ extra: [String]) throws -> BenchRecord {
+            let (text, status) = try Self.runExecutable(["run", "mix", "--items", "100", "--warmup", "120", "--steps", "10",
+                                                         "--repeat", "1", "--quiet", "--format", "json"] + extra)
+            #expect(status == 0)
+            return try BenchJSON.decoder().decode(BenchRecord.self, from: Data(text.utf8))
+        }
+        let plain = try run([]), rough = try run(["--rolling-resistance", "0.5"])
+        #expect(plain.rollingResistance == nil && rough.rollingResistance == 0.5)
+        // The balls roll against the resistance: the pile moves otherwise than without it.
+        #expect(rough.kineticEnergy != plain.kineticEnergy)
+        let (_, other) = try Self.runExecutable(["run", "chains", "--items", "2", "--steps", "1", "--repeat", "1", "--quiet",
+                                                 "--rolling-resistance", "0.1"])
+        #expect(other == 2, "chains' shapes have materials of their own")
+        let (_, negative) = try Self.runExecutable(["run", "mix", "--items", "10", "--steps", "1", "--repeat", "1", "--quiet",
+                                                    "--rolling-resistance", "-1"])
+        #expect(negative == 2)
+    }
+
     @Test func secondsToRestIsNullWhenTheWorldNeverRests() throws {
         var r = BenchRecord(scene: "pile", items: 10, threads: 1, stepsPerSecond: 1)
         r.secondsToRest = RestTime(seconds: nil)
