@@ -1,9 +1,10 @@
 import Testing
+import DynamicsSolverKernels
 @testable import DynamicsEngine
 
 /// Joint colouring: the solve order of a big jointed island's joints (`ColoredJoints`) and
 /// the parallel solve it allows.
-@Suite("Joint colouring")
+@Suite("Joint colouring", .serialized)
 struct JointColoringTests {
     /// A grid of `n` × `n` circles, 30 pt apart, pinned to their right and lower neighbours
     /// by revolute joints, and the top row to a static body: one island of n² bodies.
@@ -84,5 +85,103 @@ struct JointColoringTests {
         let one = try state(1)
         #expect(try state(2) == one)
         #expect(try state(3) == one)
+    }
+    /// A big island of every kind of joint: a grid of circles and boxes of mixed sizes pinned
+    /// by revolute joints, most with a spring, a motor or limits (or several), the rest plain;
+    /// weld, distance and prismatic joints among them; some pins to a static body. Seeded.
+    func mixedGrid(_ n: Int, seed: UInt64) throws -> World {
+        var rng = SplitMix64(seed: seed)
+        func uniform(_ lo: Float, _ hi: Float) -> Float { lo + (hi - lo) * Float(rng.next() >> 40) / Float(1 << 24) }
+        let world = try grid(n)
+        let bodies = world.bodies
+        let all = world.joints.indices.filter { world.joints[$0].alive }
+        for (t, j) in all.enumerated() {
+            let h = world.jointHandle(j)
+            world.updateJoint(h) { d in
+                switch t % 5 {
+                case 0: d.enableSpring = true; d.hertz = uniform(0.5, 8); d.dampingRatio = uniform(0, 1.5)
+                case 1: d.enableMotor = true; d.motorSpeed = uniform(-3, 3); d.maxMotorTorque = uniform(0, 4e6)
+                case 2: d.enableLimit = true; d.lower = uniform(-0.6, 0); d.upper = uniform(0, 0.6)
+                case 3: d.enableSpring = true; d.hertz = uniform(1, 4); d.enableLimit = true; d.lower = -0.2; d.upper = 0.3
+                    d.enableMotor = true; d.maxMotorTorque = 1e5
+                default: break
+                }
+            }
+        }
+        // Other joint types in the same island, and a heavier body here and there.
+        for i in stride(from: 0, to: bodies.count - n - 1, by: 7) {
+            let a = bodies[i], b = bodies[i + n + 1]
+            var def = JointDef(type: [.weld, .distance, .prismatic][i % 3], bodyA: a, bodyB: b)
+            def.localAnchorB = Vec2(3, 0)
+            world.createJoint(def)
+        }
+        for i in stride(from: 0, to: bodies.count, by: 11) { world.setMaterial(bodies[i], Material(density: uniform(0.5, 4))) }
+        return world
+    }
+
+    /// The bodies' positions, angles and velocities, and every joint's impulses, as bits.
+    static func bits(_ world: World) -> [UInt32] {
+        let bodies = world.bodies.flatMap { b -> [UInt32] in
+            let p = world.position(b), v = world.linearVelocity(b)
+            return [p.x.bitPattern, p.y.bitPattern, world.angle(b).bitPattern, v.x.bitPattern, v.y.bitPattern,
+                    world.angularVelocity(b).bitPattern]
+        }
+        let joints = world.joints.filter(\.alive).flatMap { j -> [UInt32] in
+            [j.linearImpulse.x, j.linearImpulse.y, j.springImpulse, j.motorImpulse, j.lowerImpulse, j.upperImpulse].map(\.bitPattern)
+        }
+        return bodies + joints
+    }
+
+    @Test("revolute joints solved in lanes give the same bits as solved one by one (every row kind, 1 and 2 workers, both kernels)")
+    func lanesMatchScalar() throws {
+        defer { WideJoint.lanesOff.store(false, ordering: .relaxed); dk_wide_force_baseline(0) }
+        for seed: UInt64 in [1, 2] {
+            func run(lanes: Bool, workers: Int, baseline: Bool) throws -> [UInt32] {
+                WideJoint.lanesOff.store(!lanes, ordering: .relaxed)
+                dk_wide_force_baseline(baseline ? 1 : 0)
+                let world = try mixedGrid(24, seed: seed)
+                world.workerCount = workers
+                for step in 0..<40 {
+                    world.step(dt: 1.0 / 60)
+                    if step == 0 {
+                        // (The lanes are used, or not, as asked.)
+                        #expect((world.batches.joints.wideCount > 0) == lanes, "seed \(seed): lanes \(lanes)")
+                    }
+                }
+                return Self.bits(world)
+            }
+            let scalar = try run(lanes: false, workers: 1, baseline: false)
+            #expect(try run(lanes: true, workers: 1, baseline: false) == scalar, "seed \(seed): lanes differ from the scalar solve")
+            #expect(try run(lanes: true, workers: 2, baseline: false) == scalar, "seed \(seed): lanes at 2 workers differ")
+            #expect(try run(lanes: true, workers: 1, baseline: true) == scalar, "seed \(seed): the baseline kernels differ")
+        }
+    }
+
+    @Test("each colour's revolute joints are in its batches once, four to a batch; other joints are solved one by one")
+    func batchLayout() throws {
+        WideJoint.lanesOff.store(false, ordering: .relaxed)
+        let world = try mixedGrid(12, seed: 3)
+        world.step(dt: 1.0 / 60)
+        let cj = world.batches.joints, ib = world.islands
+        #expect(ib.groupCount == 1)
+        let k = ColoredBatches.colorCount
+        var inBatches: [Int] = []
+        for q in 0..<k {
+            let c = ColoredJoints.colour(q, group: 0, wideStart: cj.wideStart.view, wideFrom: cj.wideFrom.view,
+                                         colorStart: cj.colorStart.view)
+            let colour = Int(cj.colorStart[q])..<Int(cj.colorStart[q + 1])
+            let lanes = c.single.upperBound..<colour.upperBound
+            #expect(c.single.lowerBound == colour.lowerBound && c.batches.count == (lanes.count + 3) / 4)
+            for t in c.single { #expect(world.joints[Int(cj.order[t])].def.type != .revolute) }
+            let slots = c.batches.flatMap { b in (0..<4).map { Int(cj.wide[b].joint[$0]) } }
+            #expect(slots.filter { $0 >= 0 } == lanes.map { Int(cj.order[$0]) }, "colour \(q)")
+            #expect(slots.drop(while: { $0 >= 0 }).allSatisfy { $0 < 0 }, "padding only at the end of colour \(q)")
+            inBatches += slots.filter { $0 >= 0 }
+        }
+        let revolutes = world.joints.indices.filter { world.joints[$0].alive && world.joints[$0].def.type == .revolute }
+        let tail = Int(cj.colorStart[k])..<Int(cj.colorStart[k + 1])
+        let uncoloured = tail.map { Int(cj.order[$0]) }.filter { world.joints[$0].def.type == .revolute }
+        #expect(Set(inBatches).count == inBatches.count && Set(inBatches + uncoloured) == Set(revolutes))
+        #expect(cj.wideCount == cj.wideStart[k] && cj.wideCount > 0)
     }
 }

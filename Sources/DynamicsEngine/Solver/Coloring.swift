@@ -285,6 +285,10 @@ private struct BatchPreparation: RangeTask, @unchecked Sendable {
 /// that fit no colour, one by one; a smaller group's joints as the islands list them (one
 /// worker solves such a group whole). Colouring is serial, in the islands' joint order, so the
 /// order, and the result, do not depend on the number of workers.
+///
+/// Within a colour the joints that lanes take (`WideJoint.takes`) come last, in batches of
+/// four (`wide`), the others first, one by one: the joints of a colour touch different bodies,
+/// so their order within it changes no result.
 struct ColoredJoints {
     static let coloredFrom = 64
 
@@ -301,6 +305,24 @@ struct ColoredJoints {
 
     static var stride: Int { ColoredBatches.colorCount + 2 }
 
+    /// The step's joint batches, colour by colour, group by group (`WideJoint`; each lane's
+    /// joint slot set here, the rest filled every step).
+    let wide = Column<WideJoint>()
+    /// Per group, `colorCount + 1` offsets into `wide`: where each colour's batches start, and
+    /// the group's end.
+    let wideStart = Column<Int32>()
+    /// Per group and colour (`colorCount` entries a group): where in `order` the colour's
+    /// joints in batches start (those before it are solved one by one).
+    let wideFrom = Column<Int32>()
+    /// Per joint of the islands' list: whether lanes take it (kept with the colours: the
+    /// preparation skips those joints' records).
+    let inLanes = Column<Bool>()
+
+    static var wideStride: Int { ColoredBatches.colorCount + 1 }
+
+    /// How many joint batches this step has.
+    var wideCount: Int { wide.count }
+
     /// Colours every group's joints (see the type). `ib` is inout only so that the builder is
     /// passed in place: it is only read.
     func color(islands ib: inout IslandBuilder, joints: View<JointRecord>, metas: View<BodyMeta>, bodyCount: Int) {
@@ -309,22 +331,35 @@ struct ColoredJoints {
         let total = groups > 0 ? Int(ib.groupJointStart[groups]) : 0
         bodyColors.grow(to: bodyCount, with: 0)
         colorOf.grow(to: total, with: 0)
+        inLanes.grow(to: total, with: false)
         order.grow(to: total, with: 0)
         colorStart.grow(to: groups * stride, with: 0)
+        wideStart.grow(to: groups * Self.wideStride, with: 0)
+        wideFrom.grow(to: groups * k, with: 0)
+        wide.removeAllKeepingCapacity()
+        let lanes = !WideJoint.lanesOff.load(ordering: .relaxed)
         let list = ib.jointList.view, starts = ib.groupJointStart.view
         let bits = bodyColors.mutableView, colorOf = colorOf.mutableView, order = order.mutableView, cs = colorStart.mutableView
+        let inLanes = inLanes.mutableView, ws = wideStart.mutableView, from = wideFrom.mutableView
         let all: UInt32 = (1 << UInt32(k)) - 1
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: k + 1) { cursor in
+        // Per colour: the joints counted, then the cursor of those solved one by one and of
+        // those in lanes.
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * (k + 1)) { scratch in
+            let cursor = UnsafeMutableBufferPointer(rebasing: scratch[0...k])
+            let laneCursor = UnsafeMutableBufferPointer(rebasing: scratch[(k + 1)...(2 * k + 1)])
+            let laneCount = UnsafeMutableBufferPointer(rebasing: scratch[(2 * k + 2)...(3 * k + 2)])
             for g in 0..<groups {
                 let j0 = Int(starts[g]), j1 = Int(starts[g + 1]), base = g * stride
                 guard j1 - j0 >= Self.coloredFrom else {
                     // No colours: every joint in the one-by-one range, in island order.
                     for q in 0...k { cs[base + q] = Int32(j0) }
                     cs[base + k + 1] = Int32(j1)
-                    for t in j0..<j1 { order[t] = list[t] }
+                    for t in j0..<j1 { order[t] = list[t]; inLanes[t] = false }
+                    for q in 0..<k { from[g * k + q] = Int32(j0) }
+                    for q in 0...k { ws[g * Self.wideStride + q] = Int32(wide.count) }
                     continue
                 }
-                for q in 0...k { cursor[q] = 0 }
+                for q in 0...k { cursor[q] = 0; laneCount[q] = 0 }
                 for t in j0..<j1 {
                     let j = joints[Int(list[t])]
                     let a = Int(j.bodyA), b = Int(j.bodyB)
@@ -338,24 +373,57 @@ struct ColoredJoints {
                     }
                     colorOf[t] = UInt8(c)
                     cursor[c] += 1
+                    inLanes[t] = lanes && c < k && WideJoint.takes(j.def.type)
+                    if inLanes[t] { laneCount[c] += 1 }
                 }
-                // Offsets, then a stable scatter by colour; the bodies' bits cleared for the next group.
+                // Offsets, then a stable scatter by colour (within a colour, the joints in lanes
+                // last); the bodies' bits cleared for the next group.
                 var at = Int32(j0)
                 for q in 0...k {
                     cs[base + q] = at
                     let n = cursor[q]
                     cursor[q] = at
+                    laneCursor[q] = at + n - laneCount[q]
+                    if q < k { from[g * k + q] = laneCursor[q] }
                     at += n
                 }
                 cs[base + k + 1] = Int32(j1)
                 for t in j0..<j1 {
                     let c = Int(colorOf[t])
-                    order[Int(cursor[c])] = list[t]
-                    cursor[c] += 1
+                    if inLanes[t] {
+                        order[Int(laneCursor[c])] = list[t]
+                        laneCursor[c] += 1
+                    } else {
+                        order[Int(cursor[c])] = list[t]
+                        cursor[c] += 1
+                    }
                     let j = joints[Int(list[t])]
                     bits[Int(j.bodyA)] = 0; bits[Int(j.bodyB)] = 0
                 }
+                // Each colour's joints in lanes, four to a batch (the last one padded).
+                for q in 0..<k {
+                    ws[g * Self.wideStride + q] = Int32(wide.count)
+                    var t = Int(from[g * k + q])
+                    let end = Int(cs[base + q + 1])
+                    while t < end {
+                        var batch = WideJoint()
+                        for l in 0..<min(4, end - t) { batch.joint[l] = order[t + l] }
+                        wide.append(batch)
+                        t += 4
+                    }
+                }
+                ws[g * Self.wideStride + k] = Int32(wide.count)
             }
         }
+    }
+
+    /// Group `g`'s joint batches of colour `q`, and the joints of that colour solved one by one
+    /// (positions in `order`).
+    @inline(__always)
+    static func colour(_ q: Int, group g: Int, wideStart: View<Int32>, wideFrom: View<Int32>,
+                       colorStart: View<Int32>) -> (batches: Range<Int>, single: Range<Int>) {
+        let k = ColoredBatches.colorCount
+        let w = g * wideStride + q
+        return (Int(wideStart[w])..<Int(wideStart[w + 1]), Int(colorStart[g * stride + q])..<Int(wideFrom[g * k + q]))
     }
 }

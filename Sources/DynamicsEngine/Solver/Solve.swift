@@ -84,8 +84,23 @@ extension World {
             }
             let jointList = ib.jointList.view
             // (Each joint's preparation writes only its own record: chunks on any worker.)
-            let prep = JointPreparation(joints: jointsP, list: jointList, sims: simsP.readOnly, metas: metasP, ctx: jointCtx)
+            // The joint batches (`ColoredJoints.wide`; their layout is kept with the colours, and
+            // there is none without joints) are prepared straight from the records; the other
+            // joints in their records.
+            let jointBatchCount = nj > 0 ? batches.joints.wideCount : 0
+            let jointBatchesP = batches.joints.wide.mutableView
+            let prep = JointPreparation(joints: jointsP, list: jointList, inLanes: jointBatchCount > 0 ? batches.joints.inLanes.view : View(),
+                                        sims: simsP.readOnly, metas: metasP, ctx: jointCtx)
             if workers > 1 && nj >= 1024 { Parallel.forChunks(workers: workers, count: nj, chunkSize: 512, prep) } else { prep.run(0..<nj, part: 0) }
+            if jointBatchCount > 0 {
+                let wide = WideJointPreparation(batches: jointBatchesP, joints: jointsP.readOnly, sims: simsP.readOnly, metas: metasP,
+                                                ctx: jointCtx, pad: boundaryBody)
+                if workers > 1 && jointBatchCount >= 256 {
+                    Parallel.forChunks(workers: workers, count: jointBatchCount, chunkSize: 128, wide)
+                } else {
+                    wide.run(0..<jointBatchCount, part: 0)
+                }
+            }
             if options.isProfiling { prepareEnd = StepProfile.now() }
             // (The batches' buffers read in place: a local copy of `batches` would retain each.)
             let batchCount = ib.groupCount > 0 ? Int(batches.wideStart[ib.groupCount]) : 0
@@ -96,6 +111,11 @@ extension World {
                 overflowStart: batches.overflowStart.view,
                 batchCount: batchCount, overflow: overflowP,
                 joints: jointsP, jointOrder: batches.joints.order.view, jointColorStart: batches.joints.colorStart.view,
+                jointBatches: jointBatchesP, jointWideStart: batches.joints.wideStart.view,
+                jointWideFrom: batches.joints.wideFrom.view,
+                jointStep: DKJointStep(invH: jointCtx.invH, soft: DKSoftness(biasRate: jointCtx.jointSoftness.biasRate,
+                                                                             massScale: jointCtx.jointSoftness.massScale,
+                                                                             impulseScale: jointCtx.jointSoftness.impulseScale)),
                 groups: ib.groups, subSteps: numbers.subSteps, h: numbers.h, invH: numbers.invH,
                 maxBiasVelocity: settings.maxContactPushSpeed,
                 softness: WideContactSolver.LaneSoftness(soft: soft, staticSoft: staticSoft),
@@ -105,6 +125,7 @@ extension World {
             if workers == 1 {
                 for isl in 0..<ib.groupCount { views.solveIsland(isl) }
                 views.store(0..<(batchCount + overflowCount))
+                views.storeJoints(0..<jointBatchCount)
             } else {
                 // One pipeline: the big islands' stages (each split into blocks), then the small
                 // islands claimed whole, then storing impulses.
@@ -122,13 +143,19 @@ extension World {
                     ctx.pipeline.stages.append(Stage(kind: SolverViews.StageKind.store.rawValue, pass: 0, island: -1,
                                                  begin: 0, end: Int32(batchCount + overflowCount), blockSize: 256))
                 }
+                if jointBatchCount > 0 {
+                    ctx.pipeline.stages.append(Stage(kind: SolverViews.StageKind.storeJoints.rawValue, pass: 0, island: -1,
+                                                 begin: 0, end: Int32(jointBatchCount), blockSize: 256))
+                }
                 ctx.pipeline.run(workers: workers, SolveStages(views: views, smallIslands: smallIslands.view))
             }
             // Never let a NaN stay in a joint (the bodies' guard is `BodyFinalize`'s): a joint
             // no solve can satisfy, its bodies held at the speed limit, pushes harder every
             // sub-step until its accumulated impulse overflows. Such an impulse is dropped and
             // the joint starts its next step cold; a world's snapshot holds no NaN.
-            for k in 0..<nj where !jointsP[Int(jointList[k])].impulsesAreFinite {
+            // (The joints in lanes were checked as their batches gave their impulses back.)
+            let checked = prep.inLanes
+            for k in 0..<nj where (checked.isEmpty || !checked[k]) && !jointsP[Int(jointList[k])].impulsesAreFinite {
                 jointsP[Int(jointList[k])].clearImpulses()
             }
         }
@@ -200,16 +227,22 @@ extension World {
 
 }
 
-/// The joints' preparation for the step, for joints `list[r]`.
+/// The joints' preparation for the step, for joints `list[r]` but those in lanes (`inLanes`,
+/// per list position; empty when there are none), which their batches prepare.
 struct JointPreparation: RangeTask, @unchecked Sendable {
     let joints: MutableView<JointRecord>
     let list: View<Int32>
+    let inLanes: View<Bool>
     let sims: View<BodySim>
     let metas: View<BodyMeta>
     let ctx: JointSolver.Context
 
     func run(_ r: Range<Int>, part: Int) {
-        for k in r { JointSolver.prepare(&joints[Int(list[k])], sims: sims, metas: metas, ctx: ctx) }
+        if inLanes.isEmpty {
+            for k in r { JointSolver.prepare(&joints[Int(list[k])], sims: sims, metas: metas, ctx: ctx) }
+        } else {
+            for k in r where !inLanes[k] { JointSolver.prepare(&joints[Int(list[k])], sims: sims, metas: metas, ctx: ctx) }
+        }
     }
 }
 

@@ -25,6 +25,11 @@ struct SolverViews: @unchecked Sendable {
     var joints: MutableView<JointRecord>
     /// The joints in solve order and each group's colours (`ColoredJoints`).
     var jointOrder, jointColorStart: View<Int32>
+    /// The joint batches and where each group's colours have theirs (`ColoredJoints.wide`,
+    /// `wideStart`, `wideFrom`), and the constants of their passes.
+    var jointBatches: MutableView<WideJoint>
+    var jointWideStart, jointWideFrom: View<Int32>
+    var jointStep: DKJointStep
     var groups: SolveGroups
     var subSteps: Int
     var h, invH: Float
@@ -69,6 +74,56 @@ struct SolverViews: @unchecked Sendable {
             case .relax: JointSolver.solve(&joints[j], step.states, ctx: jointContext, useBias: false)
             }
         }
+    }
+
+    /// Joint batches `r`, all of ONE joint colour (the kernels solve two side by side).
+    @inline(__always)
+    func jointBatches(_ pass: Pass, _ r: Range<Int>) {
+        guard !r.isEmpty else { return }
+        assert(WideJoint.layoutMatches, "the engine's joint batches and the C kernels' differ in layout")
+        let p = UnsafeMutableRawPointer(jointBatches.pointer(at: r.lowerBound, count: r.count))
+        let s = UnsafeMutableRawPointer(step.states.pointer(at: 0, count: step.states.count))
+        switch pass {
+        case .warmStart: dk_joint_warm_start(p, r.count, s, step.states.count)
+        case .solve: withUnsafePointer(to: jointStep) { dk_joint_solve(p, r.count, s, step.states.count, $0, 1) }
+        case .relax: withUnsafePointer(to: jointStep) { dk_joint_solve(p, r.count, s, step.states.count, $0, 0) }
+        }
+    }
+
+    /// Group `isl`'s joints: when it has joint batches, colour by colour — the colour's
+    /// batches, then its joints solved one by one — then the joints without a colour; else
+    /// `joints` in their order.
+    @inline(__always)
+    func joints(_ pass: Pass, island isl: Int, _ range: Range<Int>) {
+        let k = ColoredBatches.colorCount
+        let w = isl * ColoredJoints.wideStride
+        guard jointWideStart[w + k] > jointWideStart[w] else { joints(pass, range); return }
+        for q in 0..<k {
+            let c = ColoredJoints.colour(q, group: isl, wideStart: jointWideStart, wideFrom: jointWideFrom,
+                                         colorStart: jointColorStart)
+            jointBatches(pass, c.batches)
+            joints(pass, c.single)
+        }
+        let tail = isl * ColoredJoints.stride + k
+        joints(pass, Int(jointColorStart[tail])..<Int(jointColorStart[tail + 1]))
+    }
+
+    /// Items `r` of group `isl`'s joint colour `q` as one stage splits them: its batches
+    /// first, then its joints solved one by one.
+    @inline(__always)
+    func jointColour(_ pass: Pass, island isl: Int, colour q: Int, _ r: Range<Int>) {
+        let c = ColoredJoints.colour(q, group: isl, wideStart: jointWideStart, wideFrom: jointWideFrom,
+                                     colorStart: jointColorStart)
+        let n = c.batches.count
+        let b = r.clamped(to: 0..<n), s = r.clamped(to: n..<(n + c.single.count))
+        if !b.isEmpty { jointBatches(pass, (c.batches.lowerBound + b.lowerBound)..<(c.batches.lowerBound + b.upperBound)) }
+        if !s.isEmpty { joints(pass, (c.single.lowerBound + s.lowerBound - n)..<(c.single.lowerBound + s.upperBound - n)) }
+    }
+
+    /// Gives joint batches `r`'s impulses back to their joints.
+    @inline(__always)
+    func storeJoints(_ r: Range<Int>) {
+        for b in r { jointBatches[b].unpack(joints) }
     }
 
     /// Batches `r`, all of ONE colour (the kernels solve two batches side by side).
@@ -183,7 +238,7 @@ struct SolverViews: @unchecked Sendable {
     /// overflow constraints.
     @inline(__always)
     func constraints(_ pass: Pass, island isl: Int, _ c: IslandConstraints) {
-        if !c.joints.isEmpty { joints(pass, c.joints) }
+        if !c.joints.isEmpty { joints(pass, island: isl, c.joints) }
         if !c.single.isEmpty { batches(pass, c.single) } else if c.hasBatches { batches(pass, island: isl) }
         if !c.overflow.isEmpty { overflowConstraints(pass, c.overflow) }
     }
@@ -259,7 +314,9 @@ struct SolverViews: @unchecked Sendable {
 
     // MARK: Stage pipeline (several workers)
 
-    enum StageKind: UInt8 { case integrateVelocities, joints, batches, overflow, integratePositions, restitution, smallIslands, store }
+    enum StageKind: UInt8 {
+        case integrateVelocities, joints, jointColour, batches, overflow, integratePositions, restitution, smallIslands, store, storeJoints
+    }
 
     /// Appends the stages of a big island: `SubStep`'s stages, as `solveIsland` runs them, with body
     /// ranges and each colour's batches split into blocks — about two per worker (at least 32
@@ -283,8 +340,16 @@ struct SolverViews: @unchecked Sendable {
         let jc = j1 > j0 ? jointColorStart.subview(isl * ColoredJoints.stride ..< (isl + 1) * ColoredJoints.stride) : View()
         func constraintPass(_ pass: Pass) {
             if j1 > j0 {
-                // Each joint colour in blocks (its joints share no body), then those without.
-                for q in 0..<k where jc[q + 1] > jc[q] { add(.joints, pass, jc[q], jc[q + 1], block(jc[q + 1] - jc[q], 64)) }
+                // Each joint colour in blocks (its joints share no body): its batches and its
+                // joints solved one by one as one list of items (the colour rides in the
+                // stage's pass byte); then the joints without a colour.
+                for q in 0..<k where jc[q + 1] > jc[q] {
+                    let c = ColoredJoints.colour(q, group: isl, wideStart: jointWideStart, wideFrom: jointWideFrom,
+                                                 colorStart: jointColorStart)
+                    let items = Int32(c.batches.count + c.single.count)
+                    stages.append(Stage(kind: StageKind.jointColour.rawValue, pass: pass.rawValue | UInt8(q << 2), island: island,
+                                        begin: 0, end: items, blockSize: max(1, block(items, 16))))
+                }
                 if jc[k + 1] > jc[k] { add(.joints, pass, jc[k], jc[k + 1], jc[k + 1] - jc[k]) }
             }
             for q in 0..<k where colors[q + 1] > colors[q] {
@@ -308,16 +373,18 @@ struct SolverViews: @unchecked Sendable {
     @inline(__always)
     func execute(_ stage: Stage, block: Int, smallIslands: View<Int32>) {
         let r = stage.items(block)
-        let pass = Pass(rawValue: stage.pass) ?? .solve
+        let pass = Pass(rawValue: stage.pass & 3) ?? .solve
         switch StageKind(rawValue: stage.kind)! {
         case .integrateVelocities: integrateVelocities(r)
         case .joints: joints(pass, r)
+        case .jointColour: jointColour(pass, island: Int(stage.island), colour: Int(stage.pass >> 2), r)
         case .batches: batches(pass, r)
         case .overflow: overflowConstraints(pass, r)
         case .integratePositions: integratePositions(r)
         case .restitution: restitution(island: Int(stage.island))
         case .smallIslands: for k in r { solveIsland(Int(smallIslands[k])) }
         case .store: store(r)
+        case .storeJoints: storeJoints(r)
         }
     }
 }

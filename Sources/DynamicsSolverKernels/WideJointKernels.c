@@ -1,0 +1,294 @@
+// The revolute joint passes of the engine's joint colours (see DynamicsSolverKernels.h).
+//
+// Each lane repeats the scalar solver's operations (`JointSolver.warmStart` and
+// `solveRevolute`) in the same order, with the same rounding: products and sums are never
+// fused (Lanes.h turns contraction off), a row that is off in a lane is computed and then
+// thrown away by a select, and Swift's `max(x, 0)` and `clamp` pick as Swift does (which
+// matters for -0 and NaN). So a joint gives the same bits solved here, by the scalar solver,
+// four lanes or eight wide.
+
+#include "Lanes.h"
+
+/// Every lane's bodies of a batch lie in `0 ..< bodyCount` (debug builds).
+AI void check_joint_bodies(const DKWideJoint *c, intptr_t bodyCount) {
+#if DEBUG
+    for (int l = 0; l < 4; l++) {
+        DK_CHECK(c->bodyA[l] >= 0 && c->bodyA[l] < bodyCount, "joint batch lane %d: body A %d outside 0..<%ld", l,
+                 (int)c->bodyA[l], (long)bodyCount);
+        DK_CHECK(c->bodyB[l] >= 0 && c->bodyB[l] < bodyCount, "joint batch lane %d: body B %d outside 0..<%ld", l,
+                 (int)c->bodyB[l], (long)bodyCount);
+    }
+#else
+    (void)c;
+    (void)bodyCount;
+#endif
+}
+
+// Swift's Float.pi is π rounded toward zero (0x1.921fb4p1), not to nearest.
+#define PI_F 0x1.921fb4p1f
+#define HALF_PI_F 0x1.921fb4p0f
+#define TWO_PI_F 0x1.921fb4p2f
+
+/// Swift's `max(x, 0)`: `0 >= x ? 0 : x` (so max(-0, 0) is +0 and a NaN stays).
+#define MAX0(x) SEL(zero >= (x), (x), zero)
+/// The engine's `clamp(x, lo, hi)`: `x < lo ? lo : (x > hi ? hi : x)`.
+#define CLAMP(x, lo, hi) SEL((x) < (lo), SEL((x) > (hi), (x), (hi)), (lo))
+/// Lanes whose sign bit is set (-0 and negative NaNs included).
+#define SIGNBIT(x) ((i8)(x) < (i8){0, 0, 0, 0, 0, 0, 0, 0})
+
+/// The engine's `solverAtan2(y, x)`, lane by lane.
+AI f8 atan2_lanes(f8 y, f8 x) {
+    const i8 magnitude = {0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff,
+                          0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff};
+    const f8 zero = SPLAT(0.0f);
+    f8 ax = (f8)((i8)x & magnitude), ay = (f8)((i8)y & magnitude);
+    i8 steep = ay > ax;
+    f8 big = SEL(steep, ax, ay), small = SEL(steep, ay, ax);
+    f8 t = SEL(big == zero, small / big, zero);
+    f8 t2 = t * t;
+    f8 p = SPLAT(0.00292068999260664f);
+    p = p * t2 - SPLAT(0.016367919743061066f);
+    p = p * t2 + SPLAT(0.04321184754371643f);
+    p = p * t2 - SPLAT(0.07552213221788406f);
+    p = p * t2 + SPLAT(0.10666004568338394f);
+    p = p * t2 - SPLAT(0.14211055636405945f);
+    p = p * t2 + SPLAT(0.19993773102760315f);
+    p = p * t2 - SPLAT(0.33333152532577515f);
+    f8 r = t + (t * t2) * p;
+    r = SEL(steep, r, SPLAT(HALF_PI_F) - r);
+    r = SEL(SIGNBIT(x), r, SPLAT(PI_F) - r);
+    return SEL(SIGNBIT(y), r, -r);
+}
+
+/// The joint angle: `wrapAngle(deltaAngle + relativeAngle(dqB, dqA))`. The sum lies within
+/// ±2π (both terms within ±π), so two turns each way are the scalar loops' whole work.
+AI f8 joint_angle(f8 deltaAngle, const D8 *da, const D8 *db) {
+    f8 s = db->s * da->c - db->c * da->s;
+    f8 c = db->c * da->c + db->s * da->s;
+    f8 a = deltaAngle + atan2_lanes(s, c);
+    const f8 pi = SPLAT(PI_F), twoPi = SPLAT(TWO_PI_F);
+    a = SEL(a > pi, a, a - twoPi);
+    a = SEL(a > pi, a, a - twoPi);
+    a = SEL(a < -pi, a, a + twoPi);
+    a = SEL(a < -pi, a, a + twoPi);
+    return a;
+}
+
+/// Two batches of a colour (or the last one alone, its lanes doubled and not written back):
+/// their bodies' indices and whole states.
+typedef struct {
+    DKWideJoint *c0, *c1;
+    int two;
+    int32_t ia[8], ib[8];
+    V8 a, b;
+    D8 da, db;
+} JointPair;
+
+AI void joint_pair_load(DKWideJoint *batches, intptr_t k, intptr_t count, const float *states, intptr_t bodyCount,
+                        JointPair *p) {
+    p->two = k + 1 < count;
+    p->c0 = batches + k;
+    p->c1 = p->two ? p->c0 + 1 : p->c0;
+    check_joint_bodies(p->c0, bodyCount);
+    check_joint_bodies(p->c1, bodyCount);
+    indices(p->c0->bodyA, p->c1->bodyA, p->ia);
+    indices(p->c0->bodyB, p->c1->bodyB, p->ib);
+    gather_full(states, p->ia, &p->a, &p->da);
+    gather_full(states, p->ib, &p->b, &p->db);
+}
+
+AI void joint_pair_store(float *states, const JointPair *p) {
+    scatter_v(states, p->ia, p->c0->writeA, p->c1->writeA, &p->a, p->two);
+    scatter_v(states, p->ib, p->c0->writeB, p->c1->writeB, &p->b, p->two);
+}
+
+/// `JointSolver.warmStart` of a revolute joint.
+AI void joint_warm(JointPair *p) {
+    DKWideJoint *c0 = p->c0, *c1 = p->c1;
+    V8 *a = &p->a, *b = &p->b;
+    const D8 *da = &p->da, *db = &p->db;
+    f8 x = F(rAx), y = F(rAy);
+    f8 rAx = da->c * x - da->s * y, rAy = da->s * x + da->c * y;
+    x = F(rBx);
+    y = F(rBy);
+    f8 rBx = db->c * x - db->s * y, rBy = db->s * x + db->c * y;
+    // motor + lower − upper + the angular impulse (0 for a revolute joint), plus the spring's
+    // where it acts. Without a row in any lane every term is +0.
+    f8 axial = SPLAT(0.0f);
+    i8 rows = FI(rows);
+    if (ANY(rows)) {
+        axial = F(motorImpulse) + F(lowerImpulse) - F(upperImpulse) + SPLAT(0.0f);
+        i8 spring = (rows & DK_JOINT_SPRING) != 0;
+        axial = SEL(spring, axial, axial + F(springImpulse));
+    }
+    f8 px = F(px), py = F(py);
+    f8 LA = (rAx * py - rAy * px) + axial, LB = (rBx * py - rBy * px) + axial;
+    f8 mA = F(mA), mB = F(mB);
+    a->vx -= mA * px;
+    a->vy -= mA * py;
+    a->w -= F(iA) * LA;
+    b->vx += mB * px;
+    b->vy += mB * py;
+    b->w += F(iB) * LB;
+}
+
+/// The spring, the motor and the limits of `JointSolver.solveRevolute`, each where its lane has
+/// it and the bodies can turn.
+AI void joint_axial_rows(DKWideJoint *c0, DKWideJoint *c1, int two, V8 *a, V8 *b, const D8 *da, const D8 *db,
+                         i8 rows, f8 iA, f8 iB, const DKJointStep *k, int useBias) {
+    const f8 zero = SPLAT(0.0f);
+    i8 turns = (iA + iB) > zero;
+    i8 spring = ((rows & DK_JOINT_SPRING) != 0) & turns;
+    i8 motor = ((rows & DK_JOINT_MOTOR) != 0) & turns;
+    i8 limit = ((rows & DK_JOINT_LIMIT) != 0) & turns;
+    if (!ANY(spring | motor | limit)) return;
+    const f8 am = F(axialMass);
+    f8 angle = zero;
+    if (ANY(spring | limit)) angle = joint_angle(F(deltaAngle), da, db);
+    if (ANY(spring)) {
+        f8 old = F(springImpulse);
+        f8 impulse = (-F(springMassScale)) * am * ((b->w - a->w) + F(springBiasRate) * angle) - F(springImpulseScale) * old;
+        ST(springImpulse, SEL(spring, old, old + impulse));
+        a->w = SEL(spring, a->w, a->w - iA * impulse);
+        b->w = SEL(spring, b->w, b->w + iB * impulse);
+    }
+    if (ANY(motor)) {
+        f8 cdot = (b->w - a->w) - F(motorSpeed);
+        f8 maxImpulse = F(maxMotorImpulse);
+        f8 old = F(motorImpulse);
+        f8 x = old - am * cdot;
+        f8 fresh = CLAMP(x, -maxImpulse, maxImpulse);
+        f8 impulse = fresh - old;
+        ST(motorImpulse, SEL(motor, old, fresh));
+        a->w = SEL(motor, a->w, a->w - iA * impulse);
+        b->w = SEL(motor, b->w, b->w + iB * impulse);
+    }
+    if (ANY(limit)) {
+        // `JointSolver.rowBias`: speculative where the limit is not reached, soft where it is
+        // violated in the biased pass, rigid otherwise.
+        const f8 one = SPLAT(1.0f), invH = SPLAT(k->invH);
+        const f8 sbr = SPLAT(useBias ? k->soft.biasRate : 0.0f), sms = SPLAT(useBias ? k->soft.massScale : 1.0f),
+                 sisc = SPLAT(useBias ? k->soft.impulseScale : 0.0f);
+        {
+            f8 C = angle - F(lower);
+            i8 spec = C > zero;
+            f8 bias = SEL(spec, useBias ? sbr * C : zero, C * invH);
+            f8 ms = SEL(spec, sms, one), isc = SEL(spec, sisc, zero);
+            f8 old = F(lowerImpulse);
+            f8 impulse = (-am) * ms * ((b->w - a->w) + bias) - isc * old;
+            f8 fresh = MAX0(old + impulse);
+            f8 applied = fresh - old;
+            ST(lowerImpulse, SEL(limit, old, fresh));
+            a->w = SEL(limit, a->w, a->w - iA * applied);
+            b->w = SEL(limit, b->w, b->w + iB * applied);
+        }
+        {
+            f8 C = F(upper) - angle;
+            i8 spec = C > zero;
+            f8 bias = SEL(spec, useBias ? sbr * C : zero, C * invH);
+            f8 ms = SEL(spec, sms, one), isc = SEL(spec, sisc, zero);
+            f8 old = F(upperImpulse);
+            f8 impulse = (-am) * ms * ((a->w - b->w) + bias) - isc * old;
+            f8 fresh = MAX0(old + impulse);
+            f8 applied = fresh - old;
+            ST(upperImpulse, SEL(limit, old, fresh));
+            a->w = SEL(limit, a->w, a->w + iA * applied);
+            b->w = SEL(limit, b->w, b->w - iB * applied);
+        }
+    }
+}
+
+/// `JointSolver.solveRevolute`: the axial rows, then the point rows (`solvePoint`).
+AI void joint_solve_pair(JointPair *p, const DKJointStep *k, int useBias) {
+    DKWideJoint *c0 = p->c0, *c1 = p->c1;
+    const int two = p->two;
+    V8 *a = &p->a, *b = &p->b;
+    const D8 *da = &p->da, *db = &p->db;
+    const f8 zero = SPLAT(0.0f);
+    const f8 mA = F(mA), mB = F(mB), iA = F(iA), iB = F(iB);
+    i8 rows = FI(rows);
+    if (ANY(rows)) joint_axial_rows(c0, c1, two, a, b, da, db, rows, iA, iB, k, useBias);
+
+    f8 x = F(rAx), y = F(rAy);
+    f8 rAx = da->c * x - da->s * y, rAy = da->s * x + da->c * y;
+    x = F(rBx);
+    y = F(rBy);
+    f8 rBx = db->c * x - db->s * y, rBy = db->s * x + db->c * y;
+    f8 cx = ((b->vx + (-b->w) * rBy) - a->vx) - (-a->w) * rAy;
+    f8 cy = ((b->vy + b->w * rBx) - a->vy) - a->w * rAx;
+    f8 bx = zero, by = zero, ms = SPLAT(1.0f), isc = zero;
+    if (useBias) {
+        f8 sx = ((F(dcx) + (db->dx - da->dx)) + rBx) - rAx;
+        f8 sy = ((F(dcy) + (db->dy - da->dy)) + rBy) - rAy;
+        f8 br = SPLAT(k->soft.biasRate);
+        bx = br * sx;
+        by = br * sy;
+        ms = SPLAT(k->soft.massScale);
+        isc = SPLAT(k->soft.impulseScale);
+    }
+    f8 k11 = ((mA + mB) + (rAy * rAy) * iA) + (rBy * rBy) * iB;
+    f8 k12 = ((-rAy) * rAx) * iA - (rBy * rBx) * iB;
+    f8 k22 = ((mA + mB) + (rAx * rAx) * iA) + (rBx * rBx) * iB;
+    f8 rx = cx + bx, ry = cy + by;
+    f8 det = k11 * k22 - k12 * k12;
+    f8 inv = SEL(det != zero, zero, SPLAT(1.0f) / det);
+    f8 solx = inv * (k22 * rx - k12 * ry), soly = inv * (k11 * ry - k12 * rx);
+    f8 px = F(px), py = F(py);
+    f8 ix = (-ms) * solx - isc * px, iy = (-ms) * soly - isc * py;
+    ST(px, px + ix);
+    ST(py, py + iy);
+    a->vx -= mA * ix;
+    a->vy -= mA * iy;
+    a->w -= iA * (rAx * iy - rAy * ix);
+    b->vx += mB * ix;
+    b->vy += mB * iy;
+    b->w += iB * (rBx * iy - rBy * ix);
+}
+
+AI void joint_warm_start_impl(DKWideJoint *batches, intptr_t count, float *states, intptr_t bodyCount) {
+    for (intptr_t k = 0; k < count; k += 2) {
+        JointPair p;
+        joint_pair_load(batches, k, count, states, bodyCount, &p);
+        joint_warm(&p);
+        joint_pair_store(states, &p);
+    }
+}
+
+AI void joint_solve_impl(DKWideJoint *batches, intptr_t count, float *states, intptr_t bodyCount, const DKJointStep *step,
+                         int useBias) {
+    for (intptr_t k = 0; k < count; k += 2) {
+        JointPair p;
+        joint_pair_load(batches, k, count, states, bodyCount, &p);
+        joint_solve_pair(&p, step, useBias);
+        joint_pair_store(states, &p);
+    }
+}
+
+static void joint_warm_start_base(DKWideJoint *c, intptr_t n, float *s, intptr_t nb) { joint_warm_start_impl(c, n, s, nb); }
+static void joint_solve_base(DKWideJoint *c, intptr_t n, float *s, intptr_t nb, const DKJointStep *k, int useBias) {
+    if (useBias) joint_solve_impl(c, n, s, nb, k, 1); else joint_solve_impl(c, n, s, nb, k, 0);
+}
+
+#if DK_X86_DISPATCH
+__attribute__((target("avx2"))) static void joint_warm_start_avx2(DKWideJoint *c, intptr_t n, float *s, intptr_t nb) {
+    joint_warm_start_impl(c, n, s, nb);
+}
+__attribute__((target("avx2"))) static void joint_solve_avx2(DKWideJoint *c, intptr_t n, float *s, intptr_t nb,
+                                                             const DKJointStep *k, int useBias) {
+    if (useBias) joint_solve_impl(c, n, s, nb, k, 1); else joint_solve_impl(c, n, s, nb, k, 0);
+}
+#endif
+
+void dk_joint_warm_start(void *batches, intptr_t count, void *states, intptr_t bodyCount) {
+#if DK_X86_DISPATCH
+    if (dk_wide_uses_avx2()) { joint_warm_start_avx2(batches, count, states, bodyCount); return; }
+#endif
+    joint_warm_start_base(batches, count, states, bodyCount);
+}
+
+void dk_joint_solve(void *batches, intptr_t count, void *states, intptr_t bodyCount, const DKJointStep *step, int useBias) {
+#if DK_X86_DISPATCH
+    if (dk_wide_uses_avx2()) { joint_solve_avx2(batches, count, states, bodyCount, step, useBias); return; }
+#endif
+    joint_solve_base(batches, count, states, bodyCount, step, useBias);
+}
