@@ -112,15 +112,25 @@ public struct JointDef: Sendable {
 }
 
 /// A joint: its definition (body slots resolved) and the solver's scratch state.
+///
+/// The fields every step's preparation reads come first — the bodies, the reference angle, the
+/// accumulated impulses, then the definition — so a joint prepared in lanes (`WideJoint`),
+/// whose record is read in colour order, not in memory order, costs three cache lines, not five.
 @usableFromInline
 struct JointRecord {
     var alive = false
     var generation: UInt32 = 0
-    var def = JointDef(type: .distance, bodyA: nil, bodyB: BodyHandle(index: 0, generation: 0))
     var bodyA: Int32 = 0
     var bodyB: Int32 = 0
     var restLength: Float = 0
     var referenceAngle: Float = 0
+    // Accumulated impulses (warm started across steps).
+    var linearImpulse = Vec2.zero
+    var angularImpulse: Float = 0
+    var springImpulse: Float = 0
+    var lowerImpulse: Float = 0, upperImpulse: Float = 0
+    var motorImpulse: Float = 0
+    var def = JointDef(type: .distance, bodyA: nil, bodyB: BodyHandle(index: 0, generation: 0))
 
     // Solver scratch (valid during a step).
     var rA = Vec2.zero, rB = Vec2.zero
@@ -135,12 +145,6 @@ struct JointRecord {
     var springSoftness = Softness.rigid
     var angularSoftness = Softness.rigid
     var linearMass = SIMD4<Float>()  // 2×2 inverse for the target joint
-    // Accumulated impulses (warm started across steps).
-    var linearImpulse = Vec2.zero
-    var angularImpulse: Float = 0
-    var springImpulse: Float = 0
-    var lowerImpulse: Float = 0, upperImpulse: Float = 0
-    var motorImpulse: Float = 0
 
     /// Whether every accumulated impulse is finite.
     @inline(__always)
