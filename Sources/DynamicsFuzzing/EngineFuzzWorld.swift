@@ -123,6 +123,7 @@ final class EngineFuzzWorld {
             for _ in 0..<rng.int(in: 3...40) { addBody() }
         }
         for _ in 0..<rng.int(in: 0...(result.isCrowd ? 20 : 8)) { addJoint() }
+        if result.isCrowd && rng.chance(0.5) { addWeb() }
         check()
         let deadline = FuzzDeadline(seconds: timeLimit)
         for s in 0..<steps {
@@ -329,22 +330,35 @@ final class EngineFuzzWorld {
 
     func localAnchor(_ body: Body) -> Vec2 { rng.chance(0.3) ? .zero : rng.direction() * body.radius * rng.float(0, 0.8) }
 
-    func addJoint() {
+    /// A joint of a random type between random bodies — or, given `pin`, a revolute joint
+    /// between those two bodies at the point halfway between their centres (a web's link).
+    func addJoint(pin: (Body, Body)? = nil) {
         guard !bodies.isEmpty else { return }
-        let type: JointType = [.distance, .revolute, .weld, .prismatic, .target][rng.int(5)]
-        let bi = rng.int(bodies.count)
-        let bodyB = bodies[bi]
+        let type: JointType = pin != nil ? .revolute : [.distance, .revolute, .weld, .prismatic, .target][rng.int(5)]
         var bodyA: Body? = nil
-        if type != .target && (bodies.count < 2 || rng.chance(0.3)) {
-            bodyA = nil  // the ground
-        } else if type != .target {
-            var ai = rng.int(bodies.count - 1)
-            if ai >= bi { ai += 1 }
-            bodyA = bodies[ai]
+        let bodyB: Body
+        if let (a, b) = pin {
+            bodyA = a; bodyB = b
+        } else {
+            let bi = rng.int(bodies.count)
+            bodyB = bodies[bi]
+            if type != .target && (bodies.count < 2 || rng.chance(0.3)) {
+                bodyA = nil  // the ground
+            } else if type != .target {
+                var ai = rng.int(bodies.count - 1)
+                if ai >= bi { ai += 1 }
+                bodyA = bodies[ai]
+            }
         }
         var def = JointDef(type: type, bodyA: bodyA?.a, bodyB: bodyB.a)
-        def.localAnchorA = bodyA.map { localAnchor($0) } ?? placement(radius: 20)
-        def.localAnchorB = localAnchor(bodyB)
+        if let (a, b) = pin {
+            let mid = (one.position(a.a) + one.position(b.a)) / 2
+            def.localAnchorA = one.transform(a.a).invApply(mid)
+            def.localAnchorB = one.transform(b.a).invApply(mid)
+        } else {
+            def.localAnchorA = bodyA.map { localAnchor($0) } ?? placement(radius: 20)
+            def.localAnchorB = localAnchor(bodyB)
+        }
         var kind = "\(type)"
         switch type {
         case .distance:
@@ -390,6 +404,28 @@ final class EngineFuzzWorld {
         joints.append(Joint(a: a, b: b, type: type, bodyA: bodyA?.a, bodyB: bodyB.a))
         result.jointsMade += 1
         say("joint \(a) \(kind) \(bodyA?.name ?? "ground") – \(bodyB.name) anchors \(def.localAnchorA) \(def.localAnchorB)")
+    }
+
+    /// A jointed web among neighbouring crowd bodies: 64–100 revolute joints (limits, motors
+    /// and springs drawn as for any revolute joint) through the 40–60 dynamic bodies nearest a
+    /// random one — a chain, nearest first, then links back to nearer bodies — so one island
+    /// holds enough joints to be coloured and solved in lanes (`WideJoint`).
+    func addWeb() {
+        let dynamic = bodies.filter { $0.type == .dynamic }
+        guard dynamic.count >= 60 else { return }
+        let centre = one.position(dynamic[rng.int(dynamic.count)].a)
+        let web = Array(dynamic.sorted { len(one.position($0.a) - centre) < len(one.position($1.a) - centre) }
+            .prefix(rng.int(in: 40...60)))
+        let links = rng.int(in: 64...100)
+        say("web of \(links) joints through \(web.count) bodies near \(centre)")
+        for k in 0..<links {
+            if k + 1 < web.count {
+                addJoint(pin: (web[k], web[k + 1]))
+            } else {
+                let b = rng.int(in: 1...(web.count - 1))
+                addJoint(pin: (web[rng.int(b)], web[b]))
+            }
+        }
     }
 
     // MARK: Churn between steps
