@@ -97,9 +97,6 @@ struct WideJoint {
                 let dc = sB.center - sA.center
                 put(.dcx, l, dc.x); put(.dcy, l, dc.y)
                 put(.px, l, j.linearImpulse.x); put(.py, l, j.linearImpulse.y)
-                put(.deltaAngle, l, JointSolver.wrapAngle(Rot.relativeAngle(sB.xf.q, sA.xf.q) - j.referenceAngle))
-                let k = iA + iB
-                put(.axialMass, l, k > 0 ? 1 / k : 0)
                 let spring = def.enableSpring && def.hertz > 0
                 put(.rows, l, (spring ? Int32(DK_JOINT_SPRING) : 0) | (def.enableMotor ? Int32(DK_JOINT_MOTOR) : 0)
                     | (def.enableLimit ? Int32(DK_JOINT_LIMIT) : 0))
@@ -107,7 +104,12 @@ struct WideJoint {
                 put(.motorImpulse, l, def.enableMotor ? j.motorImpulse : 0)
                 put(.lowerImpulse, l, def.enableLimit ? j.lowerImpulse : 0)
                 put(.upperImpulse, l, def.enableLimit ? j.upperImpulse : 0)
+                // (Only the axial rows read the angle and the axial mass: a plain pin skips the
+                // arctangent and the division.)
                 guard spring || def.enableMotor || def.enableLimit else { continue }
+                put(.deltaAngle, l, JointSolver.wrapAngle(Rot.relativeAngle(sB.xf.q, sA.xf.q) - j.referenceAngle))
+                let k = iA + iB
+                put(.axialMass, l, k > 0 ? 1 / k : 0)
                 let s = spring ? Softness(hertz: def.hertz, dampingRatio: def.dampingRatio, h: ctx.h) : .rigid
                 put(.springBiasRate, l, s.biasRate); put(.springMassScale, l, s.massScale); put(.springImpulseScale, l, s.impulseScale)
                 put(.motorSpeed, l, def.motorSpeed); put(.maxMotorImpulse, l, ctx.h * def.maxMotorTorque)
