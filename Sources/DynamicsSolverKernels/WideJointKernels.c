@@ -132,6 +132,19 @@ AI void joint_warm(JointPair *p) {
     b->w += F(iB) * LB;
 }
 
+/// One limit row (`JointSolver.rowBias`, then the clamp to a push): `C` the room left before
+/// the limit, `dw` the relative turning speed that uses it up, `old` the row's impulse. Sets
+/// `*fresh` to the new impulse and returns the change to apply.
+AI f8 limit_row(f8 C, f8 dw, f8 old, f8 am, f8 invH, f8 sbr, f8 sms, f8 sisc, int useBias, f8 *fresh) {
+    const f8 zero = SPLAT(0.0f), one = SPLAT(1.0f);
+    i8 spec = C > zero;
+    f8 bias = SEL(spec, useBias ? sbr * C : zero, C * invH);
+    f8 ms = SEL(spec, sms, one), isc = SEL(spec, sisc, zero);
+    f8 impulse = (-am) * ms * (dw + bias) - isc * old;
+    *fresh = MAX0(old + impulse);
+    return *fresh - old;
+}
+
 /// The spring, the motor and the limits of `JointSolver.solveRevolute`, each where its lane has
 /// it and the bodies can turn.
 AI void joint_axial_rows(DKWideJoint *c0, DKWideJoint *c1, int two, V8 *a, V8 *b, const D8 *da, const D8 *db,
@@ -166,35 +179,19 @@ AI void joint_axial_rows(DKWideJoint *c0, DKWideJoint *c1, int two, V8 *a, V8 *b
     if (ANY(limit)) {
         // `JointSolver.rowBias`: speculative where the limit is not reached, soft where it is
         // violated in the biased pass, rigid otherwise.
-        const f8 one = SPLAT(1.0f), invH = SPLAT(k->invH);
+        const f8 invH = SPLAT(k->invH);
         const f8 sbr = SPLAT(useBias ? k->soft.biasRate : 0.0f), sms = SPLAT(useBias ? k->soft.massScale : 1.0f),
                  sisc = SPLAT(useBias ? k->soft.impulseScale : 0.0f);
-        {
-            f8 C = angle - F(lower);
-            i8 spec = C > zero;
-            f8 bias = SEL(spec, useBias ? sbr * C : zero, C * invH);
-            f8 ms = SEL(spec, sms, one), isc = SEL(spec, sisc, zero);
-            f8 old = F(lowerImpulse);
-            f8 impulse = (-am) * ms * ((b->w - a->w) + bias) - isc * old;
-            f8 fresh = MAX0(old + impulse);
-            f8 applied = fresh - old;
-            ST(lowerImpulse, SEL(limit, old, fresh));
-            a->w = SEL(limit, a->w, a->w - iA * applied);
-            b->w = SEL(limit, b->w, b->w + iB * applied);
-        }
-        {
-            f8 C = F(upper) - angle;
-            i8 spec = C > zero;
-            f8 bias = SEL(spec, useBias ? sbr * C : zero, C * invH);
-            f8 ms = SEL(spec, sms, one), isc = SEL(spec, sisc, zero);
-            f8 old = F(upperImpulse);
-            f8 impulse = (-am) * ms * ((a->w - b->w) + bias) - isc * old;
-            f8 fresh = MAX0(old + impulse);
-            f8 applied = fresh - old;
-            ST(upperImpulse, SEL(limit, old, fresh));
-            a->w = SEL(limit, a->w, a->w + iA * applied);
-            b->w = SEL(limit, b->w, b->w - iB * applied);
-        }
+        f8 old = F(lowerImpulse), fresh;
+        f8 applied = limit_row(angle - F(lower), b->w - a->w, old, am, invH, sbr, sms, sisc, useBias, &fresh);
+        ST(lowerImpulse, SEL(limit, old, fresh));
+        a->w = SEL(limit, a->w, a->w - iA * applied);
+        b->w = SEL(limit, b->w, b->w + iB * applied);
+        old = F(upperImpulse);
+        applied = limit_row(F(upper) - angle, a->w - b->w, old, am, invH, sbr, sms, sisc, useBias, &fresh);
+        ST(upperImpulse, SEL(limit, old, fresh));
+        a->w = SEL(limit, a->w, a->w + iA * applied);
+        b->w = SEL(limit, b->w, b->w - iB * applied);
     }
 }
 
