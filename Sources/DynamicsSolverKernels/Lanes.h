@@ -44,6 +44,24 @@ typedef int32_t i4 __attribute__((vector_size(16)));
 #define DK_CHECK(cond, ...) ((void)0)
 #endif
 
+/// Every lane's bodies (`bodyA[4]`, `bodyB[4]` of a batch of `what`) lie in `0 ..< bodyCount`
+/// (debug builds).
+AI void check_lane_bodies(const int32_t *bodyA, const int32_t *bodyB, intptr_t bodyCount, const char *what) {
+#if DEBUG
+    for (int l = 0; l < 4; l++) {
+        DK_CHECK(bodyA[l] >= 0 && bodyA[l] < bodyCount, "%s batch lane %d: body A %d outside 0..<%ld", what, l, (int)bodyA[l],
+                 (long)bodyCount);
+        DK_CHECK(bodyB[l] >= 0 && bodyB[l] < bodyCount, "%s batch lane %d: body B %d outside 0..<%ld", what, l, (int)bodyB[l],
+                 (long)bodyCount);
+    }
+#else
+    (void)bodyA;
+    (void)bodyB;
+    (void)bodyCount;
+    (void)what;
+#endif
+}
+
 
 // Eight-lane values never cross a function boundary (the SSE clone's calling convention has
 // no 256-bit registers): the helpers below are macros or take pointers.

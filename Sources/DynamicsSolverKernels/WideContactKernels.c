@@ -9,20 +9,7 @@
 #include "Lanes.h"
 
 /// Every lane's bodies of a batch lie in `0 ..< bodyCount` (debug builds).
-AI void check_bodies(const DKWideContact *c, intptr_t bodyCount) {
-#if DEBUG
-    for (int l = 0; l < 4; l++) {
-        DK_CHECK(c->bodyA[l] >= 0 && c->bodyA[l] < bodyCount, "batch lane %d: body A %d outside 0..<%ld", l,
-                 (int)c->bodyA[l], (long)bodyCount);
-        DK_CHECK(c->bodyB[l] >= 0 && c->bodyB[l] < bodyCount, "batch lane %d: body B %d outside 0..<%ld", l,
-                 (int)c->bodyB[l], (long)bodyCount);
-    }
-#else
-    (void)c;
-    (void)bodyCount;
-#endif
-}
-
+AI void check_bodies(const DKWideContact *c, intptr_t bodyCount) { check_lane_bodies(c->bodyA, c->bodyB, bodyCount, "contact"); }
 
 /// Whether a block lane's soft rows are block-solved in the biased pass. Each row leaks
 /// isc · K_ii · λ_i of its impulse (so a resting point overlaps as when solved alone); solved

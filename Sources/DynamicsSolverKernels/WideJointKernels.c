@@ -10,19 +10,7 @@
 #include "Lanes.h"
 
 /// Every lane's bodies of a batch lie in `0 ..< bodyCount` (debug builds).
-AI void check_joint_bodies(const DKWideJoint *c, intptr_t bodyCount) {
-#if DEBUG
-    for (int l = 0; l < 4; l++) {
-        DK_CHECK(c->bodyA[l] >= 0 && c->bodyA[l] < bodyCount, "joint batch lane %d: body A %d outside 0..<%ld", l,
-                 (int)c->bodyA[l], (long)bodyCount);
-        DK_CHECK(c->bodyB[l] >= 0 && c->bodyB[l] < bodyCount, "joint batch lane %d: body B %d outside 0..<%ld", l,
-                 (int)c->bodyB[l], (long)bodyCount);
-    }
-#else
-    (void)c;
-    (void)bodyCount;
-#endif
-}
+AI void check_joint_bodies(const DKWideJoint *c, intptr_t bodyCount) { check_lane_bodies(c->bodyA, c->bodyB, bodyCount, "joint"); }
 
 // Swift's Float.pi is π rounded toward zero (0x1.921fb4p1), not to nearest.
 #define PI_F 0x1.921fb4p1f
