@@ -97,7 +97,7 @@ struct WideJoint {
                 let dc = sB.center - sA.center
                 put(.dcx, l, dc.x); put(.dcy, l, dc.y)
                 put(.px, l, j.linearImpulse.x); put(.py, l, j.linearImpulse.y)
-                let spring = def.enableSpring && def.hertz > 0
+                let spring = JointSolver.axialSpringActs(j)
                 put(.rows, l, (spring ? Int32(DK_JOINT_SPRING) : 0) | (def.enableMotor ? Int32(DK_JOINT_MOTOR) : 0)
                     | (def.enableLimit ? Int32(DK_JOINT_LIMIT) : 0))
                 put(.springImpulse, l, spring ? j.springImpulse : 0)

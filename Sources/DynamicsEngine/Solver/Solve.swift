@@ -238,10 +238,8 @@ struct JointPreparation: RangeTask, @unchecked Sendable {
     let ctx: JointSolver.Context
 
     func run(_ r: Range<Int>, part: Int) {
-        if inLanes.isEmpty {
-            for k in r { JointSolver.prepare(&joints[Int(list[k])], sims: sims, metas: metas, ctx: ctx) }
-        } else {
-            for k in r where !inLanes[k] { JointSolver.prepare(&joints[Int(list[k])], sims: sims, metas: metas, ctx: ctx) }
+        for k in r where inLanes.isEmpty || !inLanes[k] {
+            JointSolver.prepare(&joints[Int(list[k])], sims: sims, metas: metas, ctx: ctx)
         }
     }
 }
