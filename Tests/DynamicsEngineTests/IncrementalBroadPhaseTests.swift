@@ -292,6 +292,61 @@ struct IncrementalBroadPhaseTests {
         #expect(sawFew && sawMany)
     }
 
+    @Test("shapes that can have no moving or no static partner (a group colliding with nothing, one with its boundaries only, filters meeting only the ground) skip those searches: contacts = overlapping fat boxes all rules allow; queries still find them")
+    func unreachablePartnersAreNotSearched() throws {
+        let w = World(gravity: Vec2(0, 1000))
+        // The ground's shape is category 8; every other shape the default or a filter below.
+        _ = try w.createBody(BodyDef(type: .static, position: .zero),
+                             shapes: [ShapeDef(.box(halfWidth: 1500, halfHeight: 20, center: Vec2(0, 20)),
+                                               filter: ShapeFilter(categoryBits: 8))])
+        let loners = w.createCollisionGroup(mode: [])  // as joint_grid's sheet: collides with nothing
+        let fenced = w.createCollisionGroup(mode: [.boundaries])  // only its own walls
+        let corners = [Vec2(-700, -900), Vec2(700, -900), Vec2(700, -10), Vec2(-700, -10)]
+        for k in 0..<4 { _ = try w.addBoundary(corners[k], corners[(k + 1) % 4], group: fenced) }
+        // Debris: category 4, mask 8 — the ground only.
+        let debris = ShapeFilter(categoryBits: 4, maskBits: 8)
+        var rng = TestRandom(seed: 0x10_4E25)
+        var bodies: [BodyHandle] = []
+        var kinds: [Int] = []
+        for row in 0..<6 {
+            for col in 0..<30 {
+                let kind = (row * 30 + col) % 4
+                var def = BodyDef(type: .dynamic, position: Vec2(Float(col - 15) * 42 + rng.float(-4, 4), -60 - 70 * Float(row)))
+                if kind == 1 { def.groups = [loners] }
+                if kind == 2 { def.groups = [fenced] }
+                let filter: ShapeFilter = kind == 3 ? debris : .default
+                let geometry: Geometry = rng.float(0, 1) < 0.5 ? .box(halfWidth: rng.float(8, 18), halfHeight: rng.float(8, 18))
+                                                               : .circle(radius: rng.float(8, 18))
+                bodies.append(try w.createBody(def, shapes: [ShapeDef(geometry, filter: filter)]))
+                kinds.append(kind)
+            }
+        }
+        var contactsByKind = [0, 0, 0, 0]
+        for step in 0..<200 {
+            if step % 17 == 5, let b = bodies.randomElement(using: &rng) { w.setLinearVelocity(b, Vec2(rng.float(-400, 400), -600)) }
+            w.step()
+            let (got, want) = Self.keysBesideWoken(w, groups: true)
+            #expect(got == want, "step \(step): \(got.count) contacts, \(want.count) expected; replay: swift test --filter IncrementalBroadPhaseTests")
+            if got != want { return }
+            for c in w.contacts.view where c.shapeA >= 0 {
+                for s in [Int(c.key >> 32), Int(c.key & 0xFFFF_FFFF)] where !w.shapes[s].isStatic {
+                    if let k = bodies.firstIndex(where: { Int($0.index) == Int(w.shapes[s].body) }) { contactsByKind[kinds[k]] += 1 }
+                }
+            }
+        }
+        // Each kind's reach as the rules give it: default 3, loners 0, fenced and debris 2
+        // (static partners only); the fenced bodies and the debris did touch their partners.
+        #expect(w.broadPhase.reachLimited)
+        var reachByKind: [Set<UInt8>] = [[], [], [], []]
+        for (k, b) in bodies.enumerated() { w.forEachShape(of: Int(b.index)) { reachByKind[kinds[k]].insert(w.broadPhase.reach[$0]) } }
+        #expect(reachByKind == [[3], [0], [2], [2]], "reach by kind: \(reachByKind)")
+        #expect(contactsByKind[1] == 0 && contactsByKind[2] > 0 && contactsByKind[3] > 0 && contactsByKind[0] > 0, "contacts by kind: \(contactsByKind)")
+        // The loners are still in the grids the queries read.
+        let loner = bodies[1]
+        let box = w.aabb(loner)
+        #expect(w.bodies(overlapping: box).contains(loner))
+    }
+
     @Test("a shape that only moves within its fat box keeps its pairs without a search")
     func restingPairsStand() throws {
         let w = TestWorld.make()

@@ -40,6 +40,21 @@ struct BroadPhase {
     let isLarge = Column<UInt8>()
     /// Per shape slot: its collision filter (read only for shapes whose record is `filtered`).
     let filters = Column<ShapeFilter>()
+    /// Per shape slot, for moving shapes while `reachLimited`: which partners its collision
+    /// groups and `ShapeFilter` allow at all (bit 0: some moving shape, bit 1: some static
+    /// shape or boundary). A moving shape never looks where nothing can be its partner: a
+    /// sheet whose pieces collide with nothing (Box2D's joint_grid) or debris that only meets
+    /// the ground makes no grid queries in vain (`PairContext.emitPartners`). Found by every
+    /// structural change (`findReach`).
+    let reach = Column<UInt8>()
+    /// Whether some moving shape can have no moving or no static partner (`reach` is read
+    /// only then).
+    var reachLimited = false
+    /// Scratch of `findReach`: the distinct filters of the moving and of the static
+    /// shapes, and the reach of each moving one.
+    let movingFilterKinds = Column<ShapeFilter>()
+    let staticFilterKinds = Column<ShapeFilter>()
+    let kindReach = Column<UInt8>()
     /// Raised by the box update when a moving shape's box left its fat box.
     let boxEscaped = WorkFlag()
     /// The small moving shapes of `active`, by fat box (rebuilt by every pass that looks for pairs).
@@ -92,6 +107,7 @@ struct BroadPhase {
     mutating func appendShapeSlot() {
         boxes.append(AABB(lower: .zero, upper: .zero)); fatBoxes.append(AABB(lower: .zero, upper: .zero)); isLarge.append(0)
         filters.append(.default)
+        reach.append(3)
         activity.inSleepGrid.append(0)
     }
 }
@@ -172,6 +188,96 @@ extension World {
 
     /// The speculative distance: contacts are made this far before shapes touch.
     @inline(__always) var speculativeDistance: Float { 4 * settings.linearSlop }
+}
+
+extension BroadPhase {
+    /// The most distinct filters of either kind `findReach` sorts out (more: the filters
+    /// limit no shape's reach).
+    static let filterKindLimit = 16
+
+    /// Sets `reach` and `reachLimited` for the live moving shapes from the two rules a pair
+    /// must pass (`PairContext.shouldCollide`): the collision groups (a body's item and
+    /// boundary masks against the union of the other bodies' and the boundaries' groups) and
+    /// the shape filters (each against every distinct filter of the moving and of the static
+    /// shapes). Both rules are symmetric, so a shape that allows no moving partner is no
+    /// moving shape's partner either. Conservative: groups of index 64 or more allow
+    /// everything here. Writes only kept buffers: a body made or destroyed in a warm world
+    /// allocates nothing.
+    mutating func findReach(shapes sh: View<ShapeRecord>, metas me: View<BodyMeta>, count: Int) {
+        reachLimited = false
+        // The groups present: moving bodies' item groups, static bodies' item groups,
+        // boundaries' groups; and whether any shape has a filter.
+        var movingItems: UInt64 = 0, staticItems: UInt64 = 0, boundaryGroups: UInt64 = 0
+        var anyOverflow = false, anyFiltered = false
+        for s in 0..<count where sh[s].alive {
+            let b = Int(sh[s].body)
+            if me[b].overflow { anyOverflow = true }
+            if sh[s].filtered { anyFiltered = true }
+            if sh[s].isBoundary {
+                let g = sh[s].boundaryGroup
+                if g >= 64 { anyOverflow = true } else { boundaryGroups |= 1 << UInt64(g) }
+            } else if sh[s].isStatic {
+                staticItems |= me[b].itemMask
+            } else {
+                movingItems |= me[b].itemMask
+            }
+        }
+        // The filters' reach per distinct moving filter (none: every shape reaches both).
+        // (Neighbouring shapes mostly share a filter: the last one found is tried first.)
+        kindReach.removeAllKeepingCapacity()
+        movingFilterKinds.removeAllKeepingCapacity(); staticFilterKinds.removeAllKeepingCapacity()
+        let fv = filters.view
+        var filtersLimit = anyFiltered
+        if filtersLimit {
+            var lastMoving: ShapeFilter? = nil, lastStatic: ShapeFilter? = nil
+            for s in 0..<count where sh[s].alive {
+                let f = sh[s].filtered ? fv[s] : .default
+                if sh[s].isStatic {
+                    if f == lastStatic { continue }
+                    lastStatic = f
+                    if !staticFilterKinds.contains(f) {
+                        guard staticFilterKinds.count < Self.filterKindLimit else { filtersLimit = false; break }
+                        staticFilterKinds.append(f)
+                    }
+                } else {
+                    if f == lastMoving { continue }
+                    lastMoving = f
+                    if !movingFilterKinds.contains(f) {
+                        guard movingFilterKinds.count < Self.filterKindLimit else { filtersLimit = false; break }
+                        movingFilterKinds.append(f)
+                    }
+                }
+            }
+        }
+        if filtersLimit {
+            for f in movingFilterKinds {
+                let m: UInt8 = movingFilterKinds.contains(where: { f.collides(with: $0) }) ? 1 : 0
+                let st: UInt8 = staticFilterKinds.contains(where: { f.collides(with: $0) }) ? 2 : 0
+                kindReach.append(m | st)
+            }
+        }
+        let kinds = movingFilterKinds.view, kr = kindReach.view
+        var lastFilter: ShapeFilter? = nil, lastReach: UInt8 = 3
+        let rv = reach.mutableView
+        var limited = false
+        for s in 0..<count where sh[s].alive && !sh[s].isStatic {
+            let b = Int(sh[s].body)
+            var r: UInt8 = 3
+            if !anyOverflow {
+                let items = me[b].itemMask
+                if items & movingItems == 0 { r &= ~1 }
+                if items & staticItems == 0 && me[b].boundaryMask & boundaryGroups == 0 { r &= ~2 }
+            }
+            if filtersLimit {
+                let f = sh[s].filtered ? fv[s] : .default
+                if f != lastFilter { lastFilter = f; lastReach = kr[kinds.firstIndex(of: f)!] }
+                r &= lastReach
+            }
+            rv[s] = r
+            if r != 3 { limited = true }
+        }
+        reachLimited = limited
+    }
 }
 
 /// The moving shapes a broad-phase pass reads (`active`: those of awake bodies, and those that

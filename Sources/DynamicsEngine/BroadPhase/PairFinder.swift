@@ -58,6 +58,7 @@ extension World {
                 if sh[s].alive && !sh[s].isStatic { mv[count] = Int32(s); count += 1 } else { en[s] = 0 }
             }
             bp.moving.truncate(to: count)
+            bp.findReach(shapes: sh, metas: ctx.metas.readOnly, count: shapeCount)
         }
         assert(bp.moving.elementsEqual((0..<shapeCount).lazy.filter { self.shapes[$0].alive && !self.shapes[$0].isStatic }.map { Int32($0) }),
                "the moving shapes changed without BroadPhase.dirty")
@@ -222,7 +223,8 @@ extension World {
         }
         assert(bp.keptIndex.isSame(as: bp.index(masks: masks)), "the kept pair-finder index is not the broad phase's")
         let pairs = PairContext(world: self, shapes: ctx.shapes, metas: ctx.metas.readOnly, boxes: ctx.fatBoxes.readOnly,
-                              isLarge: bp.isLarge.view, enlarged: bp.enlarged.view, filters: bp.filters.view, index: bp.keptIndex)
+                              isLarge: bp.isLarge.view, enlarged: bp.enlarged.view, filters: bp.filters.view,
+                              reach: bp.reachLimited ? bp.reach.view : nil, index: bp.keptIndex)
         let task = PairEmission(pairs: pairs, emitters: emitters, incremental: incremental,
                                 out: ChunkBuffers(bp.workerPairs.mutableView))
         Parallel.forChunks(workers: workers, count: count, chunkSize: chunkSize, task)
@@ -517,6 +519,9 @@ struct PairContext: @unchecked Sendable {
     let isLarge, enlarged: View<UInt8>
     /// Per shape slot: its collision filter (read for shapes whose record is `filtered`).
     let filters: View<ShapeFilter>
+    /// Per shape slot: which partners its collision groups and filter allow at all
+    /// (`BroadPhase.reach`); nil: every shape may have any.
+    let reach: View<UInt8>?
     let index: BroadPhaseIndex
 
     @inline(__always)
@@ -621,15 +626,20 @@ struct PairContext: @unchecked Sendable {
     @inline(__always)
     func emitPartners(of s: Int, rule: PartnerRule, into out: inout [UInt64]) {
         let box = boxes[s]
+        let allowed = reach?[s] ?? 3
         // Static partners: the static grid, then the large static shapes.
-        query(index.staticGrid, box: box, from: s, rule: .all, into: &out)
-        for t32 in index.staticLarge {
-            let t = Int(t32)
-            if box.overlaps(boxes[t]) && shouldCollide(s, t) { out.append(UInt64(UInt32(s)) << 32 | UInt64(UInt32(t))) }
+        if allowed & 2 != 0 {
+            query(index.staticGrid, box: box, from: s, rule: .all, into: &out)
+            for t32 in index.staticLarge {
+                let t = Int(t32)
+                if box.overlaps(boxes[t]) && shouldCollide(s, t) { out.append(UInt64(UInt32(s)) << 32 | UInt64(UInt32(t))) }
+            }
         }
         // Moving partners: a large shape tests every moving shape; a small one the grid (small
         // shapes) and the large ones.
-        if isLarge[s] != 0 {
+        if allowed & 1 == 0 {
+            return
+        } else if isLarge[s] != 0 {
             for t32 in index.moving {
                 let t = Int(t32)
                 guard let key = pairKey(s, t, rule) else { continue }

@@ -704,7 +704,7 @@ extension World {
         stepContext.columnsChanged()
         // Start from nothing: the designated initialiser made a boundary body and group 0.
         sims.removeAll(); states.removeAll(); metas.removeAll(); groups.ofBody = BodyGroupTable()
-        shapes.removeAll(); shapeNext.removeAll(); broadPhase.boxes.removeAll(); broadPhase.fatBoxes.removeAll(); broadPhase.isLarge.removeAll(); broadPhase.filters.removeAll(); broadPhase.activity.inSleepGrid.removeAll()
+        shapes.removeAll(); shapeNext.removeAll(); broadPhase.boxes.removeAll(); broadPhase.fatBoxes.removeAll(); broadPhase.isLarge.removeAll(); broadPhase.filters.removeAll(); broadPhase.reach.removeAll(); broadPhase.activity.inSleepGrid.removeAll()
         joints.removeAll(); contacts.removeAll()
         groups.records = []
         pool = VertexPool()
@@ -947,6 +947,7 @@ extension World {
             broadPhase.isLarge.reserveCapacity(ns, prefaultingWithin: budget)
             broadPhase.isLarge.append(contentsOf: repeatElement(0, count: ns))
             broadPhase.filters.append(contentsOf: repeatElement(.default, count: ns))
+            broadPhase.reach.append(contentsOf: repeatElement(3, count: ns))
             broadPhase.activity.inSleepGrid.append(contentsOf: repeatElement(0, count: ns))
             let free = World.freeMask(shapeSlots)
             prototypeOf = [Int32](repeating: -1, count: ns)
