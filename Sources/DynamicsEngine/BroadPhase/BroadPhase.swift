@@ -50,6 +50,15 @@ struct BroadPhase {
     /// Whether some moving shape can have no moving or no static partner (`reach` is read
     /// only then).
     var reachLimited = false
+    /// The small awake moving shapes of the last pass that can have no moving partner
+    /// (`reach` bit 0 clear), in slot order. They stay out of `grid`: the pair search reads it
+    /// only for moving partners. The world queries index them apart, by a grid of their own
+    /// built when a query needs it (`QueryIndex.lonerGrid`).
+    let loners = Column<Int32>()
+    /// The other small shapes of that pass, those `grid` holds (while there are loners).
+    let socialSmall = Column<Int32>()
+    /// Moves on whenever `loners` is written (the queries' loner grid follows it).
+    var lonersVersion = 0
     /// Scratch of `findReach`: the distinct filters of the moving and of the static
     /// shapes, and the reach of each moving one.
     let movingFilterKinds = Column<ShapeFilter>()
@@ -191,6 +200,17 @@ extension World {
 }
 
 extension BroadPhase {
+    /// Sorts `small` (the pass's small awake moving shapes, in slot order) into `loners` and
+    /// `socialSmall` by `reach`, and returns the shapes the moving grid is to hold.
+    mutating func setLoners(from small: View<Int32>) -> View<Int32> {
+        loners.removeAllKeepingCapacity(); socialSmall.removeAllKeepingCapacity()
+        lonersVersion &+= 1
+        guard reachLimited else { return small }
+        let rv = reach.view
+        for s in small { if rv[Int(s)] & 1 == 0 { loners.append(s) } else { socialSmall.append(s) } }
+        return loners.isEmpty ? small : socialSmall.view
+    }
+
     /// The most distinct filters of either kind `findReach` sorts out (more: the filters
     /// limit no shape's reach).
     static let filterKindLimit = 16

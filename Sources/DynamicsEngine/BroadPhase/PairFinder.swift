@@ -202,7 +202,10 @@ extension World {
             // Shapes of sleeping bodies go to the sleeping grid: all of them in a pass where every
             // shape looks, else once enough fell asleep since it was built.
             sortActive(&bp, ctx, everything: !incremental, filter: filter)
-            let small = bp.sleepGridCount == 0 ? bp.movingSmall.view : bp.activity.activeSmall.view
+            var small = bp.sleepGridCount == 0 ? bp.movingSmall.view : bp.activity.activeSmall.view
+            // Shapes that can have no moving partner stay out of the grid: only the search for
+            // moving partners reads it, and no such search can find them.
+            if bp.reachLimited || !bp.loners.isEmpty { small = bp.setLoners(from: small) }
             bp.grid.build(ids: small, boxes: ctx.fatBoxes.readOnly, cellSize: bp.cellSize, workers: workers, pipeline: ctx.pipeline,
                           minParallel: options.parallelMin(1024), filter: filter)
         }

@@ -39,6 +39,12 @@ struct QueryIndex {
     var stamp: UInt32 = 0
     /// Queries that scanned every shape because the grids were out of date (for tests).
     var scans = 0
+    /// The broad phase's loners (moving shapes that can have no moving partner, which its
+    /// moving grid leaves out), gridded by their fat boxes for the queries, and the
+    /// `BroadPhase.lonersVersion` it was built for: built by the first query that needs it,
+    /// so a world that is never queried never builds it.
+    var lonerGrid = UniformGrid()
+    var lonerGridVersion = -1
 }
 
 extension World {
@@ -270,6 +276,16 @@ extension World {
         }, visit)
     }
 
+    /// The loners' grid (`QueryIndex.lonerGrid`), built if the broad phase's loners changed
+    /// since.
+    private func lonerGrid() -> GridView {
+        if queryIndex.lonerGridVersion != broadPhase.lonersVersion {
+            queryIndex.lonerGrid.build(ids: broadPhase.loners.view, boxes: broadPhase.fatBoxes.view, cellSize: broadPhase.cellSize)
+            queryIndex.lonerGridVersion = broadPhase.lonersVersion
+        }
+        return GridView(queryIndex.lonerGrid)
+    }
+
     /// The query structure in order: each built grid handed to `cells`, the large shapes and
     /// `outside` to `visit`.
     @inline(__always)
@@ -279,6 +295,7 @@ extension World {
         for t in index.staticLarge { visit(Int(t)) }
         if index.moving.count > 0 {
             if index.grid.geo.nx > 0 { cells(index.grid) }
+            if !broadPhase.loners.isEmpty { cells(lonerGrid()) }
             // (It may still list shapes whose bodies woke since, which `grid` lists too: a
             // shape may come twice.)
             if index.sleepGrid.geo.nx > 0 { cells(index.sleepGrid) }
