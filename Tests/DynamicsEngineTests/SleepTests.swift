@@ -158,9 +158,11 @@ struct SleepTests {
         #expect(w.isAwake(box), "the moving platform should wake the box on it")
     }
 
-    @Test("a box hanging by a pin from a kinematic bar that stands still falls asleep with it, and both stay asleep; a moving bar wakes it")
-    func hangingFromStillKinematic() throws {
+    @Test("a box hanging by a pin from a kinematic bar that stands still falls asleep with it, and both stay asleep; a moving bar wakes it (alone, and beside 70 static bodies: a world that keeps an awake list)",
+          arguments: [0, 70])
+    func hangingFromStillKinematic(staticBodies: Int) throws {
         let w = TestWorld.make(sleep: true)
+        for k in 0..<staticBodies { try TestWorld.box(w, at: Vec2(Float(k) * 50, 5000), size: Vec2(20, 20), type: .static) }
         let bar = try TestWorld.box(w, at: Vec2(0, 0), size: Vec2(300, 20), type: .kinematic)
         // Let go a little off the vertical, damped: it swings to rest after the bar has
         // rested long enough to sleep.

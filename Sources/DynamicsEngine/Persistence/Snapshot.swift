@@ -732,8 +732,11 @@ extension World {
             throw r.invalid("payload", at: r.offset, "\(r.end - r.offset) bytes after the last section")
         }
         // Derived state.
-        bodyCount = 0
-        for i in 0..<nb where metas[i].alive && Int32(i) != boundaryBody { bodyCount += 1 }
+        bodyCount = 0; movingBodyCount = 0
+        for i in 0..<nb where metas[i].alive && Int32(i) != boundaryBody {
+            bodyCount += 1
+            if metas[i].type != .static { movingBodyCount += 1 }
+        }
         jointCount = 0
         for j in 0..<nj where joints[j].alive { jointCount += 1 }
         try restoreSleepingSets(&r)

@@ -48,6 +48,9 @@ struct IslandBuilder {
     static let listedFrom = 64
     /// Bodies of `awake` may have stopped being awake (fallen asleep, destroyed, made static).
     var awakeMayShrink = false
+    /// Raised by the body finalize when a kinematic body fell asleep (alone; it raises
+    /// `awakeMayShrink`).
+    let kinematicSlept = WorkFlag()
     var count = 0
     /// `bodies[bodyStart[i] ..< bodyStart[i + 1]]` are island i's bodies (slot order).
     let bodyStart = Column<Int32>()

@@ -11,12 +11,14 @@ extension World {
         let v = BodyFinalize(ctx: ctx, bodies: awake, linTol: linTol, angTol: angTol,
                              kinematicSleepTime: settings.isSleepEnabled ? settings.timeToSleep : .infinity,
                              maxLinearSpeed: settings.maxLinearSpeed,
-                             continuous: settings.isContinuousEnabled, fastCount: continuous.fastCounter)
+                             continuous: settings.isContinuousEnabled, fastCount: continuous.fastCounter,
+                             kinematicSlept: islands.kinematicSlept)
         continuous.fastCounter.reset()
+        islands.kinematicSlept.clear()
         // Each body is written only by the worker owning its part of the awake list.
         Parallel.forRanges(workers: ctx.workers, count: awake?.count ?? nb, minPerWorker: options.parallelMin(512), v)
-        // (A kinematic body that fell asleep stays on the awake list, passed over, until the
-        // list is next cleaned.)
+        // (A kinematic body that fell asleep leaves the awake list when it is next cleaned.)
+        if islands.kinematicSlept.isSet { islands.awakeMayShrink = true }
         sleepRestingIslands(ctx.metas.readOnly)
         return awake
     }
@@ -58,6 +60,8 @@ struct BodyFinalize: RangeTask, @unchecked Sendable {
     /// Whether fast bodies are flagged for the continuous step, and how many were.
     var continuous: Bool
     unowned(unsafe) var fastCount: FastCounter
+    /// Raised when a kinematic body fell asleep.
+    unowned(unsafe) var kinematicSlept: WorkFlag
 
     func run(_ r: Range<Int>, part: Int) { finalize(r) }
 
@@ -105,6 +109,7 @@ struct BodyFinalize: RangeTask, @unchecked Sendable {
             st.dq = .identity
             Self.advanceSleepTimer(&metas[i], body: i, v: st.v, w: st.w, maxExtent: sim.maxExtent,
                                    dt: dt, linTol: linTol, angTol: angTol, kinematicSleepTime: kinematicSleepTime)
+            if !metas[i].awake { kinematicSlept.set() }
             sims[i] = sim
             states[i] = st
         }

@@ -128,6 +128,14 @@ extension World {
     /// falls asleep with it.)
     func wakeJointedBodies() {
         guard jointCount > 0 else { return }
+        // The awake list up to date and holding every moving body: none sleeps, and no joint
+        // can join an awake body to a sleeping one (a world that never sleeps, as Box2D's
+        // joint_grid, reads none of its joints here).
+        let noneAsleep = !islands.awakeStale && !islands.awakeUnsorted && !islands.awakeMayShrink
+            && islands.awake.count == movingBodyCount
+        assert(!noneAsleep || !metas.view.indices.contains { metas[$0].alive && metas[$0].type != .static && !metas[$0].awake },
+               "every moving body is in the awake list, yet one sleeps: movingBodyCount is off")
+        if noneAsleep { return }
         // (Joints with an awake body: others join two sleeping or static bodies. Waking appends
         // the woken bodies' joints to the list: by index over the joints it held before, read
         // from the column, which an append may move.)

@@ -189,6 +189,7 @@ extension World {
             // (Only a kinematic body falls asleep alone, there.)
             if !me[i].awake { kinematicSlept = true }
         }
+        if kinematicSlept { islands.awakeMayShrink = true }
         sleepRestingIslands(metas.view)
         if islands.setsPending || islands.sleptThisStep > 0 { settleSleepingSets(retiring: islands.sleptThisStep > 0) }
         // Whatever fell asleep — an island, or a kinematic body alone — changed the state: the

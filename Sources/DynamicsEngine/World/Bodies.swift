@@ -93,7 +93,7 @@ extension World {
 
         for (sd, geometry) in prepared { _ = addShape(body: i, def: sd, prepared: geometry) }
         updateMass(body: i)
-        if def.type == .static { broadPhase.staticDirty = true }
+        if def.type == .static { broadPhase.staticDirty = true } else { movingBodyCount += 1 }
         bodyCount += 1
         return handle(ofBody: i)
     }
@@ -284,6 +284,7 @@ extension World {
         metas[i].shapeCount = 0
         bodySlots.release(Int32(i))
         bodyCount -= 1
+        if metas[i].type != .static { movingBodyCount -= 1 }
     }
 
     func releaseShape(_ s: Int) {

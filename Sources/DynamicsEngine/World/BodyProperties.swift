@@ -236,6 +236,7 @@ extension World {
         islands.dirty = true; islands.awakeJointsStale = true
         if metas[i].type == .static || type == .static { broadPhase.staticDirty = true }
         wakeTouchingBodies(of: i)
+        if metas[i].type == .static { movingBodyCount += 1 } else if type == .static { movingBodyCount -= 1 }
         metas[i].type = type
         forEachShape(of: i) { shapes[$0].isStatic = type == .static }
         if type == .static { states[i] = BodyState(); removeFromSleepRing(i); metas[i].awake = false; islands.awakeMayShrink = true } else { metas[i].awake = true; noteMaybeAwake(i) }

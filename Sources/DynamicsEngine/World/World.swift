@@ -40,6 +40,9 @@ public final class World {
     @exclusivity(unchecked) var bodySlots = SlotAllocator()
     /// Number of live bodies.
     @exclusivity(unchecked) public internal(set) var bodyCount = 0
+    /// Number of live dynamic and kinematic bodies (with the awake list, tells whether any
+    /// body sleeps: `wakeJointedBodies`).
+    @exclusivity(unchecked) var movingBodyCount = 0
     /// The body that owns every boundary segment.
     @exclusivity(unchecked) var boundaryBody: Int32 = -1
 
