@@ -50,6 +50,9 @@ struct BroadPhase {
     /// Whether some moving shape can have no moving or no static partner (`reach` is read
     /// only then).
     var reachLimited = false
+    /// While `reachLimited`: the moving shapes that can have some partner (`reach` not 0), in
+    /// slot order — the emitters of a pass in which every shape looks.
+    let seekers = Column<Int32>()
     /// The small awake moving shapes of the last pass that can have no moving partner
     /// (`reach` bit 0 clear), in slot order. They stay out of `grid`: the pair search reads it
     /// only for moving partners. The world queries index them apart, by a grid of their own
@@ -280,6 +283,7 @@ extension BroadPhase {
         var lastFilter: ShapeFilter? = nil, lastReach: UInt8 = 3
         let rv = reach.mutableView
         var limited = false
+        seekers.removeAllKeepingCapacity()
         for s in 0..<count where sh[s].alive && !sh[s].isStatic {
             let b = Int(sh[s].body)
             var r: UInt8 = 3
@@ -297,6 +301,9 @@ extension BroadPhase {
             if r != 3 { limited = true }
         }
         reachLimited = limited
+        if limited {
+            for s in 0..<count where sh[s].alive && !sh[s].isStatic && rv[s] != 0 { seekers.append(Int32(s)) }
+        }
     }
 }
 

@@ -214,7 +214,8 @@ extension World {
         let tEmit = options.isProfiling ? StepProfile.now() : 0
         defer { if options.isProfiling { profile.pairEmission += StepProfile.now() - tEmit } }
         // Pairs: chunks of emitters claimed by the workers, each chunk into its own buffer.
-        let emitters = incremental ? bp.enlargedList.view : bp.moving.view
+        // (Shapes that can have no partner at all look for none: `seekers` leaves them out.)
+        let emitters = incremental ? bp.enlargedList.view : bp.reachLimited ? bp.seekers.view : bp.moving.view
         let count = emitters.count
         let chunkSize = 256
         let chunks = (count + chunkSize - 1) / chunkSize
@@ -373,7 +374,8 @@ private func sortInPlace<Element, Key: Comparable>(_ p: MutableView<Element>, _ 
     }
 }
 
-/// Pair emission for one chunk of moving shapes into the chunk's own buffer.
+/// Pair emission for one chunk of moving shapes into the chunk's own buffer (a shape that can
+/// have no partner, `BroadPhase.reach` 0, emits nothing).
 struct PairEmission: RangeTask, @unchecked Sendable {
     let pairs: PairContext
     /// The shapes that look for partners: every moving shape, or only the enlarged ones.
