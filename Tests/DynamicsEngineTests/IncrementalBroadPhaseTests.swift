@@ -347,6 +347,49 @@ struct IncrementalBroadPhaseTests {
         #expect(w.bodies(overlapping: box).contains(loner))
     }
 
+    @Test("a swinging sheet whose circles collide with nothing (Box2D's joint_grid): no pass looks for partners, and queries still answer as a scan")
+    func partnerlessSheet() throws {
+        var settings = WorldSettings()
+        settings.isSleepEnabled = false
+        let w = World(gravity: Vec2(0, 1000), settings: settings)
+        let sheet = w.createCollisionGroup(mode: [])
+        let n = 12
+        var grid: [BodyHandle] = []
+        for k in 0..<n {
+            for i in 0..<n {
+                var def = BodyDef(type: i == 0 && (k == 0 || k == n - 1) ? .static : .dynamic, position: Vec2(Float(k) * 40, Float(i) * 40))
+                def.groups = [sheet]
+                if def.type == .dynamic { def.linearVelocity = Vec2(600, 0) }  // a sideways swing
+                let b = try w.createBody(def, shapes: [ShapeDef(.circle(radius: 16))])
+                func pin(_ a: BodyHandle, _ anchorA: Vec2, _ anchorB: Vec2) {
+                    var j = JointDef(type: .revolute, bodyA: a, bodyB: b)
+                    j.localAnchorA = anchorA; j.localAnchorB = anchorB
+                    w.createJoint(j)
+                }
+                if i > 0 { pin(grid[grid.count - 1], Vec2(0, 20), Vec2(0, -20)) }
+                if k > 0 { pin(grid[grid.count - n], Vec2(20, 0), Vec2(-20, 0)) }
+                grid.append(b)
+            }
+        }
+        var rng = TestRandom(seed: 0x5EE7)
+        var compared = 0
+        for step in 0..<150 {
+            w.step()
+            #expect(w.contacts.view.allSatisfy { $0.shapeA < 0 }, "step \(step): a contact in a world where nothing collides")
+            guard step % 10 == 9 else { continue }
+            for _ in 0..<8 {
+                let c = w.position(grid[Int(rng.next() % UInt64(grid.count))]) + Vec2(rng.float(-30, 30), rng.float(-30, 30))
+                let box = AABB(lower: c - Vec2(25, 25), upper: c + Vec2(25, 25))
+                #expect(w.bodies(overlapping: box) == w.scanBodies(overlapping: box), "step \(step): box \(box)")
+                let o = c + Vec2(rng.float(-300, 300), rng.float(-300, 300))
+                #expect(w.rayCast(from: o, translation: c - o) == w.scanRay(from: o, translation: c - o), "step \(step): ray from \(o)")
+                compared += 1
+            }
+        }
+        #expect(compared == 120)
+        #expect(w.counters.partnerlessPasses > 100, "partnerless passes: \(w.counters.partnerlessPasses), reused \(w.counters.pairsReusedSteps)")
+    }
+
     @Test("a shape that only moves within its fat box keeps its pairs without a search")
     func restingPairsStand() throws {
         let w = TestWorld.make()

@@ -105,6 +105,7 @@ extension World {
                           half: half, maxMargin: maxMargin, fatMargin: fatMargin, lead: lead)
         Parallel.forRanges(workers: workers, count: boxList.count, minPerWorker: 1024, v)
         // Woken bodies look for their partners again.
+        let requeried = bp.requeryPending
         if bp.requeryPending {
             bp.requeryPending = false
             let en = bp.enlarged.mutableView
@@ -119,6 +120,17 @@ extension World {
         let dirty = bp.dirty || movingCount != bp.lastMovingCount
         if !dirty && !bp.boxEscaped.isSet {
             counters.pairsReusedSteps += 1
+            return
+        }
+        // No moving shape can have a partner (a sheet whose pieces collide with nothing): there
+        // are no pairs, and the lists stand as the last full pass sorted them (every small
+        // moving shape a loner, nothing structural since). Only the fat boxes moved, which the
+        // queries' loner grid follows. (Not with a sleeping grid or woken bodies, which move
+        // shapes between the lists.)
+        if !dirty && !requeried && bp.sleepGridCount == 0 && bp.reachLimited && bp.seekers.isEmpty {
+            assert(bp.pairs.isEmpty && bp.socialSmall.isEmpty, "a world where no shape can have a partner has pairs")
+            bp.lonersVersion &+= 1
+            counters.partnerlessPasses += 1
             return
         }
         bp.pairsChanged = true

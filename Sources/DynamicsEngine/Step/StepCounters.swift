@@ -10,6 +10,9 @@ struct StepCounters {
     var pairsReusedSteps = 0
     /// Steps whose broad phase let only the enlarged shapes look for partners.
     var incrementalPasses = 0
+    /// Steps whose broad phase looked for nothing: shapes moved out of their fat boxes, but
+    /// none can have a partner (`BroadPhase.seekers` empty).
+    var partnerlessPasses = 0
     /// Steps that reused the previous step's islands.
     var islandsReusedSteps = 0
     /// Steps solved by the bodies' own stages only (`World.solveUnconstrained`).
