@@ -290,7 +290,9 @@ private struct BatchPreparation: RangeTask, @unchecked Sendable {
 /// four (`wide`), the others first, one by one: the joints of a colour touch different bodies,
 /// so their order within it changes no result.
 struct ColoredJoints {
-    static let coloredFrom = 64
+    /// The fewest joints a solve group colours (and solves in lanes). Two ragdolls (10 joints
+    /// each) qualify: rain's groups of ragdolls in contact with the floors hold few of them.
+    static let coloredFrom = 16
 
     /// Per body slot: bit k set when the body already has a joint of colour k (scratch).
     let bodyColors = Column<UInt32>()
