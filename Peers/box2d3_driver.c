@@ -317,6 +317,28 @@ static void *allocate(size_t count, size_t size) {
     return p;
 }
 
+/* The scene's seed (`seed=S`): 0 builds the scene as written; any other value shifts each body
+ * of pile and mix, and each row of the pyramid, sideways by its own amount in [-4, 4] cm, so that
+ * a set of seeds gives a set of nearly equal worlds. DynamicsScenes' SceneJitter computes the
+ * same offsets. */
+static uint64_t sceneSeed = 0;
+static const float kJitter = 0.04f;
+
+static uint64_t splitMix(uint64_t x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+/* The sideways shift of body or row `index` (m). */
+static float jitter(int index) {
+    if (sceneSeed == 0) return 0.0f;
+    const uint64_t h = splitMix(sceneSeed * 0x100000001B3ull + (uint64_t)index);
+    const float u = (float)(h >> 40) * (1.0f / 16777216.0f); /* 24 bits: exact in a float */
+    return (2.0f * u - 1.0f) * kJitter;
+}
+
 /* pile (all boxes) and mix (even index circle, odd index box): rows of 50 in a 60 m container. */
 static Scene buildContainer(b2WorldId world, int n, bool mix) {
     Scene s = {0};
@@ -329,7 +351,7 @@ static Scene buildContainer(b2WorldId world, int n, bool mix) {
     s.bodies = allocate((size_t)n, sizeof(b2BodyId));
     for (int i = 0; i < n; ++i) {
         const int r = i / 50, c = i % 50;
-        const float x = (c - 24.5f) * 1.1f + (r % 2 == 1 ? 0.25f : -0.25f);
+        const float x = (c - 24.5f) * 1.1f + (r % 2 == 1 ? 0.25f : -0.25f) + jitter(i);
         const float y = 1.0f + 1.1f * r;
         s.bodies[s.count++] = mix && i % 2 == 0 ? addCircle(world, x, y, 0.5f)
                                                 : addBox(world, b2_dynamicBody, x, y, 0.5f, 0.5f);
@@ -349,7 +371,7 @@ static Scene buildPyramid(b2WorldId world, int base) {
     s.bodies = allocate((size_t)base * (base + 1) / 2, sizeof(b2BodyId));
     for (int i = 0; i < base; ++i) {
         for (int j = i; j < base; ++j) {
-            const float x = (i + 1) * 0.5f + (j - i) - 0.5f * base;
+            const float x = (i + 1) * 0.5f + (j - i) - 0.5f * base + jitter(i);
             const float y = i + 0.5f;
             s.bodies[s.count++] = addBox(world, b2_dynamicBody, x, y, 0.5f, 0.5f);
         }
@@ -464,7 +486,7 @@ static const char *num(double v, char *buf, size_t size) {
 
 static void usage(const char *message) {
     fprintf(stderr,
-            "box2d3_driver: %s\nusage: box2d3_driver <pile|pyramid|mix> <items> <steps> <warmup> <threads> [sleep] [rolling=C]\n",
+            "box2d3_driver: %s\nusage: box2d3_driver <pile|pyramid|mix> <items> <steps> <warmup> <threads> [sleep] [rolling=C] [seed=S]\n",
             message);
     exit(2);
 }
@@ -488,7 +510,7 @@ static double now(void) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 6 || argc > 8) usage("expected 5 to 7 arguments");
+    if (argc < 6 || argc > 9) usage("expected 5 to 8 arguments");
     const char *scene = argv[1];
     const int items = (int)parseCount(argv[2], "items", 1, 10000000);
     const long steps = parseCount(argv[3], "steps", 1, 10000000);
@@ -504,8 +526,14 @@ int main(int argc, char **argv) {
             if (end == argv[k] + 8 || *end != '\0' || !isfinite(c) || c < 0)
                 usage("rolling=C needs a finite C >= 0");
             rollingResistance = c;
+        } else if (strncmp(argv[k], "seed=", 5) == 0) {
+            char *end = NULL;
+            errno = 0;
+            const unsigned long long v = strtoull(argv[k] + 5, &end, 10);
+            if (end == argv[k] + 5 || *end != '\0' || errno != 0 || argv[k][5] == '-') usage("seed=S needs a decimal S >= 0");
+            sceneSeed = (uint64_t)v;
         } else {
-            usage("the optional arguments after <threads> are 'sleep' and 'rolling=C'");
+            usage("the optional arguments after <threads> are 'sleep', 'rolling=C' and 'seed=S'");
         }
     }
     const bool pyramid = strcmp(scene, "pyramid") == 0;
@@ -573,6 +601,7 @@ int main(int argc, char **argv) {
            "\"ms_per_step\":%s,\"seconds\":%s,\"build_seconds\":%s,\"escaped\":%d,\"max_height\":%s,"
            "\"initial_max_height\":%s,\"avg_height\":%s,\"max_speed\":%s,\"mean_speed\":%s,\"kinetic_energy\":%s,"
            "\"awake\":%d,\"seconds_to_rest\":%s,\"penetration_at_rest\":%s,\"touching_contacts\":%d,\"peak_rss_bytes\":%ld%s,"
+           "\"seed\":%llu,"
            "\"settings\":\"4 sub-steps, sleeping %s, %d worker%s, %s%s%s\"}\n",
            v.major, v.minor, v.revision, scene, items, s.count, s.staticBodies, steps, warmup, threads,
            sleep ? "true" : "false", num(rate, b[0], 32), num(rate > 0 ? 1000.0 / rate : 0, b[1], 32),
@@ -582,6 +611,7 @@ int main(int argc, char **argv) {
            restStep >= 0 ? num(restStep * (double)kDt, b[10], 32) : "null",
            restStep >= 0 ? num(restPenetration, b[11], 32) : "null", touching,
            (long)usage.ru_maxrss * 1024L, pyramid ? (standing ? ",\"standing\":true" : ",\"standing\":false") : "",
+           (unsigned long long)sceneSeed,
            sleep ? "on" : "off", threads, threads == 1 ? "" : "s", scheduler,
 #if defined(BOX2D_AVX2)
            ", AVX2",

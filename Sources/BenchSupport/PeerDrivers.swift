@@ -245,9 +245,9 @@ public struct PeerDrivers: Sendable {
 
     /// The arguments of `engine`'s driver (see `PeerRun.driverArguments`).
     public static func arguments(engine: String, scene: String, items: Int, steps: Int, warmup: Int, threads: Int,
-                          sleep: Bool, rollingResistance: Float = 0) -> [String] {
+                          sleep: Bool, rollingResistance: Float = 0, seed: UInt64 = 0) -> [String] {
         PeerRun.driverArguments(engine: engine, scene: scene, items: items, steps: steps, warmup: warmup,
-                                threads: threads, sleep: sleep, rollingResistance: rollingResistance)
+                                threads: threads, sleep: sleep, rollingResistance: rollingResistance, seed: seed)
     }
 
     /// Runs a driver and reads its result line; the run is labelled `engine` (a source-built

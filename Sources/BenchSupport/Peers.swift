@@ -59,6 +59,9 @@ public struct PeerRun: Codable, Sendable, Equatable {
     public var standing: Bool?
     /// The engine's solver settings, in words.
     public var settings: String?
+    /// The scene's seed (`peers --seed`; nil or 0: the scene as written, else each body or
+    /// pyramid row shifted sideways by its own few centimetres, the same in every engine).
+    public var seed: UInt64?
     /// Other failed checks of the engine's own sanity report (DynamicsKit's, e.g.
     /// `kinetic_energy`); the drivers never set it.
     public var failedChecks: [String]?
@@ -77,7 +80,7 @@ public struct PeerRun: Codable, Sendable, Equatable {
         case avgHeight = "avg_height", maxSpeed = "max_speed", meanSpeed = "mean_speed"
         case kineticEnergy = "kinetic_energy", touchingContacts = "touching_contacts"
         case secondsToRest = "seconds_to_rest", penetrationAtRest = "penetration_at_rest"
-        case failedChecks = "failed_checks"
+        case failedChecks = "failed_checks", seed
     }
 
     /// Reads the result line of a driver's standard output: the last line that starts with `{`
@@ -479,14 +482,17 @@ public enum Box2D3SourceBuild {
 
 extension PeerRun {
     /// The command-line arguments of a peer driver: `<scene> <items> <steps> <warmup>`, and for
-    /// Box2D v3 `<threads>`, `sleep` when sleeping is on and `rolling=C` for a rolling resistance.
+    /// Box2D v3 `<threads>`, `sleep` when sleeping is on, `rolling=C` for a rolling resistance
+    /// and `seed=S` for a seed other than 0.
     public static func driverArguments(engine: String, scene: String, items: Int, steps: Int, warmup: Int,
-                                       threads: Int, sleep: Bool, rollingResistance: Float = 0) -> [String] {
+                                       threads: Int, sleep: Bool, rollingResistance: Float = 0,
+                                       seed: UInt64 = 0) -> [String] {
         var out = [scene, "\(items)", "\(steps)", "\(warmup)"]
         if PeerEngines.reportedName(engine) == "box2d3" {
             out.append("\(threads)")
             if sleep { out.append("sleep") }
             if rollingResistance > 0 { out.append("rolling=\(rollingResistance)") }
+            if seed != 0 { out.append("seed=\(seed)") }
         }
         return out
     }

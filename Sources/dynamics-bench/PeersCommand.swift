@@ -12,7 +12,7 @@ enum PeersFormat: String, ExpressibleByArgument, CaseIterable {
 extension DynamicsBench {
     /// `dynamics-bench peers [--scenes pile,pyramid,mix] [--items N|scene:N,…] [--steps 600]
     /// [--warmup 100] [--repeat 3] [--engines ours,box2d,chipmunk,box2d3] [--threads 1,2]
-    /// [--box2d-source DIR] [--sleep] [--rolling-resistance C] [--format table|json|markdown] [--out FILE]`: DynamicsKit
+    /// [--box2d-source DIR] [--sleep] [--rolling-resistance C] [--seed S] [--format table|json|markdown] [--out FILE]`: DynamicsKit
     /// side by side with Box2D 2.4, Chipmunk2D 7 and Box2D v3 on the same scenes.
     struct Peers: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -87,6 +87,10 @@ extension DynamicsBench {
                 help: "Rolling resistance of every dynamic shape (Material.rollingResistance, Box2D v3's b2SurfaceMaterial.rollingResistance; DynamicsKit and Box2D v3 only; default 0: none).")
         var rollingResistance: Float = 0
 
+        @Option(name: .long, parsing: .unconditional,
+                help: "The scene's seed: 0 (the default) builds it as written, another value shifts each body of pile and mix, and each pyramid row, sideways by its own few centimetres, the same in every engine (DynamicsKit and Box2D v3 only). Piles come to rest at chaotic times: compare sets of seeds.")
+        var seed: UInt64 = 0
+
         @Option(name: .long, help: "Output on stdout: table, json (one object per row) or markdown.")
         var format: PeersFormat = .table
 
@@ -118,6 +122,9 @@ extension DynamicsBench {
             try checkRollingResistance(rollingResistance)
             if rollingResistance > 0, let other = engineList.first(where: { !PeerEngines.hasSleepOption($0) }) {
                 throw BenchUsageError("--rolling-resistance: the \(other) driver has none; choose --engines among ours, box2d3\(source.map { ", " + $0.engine } ?? "")")
+            }
+            if seed != 0, let other = engineList.first(where: { !PeerEngines.hasSleepOption($0) }) {
+                throw BenchUsageError("--seed: the \(other) driver builds the scenes as written only; choose --engines among ours, box2d3\(source.map { ", " + $0.engine } ?? "")")
             }
             if let out { try checkWritable(out) }
 
@@ -157,11 +164,15 @@ extension DynamicsBench {
                             } else {
                                 let arguments = PeerDrivers.arguments(engine: engine, scene: c.scene, items: c.items,
                                                                       steps: steps, warmup: warmup, threads: workers,
-                                                                      sleep: sleep, rollingResistance: rollingResistance)
+                                                                      sleep: sleep, rollingResistance: rollingResistance,
+                                                                      seed: seed)
                                 run = try PeerDrivers.run(binaries[engine]!, arguments: arguments,
                                                           engine: engine, reportedEngine: PeerEngines.reportedName(engine),
                                                           scene: c.scene, items: c.items, steps: steps, warmup: warmup,
                                                           threads: workers)
+                                guard (run.seed ?? 0) == seed else {
+                                    throw BenchUsageError("\(engine) built \(c.scene) with seed \(run.seed ?? 0), not \(seed): rebuild its driver")
+                                }
                             }
                             runs.append(run)
                             if !quiet {
@@ -188,7 +199,7 @@ extension DynamicsBench {
         /// warm-up untimed, only `step()` in the timed window) and converts the result to metres.
         private func runOurs(scene name: String, items: Int, threads: Int, allocator: String) throws -> PeerRun {
             let scene = try SceneCatalog.scene(named: name)
-            var options = RunOptions(size: items, steps: steps, threads: threads, seed: 0, warmup: warmup, repeats: 1)
+            var options = RunOptions(size: items, steps: steps, threads: threads, seed: seed, warmup: warmup, repeats: 1)
             options.rollingResistance = rollingResistance
             let bar = ProgressBar(label: "\(name) \(items) ours ×\(threads)", total: warmup + steps,
                                   enabled: ProgressBar.shouldDraw(quiet: quiet))
@@ -212,6 +223,7 @@ extension DynamicsBench {
                               steps: steps, stepsPerSec: record.median, escaped: record.escaped ?? 0)
             run.threads = threads
             run.sleep = sleep ? true : nil
+            run.seed = seed
             run.version = "git " + (gitCommit().map { String($0.prefix(12)) } ?? "unknown")
             run.staticBodies = record.staticBodies
             run.warmup = warmup

@@ -139,6 +139,11 @@ struct PeersTests {
         #expect(PeerRun.driverArguments(engine: "box2d3.2", scene: "mix", items: 2000, steps: 10, warmup: 3000,
                                         threads: 1, sleep: true, rollingResistance: 0.05)
                 == ["mix", "2000", "10", "3000", "1", "sleep", "rolling=0.05"])
+        #expect(PeerRun.driverArguments(engine: "box2d3.2", scene: "pile", items: 1000, steps: 10, warmup: 3000,
+                                        threads: 1, sleep: true, seed: 7)
+                == ["pile", "1000", "10", "3000", "1", "sleep", "seed=7"])
+        #expect(PeerRun.driverArguments(engine: "box2d3.2", scene: "pile", items: 1000, steps: 10, warmup: 0,
+                                        threads: 1, sleep: false, seed: 0) == ["pile", "1000", "10", "0", "1"])
 
         let wheel = Box2D3Wheel.compileArguments(driver: "/p/Peers/box2d3_driver.c", root: "/p/.build/peers/box2d3",
                                                  output: "/p/.build/peers/box2d3_driver")

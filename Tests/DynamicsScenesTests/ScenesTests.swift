@@ -97,6 +97,41 @@ struct ScenesTests {
         #expect(s.initialMaxHeight == 950)
     }
 
+    @Test("a seed other than 0 shifts each pile or mix body, and each pyramid row, sideways by at most 4 cm",
+          arguments: ["pile", "mix", "pyramid"])
+    func seededScenesShiftSideways(name: String) throws {
+        let scene = try #require(SceneCatalog.named(name))
+        let size = name == "pyramid" ? 12 : 300
+        let plain = try scene.build(size: size, seed: 0)
+        let written = plain.dynamicBodies.map { plain.world.position($0) }
+        var shifted: Set<Int> = []
+        for seed: UInt64 in [1, 2, 0xdead_beef] {
+            let s = try scene.build(size: size, seed: seed)
+            let p = s.dynamicBodies.map { s.world.position($0) }
+            #expect(p.count == written.count)
+            var rowShift: [Float: Float] = [:]
+            for k in p.indices {
+                // Sideways only, within 4 cm (1 cm = 1 pt).
+                #expect(p[k].y == written[k].y)
+                let dx = p[k].x - written[k].x
+                #expect(abs(dx) <= 4.0001, "\(name) seed \(seed) body \(k) moved \(dx) pt")
+                if abs(dx) > 0.01 { shifted.insert(k) }
+                if name == "pyramid" {
+                    // A pyramid row moves as one, so its boxes still touch.
+                    if let r = rowShift[p[k].y] { #expect(abs(r - dx) < 1e-3) } else { rowShift[p[k].y] = dx }
+                }
+            }
+            // Nothing overlaps at the start: 1 m bodies, centres at least 1 m apart along x in a row.
+            let rows = Dictionary(grouping: p, by: \.y)
+            for (_, row) in rows {
+                let xs = row.map(\.x).sorted()
+                for k in 1..<max(xs.count, 1) { #expect(xs[k] - xs[k - 1] >= 100 - 1e-3) }
+            }
+        }
+        // Most bodies (pyramid: most rows' boxes) move under some seed.
+        #expect(shifted.count > written.count * 3 / 4)
+    }
+
     @Test("pyramid 10 × 300 steps still stands; the top box stays put")
     func pyramidStands() throws {
         let s = try #require(SceneCatalog.named("pyramid")).build(size: 10, seed: 0)

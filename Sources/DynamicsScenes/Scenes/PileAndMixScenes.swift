@@ -17,7 +17,8 @@ enum PileAndMixScenes {
     ) { try build($0, circleAt: { $0 % 2 == 0 }) }
 
     /// Builds the container and its bodies, body i a circle where `circleAt(i)`, else a box.
-    /// Deterministic: the seed is ignored.
+    /// Seed 0 is the scene as written; another seed shifts each body sideways by a few
+    /// centimetres (`SceneJitter`).
     static func build(_ request: SceneDescriptor.Request, circleAt: (Int) -> Bool) throws -> SceneInstance {
         let size = request.size
         let world = SceneUnits.throughputWorld()
@@ -26,7 +27,7 @@ enum PileAndMixScenes {
         var bodies: [BodyHandle] = []
         bodies.reserveCapacity(size)
         for i in 0..<size {
-            let p = BoxContainer.position(of: i)
+            let p = BoxContainer.position(of: i, shift: SceneJitter.offset(seed: request.seed, index: i))
             if circleAt(i) {
                 bodies.append(try world.addCircle(.dynamic, center: p, radius: half))
             } else {

@@ -33,19 +33,22 @@ enum PyramidScene {
     /// Centres (metres, y up) of a pyramid of 1 m boxes with `base` boxes on its base row, in
     /// creation order (row by row from the base, left to right; the last is the top box): the
     /// base row's first box at x = `firstX`, the base resting on y = `baseY`. Box2D's pyramids
-    /// (`CreateLargePyramid`, `CreateSmallPyramid`) are laid out the same way.
-    static func boxCenters(base: Int, firstX: Float, baseY: Float) -> [Vec2] {
+    /// (`CreateLargePyramid`, `CreateSmallPyramid`) are laid out the same way. Row i (0 the base)
+    /// is shifted sideways by `rowShift(i)` metres.
+    static func boxCenters(base: Int, firstX: Float, baseY: Float, rowShift: (Int) -> Float = { _ in 0 }) -> [Vec2] {
         var centers: [Vec2] = []
         centers.reserveCapacity(base * (base + 1) / 2)
         for i in 0..<base {
+            let shift = rowShift(i)
             for j in i..<base {
-                centers.append(Vec2(firstX + 0.5 * Float(i) + Float(j - i), baseY + Float(i) + 0.5))
+                centers.append(Vec2(firstX + 0.5 * Float(i) + Float(j - i) + shift, baseY + Float(i) + 0.5))
             }
         }
         return centers
     }
 
-    /// Builds the pyramid. Deterministic: `seed` is ignored.
+    /// Builds the pyramid. Seed 0 is the pyramid as written; another seed shifts each row
+    /// sideways by a few centimetres (`SceneJitter`), the boxes of a row still touching.
     static func build(_ request: SceneDescriptor.Request) throws -> SceneInstance {
         let size = request.size
         let base = size
@@ -54,7 +57,8 @@ enum PyramidScene {
         try world.addBox(.static, center: SceneUnits.pt(0, -1),
                          halfWidth: SceneUnits.pt(100), halfHeight: SceneUnits.pt(1))
         let half = SceneUnits.pt(0.5)
-        let bodies = try Self.boxCenters(base: base, firstX: 0.5 - 0.5 * Float(base), baseY: 0).map {
+        let bodies = try Self.boxCenters(base: base, firstX: 0.5 - 0.5 * Float(base), baseY: 0,
+                                            rowShift: { SceneJitter.offset(seed: request.seed, index: $0) }).map {
             try world.addBox(.dynamic, center: $0 * SceneUnits.pointsPerMetre, halfWidth: half, halfHeight: half)
         }
         // The last box created is the single box of the top row.

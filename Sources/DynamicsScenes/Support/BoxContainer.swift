@@ -17,10 +17,10 @@ enum BoxContainer {
     /// Wall height H in metres.
     static func wallHeight(rows: Int) -> Float { 1.1 * Float(rows) + 2 }
 
-    /// Centre of body `i`, in points.
-    static func position(of i: Int) -> Vec2 {
+    /// Centre of body `i`, in points, moved `shift` metres sideways.
+    static func position(of i: Int, shift: Float = 0) -> Vec2 {
         let r = i / columns, c = i % columns
-        let x = (Float(c) - 24.5) * 1.1 + (r % 2 == 1 ? 0.25 : -0.25)
+        let x = (Float(c) - 24.5) * 1.1 + (r % 2 == 1 ? 0.25 : -0.25) + shift
         let y = 1 + 1.1 * Float(r)
         return SceneUnits.pt(x, y)
     }
