@@ -132,6 +132,18 @@ struct ScenesTests {
         #expect(shifted.count > written.count * 3 / 4)
     }
 
+    @Test("a seeded body's shift is the one Box2D v3's peer driver computes, bit for bit")
+    func seededShiftMatchesThePeerDriver() throws {
+        // Peers/box2d3_driver.c's jitter(0…2) for seed=1 (gcc -O2 -ffp-contract=off), in metres.
+        let driver: [Float] = [-0x1.6beb84p-16, 0x1.c0a38ap-6, -0x1.48c594p-6]
+        let s = try #require(SceneCatalog.named("pile")).build(size: 3, seed: 1)
+        let plain = try #require(SceneCatalog.named("pile")).build(size: 3, seed: 0)
+        for k in 0..<3 {
+            let moved = (s.world.position(s.dynamicBodies[k]).x - plain.world.position(plain.dynamicBodies[k]).x) / 100
+            #expect(abs(moved - driver[k]) < 1e-5, "body \(k): \(moved) m, the driver's \(driver[k]) m")
+        }
+    }
+
     @Test("pyramid 10 × 300 steps still stands; the top box stays put")
     func pyramidStands() throws {
         let s = try #require(SceneCatalog.named("pyramid")).build(size: 10, seed: 0)

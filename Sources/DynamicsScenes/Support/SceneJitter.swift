@@ -13,7 +13,7 @@ enum SceneJitter {
     /// The shift of body or row `index` (m): 0 for seed 0.
     static func offset(seed: UInt64, index: Int) -> Float {
         guard seed != 0 else { return 0 }
-        let h = mix(seed &* 0x1_0000_01B3 &+ UInt64(truncatingIfNeeded: index))
+        let h = mix(seed &* 0x100_0000_01B3 &+ UInt64(truncatingIfNeeded: index))
         // 24 bits, exact in a Float.
         let u = Float(h >> 40) * (1 / 16_777_216)
         return (2 * u - 1) * amplitude
