@@ -1,7 +1,8 @@
-// The revolute joint passes of the engine's joint colours (see DynamicsSolverKernels.h).
+// The revolute and weld joint passes of the engine's joint colours (see
+// DynamicsSolverKernels.h).
 //
-// Each lane repeats the scalar solver's operations (`JointSolver.warmStart` and
-// `solveRevolute`) in the same order, with the same rounding: products and sums are never
+// Each lane repeats the scalar solver's operations (`JointSolver.warmStart`, `solveRevolute`
+// and `solveWeld`) in the same order, with the same rounding: products and sums are never
 // fused (Lanes.h turns contraction off), a row that is off in a lane is computed and then
 // thrown away by a select, and Swift's `max(x, 0)` and `clamp` pick as Swift does (which
 // matters for -0 and NaN). So a joint gives the same bits solved here, by the scalar solver,
@@ -90,7 +91,7 @@ AI void joint_pair_store(float *states, const JointPair *p) {
     scatter_v(states, p->ib, p->c0->writeB, p->c1->writeB, &p->b, p->two);
 }
 
-/// `JointSolver.warmStart` of a revolute joint.
+/// `JointSolver.warmStart` of a revolute or weld joint.
 AI void joint_warm(JointPair *p) {
     DKWideJoint *c0 = p->c0, *c1 = p->c1;
     V8 *a = &p->a, *b = &p->b;
@@ -100,12 +101,12 @@ AI void joint_warm(JointPair *p) {
     x = F(rBx);
     y = F(rBy);
     f8 rBx = db->c * x - db->s * y, rBy = db->s * x + db->c * y;
-    // motor + lower − upper + the angular impulse (0 for a revolute joint), plus the spring's
-    // where it acts. Without a row in any lane every term is +0.
+    // motor + lower − upper + the angular impulse (a weld's angle row; 0 for a revolute joint),
+    // plus the spring's where it acts. Without a row in any lane every term is +0.
     f8 axial = SPLAT(0.0f);
     i8 rows = FI(rows);
     if (ANY(rows)) {
-        axial = F(motorImpulse) + F(lowerImpulse) - F(upperImpulse) + SPLAT(0.0f);
+        axial = F(motorImpulse) + F(lowerImpulse) - F(upperImpulse) + F(angularImpulse);
         i8 spring = (rows & DK_JOINT_SPRING) != 0;
         axial = SEL(spring, axial, axial + F(springImpulse));
     }
@@ -133,8 +134,8 @@ AI f8 limit_row(f8 C, f8 dw, f8 old, f8 am, f8 invH, f8 sbr, f8 sms, f8 sisc, in
     return *fresh - old;
 }
 
-/// The spring, the motor and the limits of `JointSolver.solveRevolute`, each where its lane has
-/// it and the bodies can turn.
+/// The spring, the motor and the limits of `JointSolver.solveRevolute`, and the angle row of
+/// `solveWeld`, each where its lane has it and the bodies can turn.
 AI void joint_axial_rows(DKWideJoint *c0, DKWideJoint *c1, int two, V8 *a, V8 *b, const D8 *da, const D8 *db,
                          i8 rows, f8 iA, f8 iB, const DKJointStep *k, int useBias) {
     const f8 zero = SPLAT(0.0f);
@@ -142,10 +143,12 @@ AI void joint_axial_rows(DKWideJoint *c0, DKWideJoint *c1, int two, V8 *a, V8 *b
     i8 spring = ((rows & DK_JOINT_SPRING) != 0) & turns;
     i8 motor = ((rows & DK_JOINT_MOTOR) != 0) & turns;
     i8 limit = ((rows & DK_JOINT_LIMIT) != 0) & turns;
-    if (!ANY(spring | motor | limit)) return;
+    i8 weld = ((rows & DK_JOINT_WELD) != 0) & turns;
+    if (!ANY(spring | motor | limit | weld)) return;
     const f8 am = F(axialMass);
     f8 angle = zero;
-    if (ANY(spring | limit)) angle = joint_angle(F(deltaAngle), da, db);
+    // (A weld's angle row reads the angle in the biased pass only.)
+    if (ANY(spring | limit) || (useBias && ANY(weld))) angle = joint_angle(F(deltaAngle), da, db);
     if (ANY(spring)) {
         f8 old = F(springImpulse);
         f8 impulse = (-F(springMassScale)) * am * ((b->w - a->w) + F(springBiasRate) * angle) - F(springImpulseScale) * old;
@@ -181,9 +184,25 @@ AI void joint_axial_rows(DKWideJoint *c0, DKWideJoint *c1, int two, V8 *a, V8 *b
         a->w = SEL(limit, a->w, a->w + iA * applied);
         b->w = SEL(limit, b->w, b->w - iB * applied);
     }
+    if (ANY(weld)) {
+        // `solveWeld`'s angle row: soft toward the reference angle in the biased pass, rigid
+        // in the relax pass.
+        f8 bias = zero, ms = SPLAT(1.0f), isc = zero;
+        if (useBias) {
+            bias = SPLAT(k->soft.biasRate) * angle;
+            ms = SPLAT(k->soft.massScale);
+            isc = SPLAT(k->soft.impulseScale);
+        }
+        f8 old = F(angularImpulse);
+        f8 impulse = ((-am) * ms) * ((b->w - a->w) + bias) - isc * old;
+        ST(angularImpulse, SEL(weld, old, old + impulse));
+        a->w = SEL(weld, a->w, a->w - iA * impulse);
+        b->w = SEL(weld, b->w, b->w + iB * impulse);
+    }
 }
 
-/// `JointSolver.solveRevolute`: the axial rows, then the point rows (`solvePoint`).
+/// `JointSolver.solveRevolute` and `solveWeld`: the axial rows, then the point rows
+/// (`solvePoint`).
 AI void joint_solve_pair(JointPair *p, const DKJointStep *k, int useBias) {
     DKWideJoint *c0 = p->c0, *c1 = p->c1;
     const int two = p->two;

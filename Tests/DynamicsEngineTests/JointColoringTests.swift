@@ -111,7 +111,7 @@ struct JointColoringTests {
         // Other joint types in the same island, and a heavier body here and there.
         for i in stride(from: 0, to: bodies.count - n - 1, by: 7) {
             let a = bodies[i], b = bodies[i + n + 1]
-            var def = JointDef(type: [.weld, .distance, .prismatic][i % 3], bodyA: a, bodyB: b)
+            var def = JointDef(type: [.weld, .distance, .weld, .prismatic][i % 4], bodyA: a, bodyB: b)
             def.localAnchorB = Vec2(3, 0)
             world.createJoint(def)
         }
@@ -127,12 +127,13 @@ struct JointColoringTests {
                     world.angularVelocity(b).bitPattern]
         }
         let joints = world.joints.filter(\.alive).flatMap { j -> [UInt32] in
-            [j.linearImpulse.x, j.linearImpulse.y, j.springImpulse, j.motorImpulse, j.lowerImpulse, j.upperImpulse].map(\.bitPattern)
+            [j.linearImpulse.x, j.linearImpulse.y, j.springImpulse, j.motorImpulse, j.lowerImpulse, j.upperImpulse,
+             j.angularImpulse].map(\.bitPattern)
         }
         return bodies + joints
     }
 
-    @Test("revolute joints solved in lanes give the same bits as solved one by one (every row kind, 1 and 2 workers, both kernels)")
+    @Test("revolute and weld joints solved in lanes give the same bits as solved one by one (every row kind, 1 and 2 workers, both kernels)")
     func lanesMatchScalar() throws {
         defer { WideJoint.lanesOff.store(false, ordering: .relaxed); dk_wide_force_baseline(0) }
         for seed: UInt64 in [1, 2] {
@@ -157,7 +158,7 @@ struct JointColoringTests {
         }
     }
 
-    @Test("each colour's revolute joints are in its batches once, four to a batch; other joints are solved one by one")
+    @Test("each colour's revolute and weld joints are in its batches once, four to a batch; other joints are solved one by one")
     func batchLayout() throws {
         WideJoint.lanesOff.store(false, ordering: .relaxed)
         let world = try mixedGrid(12, seed: 3)
@@ -172,16 +173,18 @@ struct JointColoringTests {
             let colour = Int(cj.colorStart[q])..<Int(cj.colorStart[q + 1])
             let lanes = c.single.upperBound..<colour.upperBound
             #expect(c.single.lowerBound == colour.lowerBound && c.batches.count == (lanes.count + 3) / 4)
-            for t in c.single { #expect(world.joints[Int(cj.order[t])].def.type != .revolute) }
+            for t in c.single { #expect(!WideJoint.takes(world.joints[Int(cj.order[t])].def.type)) }
             let slots = c.batches.flatMap { b in (0..<4).map { Int(cj.wide[b].joint[$0]) } }
             #expect(slots.filter { $0 >= 0 } == lanes.map { Int(cj.order[$0]) }, "colour \(q)")
             #expect(slots.drop(while: { $0 >= 0 }).allSatisfy { $0 < 0 }, "padding only at the end of colour \(q)")
             inBatches += slots.filter { $0 >= 0 }
         }
-        let revolutes = world.joints.indices.filter { world.joints[$0].alive && world.joints[$0].def.type == .revolute }
+        let laned: (Int) -> Bool = { [.revolute, .weld].contains(world.joints[$0].def.type) }
+        let revolutes = world.joints.indices.filter { world.joints[$0].alive && laned($0) }
         let tail = Int(cj.colorStart[k])..<Int(cj.colorStart[k + 1])
-        let uncoloured = tail.map { Int(cj.order[$0]) }.filter { world.joints[$0].def.type == .revolute }
+        let uncoloured = tail.map { Int(cj.order[$0]) }.filter(laned)
         #expect(Set(inBatches).count == inBatches.count && Set(inBatches + uncoloured) == Set(revolutes))
+        #expect(inBatches.contains { world.joints[$0].def.type == .weld }, "no weld joint in lanes")
         #expect(cj.wideCount == cj.wideStart[k] && cj.wideCount > 0)
     }
 }

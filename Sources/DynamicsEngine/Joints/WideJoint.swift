@@ -1,8 +1,8 @@
 import DynamicsSolverKernels
 import Synchronization
 
-/// Four revolute joints of one joint colour, stored lane-wise (the C kernels' `DKWideJoint`,
-/// 496 bytes), so the joint passes of a big island run four lanes at a time — eight, two
+/// Four revolute or weld joints of one joint colour, stored lane-wise (the C kernels'
+/// `DKWideJoint`, 512 bytes), so the joint passes of a big island run four lanes at a time — eight, two
 /// batches side by side, with AVX2 — like the contact batches (`WideContact`).
 ///
 /// A batch is prepared each step straight from its joints' records and bodies, and its
@@ -12,8 +12,8 @@ import Synchronization
 /// gives the same bits as solved alone (tested), and where it is solved never changes a
 /// result.
 ///
-/// The point rows read the fields up to `rows`; the axial rows (spring, motor, limits) read
-/// the rest only when some lane has one, so a batch of plain pins reads about half the batch.
+/// The point rows read the fields up to `rows`; the axial rows (spring, motor, limits, a weld's
+/// angle row) read the rest only when some lane has one, so a batch of plain pins reads about half the batch.
 /// Padding lanes join the world's boundary body to itself with zero masses: they write nothing.
 @usableFromInline
 struct WideJoint {
@@ -26,10 +26,13 @@ struct WideJoint {
     var rAx = F(), rAy = F(), rBx = F(), rBy = F()
     var dcx = F(), dcy = F()
     var px = F(), py = F()
-    /// Per lane: `DK_JOINT_SPRING | DK_JOINT_MOTOR | DK_JOINT_LIMIT` as the joint has them.
+    /// Per lane: `DK_JOINT_SPRING | DK_JOINT_MOTOR | DK_JOINT_LIMIT` as a revolute joint has
+    /// them, `DK_JOINT_WELD` for a weld joint.
     var rows = I(repeating: 0)
     var deltaAngle = F(), axialMass = F()
     var springImpulse = F(), motorImpulse = F(), lowerImpulse = F(), upperImpulse = F()
+    /// A weld joint's angle row impulse (0 for a revolute joint).
+    var angularImpulse = F()
     var springBiasRate = F(), springMassScale = F(), springImpulseScale = F()
     var motorSpeed = F(), maxMotorImpulse = F()
     var lower = F(), upper = F()
@@ -45,18 +48,18 @@ struct WideJoint {
 
     /// Whether a joint of this type is solved in lanes.
     @inline(__always)
-    static func takes(_ type: JointType) -> Bool { type == .revolute }
+    static func takes(_ type: JointType) -> Bool { type == .revolute || type == .weld }
 
     /// The batch's fields in order, each four lanes of 4 bytes (`DKWideJoint`): field `f`'s
     /// lane `l` is 4-byte word `4 f + l` of the batch.
     enum Field: Int {
         case bodyA, bodyB, writeA, writeB, mA, iA, mB, iB, rAx, rAy, rBx, rBy, dcx, dcy, px, py, rows
-        case deltaAngle, axialMass, springImpulse, motorImpulse, lowerImpulse, upperImpulse
+        case deltaAngle, axialMass, springImpulse, motorImpulse, lowerImpulse, upperImpulse, angularImpulse
         case springBiasRate, springMassScale, springImpulseScale, motorSpeed, maxMotorImpulse, lower, upper, joint
     }
 
     /// Prepares the batch for this step straight from its joints' records and bodies: what
-    /// `JointSolver.prepare` computes for a revolute joint, with the same functions (so the
+    /// `JointSolver.prepare` computes for a revolute or weld joint, with the same functions (so the
     /// same bits), written to the lanes; a row that is off starts with no impulse, as there.
     /// `pad`: the body padding lanes name (static, never written).
     /// (Written in place, word by word, through `batch`: a copy of the batch made and written
@@ -79,11 +82,13 @@ struct WideJoint {
                     put(.bodyA, l, pad); put(.bodyB, l, pad); put(.writeA, l, Int32(0)); put(.writeB, l, Int32(0))
                     for f in Field.mA.rawValue...Field.py.rawValue { put(Field(rawValue: f)!, l, Float(0)) }
                     put(.rows, l, Int32(0)); put(.deltaAngle, l, Float(0)); put(.axialMass, l, Float(0))
+                    put(.angularImpulse, l, Float(0))
                     continue
                 }
                 let j = joints[slot]
                 let def = j.def
-                assert(Self.takes(def.type) && j.angularImpulse == 0, "a joint in lanes is a revolute joint")
+                let weld = def.type == .weld
+                assert(Self.takes(def.type) && (weld || j.angularImpulse == 0), "a joint in lanes is a revolute or weld joint")
                 let a = Int(j.bodyA), b = Int(j.bodyB)
                 let sA = sims[a], sB = sims[b]
                 put(.bodyA, l, j.bodyA); put(.bodyB, l, j.bodyB)
@@ -97,16 +102,20 @@ struct WideJoint {
                 let dc = sB.center - sA.center
                 put(.dcx, l, dc.x); put(.dcy, l, dc.y)
                 put(.px, l, j.linearImpulse.x); put(.py, l, j.linearImpulse.y)
+                // (A weld joint has no spring, and its motor and limits are never solved; their
+                // impulses still enter its warm start, as in `JointSolver.warmStart`.)
                 let spring = JointSolver.axialSpringActs(j)
-                put(.rows, l, (spring ? Int32(DK_JOINT_SPRING) : 0) | (def.enableMotor ? Int32(DK_JOINT_MOTOR) : 0)
-                    | (def.enableLimit ? Int32(DK_JOINT_LIMIT) : 0))
+                put(.rows, l, weld ? Int32(DK_JOINT_WELD)
+                    : (spring ? Int32(DK_JOINT_SPRING) : 0) | (def.enableMotor ? Int32(DK_JOINT_MOTOR) : 0)
+                        | (def.enableLimit ? Int32(DK_JOINT_LIMIT) : 0))
                 put(.springImpulse, l, spring ? j.springImpulse : 0)
                 put(.motorImpulse, l, def.enableMotor ? j.motorImpulse : 0)
                 put(.lowerImpulse, l, def.enableLimit ? j.lowerImpulse : 0)
                 put(.upperImpulse, l, def.enableLimit ? j.upperImpulse : 0)
+                put(.angularImpulse, l, j.angularImpulse)
                 // (Only the axial rows read the angle and the axial mass: a plain pin skips the
                 // arctangent and the division.)
-                guard spring || def.enableMotor || def.enableLimit else { continue }
+                guard spring || def.enableMotor || def.enableLimit || weld else { continue }
                 put(.deltaAngle, l, JointSolver.wrapAngle(Rot.relativeAngle(sB.xf.q, sA.xf.q) - j.referenceAngle))
                 let k = iA + iB
                 put(.axialMass, l, k > 0 ? 1 / k : 0)
@@ -128,10 +137,12 @@ struct WideJoint {
             guard slot >= 0 else { continue }
             let linear = Vec2(px[l], py[l])
             let spring = springImpulse[l], motor = motorImpulse[l], lower = lowerImpulse[l], upper = upperImpulse[l]
-            if linear.isFinite && spring.isFinite && motor.isFinite && lower.isFinite && upper.isFinite {
+            let angular = angularImpulse[l]
+            if linear.isFinite && spring.isFinite && motor.isFinite && lower.isFinite && upper.isFinite && angular.isFinite {
                 joints[slot].linearImpulse = linear
                 joints[slot].springImpulse = spring; joints[slot].motorImpulse = motor
                 joints[slot].lowerImpulse = lower; joints[slot].upperImpulse = upper
+                joints[slot].angularImpulse = angular
             } else {
                 joints[slot].clearImpulses()
             }
@@ -153,6 +164,7 @@ struct WideJoint {
             (MemoryLayout<W>.offset(of: \W.deltaAngle), MemoryLayout<D>.offset(of: \D.deltaAngle)),
             (MemoryLayout<W>.offset(of: \W.springImpulse), MemoryLayout<D>.offset(of: \D.springImpulse)),
             (MemoryLayout<W>.offset(of: \W.upperImpulse), MemoryLayout<D>.offset(of: \D.upperImpulse)),
+            (MemoryLayout<W>.offset(of: \W.angularImpulse), MemoryLayout<D>.offset(of: \D.angularImpulse)),
             (MemoryLayout<W>.offset(of: \W.springBiasRate), MemoryLayout<D>.offset(of: \D.springBiasRate)),
             (MemoryLayout<W>.offset(of: \W.maxMotorImpulse), MemoryLayout<D>.offset(of: \D.maxMotorImpulse)),
             (MemoryLayout<W>.offset(of: \W.upper), MemoryLayout<D>.offset(of: \D.upper)),
@@ -163,6 +175,7 @@ struct WideJoint {
             (.iB, MemoryLayout<D>.offset(of: \D.iB)), (.dcy, MemoryLayout<D>.offset(of: \D.dcy)),
             (.py, MemoryLayout<D>.offset(of: \D.py)), (.rows, MemoryLayout<D>.offset(of: \D.rows)),
             (.axialMass, MemoryLayout<D>.offset(of: \D.axialMass)), (.upperImpulse, MemoryLayout<D>.offset(of: \D.upperImpulse)),
+            (.angularImpulse, MemoryLayout<D>.offset(of: \D.angularImpulse)),
             (.springImpulseScale, MemoryLayout<D>.offset(of: \D.springImpulseScale)),
             (.maxMotorImpulse, MemoryLayout<D>.offset(of: \D.maxMotorImpulse)), (.upper, MemoryLayout<D>.offset(of: \D.upper)),
             (.joint, MemoryLayout<D>.offset(of: \D.joint)),

@@ -153,10 +153,10 @@ typedef struct DKLoneStep {
 void dk_lone_island(void *batch, int lanes, void *states, intptr_t bodyCount, const DKLoneBody *bodies, intptr_t bodyN,
                     intptr_t subSteps, const DKLoneStep *step);
 
-/// Four revolute joints of one joint colour, lane-wise: the memory layout of the engine's
-/// Swift `WideJoint` (496 bytes; checked as `DKWideContact` is). The point rows read the
-/// fields up to `rows`; the spring, motor and limit rows (the axial rows) read the rest, and
-/// only when some lane of the batch has one. Anchors are relative to the body centres at the
+/// Four revolute or weld joints of one joint colour, lane-wise: the memory layout of the
+/// engine's Swift `WideJoint` (512 bytes; checked as `DKWideContact` is). The point rows read
+/// the fields up to `rows`; the spring, motor and limit rows and a weld's angle row (the axial
+/// rows) read the rest, and only when some lane of the batch has one. Anchors are relative to the body centres at the
 /// start of the step, in the world frame.
 typedef struct DKWideJoint {
     int32_t bodyA[4], bodyB[4];
@@ -169,12 +169,15 @@ typedef struct DKWideJoint {
     /// The point rows' accumulated impulse.
     float px[4], py[4];
     /// Per lane: bit 0 (`DK_JOINT_SPRING`) the spring acts, bit 1 (`DK_JOINT_MOTOR`) the motor
-    /// and bit 2 (`DK_JOINT_LIMIT`) the limits are on; a row runs only where the bodies can
-    /// turn (iA + iB > 0).
+    /// and bit 2 (`DK_JOINT_LIMIT`) the limits are on, bit 3 (`DK_JOINT_WELD`) the lane is a
+    /// weld joint, whose angle row holds the relative rotation; a row runs only where the
+    /// bodies can turn (iA + iB > 0).
     int32_t rows[4];
     /// The joint angle at the start of the step (less the reference angle), 1 / (iA + iB).
     float deltaAngle[4], axialMass[4];
     float springImpulse[4], motorImpulse[4], lowerImpulse[4], upperImpulse[4];
+    /// A weld joint's angle row impulse (0 for a revolute joint).
+    float angularImpulse[4];
     /// The spring's soft-constraint coefficients for this step's sub-step.
     float springBiasRate[4], springMassScale[4], springImpulseScale[4];
     /// The motor's speed and its largest impulse in a sub-step (h · maximum torque).
@@ -184,7 +187,7 @@ typedef struct DKWideJoint {
     int32_t joint[4];
 } DKWideJoint;
 
-enum { DK_JOINT_SPRING = 1, DK_JOINT_MOTOR = 2, DK_JOINT_LIMIT = 4 };
+enum { DK_JOINT_SPRING = 1, DK_JOINT_MOTOR = 2, DK_JOINT_LIMIT = 4, DK_JOINT_WELD = 8 };
 
 /// The step's constants the joint passes use: 1 / h and the joints' soft-constraint
 /// coefficients (the engine's `jointSoftness`).
@@ -193,11 +196,11 @@ typedef struct DKJointStep {
     DKSoftness soft;
 } DKJointStep;
 
-/// The revolute joint passes over `count` consecutive batches of ONE joint colour (no dynamic
-/// body twice), two side by side: the warm start, and the biased (`useBias` 1) or relax (0)
-/// pass — spring, motor, lower and upper limit, then the point rows, as the engine's scalar
-/// `JointSolver` solves a revolute joint, operation for operation, so a lane's result is bit
-/// for bit the scalar one. `states` as for the contact passes.
+/// The revolute and weld joint passes over `count` consecutive batches of ONE joint colour (no
+/// dynamic body twice), two side by side: the warm start, and the biased (`useBias` 1) or
+/// relax (0) pass — spring, motor, lower and upper limit (revolute) or the angle row (weld),
+/// then the point rows, as the engine's scalar `JointSolver` solves those joints, operation for
+/// operation, so a lane's result is bit for bit the scalar one. `states` as for the contact passes.
 void dk_joint_warm_start(void *batches, intptr_t count, void *states, intptr_t bodyCount);
 void dk_joint_solve(void *batches, intptr_t count, void *states, intptr_t bodyCount, const DKJointStep *step, int useBias);
 
