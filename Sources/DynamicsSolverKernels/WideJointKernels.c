@@ -1,8 +1,8 @@
-// The revolute and weld joint passes of the engine's joint colours (see
+// The revolute, weld and distance joint passes of the engine's joint colours (see
 // DynamicsSolverKernels.h).
 //
-// Each lane repeats the scalar solver's operations (`JointSolver.warmStart`, `solveRevolute`
-// and `solveWeld`) in the same order, with the same rounding: products and sums are never
+// Each lane repeats the scalar solver's operations (`JointSolver.warmStart`, `solveRevolute`,
+// `solveWeld` and `solveDistance`) in the same order, with the same rounding: products and sums are never
 // fused (Lanes.h turns contraction off), a row that is off in a lane is computed and then
 // thrown away by a select, and Swift's `max(x, 0)` and `clamp` pick as Swift does (which
 // matters for -0 and NaN). So a joint gives the same bits solved here, by the scalar solver,
@@ -73,9 +73,14 @@ typedef struct {
     D8 da, db;
 } JointPair;
 
-AI void joint_pair_load(DKWideJoint *batches, intptr_t k, intptr_t count, const float *states, intptr_t bodyCount,
-                        JointPair *p) {
-    p->two = k + 1 < count;
+/// Whether batch `c` holds distance joints (a batch holds one kind; its padding lanes too).
+AI int is_distance(const DKWideJoint *c) { return (c->rows[0] & DK_JOINT_DISTANCE) != 0; }
+
+/// Loads batch `k`, with batch `k + 1` beside it when there is one of the same kind. Returns
+/// how many batches it took.
+AI intptr_t joint_pair_load(DKWideJoint *batches, intptr_t k, intptr_t count, const float *states, intptr_t bodyCount,
+                            JointPair *p) {
+    p->two = k + 1 < count && is_distance(batches + k) == is_distance(batches + k + 1);
     p->c0 = batches + k;
     p->c1 = p->two ? p->c0 + 1 : p->c0;
     check_joint_bodies(p->c0, bodyCount);
@@ -84,6 +89,7 @@ AI void joint_pair_load(DKWideJoint *batches, intptr_t k, intptr_t count, const 
     indices(p->c0->bodyB, p->c1->bodyB, p->ib);
     gather_full(states, p->ia, &p->a, &p->da);
     gather_full(states, p->ib, &p->b, &p->db);
+    return p->two ? 2 : 1;
 }
 
 AI void joint_pair_store(float *states, const JointPair *p) {
@@ -249,21 +255,154 @@ AI void joint_solve_pair(JointPair *p, const DKJointStep *k, int useBias) {
     b->w += iB * (rBx * iy - rBy * ix);
 }
 
+/// The anchors of the pair's joints turned by the step's rotation so far (`dq.rotate(r)`).
+AI void turned_anchors(DKWideJoint *c0, DKWideJoint *c1, const D8 *da, const D8 *db, f8 *rAx, f8 *rAy, f8 *rBx,
+                       f8 *rBy) {
+    f8 x = F(rAx), y = F(rAy);
+    *rAx = da->c * x - da->s * y;
+    *rAy = da->s * x + da->c * y;
+    x = F(rBx);
+    y = F(rBy);
+    *rBx = db->c * x - db->s * y;
+    *rBy = db->s * x + db->c * y;
+}
+
+/// `JointSolver.applyAxial`: `impulse` along the axis, in the lanes of `m`.
+AI void distance_apply(V8 *a, V8 *b, i8 m, f8 impulse, f8 axx, f8 axy, f8 rAx, f8 rAy, f8 rBx, f8 rBy, f8 mA, f8 iA,
+                       f8 mB, f8 iB) {
+    f8 px = impulse * axx, py = impulse * axy;
+    a->vx = SEL(m, a->vx, a->vx - mA * px);
+    a->vy = SEL(m, a->vy, a->vy - mA * py);
+    a->w = SEL(m, a->w, a->w - iA * (rAx * py - rAy * px));
+    b->vx = SEL(m, b->vx, b->vx + mB * px);
+    b->vy = SEL(m, b->vy, b->vy + mB * py);
+    b->w = SEL(m, b->w, b->w + iB * (rBx * py - rBy * px));
+}
+
+/// `JointSolver.warmStart` of a distance joint: spring + lower − upper + the rod's impulse,
+/// along the axis of the start of the step.
+AI void distance_warm(JointPair *p) {
+    DKWideJoint *c0 = p->c0, *c1 = p->c1;
+    f8 rAx, rAy, rBx, rBy;
+    turned_anchors(c0, c1, &p->da, &p->db, &rAx, &rAy, &rBx, &rBy);
+    f8 axial = ((F(springImpulse) + F(lowerImpulse)) - F(upperImpulse)) + F(angularImpulse);
+    f8 px = axial * F(axisX), py = axial * F(axisY);
+    f8 LA = rAx * py - rAy * px, LB = rBx * py - rBy * px;
+    f8 mA = F(mA), mB = F(mB);
+    V8 *a = &p->a, *b = &p->b;
+    a->vx -= mA * px;
+    a->vy -= mA * py;
+    a->w -= F(iA) * LA;
+    b->vx += mB * px;
+    b->vy += mB * py;
+    b->w += F(iB) * LB;
+}
+
+/// The relative speed of B's anchor against A's along the axis (`dot(axis, vr)`); `flip`
+/// measures A's against B's (the upper limit's row).
+AI f8 distance_speed(const V8 *a, const V8 *b, f8 axx, f8 axy, f8 rAx, f8 rAy, f8 rBx, f8 rBy, int flip) {
+    f8 vx, vy;
+    if (flip) {
+        vx = ((a->vx + (-a->w) * rAy) - b->vx) - (-b->w) * rBy;
+        vy = ((a->vy + a->w * rAx) - b->vy) - b->w * rBx;
+    } else {
+        vx = ((b->vx + (-b->w) * rBy) - a->vx) - (-a->w) * rAy;
+        vy = ((b->vy + b->w * rBx) - a->vy) - a->w * rAx;
+    }
+    return axx * vx + axy * vy;
+}
+
+/// One length limit of `JointSolver.solveDistance` (`rowBias`, then Swift's `max(0, x)`):
+/// `C` the room left, `speed` the relative speed that uses it up, `old` the row's impulse.
+/// Sets `*fresh` to the new impulse and returns the change.
+AI f8 distance_limit(f8 C, f8 speed, f8 old, f8 am, f8 invH, f8 sbr, f8 sms, f8 sisc, int useBias, f8 *fresh) {
+    const f8 zero = SPLAT(0.0f), one = SPLAT(1.0f);
+    i8 spec = C > zero;
+    f8 bias = SEL(spec, useBias ? sbr * C : zero, C * invH);
+    f8 ms = SEL(spec, sms, one), isc = SEL(spec, sisc, zero);
+    f8 impulse = (-ms) * am * (speed + bias) - isc * old;
+    f8 sum = old + impulse;
+    // Swift's max(0, x): `x >= 0 ? x : 0` (so -0 stays -0 and a NaN becomes 0).
+    *fresh = SEL(sum >= zero, zero, sum);
+    return *fresh - old;
+}
+
+/// `JointSolver.solveDistance`: the spring, the lower and the upper length limit where the
+/// lane has them, or the rod's row.
+AI void distance_solve_pair(JointPair *p, const DKJointStep *k, int useBias) {
+    DKWideJoint *c0 = p->c0, *c1 = p->c1;
+    const int two = p->two;
+    V8 *a = &p->a, *b = &p->b;
+    const D8 *da = &p->da, *db = &p->db;
+    const f8 zero = SPLAT(0.0f);
+    const f8 mA = F(mA), mB = F(mB), iA = F(iA), iB = F(iB), am = F(axialMass);
+    f8 rAx, rAy, rBx, rBy;
+    turned_anchors(c0, c1, da, db, &rAx, &rAy, &rBx, &rBy);
+    f8 dx = ((F(dcx) + (db->dx - da->dx)) + rBx) - rAx;
+    f8 dy = ((F(dcy) + (db->dy - da->dy)) + rBy) - rAy;
+    f8 lenSq = dx * dx + dy * dy, len;
+    for (int i = 0; i < 8; i++) len[i] = __builtin_sqrtf(lenSq[i]);
+    i8 apart = len > SPLAT(1.0e-6f);
+    f8 axx = SEL(apart, F(axisX), dx / len), axy = SEL(apart, F(axisY), dy / len);
+    i8 rows = FI(rows);
+    i8 spring = (rows & DK_JOINT_SPRING) != 0, lower = (rows & DK_DISTANCE_LOWER) != 0;
+    i8 upper = (rows & DK_DISTANCE_UPPER) != 0, rod = (rows & DK_DISTANCE_RIGID) != 0;
+    if (ANY(spring)) {
+        f8 speed = distance_speed(a, b, axx, axy, rAx, rAy, rBx, rBy, 0);
+        f8 C = len - F(restLength);
+        f8 old = F(springImpulse);
+        f8 impulse = (-F(springMassScale)) * am * (speed + F(springBiasRate) * C) - F(springImpulseScale) * old;
+        ST(springImpulse, SEL(spring, old, old + impulse));
+        distance_apply(a, b, spring, impulse, axx, axy, rAx, rAy, rBx, rBy, mA, iA, mB, iB);
+    }
+    const f8 invH = SPLAT(k->invH);
+    const f8 sbr = SPLAT(useBias ? k->soft.biasRate : 0.0f), sms = SPLAT(useBias ? k->soft.massScale : 1.0f),
+             sisc = SPLAT(useBias ? k->soft.impulseScale : 0.0f);
+    if (ANY(lower)) {
+        f8 speed = distance_speed(a, b, axx, axy, rAx, rAy, rBx, rBy, 0);
+        f8 old = F(lowerImpulse), fresh;
+        f8 applied = distance_limit(len - F(lower), speed, old, am, invH, sbr, sms, sisc, useBias, &fresh);
+        ST(lowerImpulse, SEL(lower, old, fresh));
+        distance_apply(a, b, lower, applied, axx, axy, rAx, rAy, rBx, rBy, mA, iA, mB, iB);
+    }
+    if (ANY(upper)) {
+        f8 speed = distance_speed(a, b, axx, axy, rAx, rAy, rBx, rBy, 1);
+        f8 old = F(upperImpulse), fresh;
+        f8 applied = distance_limit(F(upper) - len, speed, old, am, invH, sbr, sms, sisc, useBias, &fresh);
+        ST(upperImpulse, SEL(upper, old, fresh));
+        distance_apply(a, b, upper, -applied, axx, axy, rAx, rAy, rBx, rBy, mA, iA, mB, iB);
+    }
+    if (ANY(rod)) {
+        // The rod: soft toward the rest length in the biased pass, rigid in the relax pass.
+        f8 speed = distance_speed(a, b, axx, axy, rAx, rAy, rBx, rBy, 0);
+        f8 bias = zero, ms = SPLAT(1.0f), isc = zero;
+        if (useBias) {
+            bias = SPLAT(k->soft.biasRate) * (len - F(restLength));
+            ms = SPLAT(k->soft.massScale);
+            isc = SPLAT(k->soft.impulseScale);
+        }
+        f8 old = F(angularImpulse);
+        f8 impulse = (-ms) * am * (speed + bias) - isc * old;
+        ST(angularImpulse, SEL(rod, old, old + impulse));
+        distance_apply(a, b, rod, impulse, axx, axy, rAx, rAy, rBx, rBy, mA, iA, mB, iB);
+    }
+}
+
 AI void joint_warm_start_impl(DKWideJoint *batches, intptr_t count, float *states, intptr_t bodyCount) {
-    for (intptr_t k = 0; k < count; k += 2) {
+    for (intptr_t k = 0; k < count;) {
         JointPair p;
-        joint_pair_load(batches, k, count, states, bodyCount, &p);
-        joint_warm(&p);
+        k += joint_pair_load(batches, k, count, states, bodyCount, &p);
+        if (is_distance(p.c0)) distance_warm(&p); else joint_warm(&p);
         joint_pair_store(states, &p);
     }
 }
 
 AI void joint_solve_impl(DKWideJoint *batches, intptr_t count, float *states, intptr_t bodyCount, const DKJointStep *step,
                          int useBias) {
-    for (intptr_t k = 0; k < count; k += 2) {
+    for (intptr_t k = 0; k < count;) {
         JointPair p;
-        joint_pair_load(batches, k, count, states, bodyCount, &p);
-        joint_solve_pair(&p, step, useBias);
+        k += joint_pair_load(batches, k, count, states, bodyCount, &p);
+        if (is_distance(p.c0)) distance_solve_pair(&p, step, useBias); else joint_solve_pair(&p, step, useBias);
         joint_pair_store(states, &p);
     }
 }

@@ -108,11 +108,21 @@ struct JointColoringTests {
                 }
             }
         }
-        // Other joint types in the same island, and a heavier body here and there.
-        for i in stride(from: 0, to: bodies.count - n - 1, by: 7) {
+        // Other joint types in the same island, and a heavier body here and there. Distance
+        // joints of every kind: rods, springs, springs with a minimum or maximum length or both.
+        for (t, i) in stride(from: 0, to: bodies.count - n - 1, by: 5).enumerated() {
             let a = bodies[i], b = bodies[i + n + 1]
-            var def = JointDef(type: [.weld, .distance, .weld, .prismatic][i % 4], bodyA: a, bodyB: b)
+            var def = JointDef(type: [.weld, .distance, .weld, .prismatic, .distance, .distance][t % 6], bodyA: a, bodyB: b)
             def.localAnchorB = Vec2(3, 0)
+            if def.type == .distance {
+                switch (t / 6) % 5 {
+                case 0: break
+                case 1: def.enableSpring = true; def.hertz = uniform(0.5, 6); def.dampingRatio = uniform(0, 1.5)
+                case 2: def.enableSpring = true; def.hertz = uniform(1, 4); def.minLength = uniform(20, 40); def.maxLength = uniform(50, 70)
+                case 3: def.enableSpring = true; def.hertz = 0; def.maxLength = uniform(30, 45)
+                default: def.enableSpring = true; def.hertz = uniform(1, 3); def.enableLimit = true; def.minLength = 0
+                }
+            }
             world.createJoint(def)
         }
         for i in stride(from: 0, to: bodies.count, by: 11) { world.setMaterial(bodies[i], Material(density: uniform(0.5, 4))) }
@@ -133,7 +143,7 @@ struct JointColoringTests {
         return bodies + joints
     }
 
-    @Test("revolute and weld joints solved in lanes give the same bits as solved one by one (every row kind, 1 and 2 workers, both kernels)")
+    @Test("revolute, weld and distance joints solved in lanes give the same bits as solved one by one (every row kind, 1 and 2 workers, both kernels)")
     func lanesMatchScalar() throws {
         defer { WideJoint.lanesOff.store(false, ordering: .relaxed); dk_wide_force_baseline(0) }
         for seed: UInt64 in [1, 2] {
@@ -158,7 +168,7 @@ struct JointColoringTests {
         }
     }
 
-    @Test("each colour's revolute and weld joints are in its batches once, four to a batch; other joints are solved one by one")
+    @Test("each colour's revolute, weld and distance joints are in its batches once, four to a batch, one kind a batch; other joints are solved one by one")
     func batchLayout() throws {
         WideJoint.lanesOff.store(false, ordering: .relaxed)
         let world = try mixedGrid(12, seed: 3)
@@ -172,19 +182,30 @@ struct JointColoringTests {
                                          colorStart: cj.colorStart.view)
             let colour = Int(cj.colorStart[q])..<Int(cj.colorStart[q + 1])
             let lanes = c.single.upperBound..<colour.upperBound
-            #expect(c.single.lowerBound == colour.lowerBound && c.batches.count == (lanes.count + 3) / 4)
+            let isDistance: (Int) -> Bool = { world.joints[$0].def.type == .distance }
+            let laneJoints = lanes.map { Int(cj.order[$0]) }
+            let distances = laneJoints.filter(isDistance).count, others = laneJoints.count - distances
+            // The revolute and weld joints first, then the distance joints, each kind in batches of its own.
+            #expect(laneJoints == laneJoints.filter { !isDistance($0) } + laneJoints.filter(isDistance), "colour \(q)")
+            #expect(c.single.lowerBound == colour.lowerBound && c.batches.count == (others + 3) / 4 + (distances + 3) / 4)
             for t in c.single { #expect(!WideJoint.takes(world.joints[Int(cj.order[t])].def.type)) }
+            for b in c.batches {
+                let lanesOfBatch = (0..<4).map { Int(cj.wide[b].joint[$0]) }
+                let real = lanesOfBatch.filter { $0 >= 0 }
+                #expect(!real.isEmpty && lanesOfBatch.drop(while: { $0 >= 0 }).allSatisfy { $0 < 0 }, "padding only at a batch's end, colour \(q)")
+                #expect(Set(real.map(isDistance)).count == 1, "a batch of two kinds in colour \(q)")
+            }
             let slots = c.batches.flatMap { b in (0..<4).map { Int(cj.wide[b].joint[$0]) } }
-            #expect(slots.filter { $0 >= 0 } == lanes.map { Int(cj.order[$0]) }, "colour \(q)")
-            #expect(slots.drop(while: { $0 >= 0 }).allSatisfy { $0 < 0 }, "padding only at the end of colour \(q)")
+            #expect(slots.filter { $0 >= 0 } == laneJoints, "colour \(q)")
             inBatches += slots.filter { $0 >= 0 }
         }
-        let laned: (Int) -> Bool = { [.revolute, .weld].contains(world.joints[$0].def.type) }
+        let laned: (Int) -> Bool = { WideJoint.takes(world.joints[$0].def.type) }
         let revolutes = world.joints.indices.filter { world.joints[$0].alive && laned($0) }
         let tail = Int(cj.colorStart[k])..<Int(cj.colorStart[k + 1])
         let uncoloured = tail.map { Int(cj.order[$0]) }.filter(laned)
         #expect(Set(inBatches).count == inBatches.count && Set(inBatches + uncoloured) == Set(revolutes))
         #expect(inBatches.contains { world.joints[$0].def.type == .weld }, "no weld joint in lanes")
+        #expect(inBatches.contains { world.joints[$0].def.type == .distance }, "no distance joint in lanes")
         #expect(cj.wideCount == cj.wideStart[k] && cj.wideCount > 0)
     }
 }

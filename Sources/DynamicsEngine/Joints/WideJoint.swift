@@ -1,8 +1,8 @@
 import DynamicsSolverKernels
 import Synchronization
 
-/// Four revolute or weld joints of one joint colour, stored lane-wise (the C kernels'
-/// `DKWideJoint`, 512 bytes), so the joint passes of a big island run four lanes at a time — eight, two
+/// Four revolute or weld joints, or four distance joints, of one joint colour, stored lane-wise
+/// (the C kernels' `DKWideJoint`, 560 bytes), so the joint passes of a big island run four lanes at a time — eight, two
 /// batches side by side, with AVX2 — like the contact batches (`WideContact`).
 ///
 /// A batch is prepared each step straight from its joints' records and bodies, and its
@@ -36,6 +36,8 @@ struct WideJoint {
     var springBiasRate = F(), springMassScale = F(), springImpulseScale = F()
     var motorSpeed = F(), maxMotorImpulse = F()
     var lower = F(), upper = F()
+    /// A distance joint's rest length and its axis at the start of the step.
+    var restLength = F(), axisX = F(), axisY = F()
     /// Each lane's joint slot, -1 for padding (set when the batches are laid out).
     var joint = I(repeating: -1)
 
@@ -48,18 +50,19 @@ struct WideJoint {
 
     /// Whether a joint of this type is solved in lanes.
     @inline(__always)
-    static func takes(_ type: JointType) -> Bool { type == .revolute || type == .weld }
+    static func takes(_ type: JointType) -> Bool { type == .revolute || type == .weld || type == .distance }
 
     /// The batch's fields in order, each four lanes of 4 bytes (`DKWideJoint`): field `f`'s
     /// lane `l` is 4-byte word `4 f + l` of the batch.
     enum Field: Int {
         case bodyA, bodyB, writeA, writeB, mA, iA, mB, iB, rAx, rAy, rBx, rBy, dcx, dcy, px, py, rows
         case deltaAngle, axialMass, springImpulse, motorImpulse, lowerImpulse, upperImpulse, angularImpulse
-        case springBiasRate, springMassScale, springImpulseScale, motorSpeed, maxMotorImpulse, lower, upper, joint
+        case springBiasRate, springMassScale, springImpulseScale, motorSpeed, maxMotorImpulse, lower, upper
+        case restLength, axisX, axisY, joint
     }
 
     /// Prepares the batch for this step straight from its joints' records and bodies: what
-    /// `JointSolver.prepare` computes for a revolute or weld joint, with the same functions (so the
+    /// `JointSolver.prepare` computes for a revolute, weld or distance joint, with the same functions (so the
     /// same bits), written to the lanes; a row that is off starts with no impulse, as there.
     /// `pad`: the body padding lanes name (static, never written).
     /// (Written in place, word by word, through `batch`: a copy of the batch made and written
@@ -76,17 +79,25 @@ struct WideJoint {
             raw.storeBytes(of: v, toByteOffset: 4 * (4 * f.rawValue + l), as: Int32.self)
         }
         do {
+            // A batch holds one kind of joint (distance or not), its padding lanes too.
+            var distanceBatch = false
             for l in 0..<4 {
                 let slot = Int(raw.load(fromByteOffset: 4 * (4 * Field.joint.rawValue + l), as: Int32.self))
                 guard slot >= 0 else {
                     put(.bodyA, l, pad); put(.bodyB, l, pad); put(.writeA, l, Int32(0)); put(.writeB, l, Int32(0))
                     for f in Field.mA.rawValue...Field.py.rawValue { put(Field(rawValue: f)!, l, Float(0)) }
-                    put(.rows, l, Int32(0)); put(.deltaAngle, l, Float(0)); put(.axialMass, l, Float(0))
+                    put(.rows, l, distanceBatch ? Int32(DK_JOINT_DISTANCE) : 0); put(.deltaAngle, l, Float(0))
+                    put(.axialMass, l, Float(0))
                     put(.angularImpulse, l, Float(0))
                     continue
                 }
                 let j = joints[slot]
                 let def = j.def
+                if def.type == .distance {
+                    distanceBatch = true
+                    prepareDistance(raw, lane: l, j, sims: sims, metas: metas, ctx: ctx)
+                    continue
+                }
                 let weld = def.type == .weld
                 assert(Self.takes(def.type) && (weld || j.angularImpulse == 0), "a joint in lanes is a revolute or weld joint")
                 let a = Int(j.bodyA), b = Int(j.bodyB)
@@ -125,6 +136,46 @@ struct WideJoint {
                 put(.lower, l, def.lower); put(.upper, l, def.upper)
             }
         }
+    }
+
+    /// Lane `l` of the batch at `raw`: distance joint `j`, prepared by `JointSolver.prepare`
+    /// itself (on a copy of the record), so the lane holds the same bits the scalar solve
+    /// would use, and flagged with the rows `JointSolver.solveDistance` runs.
+    @inline(__always)
+    static func prepareDistance(_ raw: UnsafeMutableRawPointer, lane l: Int, _ record: JointRecord, sims: View<BodySim>,
+                                metas: View<BodyMeta>, ctx: JointSolver.Context) {
+        @inline(__always) func put(_ f: Field, _ v: Float) {
+            raw.storeBytes(of: v, toByteOffset: 4 * (4 * f.rawValue + l), as: Float.self)
+        }
+        @inline(__always) func put(_ f: Field, _ v: Int32) {
+            raw.storeBytes(of: v, toByteOffset: 4 * (4 * f.rawValue + l), as: Int32.self)
+        }
+        var j = record
+        JointSolver.prepare(&j, sims: sims, metas: metas, ctx: ctx)
+        let def = j.def
+        put(.bodyA, j.bodyA); put(.bodyB, j.bodyB)
+        put(.writeA, j.writeA ? Int32(-1) : 0); put(.writeB, j.writeB ? Int32(-1) : 0)
+        put(.mA, j.invMassA); put(.iA, j.invIA); put(.mB, j.invMassB); put(.iB, j.invIB)
+        put(.rAx, j.rA.x); put(.rAy, j.rA.y); put(.rBx, j.rB.x); put(.rBy, j.rB.y)
+        put(.dcx, j.deltaCenter.x); put(.dcy, j.deltaCenter.y)
+        // (Not read by a distance joint's rows; kept so that they go back unchanged.)
+        put(.px, j.linearImpulse.x); put(.py, j.linearImpulse.y); put(.motorImpulse, j.motorImpulse)
+        var rows = Int32(DK_JOINT_DISTANCE)
+        if def.enableSpring && def.minLength < def.maxLength {
+            if def.hertz > 0 { rows |= Int32(DK_JOINT_SPRING) }
+            if def.minLength > 0 || def.enableLimit { rows |= Int32(DK_DISTANCE_LOWER) }
+            if def.maxLength.isFinite { rows |= Int32(DK_DISTANCE_UPPER) }
+        } else {
+            rows |= Int32(DK_DISTANCE_RIGID)
+        }
+        put(.rows, rows)
+        put(.deltaAngle, Float(0)); put(.axialMass, j.axialMass)
+        put(.springImpulse, j.springImpulse); put(.lowerImpulse, j.lowerImpulse); put(.upperImpulse, j.upperImpulse)
+        put(.angularImpulse, j.angularImpulse)
+        let s = j.springSoftness
+        put(.springBiasRate, s.biasRate); put(.springMassScale, s.massScale); put(.springImpulseScale, s.impulseScale)
+        put(.lower, def.minLength); put(.upper, def.maxLength)
+        put(.restLength, j.restLength); put(.axisX, j.axis.x); put(.axisY, j.axis.y)
     }
 
     /// Gives the lanes' accumulated impulses back to their joints' records — or, where one is
@@ -168,6 +219,8 @@ struct WideJoint {
             (MemoryLayout<W>.offset(of: \W.springBiasRate), MemoryLayout<D>.offset(of: \D.springBiasRate)),
             (MemoryLayout<W>.offset(of: \W.maxMotorImpulse), MemoryLayout<D>.offset(of: \D.maxMotorImpulse)),
             (MemoryLayout<W>.offset(of: \W.upper), MemoryLayout<D>.offset(of: \D.upper)),
+            (MemoryLayout<W>.offset(of: \W.restLength), MemoryLayout<D>.offset(of: \D.restLength)),
+            (MemoryLayout<W>.offset(of: \W.axisY), MemoryLayout<D>.offset(of: \D.axisY)),
             (MemoryLayout<W>.offset(of: \W.joint), MemoryLayout<D>.offset(of: \D.joint)),
         ]
         let words: [(Field, Int?)] = [
@@ -178,6 +231,8 @@ struct WideJoint {
             (.angularImpulse, MemoryLayout<D>.offset(of: \D.angularImpulse)),
             (.springImpulseScale, MemoryLayout<D>.offset(of: \D.springImpulseScale)),
             (.maxMotorImpulse, MemoryLayout<D>.offset(of: \D.maxMotorImpulse)), (.upper, MemoryLayout<D>.offset(of: \D.upper)),
+            (.restLength, MemoryLayout<D>.offset(of: \D.restLength)), (.axisX, MemoryLayout<D>.offset(of: \D.axisX)),
+            (.axisY, MemoryLayout<D>.offset(of: \D.axisY)),
             (.joint, MemoryLayout<D>.offset(of: \D.joint)),
         ]
         return MemoryLayout<W>.size == MemoryLayout<D>.size && MemoryLayout<W>.stride == MemoryLayout<D>.stride
