@@ -1,8 +1,8 @@
-// The revolute, weld and distance joint passes of the engine's joint colours (see
+// The revolute, weld, distance and prismatic joint passes of the engine's joint colours (see
 // DynamicsSolverKernels.h).
 //
 // Each lane repeats the scalar solver's operations (`JointSolver.warmStart`, `solveRevolute`,
-// `solveWeld` and `solveDistance`) in the same order, with the same rounding: products and sums are never
+// `solveWeld`, `solveDistance` and `solvePrismatic`) in the same order, with the same rounding: products and sums are never
 // fused (Lanes.h turns contraction off), a row that is off in a lane is computed and then
 // thrown away by a select, and Swift's `max(x, 0)` and `clamp` pick as Swift does (which
 // matters for -0 and NaN). So a joint gives the same bits solved here, by the scalar solver,
@@ -73,14 +73,15 @@ typedef struct {
     D8 da, db;
 } JointPair;
 
-/// Whether batch `c` holds distance joints (a batch holds one kind; its padding lanes too).
-AI int is_distance(const DKWideJoint *c) { return (c->rows[0] & DK_JOINT_DISTANCE) != 0; }
+/// The kind of joint batch `c` holds: point rows (revolute, weld), `DK_JOINT_DISTANCE` or
+/// `DK_JOINT_PRISMATIC` (a batch holds one kind; its padding lanes too).
+AI int32_t batch_kind(const DKWideJoint *c) { return c->rows[0] & (DK_JOINT_DISTANCE | DK_JOINT_PRISMATIC); }
 
 /// Loads batch `k`, with batch `k + 1` beside it when there is one of the same kind. Returns
 /// how many batches it took.
 AI intptr_t joint_pair_load(DKWideJoint *batches, intptr_t k, intptr_t count, const float *states, intptr_t bodyCount,
                             JointPair *p) {
-    p->two = k + 1 < count && is_distance(batches + k) == is_distance(batches + k + 1);
+    p->two = k + 1 < count && batch_kind(batches + k) == batch_kind(batches + k + 1);
     p->c0 = batches + k;
     p->c1 = p->two ? p->c0 + 1 : p->c0;
     check_joint_bodies(p->c0, bodyCount);
@@ -388,11 +389,157 @@ AI void distance_solve_pair(JointPair *p, const DKJointStep *k, int useBias) {
     }
 }
 
+/// A prismatic joint's frame in the step so far: the anchors' offset `d`, the axis turned
+/// with A, its left perpendicular, and the lever arms of both (`JointSolver.solvePrismatic`).
+typedef struct {
+    f8 dx, dy, axx, axy, pxx, pxy, a1, a2, s1, s2;
+} PrismaticFrame;
+
+AI PrismaticFrame prismatic_frame(DKWideJoint *c0, DKWideJoint *c1, const D8 *da, const D8 *db) {
+    PrismaticFrame f;
+    f8 rAx, rAy, rBx, rBy;
+    turned_anchors(c0, c1, da, db, &rAx, &rAy, &rBx, &rBy);
+    f.dx = ((F(dcx) + (db->dx - da->dx)) + rBx) - rAx;
+    f.dy = ((F(dcy) + (db->dy - da->dy)) + rBy) - rAy;
+    f8 x = F(axisX), y = F(axisY);
+    f.axx = da->c * x - da->s * y;
+    f.axy = da->s * x + da->c * y;
+    f.pxx = -f.axy;
+    f.pxy = f.axx;
+    f8 ex = f.dx + rAx, ey = f.dy + rAy;
+    f.a1 = ex * f.axy - ey * f.axx;
+    f.a2 = rBx * f.axy - rBy * f.axx;
+    f.s1 = ex * f.pxy - ey * f.pxx;
+    f.s2 = rBx * f.pxy - rBy * f.pxx;
+    return f;
+}
+
+/// `JointSolver.warmStart` of a prismatic joint.
+AI void prismatic_warm(JointPair *p) {
+    DKWideJoint *c0 = p->c0, *c1 = p->c1;
+    PrismaticFrame f = prismatic_frame(c0, c1, &p->da, &p->db);
+    f8 axial = (F(motorImpulse) + F(lowerImpulse)) - F(upperImpulse);
+    i8 spring = (FI(rows) & DK_JOINT_SPRING) != 0;
+    axial = SEL(spring, axial, axial + F(springImpulse));
+    f8 lx = F(px), ly = F(py);
+    f8 Px = axial * f.axx + lx * f.pxx, Py = axial * f.axy + lx * f.pxy;
+    f8 LA = (axial * f.a1 + lx * f.s1) + ly, LB = (axial * f.a2 + lx * f.s2) + ly;
+    f8 mA = F(mA), mB = F(mB);
+    V8 *a = &p->a, *b = &p->b;
+    a->vx -= mA * Px;
+    a->vy -= mA * Py;
+    a->w -= F(iA) * LA;
+    b->vx += mB * Px;
+    b->vy += mB * Py;
+    b->w += F(iB) * LB;
+}
+
+/// The relative speed along the axis (`dot(axis, vB − vA) + a2 · wB − a1 · wA`); `flip`:
+/// A's against B's (`dot(axis, vA − vB) + a1 · wA − a2 · wB`).
+AI f8 prismatic_speed(const V8 *a, const V8 *b, const PrismaticFrame *f, int flip) {
+    if (flip) return ((f->axx * (a->vx - b->vx) + f->axy * (a->vy - b->vy)) + f->a1 * a->w) - f->a2 * b->w;
+    return ((f->axx * (b->vx - a->vx) + f->axy * (b->vy - a->vy)) + f->a2 * b->w) - f->a1 * a->w;
+}
+
+/// `applyAxis` of `JointSolver.solvePrismatic`: `impulse` along the axis, in the lanes of `m`.
+AI void prismatic_apply(V8 *a, V8 *b, i8 m, f8 impulse, const PrismaticFrame *f, f8 mA, f8 iA, f8 mB, f8 iB) {
+    f8 px = impulse * f->axx, py = impulse * f->axy;
+    a->vx = SEL(m, a->vx, a->vx - mA * px);
+    a->vy = SEL(m, a->vy, a->vy - mA * py);
+    a->w = SEL(m, a->w, a->w - (iA * impulse) * f->a1);
+    b->vx = SEL(m, b->vx, b->vx + mB * px);
+    b->vy = SEL(m, b->vy, b->vy + mB * py);
+    b->w = SEL(m, b->w, b->w + (iB * impulse) * f->a2);
+}
+
+/// `JointSolver.solvePrismatic`: the spring, the motor and the limits along the axis where the
+/// lane has them, then the perpendicular and angular rows as one 2 × 2 block.
+AI void prismatic_solve_pair(JointPair *p, const DKJointStep *k, int useBias) {
+    DKWideJoint *c0 = p->c0, *c1 = p->c1;
+    const int two = p->two;
+    V8 *a = &p->a, *b = &p->b;
+    const D8 *da = &p->da, *db = &p->db;
+    const f8 zero = SPLAT(0.0f), one = SPLAT(1.0f);
+    const f8 mA = F(mA), mB = F(mB), iA = F(iA), iB = F(iB), am = F(axialMass);
+    PrismaticFrame f = prismatic_frame(c0, c1, da, db);
+    const f8 translation = f.axx * f.dx + f.axy * f.dy;
+    i8 rows = FI(rows);
+    i8 spring = (rows & DK_JOINT_SPRING) != 0, motor = (rows & DK_JOINT_MOTOR) != 0;
+    i8 limit = (rows & DK_JOINT_LIMIT) != 0;
+    if (ANY(spring)) {
+        f8 speed = prismatic_speed(a, b, &f, 0);
+        f8 old = F(springImpulse);
+        f8 impulse = (-F(springMassScale)) * am * (speed + F(springBiasRate) * translation) - F(springImpulseScale) * old;
+        ST(springImpulse, SEL(spring, old, old + impulse));
+        prismatic_apply(a, b, spring, impulse, &f, mA, iA, mB, iB);
+    }
+    if (ANY(motor)) {
+        f8 speed = prismatic_speed(a, b, &f, 0);
+        f8 maxImpulse = F(maxMotorImpulse);
+        f8 old = F(motorImpulse);
+        f8 x = old + am * (F(motorSpeed) - speed);
+        f8 fresh = CLAMP(x, -maxImpulse, maxImpulse);
+        ST(motorImpulse, SEL(motor, old, fresh));
+        prismatic_apply(a, b, motor, fresh - old, &f, mA, iA, mB, iB);
+    }
+    if (ANY(limit)) {
+        const f8 invH = SPLAT(k->invH);
+        const f8 sbr = SPLAT(useBias ? k->soft.biasRate : 0.0f), sms = SPLAT(useBias ? k->soft.massScale : 1.0f),
+                 sisc = SPLAT(useBias ? k->soft.impulseScale : 0.0f);
+        f8 old = F(lowerImpulse), fresh;
+        f8 applied = limit_row(translation - F(lower), prismatic_speed(a, b, &f, 0), old, am, invH, sbr, sms, sisc,
+                               useBias, &fresh);
+        ST(lowerImpulse, SEL(limit, old, fresh));
+        prismatic_apply(a, b, limit, applied, &f, mA, iA, mB, iB);
+        old = F(upperImpulse);
+        applied = limit_row(F(upper) - translation, prismatic_speed(a, b, &f, 1), old, am, invH, sbr, sms, sisc, useBias,
+                            &fresh);
+        ST(upperImpulse, SEL(limit, old, fresh));
+        prismatic_apply(a, b, limit, -applied, &f, mA, iA, mB, iB);
+    }
+    // The perpendicular and angular rows, one 2 × 2 block.
+    f8 cx = ((f.pxx * (b->vx - a->vx) + f.pxy * (b->vy - a->vy)) + f.s2 * b->w) - f.s1 * a->w;
+    f8 cy = b->w - a->w;
+    f8 bx = zero, by = zero, ms = one, isc = zero;
+    if (useBias) {
+        f8 Cx = f.pxx * f.dx + f.pxy * f.dy;
+        f8 Cy = joint_angle(F(deltaAngle), da, db);
+        f8 br = SPLAT(k->soft.biasRate);
+        bx = br * Cx;
+        by = br * Cy;
+        ms = SPLAT(k->soft.massScale);
+        isc = SPLAT(k->soft.impulseScale);
+    }
+    f8 k11 = ((mA + mB) + (iA * f.s1) * f.s1) + (iB * f.s2) * f.s2;
+    f8 k12 = iA * f.s1 + iB * f.s2;
+    f8 k22 = iA + iB;
+    k22 = SEL(k22 == zero, k22, one);
+    f8 rx = cx + bx, ry = cy + by;
+    f8 det = k11 * k22 - k12 * k12;
+    f8 inv = SEL(det != zero, zero, one / det);
+    f8 solx = inv * (k22 * rx - k12 * ry), soly = inv * (k11 * ry - k12 * rx);
+    f8 lx = F(px), ly = F(py);
+    f8 ix = (-ms) * solx - isc * lx, iy = (-ms) * soly - isc * ly;
+    ST(px, lx + ix);
+    ST(py, ly + iy);
+    f8 Px = ix * f.pxx, Py = ix * f.pxy;
+    f8 LA = ix * f.s1 + iy, LB = ix * f.s2 + iy;
+    a->vx -= mA * Px;
+    a->vy -= mA * Py;
+    a->w -= iA * LA;
+    b->vx += mB * Px;
+    b->vy += mB * Py;
+    b->w += iB * LB;
+}
+
 AI void joint_warm_start_impl(DKWideJoint *batches, intptr_t count, float *states, intptr_t bodyCount) {
     for (intptr_t k = 0; k < count;) {
         JointPair p;
         k += joint_pair_load(batches, k, count, states, bodyCount, &p);
-        if (is_distance(p.c0)) distance_warm(&p); else joint_warm(&p);
+        int32_t kind = batch_kind(p.c0);
+        if (kind == DK_JOINT_DISTANCE) distance_warm(&p);
+        else if (kind == DK_JOINT_PRISMATIC) prismatic_warm(&p);
+        else joint_warm(&p);
         joint_pair_store(states, &p);
     }
 }
@@ -402,7 +549,10 @@ AI void joint_solve_impl(DKWideJoint *batches, intptr_t count, float *states, in
     for (intptr_t k = 0; k < count;) {
         JointPair p;
         k += joint_pair_load(batches, k, count, states, bodyCount, &p);
-        if (is_distance(p.c0)) distance_solve_pair(&p, step, useBias); else joint_solve_pair(&p, step, useBias);
+        int32_t kind = batch_kind(p.c0);
+        if (kind == DK_JOINT_DISTANCE) distance_solve_pair(&p, step, useBias);
+        else if (kind == DK_JOINT_PRISMATIC) prismatic_solve_pair(&p, step, useBias);
+        else joint_solve_pair(&p, step, useBias);
         joint_pair_store(states, &p);
     }
 }

@@ -122,6 +122,15 @@ struct JointColoringTests {
                 case 3: def.enableSpring = true; def.hertz = 0; def.maxLength = uniform(30, 45)
                 default: def.enableSpring = true; def.hertz = uniform(1, 3); def.enableLimit = true; def.minLength = 0
                 }
+            } else if def.type == .prismatic {
+                def.localAxisA = Vec2(uniform(-1, 1), uniform(0.2, 1))
+                switch (t / 6) % 4 {
+                case 0: break
+                case 1: def.enableSpring = true; def.hertz = uniform(0.5, 6); def.dampingRatio = uniform(0, 1.5)
+                case 2: def.enableMotor = true; def.motorSpeed = uniform(-40, 40); def.maxMotorTorque = uniform(0, 4e5)
+                default: def.enableLimit = true; def.lower = uniform(-20, 0); def.upper = uniform(0, 20)
+                    def.enableSpring = true; def.hertz = uniform(1, 3)
+                }
             }
             world.createJoint(def)
         }
@@ -143,7 +152,7 @@ struct JointColoringTests {
         return bodies + joints
     }
 
-    @Test("revolute, weld and distance joints solved in lanes give the same bits as solved one by one (every row kind, 1 and 2 workers, both kernels)")
+    @Test("revolute, weld, distance and prismatic joints solved in lanes give the same bits as solved one by one (every row kind, 1 and 2 workers, both kernels)")
     func lanesMatchScalar() throws {
         defer { WideJoint.lanesOff.store(false, ordering: .relaxed); dk_wide_force_baseline(0) }
         for seed: UInt64 in [1, 2] {
@@ -168,7 +177,7 @@ struct JointColoringTests {
         }
     }
 
-    @Test("each colour's revolute, weld and distance joints are in its batches once, four to a batch, one kind a batch; other joints are solved one by one")
+    @Test("each colour's joints in lanes are in its batches once, four to a batch, one kind a batch; target joints are solved one by one")
     func batchLayout() throws {
         WideJoint.lanesOff.store(false, ordering: .relaxed)
         let world = try mixedGrid(12, seed: 3)
@@ -182,18 +191,19 @@ struct JointColoringTests {
                                          colorStart: cj.colorStart.view)
             let colour = Int(cj.colorStart[q])..<Int(cj.colorStart[q + 1])
             let lanes = c.single.upperBound..<colour.upperBound
-            let isDistance: (Int) -> Bool = { world.joints[$0].def.type == .distance }
+            let kindOf: (Int) -> Int = { WideJoint.kind(world.joints[$0].def.type) }
             let laneJoints = lanes.map { Int(cj.order[$0]) }
-            let distances = laneJoints.filter(isDistance).count, others = laneJoints.count - distances
-            // The revolute and weld joints first, then the distance joints, each kind in batches of its own.
-            #expect(laneJoints == laneJoints.filter { !isDistance($0) } + laneJoints.filter(isDistance), "colour \(q)")
-            #expect(c.single.lowerBound == colour.lowerBound && c.batches.count == (others + 3) / 4 + (distances + 3) / 4)
+            let byKind = (0..<3).map { x in laneJoints.filter { kindOf($0) == x } }
+            // Revolute and weld joints, then distance joints, then prismatic joints, each kind in
+            // batches of its own.
+            #expect(laneJoints == byKind.flatMap { $0 }, "colour \(q)")
+            #expect(c.single.lowerBound == colour.lowerBound && c.batches.count == byKind.map { ($0.count + 3) / 4 }.reduce(0, +))
             for t in c.single { #expect(!WideJoint.takes(world.joints[Int(cj.order[t])].def.type)) }
             for b in c.batches {
                 let lanesOfBatch = (0..<4).map { Int(cj.wide[b].joint[$0]) }
                 let real = lanesOfBatch.filter { $0 >= 0 }
                 #expect(!real.isEmpty && lanesOfBatch.drop(while: { $0 >= 0 }).allSatisfy { $0 < 0 }, "padding only at a batch's end, colour \(q)")
-                #expect(Set(real.map(isDistance)).count == 1, "a batch of two kinds in colour \(q)")
+                #expect(Set(real.map(kindOf)).count == 1, "a batch of two kinds in colour \(q)")
             }
             let slots = c.batches.flatMap { b in (0..<4).map { Int(cj.wide[b].joint[$0]) } }
             #expect(slots.filter { $0 >= 0 } == laneJoints, "colour \(q)")
@@ -206,6 +216,7 @@ struct JointColoringTests {
         #expect(Set(inBatches).count == inBatches.count && Set(inBatches + uncoloured) == Set(revolutes))
         #expect(inBatches.contains { world.joints[$0].def.type == .weld }, "no weld joint in lanes")
         #expect(inBatches.contains { world.joints[$0].def.type == .distance }, "no distance joint in lanes")
+        #expect(inBatches.contains { world.joints[$0].def.type == .prismatic }, "no prismatic joint in lanes")
         #expect(cj.wideCount == cj.wideStart[k] && cj.wideCount > 0)
     }
 }

@@ -1,8 +1,8 @@
 import DynamicsSolverKernels
 import Synchronization
 
-/// Four revolute or weld joints, or four distance joints, of one joint colour, stored lane-wise
-/// (the C kernels' `DKWideJoint`, 560 bytes), so the joint passes of a big island run four lanes at a time — eight, two
+/// Four revolute or weld joints, four distance joints or four prismatic joints of one joint
+/// colour, stored lane-wise (the C kernels' `DKWideJoint`, 560 bytes), so the joint passes of a big island run four lanes at a time — eight, two
 /// batches side by side, with AVX2 — like the contact batches (`WideContact`).
 ///
 /// A batch is prepared each step straight from its joints' records and bodies, and its
@@ -36,7 +36,8 @@ struct WideJoint {
     var springBiasRate = F(), springMassScale = F(), springImpulseScale = F()
     var motorSpeed = F(), maxMotorImpulse = F()
     var lower = F(), upper = F()
-    /// A distance joint's rest length and its axis at the start of the step.
+    /// A distance joint's rest length and its axis at the start of the step; a prismatic
+    /// joint's axis.
     var restLength = F(), axisX = F(), axisY = F()
     /// Each lane's joint slot, -1 for padding (set when the batches are laid out).
     var joint = I(repeating: -1)
@@ -50,7 +51,12 @@ struct WideJoint {
 
     /// Whether a joint of this type is solved in lanes.
     @inline(__always)
-    static func takes(_ type: JointType) -> Bool { type == .revolute || type == .weld || type == .distance }
+    static func takes(_ type: JointType) -> Bool { type != .target }
+
+    /// The batches a joint type shares (a batch holds one kind): 0 revolute and weld joints
+    /// (point rows), 1 distance joints, 2 prismatic joints.
+    @inline(__always)
+    static func kind(_ type: JointType) -> Int { type == .distance ? 1 : type == .prismatic ? 2 : 0 }
 
     /// The batch's fields in order, each four lanes of 4 bytes (`DKWideJoint`): field `f`'s
     /// lane `l` is 4-byte word `4 f + l` of the batch.
@@ -62,7 +68,7 @@ struct WideJoint {
     }
 
     /// Prepares the batch for this step straight from its joints' records and bodies: what
-    /// `JointSolver.prepare` computes for a revolute, weld or distance joint, with the same functions (so the
+    /// `JointSolver.prepare` computes for the joint, with the same functions (so the
     /// same bits), written to the lanes; a row that is off starts with no impulse, as there.
     /// `pad`: the body padding lanes name (static, never written).
     /// (Written in place, word by word, through `batch`: a copy of the batch made and written
@@ -79,23 +85,23 @@ struct WideJoint {
             raw.storeBytes(of: v, toByteOffset: 4 * (4 * f.rawValue + l), as: Int32.self)
         }
         do {
-            // A batch holds one kind of joint (distance or not), its padding lanes too.
-            var distanceBatch = false
+            // A batch holds one kind of joint, its padding lanes too (`DKWideJoint.rows`).
+            var kindBits: Int32 = 0
             for l in 0..<4 {
                 let slot = Int(raw.load(fromByteOffset: 4 * (4 * Field.joint.rawValue + l), as: Int32.self))
                 guard slot >= 0 else {
                     put(.bodyA, l, pad); put(.bodyB, l, pad); put(.writeA, l, Int32(0)); put(.writeB, l, Int32(0))
                     for f in Field.mA.rawValue...Field.py.rawValue { put(Field(rawValue: f)!, l, Float(0)) }
-                    put(.rows, l, distanceBatch ? Int32(DK_JOINT_DISTANCE) : 0); put(.deltaAngle, l, Float(0))
+                    put(.rows, l, kindBits); put(.deltaAngle, l, Float(0))
                     put(.axialMass, l, Float(0))
                     put(.angularImpulse, l, Float(0))
                     continue
                 }
                 let j = joints[slot]
                 let def = j.def
-                if def.type == .distance {
-                    distanceBatch = true
-                    prepareDistance(raw, lane: l, j, sims: sims, metas: metas, ctx: ctx)
+                if def.type == .distance || def.type == .prismatic {
+                    kindBits = def.type == .distance ? Int32(DK_JOINT_DISTANCE) : Int32(DK_JOINT_PRISMATIC)
+                    prepareFromRecord(raw, lane: l, j, sims: sims, metas: metas, ctx: ctx)
                     continue
                 }
                 let weld = def.type == .weld
@@ -138,11 +144,12 @@ struct WideJoint {
         }
     }
 
-    /// Lane `l` of the batch at `raw`: distance joint `j`, prepared by `JointSolver.prepare`
-    /// itself (on a copy of the record), so the lane holds the same bits the scalar solve
-    /// would use, and flagged with the rows `JointSolver.solveDistance` runs.
+    /// Lane `l` of the batch at `raw`: distance or prismatic joint `j`, prepared by
+    /// `JointSolver.prepare` itself (on a copy of the record), so the lane holds the same bits
+    /// the scalar solve would use, and flagged with the rows `JointSolver.solveDistance` or
+    /// `solvePrismatic` runs.
     @inline(__always)
-    static func prepareDistance(_ raw: UnsafeMutableRawPointer, lane l: Int, _ record: JointRecord, sims: View<BodySim>,
+    static func prepareFromRecord(_ raw: UnsafeMutableRawPointer, lane l: Int, _ record: JointRecord, sims: View<BodySim>,
                                 metas: View<BodyMeta>, ctx: JointSolver.Context) {
         @inline(__always) func put(_ f: Field, _ v: Float) {
             raw.storeBytes(of: v, toByteOffset: 4 * (4 * f.rawValue + l), as: Float.self)
@@ -158,23 +165,32 @@ struct WideJoint {
         put(.mA, j.invMassA); put(.iA, j.invIA); put(.mB, j.invMassB); put(.iB, j.invIB)
         put(.rAx, j.rA.x); put(.rAy, j.rA.y); put(.rBx, j.rB.x); put(.rBy, j.rB.y)
         put(.dcx, j.deltaCenter.x); put(.dcy, j.deltaCenter.y)
-        // (Not read by a distance joint's rows; kept so that they go back unchanged.)
+        // (A distance joint's rows read neither the point impulses nor the motor's; they go back
+        // unchanged.)
         put(.px, j.linearImpulse.x); put(.py, j.linearImpulse.y); put(.motorImpulse, j.motorImpulse)
-        var rows = Int32(DK_JOINT_DISTANCE)
-        if def.enableSpring && def.minLength < def.maxLength {
-            if def.hertz > 0 { rows |= Int32(DK_JOINT_SPRING) }
-            if def.minLength > 0 || def.enableLimit { rows |= Int32(DK_DISTANCE_LOWER) }
-            if def.maxLength.isFinite { rows |= Int32(DK_DISTANCE_UPPER) }
+        var rows: Int32
+        if def.type == .prismatic {
+            rows = Int32(DK_JOINT_PRISMATIC) | (JointSolver.axialSpringActs(j) ? Int32(DK_JOINT_SPRING) : 0)
+                | (def.enableMotor ? Int32(DK_JOINT_MOTOR) : 0) | (def.enableLimit ? Int32(DK_JOINT_LIMIT) : 0)
+            put(.motorSpeed, def.motorSpeed); put(.maxMotorImpulse, ctx.h * def.maxMotorTorque)
+            put(.lower, def.lower); put(.upper, def.upper)
         } else {
-            rows |= Int32(DK_DISTANCE_RIGID)
+            rows = Int32(DK_JOINT_DISTANCE)
+            if def.enableSpring && def.minLength < def.maxLength {
+                if def.hertz > 0 { rows |= Int32(DK_JOINT_SPRING) }
+                if def.minLength > 0 || def.enableLimit { rows |= Int32(DK_DISTANCE_LOWER) }
+                if def.maxLength.isFinite { rows |= Int32(DK_DISTANCE_UPPER) }
+            } else {
+                rows |= Int32(DK_DISTANCE_RIGID)
+            }
+            put(.lower, def.minLength); put(.upper, def.maxLength)
         }
         put(.rows, rows)
-        put(.deltaAngle, Float(0)); put(.axialMass, j.axialMass)
+        put(.deltaAngle, j.deltaAngle); put(.axialMass, j.axialMass)
         put(.springImpulse, j.springImpulse); put(.lowerImpulse, j.lowerImpulse); put(.upperImpulse, j.upperImpulse)
         put(.angularImpulse, j.angularImpulse)
         let s = j.springSoftness
         put(.springBiasRate, s.biasRate); put(.springMassScale, s.massScale); put(.springImpulseScale, s.impulseScale)
-        put(.lower, def.minLength); put(.upper, def.maxLength)
         put(.restLength, j.restLength); put(.axisX, j.axis.x); put(.axisY, j.axis.y)
     }
 

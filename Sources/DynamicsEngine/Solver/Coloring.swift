@@ -288,8 +288,9 @@ private struct BatchPreparation: RangeTask, @unchecked Sendable {
 ///
 /// Within a colour the joints that lanes take (`WideJoint.takes`) come last, in batches of
 /// four (`wide`), the others first, one by one: the joints of a colour touch different bodies,
-/// so their order within it changes no result. The lanes' revolute and weld joints come before
-/// their distance joints, and no batch holds both kinds (the kernels solve a batch as one kind).
+/// so their order within it changes no result. The lanes' joints come by kind — revolute and
+/// weld joints, then distance joints, then prismatic joints (`WideJoint.kind`) — and no batch
+/// holds two kinds (the kernels solve a batch as one kind).
 struct ColoredJoints {
     /// The fewest joints a solve group colours (and solves in lanes). Two ragdolls (10 joints
     /// each) qualify: rain's groups of ragdolls in contact with the floors hold few of them.
@@ -345,14 +346,13 @@ struct ColoredJoints {
         let bits = bodyColors.mutableView, colorOf = colorOf.mutableView, order = order.mutableView, cs = colorStart.mutableView
         let inLanes = inLanes.mutableView, ws = wideStart.mutableView, from = wideFrom.mutableView
         let all: UInt32 = (1 << UInt32(k)) - 1
-        // Per colour: the joints counted, then the cursor of those solved one by one, of those in
-        // lanes (revolute and weld) and of the distance joints in lanes after them.
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 5 * (k + 1)) { scratch in
+        // Per colour: the joints counted, then the cursor of those solved one by one; per colour
+        // and kind of joint in lanes (`WideJoint.kind`, three), their count and cursor.
+        let kinds = 3
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: (1 + 2 * kinds) * (k + 1)) { scratch in
             let cursor = UnsafeMutableBufferPointer(rebasing: scratch[0...k])
-            let laneCursor = UnsafeMutableBufferPointer(rebasing: scratch[(k + 1)...(2 * k + 1)])
-            let laneCount = UnsafeMutableBufferPointer(rebasing: scratch[(2 * k + 2)...(3 * k + 2)])
-            let distanceCount = UnsafeMutableBufferPointer(rebasing: scratch[(3 * k + 3)...(4 * k + 3)])
-            let distanceCursor = UnsafeMutableBufferPointer(rebasing: scratch[(4 * k + 4)...(5 * k + 4)])
+            let kindCount = UnsafeMutableBufferPointer(rebasing: scratch[(k + 1)..<((1 + kinds) * (k + 1))])
+            let kindCursor = UnsafeMutableBufferPointer(rebasing: scratch[((1 + kinds) * (k + 1))..<((1 + 2 * kinds) * (k + 1))])
             for g in 0..<groups {
                 let j0 = Int(starts[g]), j1 = Int(starts[g + 1]), base = g * stride
                 guard j1 - j0 >= Self.coloredFrom else {
@@ -364,7 +364,8 @@ struct ColoredJoints {
                     for q in 0...k { ws[g * Self.wideStride + q] = Int32(wide.count) }
                     continue
                 }
-                for q in 0...k { cursor[q] = 0; laneCount[q] = 0; distanceCount[q] = 0 }
+                for q in 0...k { cursor[q] = 0 }
+                for x in 0..<(kinds * (k + 1)) { kindCount[x] = 0 }
                 for t in j0..<j1 {
                     let j = joints[Int(list[t])]
                     let a = Int(j.bodyA), b = Int(j.bodyB)
@@ -379,7 +380,7 @@ struct ColoredJoints {
                     colorOf[t] = UInt8(c)
                     cursor[c] += 1
                     inLanes[t] = lanes && c < k && WideJoint.takes(j.def.type)
-                    if inLanes[t] { laneCount[c] += 1; if j.def.type == .distance { distanceCount[c] += 1 } }
+                    if inLanes[t] { kindCount[c * kinds + WideJoint.kind(j.def.type)] += 1 }
                 }
                 // Offsets, then a stable scatter by colour (within a colour, the joints in lanes
                 // last); the bodies' bits cleared for the next group.
@@ -388,20 +389,23 @@ struct ColoredJoints {
                     cs[base + q] = at
                     let n = cursor[q]
                     cursor[q] = at
-                    laneCursor[q] = at + n - laneCount[q]
-                    distanceCursor[q] = at + n - distanceCount[q]
-                    if q < k { from[g * k + q] = laneCursor[q] }
+                    // The colour's joints in lanes, kind by kind, at its end.
+                    var laneAt = at + n
+                    for x in 0..<kinds { laneAt -= kindCount[q * kinds + x] }
+                    if q < k { from[g * k + q] = laneAt }
+                    for x in 0..<kinds {
+                        kindCursor[q * kinds + x] = laneAt
+                        laneAt += kindCount[q * kinds + x]
+                    }
                     at += n
                 }
                 cs[base + k + 1] = Int32(j1)
                 for t in j0..<j1 {
                     let c = Int(colorOf[t])
-                    if inLanes[t] && joints[Int(list[t])].def.type == .distance {
-                        order[Int(distanceCursor[c])] = list[t]
-                        distanceCursor[c] += 1
-                    } else if inLanes[t] {
-                        order[Int(laneCursor[c])] = list[t]
-                        laneCursor[c] += 1
+                    if inLanes[t] {
+                        let x = c * kinds + WideJoint.kind(joints[Int(list[t])].def.type)
+                        order[Int(kindCursor[x])] = list[t]
+                        kindCursor[x] += 1
                     } else {
                         order[Int(cursor[c])] = list[t]
                         cursor[c] += 1
@@ -409,15 +413,14 @@ struct ColoredJoints {
                     let j = joints[Int(list[t])]
                     bits[Int(j.bodyA)] = 0; bits[Int(j.bodyB)] = 0
                 }
-                // Each colour's joints in lanes, four to a batch: the revolute and weld joints, then
-                // the distance joints (the last batch of each kind padded).
+                // Each colour's joints in lanes, four to a batch, kind by kind (the last batch of
+                // each kind padded).
                 for q in 0..<k {
                     ws[g * Self.wideStride + q] = Int32(wide.count)
-                    let end = Int(cs[base + q + 1])
-                    let split = end - Int(distanceCount[q])
-                    for part in 0..<2 {
-                        var t = part == 0 ? Int(from[g * k + q]) : split
-                        let stop = part == 0 ? split : end
+                    var stop = Int(from[g * k + q])
+                    for x in 0..<kinds {
+                        var t = stop
+                        stop += Int(kindCount[q * kinds + x])
                         while t < stop {
                             var batch = WideJoint()
                             for l in 0..<min(4, stop - t) { batch.joint[l] = order[t + l] }

@@ -153,11 +153,12 @@ typedef struct DKLoneStep {
 void dk_lone_island(void *batch, int lanes, void *states, intptr_t bodyCount, const DKLoneBody *bodies, intptr_t bodyN,
                     intptr_t subSteps, const DKLoneStep *step);
 
-/// Four revolute or weld joints, or four distance joints, of one joint colour, lane-wise: the
-/// memory layout of the engine's Swift `WideJoint` (560 bytes; checked as `DKWideContact` is).
-/// The point rows read the fields up to `rows`; the spring, motor and limit rows and a weld's
-/// angle row (the axial rows) read the rest, and only when some lane of the batch has one. A
-/// distance joint's rows read its own fields (`DK_JOINT_DISTANCE`). Anchors are relative to the body centres at the
+/// Four revolute or weld joints, four distance joints or four prismatic joints of one joint
+/// colour, lane-wise: the memory layout of the engine's Swift `WideJoint` (560 bytes; checked
+/// as `DKWideContact` is). The point rows read the fields up to `rows`; the spring, motor and
+/// limit rows and a weld's angle row (the axial rows) read the rest, and only when some lane of
+/// the batch has one. Distance and prismatic joints have rows of their own
+/// (`DK_JOINT_DISTANCE`, `DK_JOINT_PRISMATIC`). Anchors are relative to the body centres at the
 /// start of the step, in the world frame.
 typedef struct DKWideJoint {
     int32_t bodyA[4], bodyB[4];
@@ -175,7 +176,8 @@ typedef struct DKWideJoint {
     /// bodies can turn (iA + iB > 0). A distance joint's lane has `DK_JOINT_DISTANCE` and either
     /// `DK_DISTANCE_RIGID` (a rod) or its spring (`DK_JOINT_SPRING`) and length limits
     /// (`DK_DISTANCE_LOWER`, `DK_DISTANCE_UPPER`); its batch's padding lanes have
-    /// `DK_JOINT_DISTANCE` alone.
+    /// `DK_JOINT_DISTANCE` alone. A prismatic joint's lane has `DK_JOINT_PRISMATIC` and the
+    /// spring, motor and limit bits of its rows along the axis.
     int32_t rows[4];
     /// The joint angle at the start of the step (less the reference angle), 1 / (iA + iB).
     float deltaAngle[4], axialMass[4];
@@ -189,7 +191,7 @@ typedef struct DKWideJoint {
     /// The limits: angles (revolute) or lengths (distance: the minimum and maximum length).
     float lower[4], upper[4];
     /// A distance joint's rest length and its axis at the start of the step (used where the
-    /// anchors meet).
+    /// anchors meet); a prismatic joint's axis at the start of the step (it turns with A).
     float restLength[4], axisX[4], axisY[4];
     /// Each lane's joint slot (-1: padding); the kernels do not read it.
     int32_t joint[4];
@@ -197,7 +199,8 @@ typedef struct DKWideJoint {
 
 enum {
     DK_JOINT_SPRING = 1, DK_JOINT_MOTOR = 2, DK_JOINT_LIMIT = 4, DK_JOINT_WELD = 8,
-    DK_JOINT_DISTANCE = 16, DK_DISTANCE_RIGID = 32, DK_DISTANCE_LOWER = 64, DK_DISTANCE_UPPER = 128
+    DK_JOINT_DISTANCE = 16, DK_DISTANCE_RIGID = 32, DK_DISTANCE_LOWER = 64, DK_DISTANCE_UPPER = 128,
+    DK_JOINT_PRISMATIC = 256
 };
 
 /// The step's constants the joint passes use: 1 / h and the joints' soft-constraint
@@ -207,12 +210,13 @@ typedef struct DKJointStep {
     DKSoftness soft;
 } DKJointStep;
 
-/// The revolute, weld and distance joint passes over `count` consecutive batches of ONE joint
-/// colour (no dynamic body twice), two of a kind side by side: the warm start, and the biased
-/// (`useBias` 1) or relax (0) pass — spring, motor, lower and upper limit (revolute) or the
-/// angle row (weld), then the point rows; a distance joint's spring and length limits, or its
-/// rod row — as the engine's scalar `JointSolver` solves those joints, operation for operation,
-/// so a lane's result is bit for bit the scalar one. `states` as for the contact passes.
+/// The revolute, weld, distance and prismatic joint passes over `count` consecutive batches of
+/// ONE joint colour (no dynamic body twice), two of a kind side by side: the warm start, and
+/// the biased (`useBias` 1) or relax (0) pass — spring, motor, lower and upper limit (revolute)
+/// or the angle row (weld), then the point rows; a distance joint's spring and length limits,
+/// or its rod row; a prismatic joint's spring, motor and limits along its axis, then its
+/// perpendicular and angle rows — as the engine's scalar `JointSolver` solves those joints,
+/// operation for operation, so a lane's result is bit for bit the scalar one. `states` as for the contact passes.
 void dk_joint_warm_start(void *batches, intptr_t count, void *states, intptr_t bodyCount);
 void dk_joint_solve(void *batches, intptr_t count, void *states, intptr_t bodyCount, const DKJointStep *step, int useBias);
 
