@@ -77,11 +77,9 @@ typedef struct {
 /// `DK_JOINT_PRISMATIC` (a batch holds one kind; its padding lanes too).
 AI int32_t batch_kind(const DKWideJoint *c) { return c->rows[0] & (DK_JOINT_DISTANCE | DK_JOINT_PRISMATIC); }
 
-/// Loads batch `k`, with batch `k + 1` beside it when there is one of the same kind. Returns
-/// how many batches it took.
-AI intptr_t joint_pair_load(DKWideJoint *batches, intptr_t k, intptr_t count, const float *states, intptr_t bodyCount,
-                            JointPair *p) {
-    p->two = k + 1 < count && batch_kind(batches + k) == batch_kind(batches + k + 1);
+AI void joint_pair_load(DKWideJoint *batches, intptr_t k, intptr_t count, const float *states, intptr_t bodyCount,
+                        JointPair *p) {
+    p->two = k + 1 < count;
     p->c0 = batches + k;
     p->c1 = p->two ? p->c0 + 1 : p->c0;
     check_joint_bodies(p->c0, bodyCount);
@@ -90,7 +88,6 @@ AI intptr_t joint_pair_load(DKWideJoint *batches, intptr_t k, intptr_t count, co
     indices(p->c0->bodyB, p->c1->bodyB, p->ib);
     gather_full(states, p->ia, &p->a, &p->da);
     gather_full(states, p->ib, &p->b, &p->db);
-    return p->two ? 2 : 1;
 }
 
 AI void joint_pair_store(float *states, const JointPair *p) {
@@ -532,28 +529,66 @@ AI void prismatic_solve_pair(JointPair *p, const DKJointStep *k, int useBias) {
     b->w += iB * LB;
 }
 
+/// One pass (`pass(&p, ...)`) over `count` batches of one kind, two at a time: each kind has
+/// a loop of its own, so each loop keeps its own registers.
+#define PAIR_LOOP(pass, ...)                                                                        \
+    for (intptr_t k = 0; k < count; k += 2) {                                                      \
+        JointPair p;                                                                               \
+        joint_pair_load(batches, k, count, states, bodyCount, &p);                                 \
+        pass(&p, ##__VA_ARGS__);                                                                   \
+        joint_pair_store(states, &p);                                                              \
+    }
+
+AI void point_warm_run(DKWideJoint *batches, intptr_t count, float *states, intptr_t bodyCount) { PAIR_LOOP(joint_warm) }
+AI void distance_warm_run(DKWideJoint *batches, intptr_t count, float *states, intptr_t bodyCount) {
+    PAIR_LOOP(distance_warm)
+}
+AI void prismatic_warm_run(DKWideJoint *batches, intptr_t count, float *states, intptr_t bodyCount) {
+    PAIR_LOOP(prismatic_warm)
+}
+AI void point_solve_run(DKWideJoint *batches, intptr_t count, float *states, intptr_t bodyCount, const DKJointStep *step,
+                        int useBias) {
+    PAIR_LOOP(joint_solve_pair, step, useBias)
+}
+AI void distance_solve_run(DKWideJoint *batches, intptr_t count, float *states, intptr_t bodyCount,
+                           const DKJointStep *step, int useBias) {
+    PAIR_LOOP(distance_solve_pair, step, useBias)
+}
+AI void prismatic_solve_run(DKWideJoint *batches, intptr_t count, float *states, intptr_t bodyCount,
+                            const DKJointStep *step, int useBias) {
+    PAIR_LOOP(prismatic_solve_pair, step, useBias)
+}
+
+/// The end of the run of batches of `batches[k]`'s kind (a colour's batches come kind by kind,
+/// revolute and weld first: when the last batch is of that kind, so are all).
+AI intptr_t kind_run_end(const DKWideJoint *batches, intptr_t k, intptr_t count) {
+    const int32_t kind = batch_kind(batches + k);
+    if (batch_kind(batches + count - 1) == kind) return count;
+    intptr_t e = k + 1;
+    while (e < count && batch_kind(batches + e) == kind) e++;
+    return e;
+}
+
 AI void joint_warm_start_impl(DKWideJoint *batches, intptr_t count, float *states, intptr_t bodyCount) {
     for (intptr_t k = 0; k < count;) {
-        JointPair p;
-        k += joint_pair_load(batches, k, count, states, bodyCount, &p);
-        int32_t kind = batch_kind(p.c0);
-        if (kind == DK_JOINT_DISTANCE) distance_warm(&p);
-        else if (kind == DK_JOINT_PRISMATIC) prismatic_warm(&p);
-        else joint_warm(&p);
-        joint_pair_store(states, &p);
+        const intptr_t e = kind_run_end(batches, k, count);
+        const int32_t kind = batch_kind(batches + k);
+        if (kind == DK_JOINT_DISTANCE) distance_warm_run(batches + k, e - k, states, bodyCount);
+        else if (kind == DK_JOINT_PRISMATIC) prismatic_warm_run(batches + k, e - k, states, bodyCount);
+        else point_warm_run(batches + k, e - k, states, bodyCount);
+        k = e;
     }
 }
 
 AI void joint_solve_impl(DKWideJoint *batches, intptr_t count, float *states, intptr_t bodyCount, const DKJointStep *step,
                          int useBias) {
     for (intptr_t k = 0; k < count;) {
-        JointPair p;
-        k += joint_pair_load(batches, k, count, states, bodyCount, &p);
-        int32_t kind = batch_kind(p.c0);
-        if (kind == DK_JOINT_DISTANCE) distance_solve_pair(&p, step, useBias);
-        else if (kind == DK_JOINT_PRISMATIC) prismatic_solve_pair(&p, step, useBias);
-        else joint_solve_pair(&p, step, useBias);
-        joint_pair_store(states, &p);
+        const intptr_t e = kind_run_end(batches, k, count);
+        const int32_t kind = batch_kind(batches + k);
+        if (kind == DK_JOINT_DISTANCE) distance_solve_run(batches + k, e - k, states, bodyCount, step, useBias);
+        else if (kind == DK_JOINT_PRISMATIC) prismatic_solve_run(batches + k, e - k, states, bodyCount, step, useBias);
+        else point_solve_run(batches + k, e - k, states, bodyCount, step, useBias);
+        k = e;
     }
 }
 

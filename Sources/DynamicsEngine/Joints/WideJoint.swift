@@ -101,7 +101,7 @@ struct WideJoint {
                 let def = j.def
                 if def.type == .distance || def.type == .prismatic {
                     kindBits = def.type == .distance ? Int32(DK_JOINT_DISTANCE) : Int32(DK_JOINT_PRISMATIC)
-                    prepareFromRecord(raw, lane: l, j, sims: sims, metas: metas, ctx: ctx)
+                    prepareFromRecord(raw, lane: l, joints, slot, sims: sims, metas: metas, ctx: ctx)
                     continue
                 }
                 let weld = def.type == .weld
@@ -148,16 +148,18 @@ struct WideJoint {
     /// `JointSolver.prepare` itself (on a copy of the record), so the lane holds the same bits
     /// the scalar solve would use, and flagged with the rows `JointSolver.solveDistance` or
     /// `solvePrismatic` runs.
-    @inline(__always)
-    static func prepareFromRecord(_ raw: UnsafeMutableRawPointer, lane l: Int, _ record: JointRecord, sims: View<BodySim>,
-                                metas: View<BodyMeta>, ctx: JointSolver.Context) {
+    /// (Kept out of line: the copy of the record it prepares stays out of the revolute lanes'
+    /// loop, which reads only the fields it needs.)
+    @inline(never)
+    static func prepareFromRecord(_ raw: UnsafeMutableRawPointer, lane l: Int, _ joints: View<JointRecord>, _ slot: Int,
+                                  sims: View<BodySim>, metas: View<BodyMeta>, ctx: JointSolver.Context) {
         @inline(__always) func put(_ f: Field, _ v: Float) {
             raw.storeBytes(of: v, toByteOffset: 4 * (4 * f.rawValue + l), as: Float.self)
         }
         @inline(__always) func put(_ f: Field, _ v: Int32) {
             raw.storeBytes(of: v, toByteOffset: 4 * (4 * f.rawValue + l), as: Int32.self)
         }
-        var j = record
+        var j = joints[slot]
         JointSolver.prepare(&j, sims: sims, metas: metas, ctx: ctx)
         let def = j.def
         put(.bodyA, j.bodyA); put(.bodyB, j.bodyB)
@@ -196,15 +198,20 @@ struct WideJoint {
 
     /// Gives the lanes' accumulated impulses back to their joints' records — or, where one is
     /// not finite, clears the joint's impulses, as the solve does for every joint
-    /// (`JointRecord.clearImpulses`).
+    /// (`JointRecord.clearImpulses`). (Read in place: a copy of the batch would cost more than
+    /// the few words read.)
     @inline(__always)
-    func unpack(_ joints: MutableView<JointRecord>) {
+    static func unpack(_ batch: UnsafePointer<WideJoint>, _ joints: MutableView<JointRecord>) {
+        let raw = UnsafeRawPointer(batch)
+        @inline(__always) func word(_ f: Field, _ l: Int) -> Float {
+            raw.load(fromByteOffset: 4 * (4 * f.rawValue + l), as: Float.self)
+        }
         for l in 0..<4 {
-            let slot = Int(joint[l])
+            let slot = Int(raw.load(fromByteOffset: 4 * (4 * Field.joint.rawValue + l), as: Int32.self))
             guard slot >= 0 else { continue }
-            let linear = Vec2(px[l], py[l])
-            let spring = springImpulse[l], motor = motorImpulse[l], lower = lowerImpulse[l], upper = upperImpulse[l]
-            let angular = angularImpulse[l]
+            let linear = Vec2(word(.px, l), word(.py, l))
+            let spring = word(.springImpulse, l), motor = word(.motorImpulse, l)
+            let lower = word(.lowerImpulse, l), upper = word(.upperImpulse, l), angular = word(.angularImpulse, l)
             if linear.isFinite && spring.isFinite && motor.isFinite && lower.isFinite && upper.isFinite && angular.isFinite {
                 joints[slot].linearImpulse = linear
                 joints[slot].springImpulse = spring; joints[slot].motorImpulse = motor

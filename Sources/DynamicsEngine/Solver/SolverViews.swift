@@ -123,7 +123,9 @@ struct SolverViews: @unchecked Sendable {
     /// Gives joint batches `r`'s impulses back to their joints.
     @inline(__always)
     func storeJoints(_ r: Range<Int>) {
-        for b in r { jointBatches[b].unpack(joints) }
+        guard !r.isEmpty else { return }
+        let p = jointBatches.pointer(at: r.lowerBound, count: r.count)
+        for b in 0..<r.count { WideJoint.unpack(UnsafePointer(p + b), joints) }
     }
 
     /// Batches `r`, all of ONE colour (the kernels solve two batches side by side).
