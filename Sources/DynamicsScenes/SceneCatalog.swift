@@ -26,6 +26,7 @@ public enum SceneCatalog {
         JunkyardScene.descriptor,
         SpinnerV31Scene.descriptor,
         ChainsScene.descriptor,
+        JointSheetsScene.descriptor,
     ]
 
     /// The names of all scenes, in catalog order.

@@ -277,14 +277,29 @@ AI void distance_apply(V8 *a, V8 *b, i8 m, f8 impulse, f8 axx, f8 axy, f8 rAx, f
     b->w = SEL(m, b->w, b->w + iB * (rBx * py - rBy * px));
 }
 
+/// A distance joint's length and axis in the step so far (`d`, `length(d)` and `d / len`, or
+/// the axis of the start of the step where the anchors meet), as `JointSolver` finds them.
+AI void distance_axis(DKWideJoint *c0, DKWideJoint *c1, const D8 *da, const D8 *db, f8 rAx, f8 rAy, f8 rBx, f8 rBy,
+                      f8 *len, f8 *axx, f8 *axy) {
+    f8 dx = ((F(dcx) + (db->dx - da->dx)) + rBx) - rAx;
+    f8 dy = ((F(dcy) + (db->dy - da->dy)) + rBy) - rAy;
+    f8 lenSq = dx * dx + dy * dy, l;
+    for (int i = 0; i < 8; i++) l[i] = __builtin_sqrtf(lenSq[i]);
+    i8 apart = l > SPLAT(1.0e-6f);
+    *len = l;
+    *axx = SEL(apart, F(axisX), dx / l);
+    *axy = SEL(apart, F(axisY), dy / l);
+}
+
 /// `JointSolver.warmStart` of a distance joint: spring + lower − upper + the rod's impulse,
-/// along the axis of the start of the step.
+/// along the axis as the sub-step finds it.
 AI void distance_warm(JointPair *p) {
     DKWideJoint *c0 = p->c0, *c1 = p->c1;
-    f8 rAx, rAy, rBx, rBy;
+    f8 rAx, rAy, rBx, rBy, len, axx, axy;
     turned_anchors(c0, c1, &p->da, &p->db, &rAx, &rAy, &rBx, &rBy);
+    distance_axis(c0, c1, &p->da, &p->db, rAx, rAy, rBx, rBy, &len, &axx, &axy);
     f8 axial = ((F(springImpulse) + F(lowerImpulse)) - F(upperImpulse)) + F(angularImpulse);
-    f8 px = axial * F(axisX), py = axial * F(axisY);
+    f8 px = axial * axx, py = axial * axy;
     f8 LA = rAx * py - rAy * px, LB = rBx * py - rBy * px;
     f8 mA = F(mA), mB = F(mB);
     V8 *a = &p->a, *b = &p->b;
@@ -334,14 +349,9 @@ AI void distance_solve_pair(JointPair *p, const DKJointStep *k, int useBias) {
     const D8 *da = &p->da, *db = &p->db;
     const f8 zero = SPLAT(0.0f);
     const f8 mA = F(mA), mB = F(mB), iA = F(iA), iB = F(iB), am = F(axialMass);
-    f8 rAx, rAy, rBx, rBy;
+    f8 rAx, rAy, rBx, rBy, len, axx, axy;
     turned_anchors(c0, c1, da, db, &rAx, &rAy, &rBx, &rBy);
-    f8 dx = ((F(dcx) + (db->dx - da->dx)) + rBx) - rAx;
-    f8 dy = ((F(dcy) + (db->dy - da->dy)) + rBy) - rAy;
-    f8 lenSq = dx * dx + dy * dy, len;
-    for (int i = 0; i < 8; i++) len[i] = __builtin_sqrtf(lenSq[i]);
-    i8 apart = len > SPLAT(1.0e-6f);
-    f8 axx = SEL(apart, F(axisX), dx / len), axy = SEL(apart, F(axisY), dy / len);
+    distance_axis(c0, c1, da, db, rAx, rAy, rBx, rBy, &len, &axx, &axy);
     i8 rows = FI(rows);
     i8 spring = (rows & DK_JOINT_SPRING) != 0, lower = (rows & DK_DISTANCE_LOWER) != 0;
     i8 upper = (rows & DK_DISTANCE_UPPER) != 0, rod = (rows & DK_DISTANCE_RIGID) != 0;

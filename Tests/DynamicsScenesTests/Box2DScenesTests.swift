@@ -67,6 +67,48 @@ struct Box2DScenesTests {
         #expect(s.sanity().checks["attached"] == false)
     }
 
+    @Test("joint_sheets 10: four sheets of 100 circles, 7 static each, 180 joints each; the checks catch a broken link")
+    func jointSheets() throws {
+        let s = try Self.build("joint_sheets", 10)
+        #expect(s.dynamicBodies.count == 4 * 93 && s.staticBodyCount == 4 * 7)
+        #expect(s.world.jointCount == 4 * 2 * 10 * 9)
+        s.run(steps: 30)
+        let report = s.sanity()
+        #expect(report.passed, "\(report.failures)")
+        // Pulling a circle of the last sheet (prismatic joints) away fails `attached`, of the
+        // second (distance rods) `links`.
+        s.world.setTransform(s.dynamicBodies[4 * 93 - 1], position: Vec2(50_000, 0), angle: 0)
+        #expect(s.sanity().checks["attached"] == false)
+        s.world.setTransform(s.dynamicBodies[93 + 50], position: Vec2(-50_000, 0), angle: 0)
+        #expect(s.sanity().checks["links"] == false)
+    }
+
+    @Test("joint_sheets 30: hung sheets of weld, distance and prismatic joints lose energy as they swing; none gains any")
+    func jointSheetsKeepTheirEnergy() throws {
+        // A swinging sheet of distance joints whose warm start pushed along the axis of the
+        // step's start, not the sub-step's, gained energy until it flew apart (kinetic energy
+        // 17 sheet-heights above its start by 200 steps here).
+        let n = 30
+        let s = try Self.build("joint_sheets", n)
+        let g = -s.world.gravity.y
+        func energy() -> Double {
+            var e = s.world.kineticEnergy
+            for b in s.dynamicBodies { e += Double(s.world.mass(b) * g * s.world.position(b).y) }
+            return e
+        }
+        let start = energy()
+        // The energy of every body raised by 1 % of a sheet's height.
+        let tolerance = 0.01 * Double(s.dynamicBodies.count) * Double(s.world.mass(s.dynamicBodies[0]) * g) * 100 * Double(n)
+        var highest = start
+        for _ in 0..<200 {
+            s.step()
+            highest = max(highest, energy())
+        }
+        #expect(highest <= start + tolerance, "energy rose by \((highest - start) / tolerance)% of a sheet-height per body")
+        let report = s.sanity()
+        #expect(report.passed, "\(report.failures)")
+    }
+
     @Test("rain 2: a column of 25 ragdolls every 8 steps, the oldest replaced once both are full")
     func rain() throws {
         let s = try Self.build("rain", 2)

@@ -213,7 +213,7 @@ struct ScenesTests {
     func catalog() throws {
         #expect(SceneCatalog.names == ["pile", "pyramid", "mix", "islands", "menus", "alerts", "dashboard", "springs", "animators",
                                        "large_pyramid", "many_pyramids", "joint_grid", "rain", "smash", "spinner",
-                                       "tumbler", "washer", "compounds", "junkyard", "spinner_v31", "chains"])
+                                       "tumbler", "washer", "compounds", "junkyard", "spinner_v31", "chains", "joint_sheets"])
         #expect(Set(SceneCatalog.names).count == SceneCatalog.all.count)
         #expect(SceneCatalog.named("PILE")?.name == "pile")
         #expect(SceneCatalog.named("nope") == nil)
@@ -273,7 +273,7 @@ struct ScenesTests {
 
     @Test("building with a zero, negative or huge size throws",
           arguments: ["pile", "pyramid", "mix", "islands", "large_pyramid", "many_pyramids", "joint_grid", "rain",
-                      "smash", "spinner", "tumbler", "washer", "compounds", "junkyard", "spinner_v31", "chains"])
+                      "smash", "spinner", "tumbler", "washer", "compounds", "junkyard", "spinner_v31", "chains", "joint_sheets"])
     func invalidSizes(name: String) throws {
         let scene = try #require(SceneCatalog.named(name))
         for size in [-1, 0, Int.min, scene.maximumSize + 1] {

@@ -97,8 +97,13 @@ enum JointSolver {
         var P = Vec2.zero, LA: Float = 0, LB: Float = 0
         switch j.def.type {
         case .distance:
+            // Along the axis as the sub-step finds it, as the rows will use it: a link that turns
+            // within the step would otherwise be pushed along where it pointed when it began.
+            let d = j.deltaCenter + (sB.dp - sA.dp) + rB - rA
+            let len = length(d)
+            let axis = len > 1.0e-6 ? d / len : j.axis
             let axial = j.springImpulse + j.lowerImpulse - j.upperImpulse + j.angularImpulse
-            P = axial * j.axis
+            P = axial * axis
             LA = cross(rA, P); LB = cross(rB, P)
         case .revolute, .weld:
             var axial = j.motorImpulse + j.lowerImpulse - j.upperImpulse + j.angularImpulse
