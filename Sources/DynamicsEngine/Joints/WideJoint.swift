@@ -1,4 +1,7 @@
 import DynamicsSolverKernels
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// Four revolute or weld joints, four distance joints or four prismatic joints of one joint
@@ -46,8 +49,23 @@ struct WideJoint {
     init() {}
 
     /// Off: no joint is solved in lanes (tests compare the two; results are the same).
-    /// Read when a step colours its islands.
-    static let lanesOff = Atomic<Bool>(false)
+    /// Read when a step colours its islands. Set at launch by the environment variable
+    /// `DYNAMICS_SCALAR_JOINTS=1`, so that the CLI can time the lanes against the scalar solve.
+    static let lanesOff = Atomic<Bool>(environmentScalarJoints)
+
+    /// `DYNAMICS_SCALAR_JOINTS`, read once per process: set to 1, every joint is solved one by one.
+    static let environmentScalarJoints: Bool = {
+        #if canImport(Glibc)
+        guard let raw = getenv("DYNAMICS_SCALAR_JOINTS") else { return false }
+        let text = String(cString: raw)
+        guard text.isEmpty || text == "0" || text == "1" else {
+            preconditionFailure("DYNAMICS_SCALAR_JOINTS must be 0 or 1 (got '\(text)')")
+        }
+        return text == "1"
+        #else
+        return false
+        #endif
+    }()
 
     /// Whether a joint of this type is solved in lanes.
     @inline(__always)
