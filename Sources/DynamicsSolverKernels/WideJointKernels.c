@@ -95,6 +95,17 @@ AI void joint_pair_store(float *states, const JointPair *p) {
     scatter_v(states, p->ib, p->c0->writeB, p->c1->writeB, &p->b, p->two);
 }
 
+/// The impulse (`px`, `py`) and angular impulses `LA`, `LB` applied to a pair's bodies:
+/// `vA −= mA · P`, `wA −= iA · LA`, `vB += mB · P`, `wB += iB · LB`.
+AI void apply_impulse(V8 *a, V8 *b, f8 mA, f8 iA, f8 mB, f8 iB, f8 px, f8 py, f8 LA, f8 LB) {
+    a->vx -= mA * px;
+    a->vy -= mA * py;
+    a->w -= iA * LA;
+    b->vx += mB * px;
+    b->vy += mB * py;
+    b->w += iB * LB;
+}
+
 /// `JointSolver.warmStart` of a revolute or weld joint.
 AI void joint_warm(JointPair *p) {
     DKWideJoint *c0 = p->c0, *c1 = p->c1;
@@ -116,25 +127,23 @@ AI void joint_warm(JointPair *p) {
     }
     f8 px = F(px), py = F(py);
     f8 LA = (rAx * py - rAy * px) + axial, LB = (rBx * py - rBy * px) + axial;
-    f8 mA = F(mA), mB = F(mB);
-    a->vx -= mA * px;
-    a->vy -= mA * py;
-    a->w -= F(iA) * LA;
-    b->vx += mB * px;
-    b->vy += mB * py;
-    b->w += F(iB) * LB;
+    apply_impulse(a, b, F(mA), F(iA), F(mB), F(iB), px, py, LA, LB);
 }
 
 /// One limit row (`JointSolver.rowBias`, then the clamp to a push): `C` the room left before
-/// the limit, `dw` the relative turning speed that uses it up, `old` the row's impulse. Sets
-/// `*fresh` to the new impulse and returns the change to apply.
-AI f8 limit_row(f8 C, f8 dw, f8 old, f8 am, f8 invH, f8 sbr, f8 sms, f8 sisc, int useBias, f8 *fresh) {
+/// the limit, `speed` the relative speed that uses it up, `old` the row's impulse. Sets
+/// `*fresh` to the new impulse and returns the change to apply. The clamp is Swift's
+/// `max(x, 0)` (`0 >= x ? 0 : x`) for angle and prismatic limits and, with `zeroFirst`, its
+/// `max(0, x)` (`x >= 0 ? x : 0`) for distance limits, as the scalar solver writes them: the two
+/// differ on -0 and NaN. (`(-am) · ms` is `(-ms) · am` to the bit, as the distance rows write it.)
+AI f8 limit_row(f8 C, f8 speed, f8 old, f8 am, f8 invH, f8 sbr, f8 sms, f8 sisc, int useBias, int zeroFirst, f8 *fresh) {
     const f8 zero = SPLAT(0.0f), one = SPLAT(1.0f);
     i8 spec = C > zero;
     f8 bias = SEL(spec, useBias ? sbr * C : zero, C * invH);
     f8 ms = SEL(spec, sms, one), isc = SEL(spec, sisc, zero);
-    f8 impulse = (-am) * ms * (dw + bias) - isc * old;
-    *fresh = MAX0(old + impulse);
+    f8 impulse = (-am) * ms * (speed + bias) - isc * old;
+    f8 sum = old + impulse;
+    *fresh = zeroFirst ? SEL(sum >= zero, zero, sum) : MAX0(sum);
     return *fresh - old;
 }
 
@@ -178,12 +187,12 @@ AI void joint_axial_rows(DKWideJoint *c0, DKWideJoint *c1, int two, V8 *a, V8 *b
         const f8 sbr = SPLAT(useBias ? k->soft.biasRate : 0.0f), sms = SPLAT(useBias ? k->soft.massScale : 1.0f),
                  sisc = SPLAT(useBias ? k->soft.impulseScale : 0.0f);
         f8 old = F(lowerImpulse), fresh;
-        f8 applied = limit_row(angle - F(lower), b->w - a->w, old, am, invH, sbr, sms, sisc, useBias, &fresh);
+        f8 applied = limit_row(angle - F(lower), b->w - a->w, old, am, invH, sbr, sms, sisc, useBias, 0, &fresh);
         ST(lowerImpulse, SEL(limit, old, fresh));
         a->w = SEL(limit, a->w, a->w - iA * applied);
         b->w = SEL(limit, b->w, b->w + iB * applied);
         old = F(upperImpulse);
-        applied = limit_row(F(upper) - angle, a->w - b->w, old, am, invH, sbr, sms, sisc, useBias, &fresh);
+        applied = limit_row(F(upper) - angle, a->w - b->w, old, am, invH, sbr, sms, sisc, useBias, 0, &fresh);
         ST(upperImpulse, SEL(limit, old, fresh));
         a->w = SEL(limit, a->w, a->w + iA * applied);
         b->w = SEL(limit, b->w, b->w - iB * applied);
@@ -245,12 +254,7 @@ AI void joint_solve_pair(JointPair *p, const DKJointStep *k, int useBias) {
     f8 ix = (-ms) * solx - isc * px, iy = (-ms) * soly - isc * py;
     ST(px, px + ix);
     ST(py, py + iy);
-    a->vx -= mA * ix;
-    a->vy -= mA * iy;
-    a->w -= iA * (rAx * iy - rAy * ix);
-    b->vx += mB * ix;
-    b->vy += mB * iy;
-    b->w += iB * (rBx * iy - rBy * ix);
+    apply_impulse(a, b, mA, iA, mB, iB, ix, iy, rAx * iy - rAy * ix, rBx * iy - rBy * ix);
 }
 
 /// The anchors of the pair's joints turned by the step's rotation so far (`dq.rotate(r)`).
@@ -301,14 +305,7 @@ AI void distance_warm(JointPair *p) {
     f8 axial = ((F(springImpulse) + F(lowerImpulse)) - F(upperImpulse)) + F(angularImpulse);
     f8 px = axial * axx, py = axial * axy;
     f8 LA = rAx * py - rAy * px, LB = rBx * py - rBy * px;
-    f8 mA = F(mA), mB = F(mB);
-    V8 *a = &p->a, *b = &p->b;
-    a->vx -= mA * px;
-    a->vy -= mA * py;
-    a->w -= F(iA) * LA;
-    b->vx += mB * px;
-    b->vy += mB * py;
-    b->w += F(iB) * LB;
+    apply_impulse(&p->a, &p->b, F(mA), F(iA), F(mB), F(iB), px, py, LA, LB);
 }
 
 /// The relative speed of B's anchor against A's along the axis (`dot(axis, vr)`); `flip`
@@ -323,21 +320,6 @@ AI f8 distance_speed(const V8 *a, const V8 *b, f8 axx, f8 axy, f8 rAx, f8 rAy, f
         vy = ((b->vy + b->w * rBx) - a->vy) - a->w * rAx;
     }
     return axx * vx + axy * vy;
-}
-
-/// One length limit of `JointSolver.solveDistance` (`rowBias`, then Swift's `max(0, x)`):
-/// `C` the room left, `speed` the relative speed that uses it up, `old` the row's impulse.
-/// Sets `*fresh` to the new impulse and returns the change.
-AI f8 distance_limit(f8 C, f8 speed, f8 old, f8 am, f8 invH, f8 sbr, f8 sms, f8 sisc, int useBias, f8 *fresh) {
-    const f8 zero = SPLAT(0.0f), one = SPLAT(1.0f);
-    i8 spec = C > zero;
-    f8 bias = SEL(spec, useBias ? sbr * C : zero, C * invH);
-    f8 ms = SEL(spec, sms, one), isc = SEL(spec, sisc, zero);
-    f8 impulse = (-ms) * am * (speed + bias) - isc * old;
-    f8 sum = old + impulse;
-    // Swift's max(0, x): `x >= 0 ? x : 0` (so -0 stays -0 and a NaN becomes 0).
-    *fresh = SEL(sum >= zero, zero, sum);
-    return *fresh - old;
 }
 
 /// `JointSolver.solveDistance`: the spring, the lower and the upper length limit where the
@@ -369,14 +351,14 @@ AI void distance_solve_pair(JointPair *p, const DKJointStep *k, int useBias) {
     if (ANY(lower)) {
         f8 speed = distance_speed(a, b, axx, axy, rAx, rAy, rBx, rBy, 0);
         f8 old = F(lowerImpulse), fresh;
-        f8 applied = distance_limit(len - F(lower), speed, old, am, invH, sbr, sms, sisc, useBias, &fresh);
+        f8 applied = limit_row(len - F(lower), speed, old, am, invH, sbr, sms, sisc, useBias, 1, &fresh);
         ST(lowerImpulse, SEL(lower, old, fresh));
         distance_apply(a, b, lower, applied, axx, axy, rAx, rAy, rBx, rBy, mA, iA, mB, iB);
     }
     if (ANY(upper)) {
         f8 speed = distance_speed(a, b, axx, axy, rAx, rAy, rBx, rBy, 1);
         f8 old = F(upperImpulse), fresh;
-        f8 applied = distance_limit(F(upper) - len, speed, old, am, invH, sbr, sms, sisc, useBias, &fresh);
+        f8 applied = limit_row(F(upper) - len, speed, old, am, invH, sbr, sms, sisc, useBias, 1, &fresh);
         ST(upperImpulse, SEL(upper, old, fresh));
         distance_apply(a, b, upper, -applied, axx, axy, rAx, rAy, rBx, rBy, mA, iA, mB, iB);
     }
@@ -431,14 +413,7 @@ AI void prismatic_warm(JointPair *p) {
     f8 lx = F(px), ly = F(py);
     f8 Px = axial * f.axx + lx * f.pxx, Py = axial * f.axy + lx * f.pxy;
     f8 LA = (axial * f.a1 + lx * f.s1) + ly, LB = (axial * f.a2 + lx * f.s2) + ly;
-    f8 mA = F(mA), mB = F(mB);
-    V8 *a = &p->a, *b = &p->b;
-    a->vx -= mA * Px;
-    a->vy -= mA * Py;
-    a->w -= F(iA) * LA;
-    b->vx += mB * Px;
-    b->vy += mB * Py;
-    b->w += F(iB) * LB;
+    apply_impulse(&p->a, &p->b, F(mA), F(iA), F(mB), F(iB), Px, Py, LA, LB);
 }
 
 /// The relative speed along the axis (`dot(axis, vB − vA) + a2 · wB − a1 · wA`); `flip`:
@@ -495,12 +470,12 @@ AI void prismatic_solve_pair(JointPair *p, const DKJointStep *k, int useBias) {
                  sisc = SPLAT(useBias ? k->soft.impulseScale : 0.0f);
         f8 old = F(lowerImpulse), fresh;
         f8 applied = limit_row(translation - F(lower), prismatic_speed(a, b, &f, 0), old, am, invH, sbr, sms, sisc,
-                               useBias, &fresh);
+                               useBias, 0, &fresh);
         ST(lowerImpulse, SEL(limit, old, fresh));
         prismatic_apply(a, b, limit, applied, &f, mA, iA, mB, iB);
         old = F(upperImpulse);
         applied = limit_row(F(upper) - translation, prismatic_speed(a, b, &f, 1), old, am, invH, sbr, sms, sisc, useBias,
-                            &fresh);
+                            0, &fresh);
         ST(upperImpulse, SEL(limit, old, fresh));
         prismatic_apply(a, b, limit, -applied, &f, mA, iA, mB, iB);
     }
@@ -531,12 +506,7 @@ AI void prismatic_solve_pair(JointPair *p, const DKJointStep *k, int useBias) {
     ST(py, ly + iy);
     f8 Px = ix * f.pxx, Py = ix * f.pxy;
     f8 LA = ix * f.s1 + iy, LB = ix * f.s2 + iy;
-    a->vx -= mA * Px;
-    a->vy -= mA * Py;
-    a->w -= iA * LA;
-    b->vx += mB * Px;
-    b->vy += mB * Py;
-    b->w += iB * LB;
+    apply_impulse(a, b, mA, iA, mB, iB, Px, Py, LA, LB);
 }
 
 /// One pass (`pass(&p, ...)`) over `count` batches of one kind, two at a time: each kind has
