@@ -5,8 +5,9 @@ import Glibc
 import Synchronization
 
 /// Four revolute or weld joints, four distance joints or four prismatic joints of one joint
-/// colour, stored lane-wise (the C kernels' `DKWideJoint`, 560 bytes), so the joint passes of a big island run four lanes at a time — eight, two
-/// batches side by side, with AVX2 — like the contact batches (`WideContact`).
+/// colour, stored lane-wise (the C kernels' `DKWideJoint`, 560 bytes), so the joint passes of
+/// a big island run four lanes at a time — eight, two batches side by side, with AVX2 — like
+/// the contact batches (`WideContact`).
 ///
 /// A batch is prepared each step straight from its joints' records and bodies, and its
 /// impulses go back to the records after the solve (`prepare`, `unpack`): the records stay the
@@ -16,7 +17,9 @@ import Synchronization
 /// result.
 ///
 /// The point rows read the fields up to `rows`; the axial rows (spring, motor, limits, a weld's
-/// angle row) read the rest only when some lane has one, so a batch of plain pins reads about half the batch.
+/// angle row) read the rest only when some lane has one, so a batch of plain pins reads about
+/// half the batch. Distance and prismatic joints have rows of their own, and batches of their
+/// own (`kind`).
 /// Padding lanes join the world's boundary body to itself with zero masses: they write nothing.
 @usableFromInline
 struct WideJoint {
