@@ -39,7 +39,7 @@ struct ColoredBatches {
     /// island; scratch of the colouring pass, each island its own row).
     let colorCursor = Column<Int>()
     /// The joints' colours and solve order.
-    let joints = ColoredJoints()
+    var joints = ColoredJoints()
 
     /// Colouring and preparation run in three passes: (1) islands are coloured and their
     /// constraints counting-sorted by colour (`coloring(…)` gives the view; each island is one
@@ -310,7 +310,9 @@ struct ColoredJoints {
     static var stride: Int { ColoredBatches.colorCount + 2 }
 
     /// The step's joint batches, colour by colour, group by group (`WideJoint`; each lane's
-    /// joint slot set here, the rest filled every step).
+    /// joint slot set here, the rest filled every step). Holds `wideCount` batches, and may
+    /// hold more, left from a step with more: the column only grows, so that its batches are
+    /// written once, in parallel, never first filled and then overwritten.
     let wide = Column<WideJoint>()
     /// Per group, `colorCount + 1` offsets into `wide`: where each colour's batches start, and
     /// the group's end.
@@ -321,15 +323,24 @@ struct ColoredJoints {
     /// Per joint of the islands' list: whether lanes take it (kept with the colours: the
     /// preparation skips those joints' records).
     let inLanes = Column<Bool>()
+    /// Per position in `order`: the `WideJoint.kind` of a joint in lanes (scratch of `color`).
+    let kindAt = Column<UInt8>()
+    /// Per group, then one more: its batch count, then where its batches start (scratch of
+    /// `color`).
+    let batchStart = Column<Int32>()
 
     static var wideStride: Int { ColoredBatches.colorCount + 1 }
 
     /// How many joint batches this step has.
-    var wideCount: Int { wide.count }
+    private(set) var wideCount = 0
 
-    /// Colours every group's joints (see the type). `ib` is inout only so that the builder is
-    /// passed in place: it is only read.
-    func color(islands ib: inout IslandBuilder, joints: View<JointRecord>, metas: View<BodyMeta>, bodyCount: Int) {
+    /// Colours every group's joints (see the type), on up to `workers` threads: each group is
+    /// coloured by one of them (groups share no dynamic body, so neither their colours nor
+    /// their batches depend on who computes them), then, once every group's batch count is
+    /// known and its first batch placed, each group's batches are written. `ib` is inout only
+    /// so that the builder is passed in place: it is only read.
+    mutating func color(islands ib: inout IslandBuilder, joints: View<JointRecord>, metas: View<BodyMeta>, bodyCount: Int,
+                        workers: Int) {
         let groups = ib.groupCount
         let k = ColoredBatches.colorCount, stride = Self.stride
         let total = groups > 0 ? Int(ib.groupJointStart[groups]) : 0
@@ -337,102 +348,37 @@ struct ColoredJoints {
         colorOf.grow(to: total, with: 0)
         inLanes.grow(to: total, with: false)
         order.grow(to: total, with: 0)
+        kindAt.grow(to: total, with: 0)
         colorStart.grow(to: groups * stride, with: 0)
         wideStart.grow(to: groups * Self.wideStride, with: 0)
         wideFrom.grow(to: groups * k, with: 0)
-        wide.removeAllKeepingCapacity()
-        let lanes = !WideJoint.lanesOff.load(ordering: .relaxed)
-        let list = ib.jointList.view, starts = ib.groupJointStart.view
-        let bits = bodyColors.mutableView, colorOf = colorOf.mutableView, order = order.mutableView, cs = colorStart.mutableView
-        let inLanes = inLanes.mutableView, ws = wideStart.mutableView, from = wideFrom.mutableView
-        let all: UInt32 = (1 << UInt32(k)) - 1
-        // Per colour: the joints counted, then the cursor of those solved one by one; per colour
-        // and kind of joint in lanes (`WideJoint.kind`, three), their count and cursor.
-        let kinds = 3
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: (1 + 2 * kinds) * (k + 1)) { scratch in
-            let cursor = UnsafeMutableBufferPointer(rebasing: scratch[0...k])
-            let kindCount = UnsafeMutableBufferPointer(rebasing: scratch[(k + 1)..<((1 + kinds) * (k + 1))])
-            let kindCursor = UnsafeMutableBufferPointer(rebasing: scratch[((1 + kinds) * (k + 1))..<((1 + 2 * kinds) * (k + 1))])
-            for g in 0..<groups {
-                let j0 = Int(starts[g]), j1 = Int(starts[g + 1]), base = g * stride
-                guard j1 - j0 >= Self.coloredFrom else {
-                    // No colours: every joint in the one-by-one range, in island order.
-                    for q in 0...k { cs[base + q] = Int32(j0) }
-                    cs[base + k + 1] = Int32(j1)
-                    for t in j0..<j1 { order[t] = list[t]; inLanes[t] = false }
-                    for q in 0..<k { from[g * k + q] = Int32(j0) }
-                    for q in 0...k { ws[g * Self.wideStride + q] = Int32(wide.count) }
-                    continue
-                }
-                for q in 0...k { cursor[q] = 0 }
-                for x in 0..<(kinds * (k + 1)) { kindCount[x] = 0 }
-                for t in j0..<j1 {
-                    let j = joints[Int(list[t])]
-                    let a = Int(j.bodyA), b = Int(j.bodyB)
-                    let da = metas[a].type == .dynamic, db = metas[b].type == .dynamic
-                    let used = (da ? bits[a] : 0) | (db ? bits[b] : 0)
-                    let free = ~used & all
-                    let c = free == 0 ? k : free.trailingZeroBitCount
-                    if c < k {
-                        if da { bits[a] |= 1 << UInt32(c) }
-                        if db { bits[b] |= 1 << UInt32(c) }
-                    }
-                    colorOf[t] = UInt8(c)
-                    cursor[c] += 1
-                    inLanes[t] = lanes && c < k && WideJoint.takes(j.def.type)
-                    if inLanes[t] { kindCount[c * kinds + WideJoint.kind(j.def.type)] += 1 }
-                }
-                // Offsets, then a stable scatter by colour (within a colour, the joints in lanes
-                // last); the bodies' bits cleared for the next group.
-                var at = Int32(j0)
-                for q in 0...k {
-                    cs[base + q] = at
-                    let n = cursor[q]
-                    cursor[q] = at
-                    // The colour's joints in lanes, kind by kind, at its end.
-                    var laneAt = at + n
-                    for x in 0..<kinds { laneAt -= kindCount[q * kinds + x] }
-                    if q < k { from[g * k + q] = laneAt }
-                    for x in 0..<kinds {
-                        kindCursor[q * kinds + x] = laneAt
-                        laneAt += kindCount[q * kinds + x]
-                    }
-                    at += n
-                }
-                cs[base + k + 1] = Int32(j1)
-                for t in j0..<j1 {
-                    let c = Int(colorOf[t])
-                    if inLanes[t] {
-                        let x = c * kinds + WideJoint.kind(joints[Int(list[t])].def.type)
-                        order[Int(kindCursor[x])] = list[t]
-                        kindCursor[x] += 1
-                    } else {
-                        order[Int(cursor[c])] = list[t]
-                        cursor[c] += 1
-                    }
-                    let j = joints[Int(list[t])]
-                    bits[Int(j.bodyA)] = 0; bits[Int(j.bodyB)] = 0
-                }
-                // Each colour's joints in lanes, four to a batch, kind by kind (the last batch of
-                // each kind padded).
-                for q in 0..<k {
-                    ws[g * Self.wideStride + q] = Int32(wide.count)
-                    var stop = Int(from[g * k + q])
-                    for x in 0..<kinds {
-                        var t = stop
-                        stop += Int(kindCount[q * kinds + x])
-                        while t < stop {
-                            var batch = WideJoint()
-                            for l in 0..<min(4, stop - t) { batch.joint[l] = order[t + l] }
-                            wide.append(batch)
-                            t += 4
-                        }
-                    }
-                }
-                ws[g * Self.wideStride + k] = Int32(wide.count)
-            }
+        batchStart.grow(to: groups + 1, with: 0)
+        var pass = JointColoringPass(
+            list: ib.jointList.view, starts: ib.groupJointStart.view, joints: joints, metas: metas,
+            bits: bodyColors.mutableView, colorOf: colorOf.mutableView, kindAt: kindAt.mutableView, order: order.mutableView,
+            colorStart: colorStart.mutableView, inLanes: inLanes.mutableView, wideStart: wideStart.mutableView,
+            wideFrom: wideFrom.mutableView, batchStart: batchStart.mutableView, wide: MutableView(),
+            lanes: !WideJoint.lanesOff.load(ordering: .relaxed))
+        // (Groups a few at a time: most hold a few dozen joints.)
+        let parallel = workers > 1 && groups > 1 && total >= Self.parallelFrom
+        func run(_ pass: JointColoringPass) {
+            if parallel { Parallel.forChunks(workers: workers, count: groups, chunkSize: 4, pass) } else { pass.run(0..<groups, part: 0) }
         }
+        run(pass)
+        // Each group's first batch, in group order.
+        let starts = batchStart.mutableView
+        var at: Int32 = 0
+        for g in 0..<groups { let n = starts[g]; starts[g] = at; at += n }
+        starts[groups] = at
+        wideCount = Int(at)
+        wide.grow(to: wideCount, with: WideJoint())
+        pass.writesBatches = true
+        pass.wide = wide.mutableView
+        run(pass)
     }
+
+    /// The fewest joints whose colouring is shared among the workers.
+    static let parallelFrom = 512
 
     /// Group `g`'s joint batches of colour `q`, and the joints of that colour solved one by one
     /// (positions in `order`).
@@ -442,5 +388,146 @@ struct ColoredJoints {
         let k = ColoredBatches.colorCount
         let w = g * wideStride + q
         return (Int(wideStart[w])..<Int(wideStart[w + 1]), Int(colorStart[g * stride + q])..<Int(wideFrom[g * k + q]))
+    }
+}
+
+/// `ColoredJoints.color`'s passes over solve groups `r`: colouring each group (its colours,
+/// solve order and batch count), or, once every group's first batch is placed
+/// (`writesBatches`), writing its batches. A group writes only its own joints' entries, its
+/// own offsets and batches, and the colour bits of its own dynamic bodies.
+struct JointColoringPass: RangeTask, @unchecked Sendable {
+    let list: View<Int32>
+    let starts: View<Int32>
+    let joints: View<JointRecord>
+    let metas: View<BodyMeta>
+    let bits: MutableView<UInt32>
+    let colorOf: MutableView<UInt8>
+    let kindAt: MutableView<UInt8>
+    let order: MutableView<Int32>
+    let colorStart: MutableView<Int32>
+    let inLanes: MutableView<Bool>
+    let wideStart: MutableView<Int32>
+    let wideFrom: MutableView<Int32>
+    /// Per group: its batch count (written by the colouring), then its first batch.
+    let batchStart: MutableView<Int32>
+    var wide: MutableView<WideJoint>
+    /// Whether lanes take joints at all (`WideJoint.lanesOff` down).
+    let lanes: Bool
+    var writesBatches = false
+
+    /// The kinds of joints lanes take (`WideJoint.kind`).
+    static let kinds = 3
+
+    func run(_ r: Range<Int>, part: Int) {
+        if writesBatches {
+            for g in r { writeBatches(g) }
+            return
+        }
+        let k = ColoredBatches.colorCount, kinds = Self.kinds
+        // Per colour: the joints counted, then the cursor of those solved one by one; per colour
+        // and kind of joint in lanes, their count and cursor.
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: (1 + 2 * kinds) * (k + 1)) { scratch in
+            let cursor = UnsafeMutableBufferPointer(rebasing: scratch[0...k])
+            let kindCount = UnsafeMutableBufferPointer(rebasing: scratch[(k + 1)..<((1 + kinds) * (k + 1))])
+            let kindCursor = UnsafeMutableBufferPointer(rebasing: scratch[((1 + kinds) * (k + 1))..<((1 + 2 * kinds) * (k + 1))])
+            for g in r { color(g, cursor: cursor, kindCount: kindCount, kindCursor: kindCursor) }
+        }
+    }
+
+    private func color(_ g: Int, cursor: UnsafeMutableBufferPointer<Int32>, kindCount: UnsafeMutableBufferPointer<Int32>,
+                       kindCursor: UnsafeMutableBufferPointer<Int32>) {
+        let k = ColoredBatches.colorCount, kinds = Self.kinds, stride = ColoredJoints.stride
+        let all: UInt32 = (1 << UInt32(k)) - 1
+        let j0 = Int(starts[g]), j1 = Int(starts[g + 1]), base = g * stride
+        guard j1 - j0 >= ColoredJoints.coloredFrom else {
+            // No colours: every joint in the one-by-one range, in island order.
+            for q in 0...k { colorStart[base + q] = Int32(j0) }
+            colorStart[base + k + 1] = Int32(j1)
+            for t in j0..<j1 { order[t] = list[t]; inLanes[t] = false }
+            for q in 0..<k { wideFrom[g * k + q] = Int32(j0) }
+            batchStart[g] = 0
+            return
+        }
+        for q in 0...k { cursor[q] = 0 }
+        for x in 0..<(kinds * (k + 1)) { kindCount[x] = 0 }
+        for t in j0..<j1 {
+            let j = joints[Int(list[t])]
+            let a = Int(j.bodyA), b = Int(j.bodyB)
+            let da = metas[a].type == .dynamic, db = metas[b].type == .dynamic
+            let used = (da ? bits[a] : 0) | (db ? bits[b] : 0)
+            let free = ~used & all
+            let c = free == 0 ? k : free.trailingZeroBitCount
+            if c < k {
+                if da { bits[a] |= 1 << UInt32(c) }
+                if db { bits[b] |= 1 << UInt32(c) }
+            }
+            colorOf[t] = UInt8(c)
+            cursor[c] += 1
+            inLanes[t] = lanes && c < k && WideJoint.takes(j.def.type)
+            if inLanes[t] { kindCount[c * kinds + WideJoint.kind(j.def.type)] += 1 }
+        }
+        // Offsets, then a stable scatter by colour (within a colour, the joints in lanes last,
+        // kind by kind); the bodies' bits cleared for the next group. (Only bits that are set
+        // are written: those of this group's dynamic bodies. A static or kinematic body, whose
+        // bits stay clear, may have joints in groups coloured at the same time.)
+        var at = Int32(j0)
+        var batches: Int32 = 0
+        for q in 0...k {
+            colorStart[base + q] = at
+            let n = cursor[q]
+            cursor[q] = at
+            var laneAt = at + n
+            for x in 0..<kinds { laneAt -= kindCount[q * kinds + x] }
+            if q < k { wideFrom[g * k + q] = laneAt }
+            for x in 0..<kinds {
+                kindCursor[q * kinds + x] = laneAt
+                laneAt += kindCount[q * kinds + x]
+                batches += (kindCount[q * kinds + x] + 3) / 4
+            }
+            at += n
+        }
+        colorStart[base + k + 1] = Int32(j1)
+        for t in j0..<j1 {
+            let c = Int(colorOf[t])
+            let j = joints[Int(list[t])]
+            if inLanes[t] {
+                let kind = WideJoint.kind(j.def.type)
+                let x = c * kinds + kind
+                order[Int(kindCursor[x])] = list[t]
+                kindAt[Int(kindCursor[x])] = UInt8(kind)
+                kindCursor[x] += 1
+            } else {
+                order[Int(cursor[c])] = list[t]
+                cursor[c] += 1
+            }
+            if bits[Int(j.bodyA)] != 0 { bits[Int(j.bodyA)] = 0 }
+            if bits[Int(j.bodyB)] != 0 { bits[Int(j.bodyB)] = 0 }
+        }
+        batchStart[g] = batches
+    }
+
+    /// Group `g`'s batches from its first one on: each colour's joints in lanes, four to a
+    /// batch, kind by kind (the last batch of each kind padded).
+    private func writeBatches(_ g: Int) {
+        let k = ColoredBatches.colorCount, stride = ColoredJoints.stride, w = g * ColoredJoints.wideStride
+        var at = Int(batchStart[g])
+        for q in 0..<k {
+            wideStart[w + q] = Int32(at)
+            var t = Int(wideFrom[g * k + q])
+            let stop = Int(colorStart[g * stride + q + 1])
+            while t < stop {
+                let kind = kindAt[t]
+                var batch = WideJoint()
+                var l = 0
+                while l < 4 && t < stop && kindAt[t] == kind {
+                    batch.joint[l] = order[t]
+                    l += 1; t += 1
+                }
+                wide[at] = batch
+                at += 1
+            }
+        }
+        wideStart[w + k] = Int32(at)
+        assert(at == Int(batchStart[g + 1]), "ColoredJoints: group \(g) wrote \(at - Int(batchStart[g])) batches, counted \(batchStart[g + 1] - batchStart[g])")
     }
 }

@@ -39,7 +39,10 @@ extension World {
             Parallel.forChunks(workers: workers, count: (ib.groupCount + islandChunk - 1) / islandChunk, chunkSize: 1,
                                IslandColoringTask(coloring: coloring, islands: ib.groupCount, chunk: islandChunk))
             overflowCount = batches.layout(islands: &ib)
-            if nj > 0 { batches.joints.color(islands: &ib, joints: joints.view, metas: ctx.metas.readOnly, bodyCount: Int(bodySlots.count)) }
+            if nj > 0 {
+                batches.joints.color(islands: &ib, joints: joints.view, metas: ctx.metas.readOnly, bodyCount: Int(bodySlots.count),
+                                     workers: workers)
+            }
             ib.colored = true
         }
         if options.isProfiling { profile.coloring += StepProfile.now() - solveStart }
