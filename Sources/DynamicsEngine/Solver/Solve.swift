@@ -4,6 +4,8 @@ extension World {
     /// Solves this step's islands; `keptIslands`: they are last step's, and so are their
     /// colouring and batch layout.
     func solve(_ ctx: StepContext, keptIslands: Bool) {
+        continuous.fastCounter.reset()
+        solver.finalizedInSolve = false
         // The islands in place (`islands` is exclusivity-unchecked and only read below): a
         // local copy would retain and release each of its buffers.
         solve(ctx, keptIslands: keptIslands, &islands)
@@ -124,9 +126,13 @@ extension World {
                 softness: WideContactSolver.LaneSoftness(soft: soft, staticSoft: staticSoft),
                 restitutionThreshold: settings.restitutionThreshold,
                 maxLinearSpeed: settings.maxLinearSpeed, jointContext: jointCtx, anyRestitution: bounce.isSet,
-                anyRolling: rolling.isSet)
+                anyRolling: rolling.isSet,
+                finalize: bodyFinalize(ctx, bodies: ib.bodies.view, skipsDynamic: false))
+            solver.finalizedInSolve = true
             if workers == 1 {
-                for isl in 0..<ib.groupCount { views.solveIsland(isl) }
+                var fast = 0
+                for isl in 0..<ib.groupCount { fast += views.solveIsland(isl) }
+                views.finalize.count(fastBodies: fast)
                 views.store(0..<(batchCount + overflowCount))
                 views.storeJoints(0..<jointBatchCount)
             } else {

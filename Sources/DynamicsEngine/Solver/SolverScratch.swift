@@ -10,4 +10,6 @@ struct SolverScratch {
     let bigIslands = Column<Int32>()
     /// Scratch of the small islands' counting sort (one counter per island size).
     let sizeCounts = Column<Int32>()
+    /// Whether this step's solve finalized the islands' bodies (`World.finalizeBodies`).
+    var finalizedInSolve = false
 }

@@ -44,6 +44,9 @@ struct SolverViews: @unchecked Sendable {
     /// Whether any contact of this step has rolling resistance; without, the rolling rows are
     /// skipped (they would change nothing).
     var anyRolling: Bool
+    /// Each island's bodies are finalized right after its solve, on the thread that solved it
+    /// (positions applied, sleep timers advanced: `BodyFinalize`, over island body list entries).
+    var finalize: BodyFinalize
 
     // MARK: Stages
 
@@ -246,8 +249,10 @@ struct SolverViews: @unchecked Sendable {
     }
 
     /// Solves island `isl` for the whole step on the calling thread: `SubStep`'s stages on the
-    /// whole island, then restitution once (batch by batch, then the overflow).
-    func solveIsland(_ isl: Int) {
+    /// whole island, then restitution once (batch by batch, then the overflow), then finalizes
+    /// its bodies. Returns how many of them are fast (`BodyFinalize`).
+    @discardableResult
+    func solveIsland(_ isl: Int) -> Int {
         let bodyRange = groups.bodyRange(isl)
         let c = islandConstraints(isl)
         if let j = loneTarget(c, bodyRange) {
@@ -269,6 +274,7 @@ struct SolverViews: @unchecked Sendable {
             }
         }
         if anyRestitution && (c.hasBatches || !c.overflow.isEmpty) { restitution(island: isl) }
+        return finalize.finalize(bodyRange)
     }
 
     /// Off: every island takes the general path (tests compare the two).
@@ -317,7 +323,8 @@ struct SolverViews: @unchecked Sendable {
     // MARK: Stage pipeline (several workers)
 
     enum StageKind: UInt8 {
-        case integrateVelocities, joints, jointColour, batches, overflow, integratePositions, restitution, smallIslands, store, storeJoints
+        case integrateVelocities, joints, jointColour, batches, overflow, integratePositions, restitution, finalize, smallIslands, store,
+             storeJoints
     }
 
     /// Appends the stages of a big island: `SubStep`'s stages, as `solveIsland` runs them, with body
@@ -369,6 +376,8 @@ struct SolverViews: @unchecked Sendable {
             }
         }
         if anyRestitution { add(.restitution, .solve, 0, 1, 1) }
+        // (In the position stage's blocks: each block's bodies are where that stage left them.)
+        add(.finalize, .solve, b0, b1, block(b1 - b0, 256))
     }
 
     /// Runs one block of a stage.
@@ -384,7 +393,11 @@ struct SolverViews: @unchecked Sendable {
         case .overflow: overflowConstraints(pass, r)
         case .integratePositions: integratePositions(r)
         case .restitution: restitution(island: Int(stage.island))
-        case .smallIslands: for k in r { solveIsland(Int(smallIslands[k])) }
+        case .finalize: finalize.count(fastBodies: finalize.finalize(r))
+        case .smallIslands:
+            var fast = 0
+            for k in r { fast += solveIsland(Int(smallIslands[k])) }
+            finalize.count(fastBodies: fast)
         case .store: store(r)
         case .storeJoints: storeJoints(r)
         }

@@ -2,25 +2,37 @@ extension World {
     /// Applies each solved body's position change, moves kinematic bodies, clears forces,
     /// updates sleep timers and puts resting islands to sleep. Returns the bodies it moved
     /// (the awake list as the step began it, valid until the list changes; nil: every slot).
+    ///
+    /// The islands' bodies were finalized by the solve, each island right after its own solve
+    /// on the thread that solved it (`SolverViews.finalize`), while its bodies are in that
+    /// core's cache; this pass does the others (kinematic bodies), when there are any, and
+    /// every body after a solve that did not (`SolverScratch.finalizedInSolve`).
     @discardableResult
     func finalizeBodies(_ ctx: StepContext) -> View<Int32>? {
-        let linTol = settings.sleepLinearThreshold, angTol = settings.sleepAngularThreshold
         // (A small world reads its few slots; a larger one its awake list.)
         let nb = Int(bodySlots.count)
         let awake = nb < IslandBuilder.listedFrom ? nil : awakeBodies()
-        let v = BodyFinalize(ctx: ctx, bodies: awake, linTol: linTol, angTol: angTol,
-                             kinematicSleepTime: settings.isSleepEnabled ? settings.timeToSleep : .infinity,
-                             maxLinearSpeed: settings.maxLinearSpeed,
-                             continuous: settings.isContinuousEnabled, fastCount: continuous.fastCounter,
-                             kinematicSlept: islands.kinematicSlept)
-        continuous.fastCounter.reset()
+        let inSolve = solver.finalizedInSolve
         islands.kinematicSlept.clear()
-        // Each body is written only by the worker owning its part of the awake list.
-        Parallel.forRanges(workers: ctx.workers, count: awake?.count ?? nb, minPerWorker: options.parallelMin(512), v)
+        if !inSolve || awake == nil || awake!.count > islands.islandBodies {
+            let v = bodyFinalize(ctx, bodies: awake, skipsDynamic: inSolve)
+            // Each body is written only by the worker owning its part of the awake list.
+            Parallel.forRanges(workers: ctx.workers, count: awake?.count ?? nb, minPerWorker: options.parallelMin(512), v)
+        }
         // (A kinematic body that fell asleep leaves the awake list when it is next cleaned.)
         if islands.kinematicSlept.isSet { islands.awakeMayShrink = true }
         sleepRestingIslands(ctx.metas.readOnly)
         return awake
+    }
+
+    /// The per-body finalize of `bodies` (nil: every slot) with this world's settings.
+    /// `skipsDynamic`: dynamic bodies were finalized already (see `finalizeBodies`).
+    func bodyFinalize(_ ctx: StepContext, bodies: View<Int32>?, skipsDynamic: Bool) -> BodyFinalize {
+        BodyFinalize(ctx: ctx, bodies: bodies, linTol: settings.sleepLinearThreshold, angTol: settings.sleepAngularThreshold,
+                     kinematicSleepTime: settings.isSleepEnabled ? settings.timeToSleep : .infinity,
+                     maxLinearSpeed: settings.maxLinearSpeed,
+                     continuous: settings.isContinuousEnabled, skipsDynamic: skipsDynamic, fastCount: continuous.fastCounter,
+                     kinematicSlept: islands.kinematicSlept)
     }
 
     /// Puts to sleep the islands whose every body rested long enough (the end of
@@ -42,7 +54,8 @@ extension World {
     }
 }
 
-/// The per-body part of `finalizeBodies` (bodies `r` of one worker).
+/// The per-body part of `finalizeBodies` (bodies `r` of one worker), and of the solve's
+/// (`SolverViews.finalize`).
 struct BodyFinalize: RangeTask, @unchecked Sendable {
     /// Writes the bodies of its range (records, placements, states).
     unowned(unsafe) var ctx: StepContext
@@ -59,17 +72,27 @@ struct BodyFinalize: RangeTask, @unchecked Sendable {
     var maxLinearSpeed: Float
     /// Whether fast bodies are flagged for the continuous step, and how many were.
     var continuous: Bool
+    /// Dynamic bodies are passed over (the solve finalized them).
+    var skipsDynamic: Bool
     unowned(unsafe) var fastCount: FastCounter
     /// Raised when a kinematic body fell asleep.
     unowned(unsafe) var kinematicSlept: WorkFlag
 
-    func run(_ r: Range<Int>, part: Int) { finalize(r) }
+    func run(_ r: Range<Int>, part: Int) { count(fastBodies: finalize(r)) }
 
-    func finalize(_ r: Range<Int>) {
+    /// Adds `n` to the count of fast bodies. (A pass adds its count once: an atomic add per
+    /// fast body made the workers fight over the counter's cache line.)
+    @inline(__always)
+    func count(fastBodies n: Int) { if n > 0 { fastCount.add(n) } }
+
+    /// Finalizes bodies `r`; returns how many it flagged as fast.
+    func finalize(_ r: Range<Int>) -> Int {
         let sims = ctx.sims, states = ctx.states, metas = ctx.metas, dt = ctx.dt
+        var fastBodies = 0
         for k in r {
             let i = bodies.map { Int($0[k]) } ?? k
             guard metas[i].alive && metas[i].type != .static && metas[i].awake else { continue }
+            if skipsDynamic && metas[i].type == .dynamic { continue }
             var sim = sims[i]
             var st = states[i]
             if metas[i].type == .kinematic {
@@ -101,7 +124,7 @@ struct BodyFinalize: RangeTask, @unchecked Sendable {
             // to 10²⁰ rad/s, where its rotation's integration loses all precision.
             if abs(st.w) > World.maxAngularSpeed { st.w = st.w > 0 ? World.maxAngularSpeed : -World.maxAngularSpeed }
             let fast = continuous && metas[i].type == .dynamic && lengthSquared(st.dp) > 0.25 * sim.coreRadius * sim.coreRadius
-            if fast { fastCount.add(1) }
+            if fast { fastBodies += 1 }
             metas[i].isFast = fast
             sim.force = .zero
             sim.torque = 0
@@ -113,6 +136,7 @@ struct BodyFinalize: RangeTask, @unchecked Sendable {
             sims[i] = sim
             states[i] = st
         }
+        return fastBodies
     }
 
     /// A body's sleep timer after a step that left it moving at (`v`, `w`): advanced by `dt`
