@@ -40,6 +40,11 @@ struct IslandBuilder {
     /// Made again from every joint only when stale (a new or restored world, a body given
     /// another type).
     let awakeJoints = Column<Int32>()
+    /// Each joint's bodies (bodyA, bodyB) for the joints of `awakeJoints`, made with it
+    /// whenever `World.awakeJointList()` brings it up to date (a joint's bodies never change):
+    /// the passes over the awake joints read these 8 bytes, not the joint's record, several
+    /// cache lines long.
+    let awakeJointLinks = Column<SIMD2<Int32>>()
     var awakeJointsStale = true
     var awakeJointsUnsorted = false
     var awakeJointsMayShrink = false
@@ -115,7 +120,7 @@ extension World {
         let keep = !islands.dirty
         islands.dirty = false
         if keep {
-            assert(islandsMatchRebuilt(contacts.links.view.subview(0..<contacts.count), metas.view, joints.view, states.view),
+            assert(islandsMatchRebuilt(contacts.links.view.subview(0..<contacts.count), metas.view, states.view),
                    "kept islands differ from rebuilt ones: a change did not raise IslandBuilder.dirty")
             // (Which islands may sleep is only read when sleeping is on; islands without contacts
             // have no kinematic partner to keep them awake, and were built sleepable.)
@@ -127,15 +132,17 @@ extension World {
         }
         // The builder in place (`islands` is exclusivity-unchecked and nothing below reads it
         // through `self`): no copy or move of its buffers.
-        buildIslands(ctx.links.readOnly.subview(0..<ctx.contacts.count), ctx.metas.readOnly, joints.view, ctx.states.readOnly, &islands)
+        let joints = awakeJointsAndLinks()
+        buildIslands(ctx.links.readOnly.subview(0..<ctx.contacts.count), ctx.metas.readOnly, joints.list, joints.links,
+                     ctx.states.readOnly, &islands)
         return false
     }
 
     /// Whether kept islands are what a rebuild would give (a debug check).
-    private func islandsMatchRebuilt(_ cs: View<SIMD2<Int32>>, _ me: View<BodyMeta>,
-                                     _ js: View<JointRecord>, _ st: View<BodyState>) -> Bool {
+    private func islandsMatchRebuilt(_ cs: View<SIMD2<Int32>>, _ me: View<BodyMeta>, _ st: View<BodyState>) -> Bool {
         var fresh = IslandBuilder()
-        buildIslands(cs, me, js, st, &fresh)
+        let joints = awakeJointsAndLinks()
+        buildIslands(cs, me, joints.list, joints.links, st, &fresh)
         let a = islands, n = fresh.count, g = fresh.groupCount
         guard a.count == n, a.groupCount == g else { return false }
         func same(_ x: Column<Int32>, _ y: Column<Int32>, _ count: Int) -> Bool { x.prefix(count).elementsEqual(y.prefix(count)) }
@@ -171,12 +178,18 @@ extension World {
         }
     }
 
+    /// The awake joint list (`awakeJointList()`) and its joints' bodies.
+    private func awakeJointsAndLinks() -> (list: View<Int32>, links: View<SIMD2<Int32>>) {
+        let list = awakeJointList()
+        return (list, list.isEmpty ? View() : islands.awakeJointLinks.view)
+    }
+
     /// `buildIslands` over buffer views (no class property access per body or contact).
-    /// `cs` holds each contact's bodies when it has points, else (-1, -1) (`ContactSet.links`).
-    private func buildIslands(_ cs: View<SIMD2<Int32>>, _ me: View<BodyMeta>, _ js: View<JointRecord>,
-                              _ st: View<BodyState>, _ ib: inout IslandBuilder) {
+    /// `cs` holds each contact's bodies when it has points, else (-1, -1) (`ContactSet.links`);
+    /// `jointLinks` the bodies of the joints `awakeJoints`.
+    private func buildIslands(_ cs: View<SIMD2<Int32>>, _ me: View<BodyMeta>, _ awakeJoints: View<Int32>,
+                              _ jointLinks: View<SIMD2<Int32>>, _ st: View<BodyState>, _ ib: inout IslandBuilder) {
         let nb = Int(bodySlots.count)
-        let awakeJoints = awakeJointList()
         // (A small world reads its few slots; a larger one its awake list.)
         let awake = nb < IslandBuilder.listedFrom ? nil : awakeBodies()
         let awakeCount = awake?.count ?? nb
@@ -229,9 +242,8 @@ extension World {
                 let a = Int(link.x), b = Int(link.y)
                 if islandOf[a] >= 0 && islandOf[b] >= 0 { union(a, b) }
             }
-            for jj in awakeJoints where js[Int(jj)].alive {
-                let j = Int(jj)
-                let a = Int(js[j].bodyA), b = Int(js[j].bodyB)
+            for link in jointLinks {
+                let a = Int(link.x), b = Int(link.y)
                 if islandOf[a] >= 0 && islandOf[b] >= 0 { union(a, b) }
             }
             // 2. Number islands by their root, in slot order. A body's parent is never a higher
@@ -262,10 +274,9 @@ extension World {
                 let isl = ia >= 0 ? ia : islandOf[Int(link.y)]
                 if isl >= 0 { contactStart[Int(isl) + 1] += 1; nContacts += 1 }
             }
-            for jj in awakeJoints where js[Int(jj)].alive {
-                let j = Int(jj)
-                let ia = islandOf[Int(js[j].bodyA)]
-                let isl = ia >= 0 ? ia : islandOf[Int(js[j].bodyB)]
+            for link in jointLinks {
+                let ia = islandOf[Int(link.x)]
+                let isl = ia >= 0 ? ia : islandOf[Int(link.y)]
                 if isl >= 0 { jointStart[Int(isl) + 1] += 1; nJoints += 1 }
             }
             for k in 0..<n {
@@ -307,12 +318,11 @@ extension World {
                 if (ia < 0 && movingKinematic(a)) || (islandOf[b] < 0 && movingKinematic(b)) { canSleep[isl] = 0 }
             }
             for k in 0..<n { cur[k] = jointStart[k] }
-            for jj in awakeJoints where js[Int(jj)].alive {
-                let j = Int(jj)
-                let ia = islandOf[Int(js[j].bodyA)]
-                let isl = Int(ia >= 0 ? ia : islandOf[Int(js[j].bodyB)])
+            for k in jointLinks.indices {
+                let ia = islandOf[Int(jointLinks[k].x)]
+                let isl = Int(ia >= 0 ? ia : islandOf[Int(jointLinks[k].y)])
                 if isl < 0 { continue }
-                jointList[Int(cur[isl])] = Int32(j); cur[isl] += 1
+                jointList[Int(cur[isl])] = awakeJoints[k]; cur[isl] += 1
             }
         }
         // 4. Solve groups of consecutive islands: counted first, so that the group lists grow
@@ -407,6 +417,8 @@ extension World {
         if islands.awakeJointsStale || islands.awakeJointsUnsorted || islands.awakeJointsMayShrink { refreshAwakeJoints() }
         assert(Self.holdsInOrder(islands.awakeJoints.view, every: joints.view.indices.lazy.filter { self.jointCountsAwake($0) }),
                "the awake joint list is not every joint with an awake body, in slot order: a change that wakes a body or adds a joint did not note it")
+        assert(islands.awakeJointLinks.view.elementsEqual(islands.awakeJoints.view.lazy.map { SIMD2(self.joints[Int($0)].bodyA, self.joints[Int($0)].bodyB) }),
+               "the awake joints' links are not their bodies: the list changed without being brought up to date")
         return islands.awakeJoints.view
     }
 
@@ -437,6 +449,9 @@ extension World {
         }
         islands.awakeJointsUnsorted = false
         islands.awakeJointsMayShrink = false
+        let links = islands.awakeJointLinks
+        links.removeAllKeepingCapacity()
+        for j in list { links.append(SIMD2(joints[Int(j)].bodyA, joints[Int(j)].bodyB)) }
     }
 
     /// Whether `list` is strictly increasing and holds every element of `required` (increasing).

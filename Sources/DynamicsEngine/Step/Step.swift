@@ -136,19 +136,15 @@ extension World {
         assert(!noneAsleep || !metas.view.indices.contains { metas[$0].alive && metas[$0].type != .static && !metas[$0].awake },
                "every moving body is in the awake list, yet one sleeps: movingBodyCount is off")
         if noneAsleep { return }
-        // (Joints with an awake body: others join two sleeping or static bodies. Waking appends
-        // the woken bodies' joints to the list: by index over the joints it held before, read
-        // from the column, which an append may move.)
-        var list = awakeJointList()
-        for k in 0..<list.count where joints[Int(list[k])].alive {
-            let j = Int(list[k])
-            let a = Int(joints[j].bodyA), b = Int(joints[j].bodyB)
+        // (Joints with an awake body: others join two sleeping or static bodies, read by their
+        // links. Waking appends the woken bodies' joints to the list, not to its links: the
+        // loop covers the joints the list held before.)
+        let count = awakeJointList().count
+        let links = islands.awakeJointLinks.view
+        for k in 0..<count {
+            let a = Int(links[k].x), b = Int(links[k].y)
             let da = metas[a].type != .static, db = metas[b].type != .static
-            if da && db && metas[a].awake != metas[b].awake {
-                wakeBody(a); wakeBody(b)
-                // (The appends may have moved the column; the first entries stand.)
-                list = islands.awakeJoints.view
-            }
+            if da && db && metas[a].awake != metas[b].awake { wakeBody(a); wakeBody(b) }
         }
     }
 }

@@ -18,8 +18,9 @@ public struct StepProfile: Sendable, Equatable {
     /// Part of `prepare`: colouring the islands and laying out their batches (nothing when the
     /// step kept last step's islands).
     public var coloring: Double = 0
-    /// `solve`: the sub-steps and restitution, without `prepare`; `finalize`: placing the
-    /// bodies, sleep, the continuous step and the begin events.
+    /// `solve`: the sub-steps, restitution and placing the islands' bodies, without
+    /// `prepare`; `finalize`: placing the other bodies, sleep, the continuous step and the
+    /// begin events.
     public var solve: Double = 0, finalize: Double = 0
     /// How many steps the sums cover (steps at rest included).
     public var steps: Int = 0
