@@ -434,24 +434,27 @@ extension World {
     /// still hold a joint whose kinematic body fell asleep alone: every reader passes over a
     /// joint with no awake dynamic body.)
     private func refreshAwakeJoints() {
-        let list = islands.awakeJoints
+        let list = islands.awakeJoints, links = islands.awakeJointLinks
+        links.removeAllKeepingCapacity()
+        // (A kept joint's bodies are read from the record line its test just read.)
+        @inline(__always) func link(_ j: Int) { links.append(SIMD2(joints[j].bodyA, joints[j].bodyB)) }
         if islands.awakeJointsStale {
             islands.awakeJointsStale = false
             counters.jointListRebuilds += 1
             list.removeAllKeepingCapacity()
-            for j in 0..<joints.count where jointCountsAwake(j) { list.append(Int32(j)) }
+            for j in 0..<joints.count where jointCountsAwake(j) { list.append(Int32(j)); link(j) }
         } else {
             if islands.awakeJointsUnsorted { sortKeys(list.mutableView) }
             let v = list.mutableView
             var w = 0
-            for k in v.indices where jointCountsAwake(Int(v[k])) && (w == 0 || v[w - 1] != v[k]) { v[w] = v[k]; w += 1 }
+            for k in v.indices where jointCountsAwake(Int(v[k])) && (w == 0 || v[w - 1] != v[k]) {
+                v[w] = v[k]; w += 1
+                link(Int(v[k]))
+            }
             list.truncate(to: w)
         }
         islands.awakeJointsUnsorted = false
         islands.awakeJointsMayShrink = false
-        let links = islands.awakeJointLinks
-        links.removeAllKeepingCapacity()
-        for j in list { links.append(SIMD2(joints[Int(j)].bodyA, joints[Int(j)].bodyB)) }
     }
 
     /// Whether `list` is strictly increasing and holds every element of `required` (increasing).
