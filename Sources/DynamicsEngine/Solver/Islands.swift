@@ -68,6 +68,8 @@ struct IslandBuilder {
     let jointList = Column<Int32>()
     /// 0 when something keeps the island awake (a moving kinematic body touches it).
     let canSleep = Column<UInt8>()
+    /// How many bodies, contacts and joints the islands hold (scratch of the build's sorts).
+    let sortTotals = Column<Int>()
     /// How many of these islands fell asleep at the end of this step.
     var sleptThisStep = 0
     /// How many contacts and joints the islands hold (with neither, the solve only integrates
@@ -134,7 +136,7 @@ extension World {
         // through `self`): no copy or move of its buffers.
         let joints = awakeJointsAndLinks()
         buildIslands(ctx.links.readOnly.subview(0..<ctx.contacts.count), ctx.metas.readOnly, joints.list, joints.links,
-                     ctx.states.readOnly, &islands)
+                     ctx.states.readOnly, workers: ctx.workers, &islands)
         return false
     }
 
@@ -142,7 +144,7 @@ extension World {
     private func islandsMatchRebuilt(_ cs: View<SIMD2<Int32>>, _ me: View<BodyMeta>, _ st: View<BodyState>) -> Bool {
         var fresh = IslandBuilder()
         let joints = awakeJointsAndLinks()
-        buildIslands(cs, me, joints.list, joints.links, st, &fresh)
+        buildIslands(cs, me, joints.list, joints.links, st, workers: 1, &fresh)
         let a = islands, n = fresh.count, g = fresh.groupCount
         guard a.count == n, a.groupCount == g else { return false }
         func same(_ x: Column<Int32>, _ y: Column<Int32>, _ count: Int) -> Bool { x.prefix(count).elementsEqual(y.prefix(count)) }
@@ -188,7 +190,7 @@ extension World {
     /// `cs` holds each contact's bodies when it has points, else (-1, -1) (`ContactSet.links`);
     /// `jointLinks` the bodies of the joints `awakeJoints`.
     private func buildIslands(_ cs: View<SIMD2<Int32>>, _ me: View<BodyMeta>, _ awakeJoints: View<Int32>,
-                              _ jointLinks: View<SIMD2<Int32>>, _ st: View<BodyState>, _ ib: inout IslandBuilder) {
+                              _ jointLinks: View<SIMD2<Int32>>, _ st: View<BodyState>, workers: Int, _ ib: inout IslandBuilder) {
         let nb = Int(bodySlots.count)
         // (A small world reads its few slots; a larger one its awake list.)
         let awake = nb < IslandBuilder.listedFrom ? nil : awakeBodies()
@@ -260,71 +262,30 @@ extension World {
         let n = count
         ib.bodyStart.grow(to: n + 1, with: 0); ib.contactStart.grow(to: n + 1, with: 0); ib.jointStart.grow(to: n + 1, with: 0)
         if ib.canSleep.count < n { ib.canSleep.append(contentsOf: repeatElement(1, count: n - ib.canSleep.count)) }
-        // 3. Counting sort of bodies, contacts and joints by island.
-        var nBodies = 0, nContacts = 0, nJoints = 0
-        do {
-            let islandOf = ib.islandOf.view
-            let bodyStart = ib.bodyStart.mutableView, contactStart = ib.contactStart.mutableView
-            let jointStart = ib.jointStart.mutableView
-            for k in 0...n { bodyStart[k] = 0; contactStart[k] = 0; jointStart[k] = 0 }
-            for k in 0..<awakeCount where islandOf[Int(awakeBody(k))] >= 0 { bodyStart[Int(islandOf[Int(awakeBody(k))]) + 1] += 1; nBodies += 1 }
-            for t in 0..<touchingCount {
-                let link = cs[Int(touching[t])]
-                let ia = islandOf[Int(link.x)]
-                let isl = ia >= 0 ? ia : islandOf[Int(link.y)]
-                if isl >= 0 { contactStart[Int(isl) + 1] += 1; nContacts += 1 }
-            }
-            for link in jointLinks {
-                let ia = islandOf[Int(link.x)]
-                let isl = ia >= 0 ? ia : islandOf[Int(link.y)]
-                if isl >= 0 { jointStart[Int(isl) + 1] += 1; nJoints += 1 }
-            }
-            for k in 0..<n {
-                bodyStart[k + 1] += bodyStart[k]
-                contactStart[k + 1] += contactStart[k]
-                jointStart[k + 1] += jointStart[k]
-            }
+        // 3. Counting sort of bodies, contacts and joints by island: three sorts, each with
+        // its own counts, offsets and cursors, so they may run on different workers (each
+        // list is grown first to the most it can hold).
+        ib.bodies.grow(to: awakeCount, with: 0); ib.contactList.grow(to: touchingCount, with: 0)
+        ib.jointList.grow(to: jointLinks.count, with: 0)
+        let cur = solver.cursor
+        cur.grow(to: 3 * n, with: 0)
+        ib.sortTotals.grow(to: 3, with: 0)
+        let sort = IslandSort(islands: n, islandOf: ib.islandOf.view, awake: awake, awakeCount: awakeCount,
+                              links: cs, touching: touching.readOnly.subview(0..<touchingCount), jointLinks: jointLinks,
+                              awakeJoints: awakeJoints, metas: me, states: st,
+                              bodyStart: ib.bodyStart.mutableView, contactStart: ib.contactStart.mutableView,
+                              jointStart: ib.jointStart.mutableView, bodies: ib.bodies.mutableView,
+                              contactList: ib.contactList.mutableView, jointList: ib.jointList.mutableView,
+                              canSleep: ib.canSleep.mutableView, cursors: cur.mutableView, totals: ib.sortTotals.mutableView)
+        if workers > 1 && awakeCount + touchingCount + jointLinks.count >= IslandSort.parallelFrom {
+            Parallel.forChunks(workers: workers, count: 3, chunkSize: 1, sort)
+        } else {
+            sort.run(0..<3, part: 0)
         }
-        ib.bodies.grow(to: nBodies, with: 0); ib.contactList.grow(to: nContacts, with: 0); ib.jointList.grow(to: nJoints, with: 0)
+        let nBodies = ib.sortTotals[0], nContacts = ib.sortTotals[1], nJoints = ib.sortTotals[2]
         ib.contactsInIslands = nContacts; ib.jointsInIslands = nJoints
         ib.islandBodies = nBodies
         ib.colored = false
-        // Fill with cursors.
-        let cur = solver.cursor
-        cur.grow(to: n, with: 0)
-        do {
-            let islandOf = ib.islandOf.view, bodyStart = ib.bodyStart.view, contactStart = ib.contactStart.view
-            let jointStart = ib.jointStart.view
-            let bodies = ib.bodies.mutableView, contactList = ib.contactList.mutableView, jointList = ib.jointList.mutableView
-            let canSleep = ib.canSleep.mutableView, cur = cur.mutableView
-            @inline(__always) func movingKinematic(_ i: Int) -> Bool {
-                me[i].type == .kinematic && (st[i].v != .zero || st[i].w != 0)
-            }
-            for k in 0..<n { cur[k] = bodyStart[k]; canSleep[k] = 1 }
-            for k in 0..<awakeCount where islandOf[Int(awakeBody(k))] >= 0 {
-                let b = awakeBody(k)
-                let isl = Int(islandOf[Int(b)]); bodies[Int(cur[isl])] = b; cur[isl] += 1
-            }
-            for k in 0..<n { cur[k] = contactStart[k] }
-            for t in 0..<touchingCount {
-                let k = Int(touching[t])
-                let a = Int(cs[k].x), b = Int(cs[k].y)
-                let ia = islandOf[a]
-                let isl = Int(ia >= 0 ? ia : islandOf[b])
-                if isl < 0 { continue }
-                contactList[Int(cur[isl])] = Int32(k); cur[isl] += 1
-                // A moving kinematic body keeps the island awake. (A body in an island is
-                // dynamic: only the others' records are read.)
-                if (ia < 0 && movingKinematic(a)) || (islandOf[b] < 0 && movingKinematic(b)) { canSleep[isl] = 0 }
-            }
-            for k in 0..<n { cur[k] = jointStart[k] }
-            for k in jointLinks.indices {
-                let ia = islandOf[Int(jointLinks[k].x)]
-                let isl = Int(ia >= 0 ? ia : islandOf[Int(jointLinks[k].y)])
-                if isl < 0 { continue }
-                jointList[Int(cur[isl])] = awakeJoints[k]; cur[isl] += 1
-            }
-        }
         // 4. Solve groups of consecutive islands: counted first, so that the group lists grow
         // to the groups there are, not to one per island (a million one-body islands make
         // about 7 800 groups: lists sized for islands would take 12 MB to hold 94 KB).
@@ -481,5 +442,112 @@ extension World {
         guard !islands.awakeJointsStale else { return }
         currentJointGraph()
         jointGraph.forEachJoint(ofBody: i) { noteJointMaybeAwake($0) }
+    }
+}
+
+/// The island build's counting sorts (`World.buildIslands`): index 0 sorts the bodies by
+/// island, 1 the contacts with points (and finds the islands a moving kinematic body keeps
+/// awake), 2 the joints. Each writes only its own offsets, list, cursors (its third of
+/// `cursors`) and total, so the three may run on different workers.
+struct IslandSort: RangeTask, @unchecked Sendable {
+    let islands: Int
+    let islandOf: View<Int32>
+    /// The awake bodies (nil: every slot, `awakeCount` of them).
+    let awake: View<Int32>?
+    let awakeCount: Int
+    let links: View<SIMD2<Int32>>
+    let touching: View<Int32>
+    let jointLinks: View<SIMD2<Int32>>
+    let awakeJoints: View<Int32>
+    let metas: View<BodyMeta>
+    let states: View<BodyState>
+    let bodyStart, contactStart, jointStart: MutableView<Int32>
+    let bodies, contactList, jointList: MutableView<Int32>
+    let canSleep: MutableView<UInt8>
+    let cursors: MutableView<Int32>
+    let totals: MutableView<Int>
+
+    /// The fewest bodies, contacts and joints whose sorts are shared among the workers.
+    static let parallelFrom = 4096
+
+    func run(_ r: Range<Int>, part: Int) {
+        for sort in r {
+            switch sort {
+            case 0: sortBodies()
+            case 1: sortContacts()
+            default: sortJoints()
+            }
+        }
+    }
+
+    /// `start[0 ... islands]` from the counts in `start[1...]`; the cursors from the offsets.
+    @inline(__always)
+    private func offsets(_ start: MutableView<Int32>, cursor: MutableView<Int32>) {
+        for k in 0..<islands {
+            start[k + 1] += start[k]
+            cursor[k] = start[k]
+        }
+    }
+
+    private func sortBodies() {
+        let n = islands, cur = cursors.subview(0..<n)
+        @inline(__always) func body(_ k: Int) -> Int32 { awake.map { $0[k] } ?? Int32(k) }
+        for k in 0...n { bodyStart[k] = 0 }
+        var total = 0
+        for k in 0..<awakeCount where islandOf[Int(body(k))] >= 0 { bodyStart[Int(islandOf[Int(body(k))]) + 1] += 1; total += 1 }
+        offsets(bodyStart, cursor: cur)
+        for k in 0..<awakeCount where islandOf[Int(body(k))] >= 0 {
+            let b = body(k)
+            let isl = Int(islandOf[Int(b)]); bodies[Int(cur[isl])] = b; cur[isl] += 1
+        }
+        totals[0] = total
+    }
+
+    private func sortContacts() {
+        let n = islands, cur = cursors.subview(n..<(2 * n))
+        @inline(__always) func movingKinematic(_ i: Int) -> Bool {
+            metas[i].type == .kinematic && (states[i].v != .zero || states[i].w != 0)
+        }
+        for k in 0...n { contactStart[k] = 0 }
+        var total = 0
+        for t in touching.indices {
+            let link = links[Int(touching[t])]
+            let ia = islandOf[Int(link.x)]
+            let isl = ia >= 0 ? ia : islandOf[Int(link.y)]
+            if isl >= 0 { contactStart[Int(isl) + 1] += 1; total += 1 }
+        }
+        offsets(contactStart, cursor: cur)
+        for k in 0..<n { canSleep[k] = 1 }
+        for t in touching.indices {
+            let k = Int(touching[t])
+            let a = Int(links[k].x), b = Int(links[k].y)
+            let ia = islandOf[a]
+            let isl = Int(ia >= 0 ? ia : islandOf[b])
+            if isl < 0 { continue }
+            contactList[Int(cur[isl])] = Int32(k); cur[isl] += 1
+            // A moving kinematic body keeps the island awake. (A body in an island is
+            // dynamic: only the others' records are read.)
+            if (ia < 0 && movingKinematic(a)) || (islandOf[b] < 0 && movingKinematic(b)) { canSleep[isl] = 0 }
+        }
+        totals[1] = total
+    }
+
+    private func sortJoints() {
+        let n = islands, cur = cursors.subview((2 * n)..<(3 * n))
+        for k in 0...n { jointStart[k] = 0 }
+        var total = 0
+        for link in jointLinks {
+            let ia = islandOf[Int(link.x)]
+            let isl = ia >= 0 ? ia : islandOf[Int(link.y)]
+            if isl >= 0 { jointStart[Int(isl) + 1] += 1; total += 1 }
+        }
+        offsets(jointStart, cursor: cur)
+        for k in jointLinks.indices {
+            let ia = islandOf[Int(jointLinks[k].x)]
+            let isl = Int(ia >= 0 ? ia : islandOf[Int(jointLinks[k].y)])
+            if isl < 0 { continue }
+            jointList[Int(cur[isl])] = awakeJoints[k]; cur[isl] += 1
+        }
+        totals[2] = total
     }
 }
