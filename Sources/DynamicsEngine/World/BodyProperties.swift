@@ -45,6 +45,18 @@ extension World {
     /// Whether some non-static body is awake (a pass over the records, stopping at the first).
     func anyBodyAwake() -> Bool {
         let me = metas.view
+        // (The awake list, while it is kept, holds every awake body and maybe some that
+        // slept or died since: a world mostly asleep reads its awake part, not every slot.)
+        if !islands.awakeStale {
+            let listed = islands.awake.view.contains { me[Int($0)].alive && me[Int($0)].type != .static && me[Int($0)].awake }
+            assert(listed == scanForAwakeBody(), "an awake body is missing from the awake list")
+            return listed
+        }
+        return scanForAwakeBody()
+    }
+
+    private func scanForAwakeBody() -> Bool {
+        let me = metas.view
         for i in 0..<Int(bodySlots.count) where me[i].alive && me[i].type != .static && me[i].awake { return true }
         return false
     }
