@@ -441,3 +441,77 @@ struct IncrementalBroadPhaseTests {
         #expect(many.stoppedAndExact, "a crowd: a body passed the wall, or the contacts were not the overlapping fat boxes")
     }
 }
+
+@Suite("Broad phase: bodies made and destroyed between steps join and leave the lists without a rebuild")
+struct ShapeChangeTests {
+    @Test("a settled pile, partly asleep, with shape filters and collision groups: bodies destroyed (awake and asleep) and made (slots reused) every few steps are taken in without a rebuild, the next pass looks only at the enlarged and new shapes, and the contacts and queries stay exact; a new filter, a new group or a body made asleep rebuilds")
+    func churnIsTakenIn() throws {
+        var settings = WorldSettings()
+        settings.isSleepEnabled = true
+        let w = World(gravity: Vec2(0, 1000), settings: settings)
+        let ground = try TestWorld.ground(w, top: 0, width: 5000)
+        let items = w.createCollisionGroup(), other = w.createCollisionGroup()
+        w.addBody(ground, to: items)
+        var rng = TestRandom(seed: 0xC4_0A5E)
+        // Filters as rain's ragdolls have them (a group index each, never colliding inside it).
+        let filters = (1...3).map { ShapeFilter(groupIndex: -Int32($0)) } + [.default]
+        var bodies: [BodyHandle] = []
+        func spawn(at p: Vec2, filter: ShapeFilter? = nil, group: CollisionGroupID? = nil, asleep: Bool = false, box: Bool = false) throws {
+            var def = BodyDef(type: .dynamic, position: p)
+            def.groups = [group ?? items]
+            def.startsAsleep = asleep
+            let f = filter ?? filters[Int(rng.next() % UInt64(filters.count))]
+            let geometry: Geometry = box || rng.float(0, 1) < 0.5 ? .box(halfWidth: rng.float(8, 20), halfHeight: rng.float(8, 20))
+                                                                  : .circle(radius: rng.float(8, 20))
+            bodies.append(try w.createBody(def, shapes: [ShapeDef(geometry, filter: f)]))
+        }
+        // 320 boxes in four heaps, which fall asleep apart (more than the sleeping grid's least
+        // number of shapes; circles would roll away).
+        for k in 0..<320 {
+            try spawn(at: Vec2(Float(k % 4) * 1100 - 1650 + Float(k / 4 % 10) * 45 + rng.float(-3, 3), -30 - 45 * Float(k / 40)), box: true)
+        }
+        TestWorld.run(w, seconds: 5)
+        let asleep = bodies.filter { !w.isAwake($0) }.count
+        #expect(asleep > 256, "bodies asleep after settling: \(asleep)")
+        let taken0 = w.counters.shapeChangesTaken
+        var incrementalAfterTake = 0, sawSleepGrid = false, rebuilds = 0
+        for step in 0..<240 {
+            var expectRebuild = false
+            if step % 4 == 1 {
+                // Destroy three (asleep or awake), make four above the heaps: their slots are
+                // the ones just freed, and more.
+                for _ in 0..<3 { w.destroyBody(bodies.remove(at: Int(rng.next() % UInt64(bodies.count)))) }
+                for _ in 0..<4 { try spawn(at: Vec2(rng.float(-2000, 2000), rng.float(-700, -500))) }
+                switch step {
+                case 41: try spawn(at: Vec2(0, -900), filter: ShapeFilter(groupIndex: -9)); expectRebuild = true
+                case 81: try spawn(at: Vec2(0, -900), group: other); expectRebuild = true
+                case 121: try spawn(at: Vec2(0, -900), asleep: true); expectRebuild = true
+                default: break
+                }
+                // Queries before the step scan (the grids wait for the pass).
+                let box = AABB(lower: Vec2(-2500, -1000), upper: Vec2(2500, 0))
+                #expect(w.bodies(overlapping: box) == w.scanBodies(overlapping: box), "step \(step): a query before the pass")
+            }
+            let taken = w.counters.shapeChangesTaken, incremental = w.counters.incrementalPasses
+            w.step()
+            if step % 4 == 1 {
+                if w.counters.shapeChangesTaken == taken { rebuilds += 1 }
+                #expect((w.counters.shapeChangesTaken == taken) == expectRebuild,
+                        "step \(step): shape changes \(expectRebuild ? "taken in where a rebuild was due" : "not taken in")")
+                if w.counters.incrementalPasses > incremental { incrementalAfterTake += 1 }
+            }
+            if w.broadPhase.sleepGridCount > 0 { sawSleepGrid = true }
+            guard IncrementalBroadPhaseTests.contactsExact(w, groups: true, "step \(step)") else { return }
+            if step % 8 == 2 {
+                let c = Vec2(rng.float(-2000, 2000), rng.float(-300, 0))
+                let box = AABB(lower: c - Vec2(150, 150), upper: c + Vec2(150, 150))
+                #expect(w.bodies(overlapping: box) == w.scanBodies(overlapping: box), "step \(step): box \(box)")
+                let o = c + Vec2(rng.float(-600, 600), -600)
+                #expect(w.rayCast(from: o, translation: c - o) == w.scanRay(from: o, translation: c - o), "step \(step): ray from \(o)")
+            }
+        }
+        #expect(w.counters.shapeChangesTaken - taken0 == 57 && rebuilds == 3, "taken in: \(w.counters.shapeChangesTaken - taken0), rebuilds \(rebuilds)")
+        #expect(incrementalAfterTake > 40, "passes after a change that only the enlarged and new shapes made: \(incrementalAfterTake)")
+        #expect(sawSleepGrid, "the sleeping grid held shapes while bodies came and went")
+    }
+}

@@ -19,8 +19,13 @@
 /// lower corner of the two boxes' intersection.
 struct BroadPhase {
     // (The flags first: a small world's step at rest reads them and nothing else here.)
-    /// Set when shapes, body types or collision filters change: the next step finds pairs afresh.
+    /// Set when body types, collision groups or filters change, static geometry changes or a
+    /// snapshot is restored: the next pass rebuilds the moving lists and every shape looks.
     var dirty = true
+    /// Set when moving shapes were added or released, or contacts ended, since the last pass
+    /// (`shapeChanges`): the next pass takes them in without reading every shape, and cannot
+    /// reuse the last pass's pairs.
+    var shapesChanged = false
     /// Set when static geometry changed and the static grid must be rebuilt.
     var staticDirty = true
     /// Set by this step's broad phase when its pairs differ from the contacts' (the merge runs).
@@ -60,6 +65,15 @@ struct BroadPhase {
     let loners = Column<Int32>()
     /// The other small shapes of that pass, those `grid` holds (while there are loners).
     let socialSmall = Column<Int32>()
+    /// What `findReach` found over all shapes, kept so that a shape added later gets its
+    /// reach without another look at every shape (`reachOfAdded`): the item groups of the
+    /// moving and of the static bodies, the boundaries' groups, whether some body is in a
+    /// group of index 64 or more, whether some shape has a filter, and whether the filters
+    /// limited the reach (`movingFilterKinds`, `staticFilterKinds` and `kindReach` then hold
+    /// them). Shapes released since only make these wider than they need be, which costs
+    /// searches, never a pair.
+    var reachMovingItems: UInt64 = 0, reachStaticItems: UInt64 = 0, reachBoundaryGroups: UInt64 = 0
+    var reachOverflow = false, reachFiltered = false, reachFiltersLimit = false
     /// Moves on whenever `loners` is written (the queries' loner grid follows it).
     var lonersVersion = 0
     /// Scratch of `findReach`: the distinct filters of the moving and of the static
@@ -108,6 +122,11 @@ struct BroadPhase {
     var keptIndex = BroadPhaseIndex()
     var hasKeptIndex = false
     var keptIndexMasks = false
+    /// The moving shape slots added or released since the last pass (`shapesChanged`; a slot
+    /// may be listed twice), and scratch of the pass that takes them in: those of them that
+    /// are moving shapes now, which look for partners in that pass.
+    let shapeChanges = Column<Int32>()
+    let addedShapes = Column<Int32>()
     /// Typical cell size of the last build.
     var cellSize: Float = 0
     /// Moving shapes at the last build.
@@ -245,6 +264,8 @@ extension BroadPhase {
                 movingItems |= me[b].itemMask
             }
         }
+        reachMovingItems = movingItems; reachStaticItems = staticItems; reachBoundaryGroups = boundaryGroups
+        reachOverflow = anyOverflow; reachFiltered = anyFiltered
         // The filters' reach per distinct moving filter (none: every shape reaches both).
         // (Neighbouring shapes mostly share a filter: the last one found is tried first.)
         kindReach.removeAllKeepingCapacity()
@@ -272,6 +293,7 @@ extension BroadPhase {
                 }
             }
         }
+        reachFiltersLimit = filtersLimit
         if filtersLimit {
             for f in movingFilterKinds {
                 let m: UInt8 = movingFilterKinds.contains(where: { f.collides(with: $0) }) ? 1 : 0
@@ -303,6 +325,63 @@ extension BroadPhase {
         reachLimited = limited
         if limited {
             for s in 0..<count where sh[s].alive && !sh[s].isStatic && rv[s] != 0 { seekers.append(Int32(s)) }
+        }
+    }
+
+    /// The reach of moving shape `s`, added since the last `findReach`, by the rules of that
+    /// call and what it found; nil when `findReach` must look at every shape again: the shape
+    /// would widen another shape's reach (its body is in an item group no moving body was in,
+    /// or in a group of index 64 or more; it has a filter no moving shape had), or it limits
+    /// its own reach in a world where no shape's was limited (`seekers` is then not kept).
+    func reachOfAdded(_ s: Int, shapes sh: View<ShapeRecord>, metas me: View<BodyMeta>) -> UInt8? {
+        let b = Int(sh[s].body)
+        var r: UInt8 = 3
+        if !reachOverflow {
+            let items = me[b].itemMask
+            if me[b].overflow || items & ~reachMovingItems != 0 { return nil }
+            if items & reachMovingItems == 0 { r &= ~1 }
+            if items & reachStaticItems == 0 && me[b].boundaryMask & reachBoundaryGroups == 0 { r &= ~2 }
+        }
+        if sh[s].filtered && !reachFiltered { return nil }
+        if reachFiltersLimit {
+            let f = sh[s].filtered ? filters[s] : .default
+            guard let k = movingFilterKinds.view.firstIndex(of: f) else { return nil }
+            r &= kindReach[k]
+        }
+        if r != 3 && !reachLimited { return nil }
+        return r
+    }
+}
+
+extension Column where Element == Int32 {
+    /// Takes the slots of `removed` (sorted, each once) out of this list of slots (in
+    /// increasing order) and merges in those of `added` (sorted, each once, none in the list
+    /// after the removal) for which `keep` holds, in place.
+    func replaceSlots(removing removed: View<Int32>, adding added: View<Int32>, where keep: (Int32) -> Bool) {
+        var w = count
+        if !removed.isEmpty {
+            let v = mutableView
+            var r = 0
+            w = 0
+            for k in v.indices {
+                let s = v[k]
+                while r < removed.count && removed[r] < s { r += 1 }
+                if r < removed.count && removed[r] == s { continue }
+                v[w] = s; w += 1
+            }
+            truncate(to: w)
+        }
+        var m = 0
+        for s in added where keep(s) { m += 1 }
+        guard m > 0 else { return }
+        grow(to: w + m, with: 0)
+        // Merged from the back, in place.
+        let v = mutableView
+        var i = w - 1, j = added.count - 1, d = w + m - 1
+        while j >= 0 {
+            if !keep(added[j]) { j -= 1; continue }
+            if i >= 0 && v[i] > added[j] { v[d] = v[i]; i -= 1 } else { v[d] = added[j]; j -= 1 }
+            d -= 1
         }
     }
 }

@@ -46,9 +46,16 @@ extension World {
         let maxMargin = half + 2 * settings.maxLinearSpeed * dt
         let shapeCount = Int(shapeSlots.count)
         bp.pairsChanged = false
+        // Moving shapes added or released since the last pass join or leave the lists, or, when
+        // they cannot (`takeShapeChanges`), make the pass rebuild them.
+        let shapesChanged = bp.shapesChanged
+        bp.shapesChanged = false
+        if shapesChanged && !bp.dirty && !takeShapeChanges(&bp, ctx) { bp.dirty = true }
+        if bp.dirty { bp.shapeChanges.removeAllKeepingCapacity(); bp.addedShapes.removeAllKeepingCapacity() }
         // The moving shapes in slot order, written through views (the lists only grow).
-        // Only a structural change (a shape added or removed, a body type changed: each raises
-        // `BroadPhase.dirty`) changes the list.
+        // Only a structural change (`BroadPhase.dirty`: a body type or collision group changed,
+        // static geometry, a restored snapshot, or shapes the pass could not take in) changes
+        // it here.
         if bp.dirty {
             if bp.moving.count < shapeCount { bp.moving.append(contentsOf: repeatElement(0, count: shapeCount - bp.moving.count)) }
             if bp.enlarged.count < shapeCount { bp.enlarged.append(contentsOf: repeatElement(0, count: shapeCount - bp.enlarged.count)) }
@@ -114,11 +121,18 @@ extension World {
             }
             bp.activity.requery.removeAllKeepingCapacity()
         }
+        // New shapes look for partners (their fat boxes were set where they were made).
+        if !bp.addedShapes.isEmpty {
+            let en = bp.enlarged.mutableView
+            for s in bp.addedShapes.view { en[Int(s)] = 1 }
+            bp.boxEscaped.set()
+            bp.addedShapes.removeAllKeepingCapacity()
+        }
         let n = bp.moving.count
         // Nothing moved out of its fat box and nothing structural changed: last step's pairs
         // are still every pair, and the contacts stand as they are.
         let dirty = bp.dirty || movingCount != bp.lastMovingCount
-        if !dirty && !bp.boxEscaped.isSet {
+        if !dirty && !shapesChanged && !bp.boxEscaped.isSet {
             counters.pairsReusedSteps += 1
             return
         }
@@ -127,7 +141,7 @@ extension World {
         // moving shape a loner, nothing structural since). Only the fat boxes moved, which the
         // queries' loner grid follows. (Not with a sleeping grid or woken bodies, which move
         // shapes between the lists.)
-        if !dirty && !requeried && bp.sleepGridCount == 0 && bp.reachLimited && bp.seekers.isEmpty {
+        if !dirty && !shapesChanged && !requeried && bp.sleepGridCount == 0 && bp.reachLimited && bp.seekers.isEmpty {
             assert(bp.pairs.isEmpty && bp.socialSmall.isEmpty, "a world where no shape can have a partner has pairs")
             bp.lonersVersion &+= 1
             counters.partnerlessPasses += 1
@@ -261,6 +275,82 @@ extension World {
         }
     }
 
+    /// Takes the moving shapes added and released since the last pass (`shapeChanges`) into
+    /// the moving lists, without reading every shape: each list (kept in slot order) loses the
+    /// changed slots and gets back those that hold a moving shape now (a released slot may hold
+    /// a new one). The new shapes' bodies are awake, so they join `active` and look for
+    /// partners in this pass (`addedShapes`); a released shape leaves the sleeping grid.
+    /// Lists of 4-byte slots are merged, so the cost is a copy of them at worst, where
+    /// rebuilding them reads every shape's record and the pass that follows has every shape
+    /// look. False when the pass must rebuild the lists instead (then left for the rebuild to
+    /// overwrite): no many-shape pass yet; a world of few moving shapes before or after
+    /// (`fewMovingShapes`: their lists stand as they are); a new shape whose body sleeps, or
+    /// whose reach `findReach` must find again (`reachOfAdded`); or more new shapes than the
+    /// incremental share of the moving ones, for which the cell size should be chosen afresh.
+    private func takeShapeChanges(_ bp: inout BroadPhase, _ ctx: StepContext) -> Bool {
+        let sh = ctx.shapes, me = ctx.metas.readOnly
+        let oldCount = bp.moving.count
+        guard bp.cellSize > 0, oldCount == bp.lastMovingCount, oldCount > Self.fewMovingShapes else { return false }
+        // The changed slots, sorted, each once.
+        let changes = bp.shapeChanges
+        sortKeys(changes.mutableView)
+        do {
+            let cv = changes.mutableView
+            var w = 0
+            for k in cv.indices where w == 0 || cv[k] != cv[w - 1] { cv[w] = cv[k]; w += 1 }
+            changes.truncate(to: w)
+        }
+        let shapeCount = Int(shapeSlots.count)
+        let added = bp.addedShapes
+        added.removeAllKeepingCapacity()
+        for s in changes.view where Int(s) < shapeCount && sh[Int(s)].alive && !sh[Int(s)].isStatic {
+            let b = Int(sh[Int(s)].body)
+            guard me[b].awake, let r = bp.reachOfAdded(Int(s), shapes: sh, metas: me) else { return false }
+            bp.reach[Int(s)] = r
+            added.append(s)
+        }
+        guard added.count * Self.incrementalShare.serial <= oldCount else { return false }
+        let removed = changes.view, fresh = added.view
+        bp.moving.replaceSlots(removing: removed, adding: fresh) { _ in true }
+        guard bp.moving.count > Self.fewMovingShapes else { return false }
+        // Per-slot marks: a changed slot is in no grid, enlarged only if a new shape is there.
+        if bp.enlarged.count < shapeCount { bp.enlarged.grow(to: shapeCount, with: 0) }
+        let en = bp.enlarged.mutableView, inSleep = bp.activity.inSleepGrid.mutableView
+        for s in removed where Int(s) < shapeCount { en[Int(s)] = 0; inSleep[Int(s)] = 0 }
+        // Small or large by the cell size of the last full pass.
+        let largeLimit = largeShapeCells * bp.cellSize
+        let bx = ctx.fatBoxes.readOnly, large = bp.isLarge.mutableView
+        for s in fresh {
+            let e = bx[Int(s)].upper - bx[Int(s)].lower
+            large[Int(s)] = max(e.x, e.y) > largeLimit ? 1 : 0
+        }
+        let isLarge = bp.isLarge.view
+        bp.movingSmall.replaceSlots(removing: removed, adding: fresh) { isLarge[Int($0)] == 0 }
+        bp.movingLarge.replaceSlots(removing: removed, adding: fresh) { isLarge[Int($0)] != 0 }
+        if bp.sleepGridCount > 0 { bp.activity.active.replaceSlots(removing: removed, adding: fresh) { _ in true } }
+        if bp.reachLimited {
+            let rv = bp.reach.view
+            bp.seekers.replaceSlots(removing: removed, adding: fresh) { rv[Int($0)] != 0 }
+        }
+        changes.removeAllKeepingCapacity()
+        counters.shapeChangesTaken += 1
+        bp.lastMovingCount = bp.moving.count
+        bp.hasKeptIndex = false
+        assert(listsFollowMoving(bp), "the moving lists do not follow the moving shapes after shapes were added or released")
+        return true
+    }
+
+    /// Whether the lists a pass keeps are what `moving` gives: the small and large ones by
+    /// `isLarge`, `active` its shapes outside the sleeping grid, `seekers` those with reach.
+    private func listsFollowMoving(_ bp: BroadPhase) -> Bool {
+        let mv = bp.moving.view, large = bp.isLarge.view, inSleep = bp.activity.inSleepGrid.view, rv = bp.reach.view
+        guard bp.movingSmall.elementsEqual(mv.lazy.filter { large[Int($0)] == 0 }),
+              bp.movingLarge.elementsEqual(mv.lazy.filter { large[Int($0)] != 0 }) else { return false }
+        if bp.sleepGridCount > 0 && !bp.activity.active.elementsEqual(mv.lazy.filter { inSleep[Int($0)] == 0 }) { return false }
+        if bp.reachLimited && !bp.seekers.elementsEqual(mv.lazy.filter { rv[Int($0)] != 0 }) { return false }
+        return true
+    }
+
     /// Makes `activeSmall` the small shapes of `active` (while the sleeping grid has shapes;
     /// else they are `movingSmall`) and, when `everything` (a pass in which
     /// every shape looks, after `movingSmall` was sorted out) or when the shapes of sleeping
@@ -304,10 +394,15 @@ extension World {
                     if inSleep[Int(old[i])] != 0 { merged.append(old[i]) }
                     i += 1
                 } else {
+                    // (A shape whose body woke and fell asleep again since the build is in
+                    // both lists: listed once.)
+                    if i < old.count && old[i] == add[j] { i += 1 }
                     merged.append(add[j]); inSleep[Int(add[j])] = 1; j += 1
                 }
             }
             bp.activity.sleepList.swapStorage(with: merged)
+            assert(zip(bp.activity.sleepList.view, bp.activity.sleepList.view.dropFirst()).allSatisfy { $0 < $1 },
+                   "the sleeping grid's shapes are not each listed once, in slot order")
             bp.sleepGridCount = bp.activity.sleepList.count
             bp.activity.sleepGrid.build(ids: bp.activity.sleepList.view, boxes: ctx.fatBoxes.readOnly, cellSize: bp.cellSize, filter: filter)
             bp.activity.sleepGridMasks = filter != nil
@@ -338,7 +433,7 @@ extension World {
         do {
             let en = bp.enlarged.view, old = contacts.view, fresh = bp.freshPairs.view
             var i = 0
-            for c in old {
+            for c in old where c.shapeA >= 0 {  // (an ended contact's pair is gone)
                 let k = c.key
                 let a = Int(truncatingIfNeeded: k >> 32), b = Int(truncatingIfNeeded: k & 0xFFFF_FFFF)
                 if en[a] != 0 || en[b] != 0 { continue }

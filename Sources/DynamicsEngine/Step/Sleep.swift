@@ -117,6 +117,7 @@ extension World {
         let c = contacts[k]
         contacts.end(k, shapes: shapes.view, metas: metas.view)  // dropped by the next merge
         wakeBody(Int(c.bodyA)); wakeBody(Int(c.bodyB))
-        broadPhase.dirty = true
+        // (The next pass may not reuse the last pass's pairs, which hold this one.)
+        broadPhase.shapesChanged = true
     }
 }

@@ -119,7 +119,7 @@ extension World {
     func recordAsleep() {
         rest.asleepGeneration = .max
         guard islands.sleptThisStep == islands.count || islands.count == 0 else { return }
-        guard !broadPhase.dirty, !broadPhase.staticDirty, !contacts.hasPendingEvents, !anyBodyAwake() else { return }
+        guard !broadPhase.dirty, !broadPhase.shapesChanged, !broadPhase.staticDirty, !contacts.hasPendingEvents, !anyBodyAwake() else { return }
         rest.asleepGeneration = rest.stateGeneration
     }
 

@@ -162,7 +162,7 @@ extension World {
 
     /// Small, no joints, nothing structural pending (a structural change always takes a full step).
     private var restEligible: Bool {
-        bodyCount <= Self.restBodyLimit && jointCount == 0 && !broadPhase.dirty && !broadPhase.staticDirty && !islands.dirty
+        bodyCount <= Self.restBodyLimit && jointCount == 0 && !broadPhase.dirty && !broadPhase.shapesChanged && !broadPhase.staticDirty && !islands.dirty
             && !contacts.hasPendingEvents
     }
 

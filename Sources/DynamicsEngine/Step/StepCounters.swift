@@ -10,6 +10,9 @@ struct StepCounters {
     var pairsReusedSteps = 0
     /// Steps whose broad phase let only the enlarged shapes look for partners.
     var incrementalPasses = 0
+    /// Passes that took moving shapes added or released since the last step into the lists
+    /// without rebuilding them (`World.takeShapeChanges`).
+    var shapeChangesTaken = 0
     /// Steps whose broad phase looked for nothing: shapes moved out of their fat boxes, but
     /// none can have a partner (`BroadPhase.seekers` empty).
     var partnerlessPasses = 0

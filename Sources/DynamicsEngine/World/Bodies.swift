@@ -106,7 +106,7 @@ extension World {
         // (The shape columns or the vertex pool may grow: the step context takes new views.)
         stepContext.columnsChanged()
         if isNew { shapes.append(ShapeRecord()); shapeNext.append(-1); broadPhase.appendShapeSlot() }
-        broadPhase.dirty = true
+        noteShapeChange(s, isStatic: metas[body].type == .static)
         var rec = ShapeRecord()
         rec.generation = shapes[s].generation &+ 1
         rec.alive = true
@@ -287,8 +287,19 @@ extension World {
         if metas[i].type != .static { movingBodyCount -= 1 }
     }
 
+    /// Tells the broad phase that shape slot `s` got or lost a shape: a moving one is taken
+    /// in by the next pass (`BroadPhase.shapeChanges`), a static one rebuilds the lists.
+    func noteShapeChange(_ s: Int, isStatic: Bool) {
+        if isStatic {
+            broadPhase.dirty = true
+        } else {
+            broadPhase.shapeChanges.append(Int32(s))
+            broadPhase.shapesChanged = true
+        }
+    }
+
     func releaseShape(_ s: Int) {
-        broadPhase.dirty = true
+        noteShapeChange(s, isStatic: shapes[s].isStatic)
         if shapes[s].oneSided { continuous.oneSidedSegments -= 1; shapes[s].oneSided = false }
         if shapes[s].kind != .circle { pool.release(start: shapes[s].vertexStart, count: shapes[s].vertexCount) }
         shapes[s].alive = false

@@ -111,7 +111,8 @@ extension World {
     }
 
     func recomputeMasks(body i: Int) {
-        broadPhase.dirty = true
+        // (A body without shapes has no pairs: the shapes it gets are taken in with its masks.)
+        if metas[i].shapeCount > 0 { broadPhase.dirty = true }
         var items: UInt64 = 0, bounds: UInt64 = 0, overflow = false
         for g in groups.ofBody[i] {
             if g >= 64 { overflow = true; continue }

@@ -24,7 +24,7 @@ public struct RayHit: Sendable, Equatable {
 ///
 /// After a structural change (a body created or destroyed, a body type or a body's collision
 /// groups changed, a static body moved, a boundary added or removed, a snapshot restored:
-/// `BroadPhase.dirty` / `BroadPhase.staticDirty`) the grids are out of date until the next
+/// `BroadPhase.dirty`, `shapesChanged`, `staticDirty`) the grids are out of date until the next
 /// step, and the queries scan every shape instead.
 struct QueryIndex {
     /// Raised by every step and by `setTransform` (whatever moves a body): `outside` must be
@@ -178,7 +178,7 @@ extension World {
     /// Whether the queries can read the grids; recomputes `outside` when stale. False while
     /// a structural change waits for the next step (or inside a step).
     private func prepareQueryIndex() -> Bool {
-        if broadPhase.dirty || broadPhase.staticDirty || isStepping {
+        if broadPhase.dirty || broadPhase.shapesChanged || broadPhase.staticDirty || isStepping {
             queryIndex.scans += 1
             return false
         }
