@@ -48,10 +48,18 @@ extension World {
         bp.pairsChanged = false
         // Moving shapes added or released since the last pass join or leave the lists, or, when
         // they cannot (`takeShapeChanges`), make the pass rebuild them.
+        // (The lists of changes are opened only when there are some: a small world's pass
+        // reads the flag alone.)
         let shapesChanged = bp.shapesChanged
-        bp.shapesChanged = false
-        if shapesChanged && !bp.dirty && !takeShapeChanges(&bp, ctx) { bp.dirty = true }
-        if bp.dirty { bp.shapeChanges.removeAllKeepingCapacity(); bp.addedShapes.removeAllKeepingCapacity() }
+        var tookShapes = false
+        if shapesChanged {
+            bp.shapesChanged = false
+            if !bp.dirty {
+                tookShapes = takeShapeChanges(&bp, ctx)
+                if !tookShapes { bp.dirty = true }
+            }
+            if bp.dirty { bp.shapeChanges.removeAllKeepingCapacity(); bp.addedShapes.removeAllKeepingCapacity() }
+        }
         // The moving shapes in slot order, written through views (the lists only grow).
         // Only a structural change (`BroadPhase.dirty`: a body type or collision group changed,
         // static geometry, a restored snapshot, or shapes the pass could not take in) changes
@@ -122,7 +130,7 @@ extension World {
             bp.activity.requery.removeAllKeepingCapacity()
         }
         // New shapes look for partners (their fat boxes were set where they were made).
-        if !bp.addedShapes.isEmpty {
+        if tookShapes && !bp.addedShapes.isEmpty {
             let en = bp.enlarged.mutableView
             for s in bp.addedShapes.view { en[Int(s)] = 1 }
             bp.boxEscaped.set()

@@ -55,7 +55,7 @@ extension World {
         return scanForAwakeBody()
     }
 
-    private func scanForAwakeBody() -> Bool {
+    @inline(__always) private func scanForAwakeBody() -> Bool {
         let me = metas.view
         for i in 0..<Int(bodySlots.count) where me[i].alive && me[i].type != .static && me[i].awake { return true }
         return false
