@@ -186,6 +186,50 @@ struct ContinuousTests {
         #expect(maxX <= 985 + WorldSettings().linearSlop + 0.01, "centre reached x = \(maxX)")
     }
 
+    /// 600 circles of radius 10 resting against a static wall (its face at x = 1 000, as in
+    /// `squeezed`), and at every 75th a kinematic box driving into its circle at 120 pt/s (a
+    /// slow squeeze: 2 pt a step); no gravity. Splitting every pass (`minWorkForParallel = 0`),
+    /// two workers look over the contacts with the wall (two narrow-phase chunks of them) in
+    /// parallel before holding the circles. Returns every body's placement and velocity after
+    /// 150 steps, the squeezed circles' largest centre x and the continuous step's stops.
+    static func crowdSqueezed(workers: Int) throws -> (state: [Float], maxX: Float, hits: Int) {
+        var settings = WorldSettings()
+        settings.isSleepEnabled = false
+        let w = World(gravity: .zero, settings: settings)
+        w.workerCount = workers
+        w.options.minWorkForParallel = 0
+        // (As `staticWall`, as tall as the crowd.)
+        try TestWorld.box(w, at: Vec2(1100, 12_000), size: Vec2(200, 26_000), type: .static)
+        var squeezed: [BodyHandle] = []
+        for k in 0..<600 {
+            let y = Float(k) * 40
+            let ball = try TestWorld.circle(w, at: Vec2(990, y), radius: 10)
+            if k % 75 == 37 {
+                try TestWorld.box(w, at: Vec2(939, y), size: Vec2(40, 40), type: .kinematic, velocity: Vec2(120, 0))
+                squeezed.append(ball)
+            }
+        }
+        var maxX: Float = -.infinity
+        for _ in 0..<150 {
+            w.step(dt: 1.0 / 60.0)
+            for b in squeezed { maxX = max(maxX, w.worldCenter(b).x) }
+        }
+        let state = w.bodies.flatMap { [w.position($0).x, w.position($0).y, w.angle($0), w.linearVelocity($0).x, w.linearVelocity($0).y] }
+        return (state, maxX, w.continuousHits)
+    }
+
+    @Test("circles squeezed into a static wall among hundreds of contacts with it are held alike on one and two workers")
+    func crowdSqueezedIsHeldAlikeOnTwoWorkers() throws {
+        let one = try Self.crowdSqueezed(workers: 1), two = try Self.crowdSqueezed(workers: 2)
+        // As in `kinematicSqueezesAgainstWall`: a centre may sink by the inner core (5 pt) and the slop.
+        #expect(one.maxX <= 1000 - 5 + WorldSettings().linearSlop + 0.01, "centre reached x = \(one.maxX)")
+        #expect(one.hits > 0)
+        #expect(two.hits == one.hits)
+        let firstDifference = one.state.indices.first { one.state[$0] != two.state[$0] }
+        #expect(two.state.count == one.state.count && firstDifference == nil,
+                "two workers differ first at value \(firstDifference ?? -1) of \(one.state.count)")
+    }
+
     @Test("without the continuous step the rod pushes the box's centre into the wall")
     func rodPushWithoutContinuous() throws {
         #expect(try Self.rodPushed(thickness: 200, continuous: false) > 1000)

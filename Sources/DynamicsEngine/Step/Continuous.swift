@@ -10,13 +10,16 @@ final class FastCounter: @unchecked Sendable {
 }
 
 /// What the continuous step keeps between steps: the count of the bodies the finalize pass
-/// flagged as fast, each parallel sweep chunk's stops, and how many one-sided boundary
-/// segments there are (it looks for bodies leaving them only when there are some).
+/// flagged as fast, each parallel sweep chunk's stops, each narrow-phase chunk's first static
+/// touch that acts, and how many one-sided boundary segments there are (it looks for bodies leaving them only when there are some).
 struct ContinuousState {
     /// Bodies the last finalize pass flagged as fast (see `World.solveContinuous`).
     let fastCounter = FastCounter()
     /// Per chunk of the parallel fast-body sweep: its stops (summed after the sweep).
     let chunkHits = Column<Int>()
+    /// Per narrow-phase chunk: its first static touch that moves a body, or -1 (see
+    /// `World.keepCoresOutOfTouchedStatics`).
+    let firstActing = Column<Int>()
     /// Live one-sided boundary segments (containers' walls; see
     /// `World.keepInsideOneSidedBoundaries`).
     var oneSidedSegments = 0
@@ -65,8 +68,7 @@ struct CoreSweepViews: @unchecked Sendable {
     func constrainInnerCore(body i: Int, shape s: Int) -> Int {
         let c0 = sims[i].center0
         let d = sims[i].center - c0
-        let r = World.innerCoreFraction * sims[i].coreRadius
-        switch sweepCore(shape: s, from: c0, by: d, radius: r) {
+        switch innerCoreSweep(body: i, shape: s) {
         case .miss: return 0
         case .hit(let t): stopBody(i, at: t); return 1
         case .startsInside(let n):
@@ -76,6 +78,21 @@ struct CoreSweepViews: @unchecked Sendable {
             let vn = dot(states[i].v, n)
             if vn < 0 { states[i].v -= vn * n }
             return 1
+        }
+    }
+
+    /// Body `i`'s inner core swept over its move this step against static shape `s`.
+    @inline(__always) func innerCoreSweep(body i: Int, shape s: Int) -> CoreSweep {
+        let c0 = sims[i].center0
+        return sweepCore(shape: s, from: c0, by: sims[i].center - c0, radius: World.innerCoreFraction * sims[i].coreRadius)
+    }
+
+    /// Whether `constrainInnerCore(body: i, shape: s)` would change the body (it reads only).
+    func innerCoreActs(body i: Int, shape s: Int) -> Bool {
+        switch innerCoreSweep(body: i, shape: s) {
+        case .miss: return false
+        case .hit: return true
+        case .startsInside(let n): return dot(sims[i].center - sims[i].center0, n) < 0
         }
     }
 
@@ -321,6 +338,101 @@ struct FastBodySweep: RangeTask, @unchecked Sendable {
     }
 }
 
+/// The narrow phase's lists of contacts with a static body (`ContactSet.staticTouches`) and
+/// what holding their bodies' inner cores out of the static shapes reads and writes (see
+/// `World.keepCoresOutOfTouchedStatics`); views, for worker threads.
+struct StaticTouches: @unchecked Sendable {
+    let contacts: View<Contact>
+    let shapes: View<ShapeRecord>
+    let metas: View<BodyMeta>
+    let core: CoreSweepViews
+    let lists: ChunkBuffers<UInt16>
+    /// Whether the passes ask for contacts and bodies ahead (a large world's are scattered).
+    let prefetches: Bool
+
+    init(ctx: StepContext, core: CoreSweepViews, lists: ChunkBuffers<UInt16>, prefetches: Bool) {
+        contacts = ctx.contacts.readOnly; shapes = ctx.shapes; metas = ctx.metas.readOnly
+        self.core = core; self.lists = lists; self.prefetches = prefetches
+    }
+
+    /// How many entries ahead a pass asks for a contact's bodies (and twice as far for the
+    /// contact itself).
+    static let lead = 6
+
+    /// Listed contact `k`: the dynamic body (not fast, moved this step) whose inner core it
+    /// holds out of its static shape (not one-sided), or nil when it holds nothing.
+    @inline(__always)
+    func touch(_ k: Int) -> (body: Int, shape: Int)? {
+        let sa = Int(contacts[k].shapeA)
+        guard sa >= 0, contacts[k].flags & Contact.hasPoints != 0 else { return nil }
+        let sb = Int(contacts[k].shapeB)
+        let s: Int, b: Int
+        if shapes[sa].isStatic { s = sa; b = Int(contacts[k].bodyB) }
+        else if shapes[sb].isStatic { s = sb; b = Int(contacts[k].bodyA) }
+        else { return nil }
+        guard metas[b].type == .dynamic, !metas[b].isFast, !shapes[s].oneSided,
+              core.sims[b].center != core.sims[b].center0 else { return nil }
+        return (b, s)
+    }
+
+    /// Asks for what entry `j` of a chunk's list will read: the contact two leads ahead and
+    /// the bodies of the one a lead ahead (entries are scattered among the contacts, their
+    /// bodies anywhere).
+    @inline(__always)
+    func prefetch(_ list: UnsafeBufferPointer<UInt16>, _ j: Int, base: Int) {
+        guard prefetches else { return }
+        let lead = Self.lead
+        if j + 2 * lead < list.count { contacts.prefetch(base + Int(list[j + 2 * lead])) }
+        if j + lead < list.count {
+            let a = Int(contacts[base + Int(list[j + lead])].bodyA), b = Int(contacts[base + Int(list[j + lead])].bodyB)
+            metas.prefetch(a); metas.prefetch(b)
+            core.sims.prefetch(a); core.sims.prefetch(b)
+        }
+    }
+
+    /// Holds the bodies of chunk `c`'s entries from `j0` on, in order; returns how many changed.
+    @inline(__always)
+    func hold(chunk c: Int, from j0: Int) -> Int {
+        var hits = 0
+        let base = c * ContactSet.chunkSize
+        lists.withBuffer(c) { list in
+            list.withUnsafeBufferPointer { list in
+                for j in j0..<list.count {
+                    prefetch(list, j, base: base)
+                    if let t = touch(base + Int(list[j])) { hits += core.constrainInnerCore(body: t.body, shape: t.shape) }
+                }
+            }
+        }
+        return hits
+    }
+
+    /// The first entry of chunk `c` whose contact would change its body as the world is now,
+    /// or -1.
+    func firstActing(chunk c: Int) -> Int {
+        var first = -1
+        let base = c * ContactSet.chunkSize
+        lists.withBuffer(c) { list in
+            list.withUnsafeBufferPointer { list in
+                for j in 0..<list.count {
+                    prefetch(list, j, base: base)
+                    if let t = touch(base + Int(list[j])), core.innerCoreActs(body: t.body, shape: t.shape) { first = j; return }
+                }
+            }
+        }
+        return first
+    }
+}
+
+/// The parallel look of `World.keepCoresOutOfTouchedStatics`: each chunk's first acting
+/// entry (reads only; chunk `c` writes `first[c]`).
+struct FirstActingTouch: RangeTask, @unchecked Sendable {
+    let touches: StaticTouches
+    let first: MutableView<Int>
+    func run(_ range: Range<Int>, part: Int) {
+        for c in range { first[c] = touches.firstActing(chunk: c) }
+    }
+}
+
 extension World {
     /// The share of its core radius with which a body is swept against a static shape its
     /// whole core already overlaps at the step's start (a circle resting on a wall, a body
@@ -435,31 +547,45 @@ extension World {
 
     /// A body that touches a static shape (has a contact with points on it) and moved: its
     /// inner core may not enter the shape (see `solveContinuous`). Fast bodies were swept
-    /// against every static shape already.
+    /// against every static shape already. The contacts are the ones the narrow phase listed
+    /// (awake, with points, a static body on one side), held in contact order. With several
+    /// workers a large list is first looked over in parallel, reading only, for the first contact
+    /// that changes its body: the ones before it change nothing (no body moved yet), so the
+    /// pass in order starts there — most steps nowhere — and its result is the serial one.
+    @inline(__always)
     func keepCoresOutOfTouchedStatics(_ ctx: StepContext) {
-        // Only the contacts the narrow phase listed (awake, with points, a static body on
-        // one side), in contact order. (Nothing below grows the columns: the views stay valid.)
-        guard contacts.chunkCount > 0 else { return }
-        let cs = ctx.contacts.readOnly, sh = ctx.shapes, me = ctx.metas.readOnly, sims = ctx.sims.readOnly
+        // (Most steps of a small world have no contact: the call costs them a test.)
+        if contacts.chunkCount > 0 { holdCoresOutOfTouchedStatics(ctx) }
+    }
+
+    /// `keepCoresOutOfTouchedStatics` when the narrow phase wrote lists.
+    func holdCoresOutOfTouchedStatics(_ ctx: StepContext) {
+        // (Nothing below grows the columns: the views stay valid.)
+        let chunks = contacts.chunkCount
+        var listed = 0
+        for c in 0..<chunks { listed += contacts.staticTouches[c].count }
+        guard listed > 0 else { return }
+        let touches = StaticTouches(ctx: ctx, core: coreSweepViews(ctx), lists: ChunkBuffers(contacts.staticTouches.mutableView),
+                                    prefetches: contacts.count >= options.prefetchingContacts)
+        var start = (chunk: 0, entry: 0)
+        if ctx.workers > 1 && chunks > 1 && listed >= options.parallelMin(Self.parallelStaticTouches) {
+            continuous.firstActing.grow(to: chunks, with: -1)
+            Parallel.forChunks(workers: ctx.workers, count: chunks, chunkSize: 1,
+                               FirstActingTouch(touches: touches, first: continuous.firstActing.mutableView))
+            start = (chunks, 0)
+            for c in 0..<chunks where continuous.firstActing[c] >= 0 { start = (c, continuous.firstActing[c]); break }
+        }
         var hits = 0
-        // (By index: iterating a chunk's list would retain and release it.)
-        for chunk in 0..<contacts.chunkCount {
-            for j in 0..<contacts.staticTouches[chunk].count {
-                let k = chunk * ContactSet.chunkSize + Int(contacts.staticTouches[chunk][j])
-                let sa = Int(cs[k].shapeA)
-                guard sa >= 0, cs[k].flags & Contact.hasPoints != 0 else { continue }
-                let sb = Int(cs[k].shapeB)
-                let s: Int, b: Int
-                if sh[sa].isStatic { s = sa; b = Int(cs[k].bodyB) }
-                else if sh[sb].isStatic { s = sb; b = Int(cs[k].bodyA) }
-                else { continue }
-                guard me[b].type == .dynamic, !me[b].isFast, !sh[s].oneSided,
-                      sims[b].center != sims[b].center0 else { continue }
-                hits += coreSweepViews(ctx).constrainInnerCore(body: b, shape: s)
-            }
+        for c in start.chunk..<chunks {
+            let from = c == start.chunk ? start.entry : 0
+            if contacts.staticTouches[c].count > from { hits += touches.hold(chunk: c, from: from) }
         }
         counters.continuousHits += hits
     }
+
+    /// Listed static touches from which several workers first look for the one that acts
+    /// (`keepCoresOutOfTouchedStatics`).
+    static let parallelStaticTouches = 1024
 
     /// A one-sided boundary (a container's wall) keeps centres of mass inside at any speed:
     /// every dynamic body that is not fast (the fast-body sweep holds those against every
