@@ -686,3 +686,63 @@ struct NarrowPhaseRayCastTests {
 fileprivate extension TestRandom {
     mutating func pick(_ shapes: [NPShape]) -> NPShape { shapes[Int(next() % UInt64(shapes.count))] }
 }
+
+@Suite("Narrow phase: pairs apart")
+struct NarrowPhaseApartTests {
+    /// The narrow phase computes no manifold for two bodies whose bounding circles lie farther
+    /// apart than the pair's margin (`NarrowPhaseContext.apart`); that must be exactly the pairs
+    /// whose manifold would be empty. Bodies of every kind of shape — boxes, irregular and
+    /// rounded polygons, capsules, circles off their body's centre, ellipses and two-shape
+    /// bodies — at random places and angles, most pairs near the bounding circles' reach.
+    @Test func bodiesApartHaveNoManifoldPoints() throws {
+        let world = TestWorld.make(gravity: .zero)
+        var rng = TestRandom(seed: 20261207)
+        let kinds: [[Geometry]] = [
+            [.box(halfWidth: 20, halfHeight: 8)],
+            [.polygon([Vec2(0, -15), Vec2(18, 10), Vec2(-12, 12)])],
+            [.roundedPolygon([Vec2(-10, -6), Vec2(10, -6), Vec2(10, 6), Vec2(-10, 6)], radius: 4)],
+            [.capsule(Vec2(-15, 0), Vec2(15, 0), radius: 6)],
+            [.circle(radius: 9, center: Vec2(5, -3))],
+            [.ellipse(halfWidth: 18, halfHeight: 7)],
+            [.box(halfWidth: 6, halfHeight: 6, center: Vec2(-14, 0)), .capsule(Vec2(5, -5), Vec2(20, 5), radius: 3)],
+        ]
+        var handles: [BodyHandle] = []
+        for i in 0..<240 {
+            let shapes = kinds[i % kinds.count].map { ShapeDef($0) }
+            let def = BodyDef(type: .dynamic, position: Vec2(rng.float(0, 320), rng.float(0, 320)), angle: rng.float(-3.2, 3.2))
+            handles.append(try world.createBody(def, shapes: shapes))
+        }
+        let geometry = ShapeGeometry(records: world.shapes.view, vertices: world.pool.vertices.view, normals: world.pool.normals.view)
+        var apart = 0, nearReach = 0, withPoints = 0
+        for i in 0..<handles.count {
+            for j in (i + 1)..<handles.count {
+                let a = Int(handles[i].index), b = Int(handles[j].index)
+                let simA = world.sims[a], simB = world.sims[b]
+                let reach = length(simB.center - simA.center) - simA.maxExtent - simB.maxExtent
+                for margin: Float in [2, 12, 40] where NarrowPhaseContext.apart(simA, simB, margin: margin) {
+                    apart += 1
+                    if reach < margin + 3 { nearReach += 1 }
+                    world.forEachShape(of: a) { sa in
+                        world.forEachShape(of: b) { sb in
+                            var (va, xfA, vb, xfB) = (geometry.shape(sa), simA.xf, geometry.shape(sb), simB.xf)
+                            if va.kind.rawValue < vb.kind.rawValue { swap(&va, &vb); swap(&xfA, &xfB) }
+                            let m = Collide.manifold(va, xfA, vb, xfB, speculative: margin)
+                            #expect(m.pointCount == 0, "bodies \(i) and \(j), margin \(margin): bounding circles \(reach) apart, yet \(m.pointCount) points")
+                        }
+                    }
+                }
+                // (And pairs within reach do touch: the test sees manifolds with points.)
+                world.forEachShape(of: a) { sa in
+                    world.forEachShape(of: b) { sb in
+                        var (va, xfA, vb, xfB) = (geometry.shape(sa), simA.xf, geometry.shape(sb), simB.xf)
+                        if va.kind.rawValue < vb.kind.rawValue { swap(&va, &vb); swap(&xfA, &xfB) }
+                        if Collide.manifold(va, xfA, vb, xfB, speculative: 12).pointCount > 0 { withPoints += 1 }
+                    }
+                }
+            }
+        }
+        #expect(apart > 40_000)
+        #expect(nearReach > 300)
+        #expect(withPoints > 300)
+    }
+}

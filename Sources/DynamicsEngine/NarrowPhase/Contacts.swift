@@ -217,6 +217,24 @@ struct NarrowPhaseContext: @unchecked Sendable {
         return true
     }
 
+    /// Whether two bodies' bounding circles (centre of mass, `maxExtent`) lie farther apart
+    /// than `margin`, with room for rounding: then every pair of their shapes is too, and its
+    /// manifold is empty. A pair whose boxes overlap only because each box covers its shape's
+    /// motion over the step (two bodies stirred past each other) is mostly such a pair.
+    ///
+    /// Every manifold point's separation is the distance between a point of one shape's core
+    /// and a point or face of the other's, less their radii, so never below the shapes' true
+    /// distance — and the bounding circles' gap is never above it. Segments are left out:
+    /// a one-sided segment's empty manifold keeps its normal.
+    @inline(__always)
+    static func apart(_ sa: BodySim, _ sb: BodySim, margin: Float) -> Bool {
+        let d = sb.center - sa.center
+        let scale = max(max(abs(sa.center.x), abs(sa.center.y)), max(abs(sb.center.x), abs(sb.center.y)))
+        // (Rounding: a few units in the last place of the coordinates, and a fixed part.)
+        let reach = sa.maxExtent + sb.maxExtent + margin + 0.25 * Collide.linearSlop + 4.0e-6 * scale
+        return dot(d, d) > reach * reach
+    }
+
     /// Remembers where a freshly computed manifold was computed, for `recycle`.
     @inline(__always)
     func cache(_ c: inout ContactData, _ sa: BodySim, _ sb: BodySim) {
@@ -287,7 +305,8 @@ struct NarrowPhaseContext: @unchecked Sendable {
                 let margin = min(speculative + dt * (length(sa.v - sb.v) + abs(sa.w) * simA.maxExtent + abs(sb.w) * simB.maxExtent), maxMargin)
                 let shapeA = view(cs[k].shapeA), shapeB = view(cs[k].shapeB)
                 round = shapeA.kind == .circle || shapeB.kind == .circle
-                var m = Collide.manifold(shapeA, simA.xf, shapeB, simB.xf, speculative: margin)
+                var m = Self.apart(simA, simB, margin: margin) && shapeA.kind != .segment
+                    ? Manifold() : Collide.manifold(shapeA, simA.xf, shapeB, simB.xf, speculative: margin)
                 // Warm start: carry impulses of points with matching feature ids.
                 let old = d.pointee.manifold
                 if m.pointCount > 0 {
