@@ -51,7 +51,7 @@ struct ColoredBatches {
     ///
     /// Grows the buffers of pass 1 and returns its view, valid until `layout`.
     /// (`ib` is inout only so that the world's builder is passed in place, not copied: it is only read.)
-    mutating func coloring(islands ib: inout IslandBuilder, contacts: View<Contact>, metas: View<BodyMeta>,
+    mutating func coloring(islands ib: inout IslandBuilder, links: View<SIMD2<Int32>>, metas: View<BodyMeta>,
                            bodyCount: Int) -> IslandColoring {
         let n = ib.groupCount
         let total = n > 0 ? Int(ib.groupContactStart[n]) : 0
@@ -63,7 +63,7 @@ struct ColoredBatches {
         colorCursor.grow(to: n * stride, with: 0)
         return IslandColoring(bodyColors: bodyColors.mutableView, colorOf: colorOf.mutableView,
                               order: order.mutableView, counts: islandCounts.mutableView, cursors: colorCursor.mutableView,
-                              groups: ib.groups, contacts: contacts, metas: metas, all: (1 << UInt32(Self.colorCount)) - 1)
+                              groups: ib.groups, links: links, metas: metas, all: (1 << UInt32(Self.colorCount)) - 1)
     }
 
     /// Pass 2, after every island has been coloured. Returns the number of overflow constraints.
@@ -135,15 +135,16 @@ struct ColoredBatches {
 
 /// Pass 1 of the colouring for one island, through views (shared by the workers; each island
 /// writes only its own bodies' colour masks, its own constraint range of `colorOf` / `order`
-/// and its own rows of `counts` and `cursors`). It reads only the contacts' bodies and the
-/// bodies' types.
+/// and its own rows of `counts` and `cursors`). It reads only the contacts' bodies — from their
+/// 8-byte links (`ContactSet.links`: every constraint has points), not their 40-byte records,
+/// which a big island reads in no order the processor foresees — and the bodies' types.
 struct IslandColoring: @unchecked Sendable {
     let bodyColors: MutableView<UInt32>
     let colorOf: MutableView<UInt8>
     let order, counts: MutableView<Int32>
     let cursors: MutableView<Int>
     let groups: SolveGroups
-    let contacts: View<Contact>
+    let links: View<SIMD2<Int32>>
     let metas: View<BodyMeta>
     let all: UInt32
 
@@ -158,7 +159,8 @@ struct IslandColoring: @unchecked Sendable {
         // writes only those: `prepare` sets `writeA` / `writeB` for dynamic bodies).
         @inline(__always) func take(_ i: Int) {
             let ci = Int(contactList[i])
-            let a = Int(contacts[ci].bodyA), b = Int(contacts[ci].bodyB)
+            let link = links[ci]
+            let a = Int(link.x), b = Int(link.y)
             let writeA = metas[a].type == .dynamic, writeB = metas[b].type == .dynamic
             let ma = writeA ? bodyColors[a] : 0
             let mb = writeB ? bodyColors[b] : 0

@@ -35,7 +35,7 @@ extension World {
         if keptIslands && ib.colored {
             overflowCount = ib.groupCount > 0 ? Int(batches.overflowStart[ib.groupCount]) : 0
         } else {
-            let coloring = batches.coloring(islands: &ib, contacts: ctx.contacts.readOnly, metas: ctx.metas.readOnly,
+            let coloring = batches.coloring(islands: &ib, links: ctx.links.readOnly, metas: ctx.metas.readOnly,
                                             bodyCount: Int(bodySlots.count))
             let islandChunk = 8
             Parallel.forChunks(workers: workers, count: (ib.groupCount + islandChunk - 1) / islandChunk, chunkSize: 1,
