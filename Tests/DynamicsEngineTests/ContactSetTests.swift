@@ -163,4 +163,35 @@ struct ContactSetTests {
         copy.step()
         if let m = Self.listsMismatch(copy) { Issue.record("a step later: \(m); \(replay)") }
     }
+
+    @Test("lists no operation asks for are dropped after some merges and built again, right, by the next one")
+    func unusedListsDroppedAndRebuilt() throws {
+        let seed: UInt64 = 7
+        let (w, bodies, _) = try Self.pile(seed: seed, count: 120)
+        let replay = "replay: swift test --filter ContactSetTests/unusedListsDroppedAndRebuilt (seed \(seed))"
+        try #require(Self.listsMismatch(w) == nil, "\(replay)")
+        #expect(!w.contacts.listsStale)
+        // Merges that change contacts, and no single-body operation: bodies thrown across the
+        // pile, stepped until more merges than `unusedListMerges` have run.
+        var rng = TestRandom(seed: seed)
+        var merges = 0, steps = 0
+        while merges <= ContactSet.unusedListMerges + 2 && steps < 2000 {
+            if steps % 20 == 0 {
+                for (k, b) in bodies.enumerated() where k % 7 == steps % 7 {
+                    w.setLinearVelocity(b, Vec2(rng.float(-900, 900), rng.float(-1200, -400)))
+                }
+            }
+            let keys = w.contacts.view.map(\.key)
+            w.step()
+            if w.contacts.view.map(\.key) != keys { merges += 1 }
+            steps += 1
+        }
+        try #require(merges > ContactSet.unusedListMerges, "only \(merges) merges in \(steps) steps; \(replay)")
+        #expect(w.contacts.listsStale, "the lists were kept through \(merges) merges no operation asked for")
+        // The next operation builds them from the contacts as they now are.
+        w.destroyBody(bodies[50])
+        if let m = Self.listsMismatch(w) { Issue.record("after the destroy: \(m); \(replay)"); return }
+        w.step()
+        if let m = Self.listsMismatch(w) { Issue.record("a step later: \(m); \(replay)") }
+    }
 }

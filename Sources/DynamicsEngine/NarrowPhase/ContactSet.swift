@@ -90,8 +90,10 @@ struct ContactEdges {
 ///   only that body's contacts (`forEachContact`) instead of every contact of the world.
 ///   The lists feed no step computation: their order never changes a result. They are built
 ///   on first use (`listsStale`), by the first single-body operation of a new or restored set,
-///   and kept from then on: a world that never asks (a benchmark pile, a restore followed by
-///   steps only) pays neither their memory (24 bytes per contact) nor their upkeep.
+///   and kept while such operations come: a world that never asks (a benchmark pile, a
+///   restore followed by steps only) pays neither their memory (24 bytes per contact) nor their
+///   upkeep, and one that stops asking (a scene that made a joint while it was built) drops
+///   them after `unusedListMerges` merges.
 final class ContactSet {
     /// The contacts, sorted by pair key (`Contact.key`), dead ones included until the next merge.
     let records = Column<Contact>()
@@ -130,7 +132,16 @@ final class ContactSet {
     private let heads = Column<Int32>()
     /// `edges` and `heads` are not built yet (a new or restored set), and the merge leaves them
     /// alone until `forEachContact` builds them from the records (`buildLists`).
-    @exclusivity(unchecked) private var listsStale = true
+    @exclusivity(unchecked) private(set) var listsStale = true
+    /// Merges since a single-body operation last read the lists.
+    @exclusivity(unchecked) private var mergesSinceListUse = 0
+    /// Merges without a single-body operation after which the lists are dropped (made stale,
+    /// their memory given back) instead of kept up to date: keeping them costs each merge a
+    /// list update per contact that begins or ends — in a stirred pile whose pairs churn (the
+    /// spinner), more than the merge's serial part — and building them again costs one pass
+    /// over the contacts, once, at the next operation: less than half a second of upkeep in
+    /// such a world, so even a world asked every second or two comes out ahead.
+    static let unusedListMerges = 32
     /// A merge list (`mergeEnded`, `mergeFresh`) that has room for this many indices (256 KB)
     /// and holds less than an eighth of it is released after the merge.
     static let burstListCapacity = 1 << 16
@@ -261,6 +272,10 @@ final class ContactSet {
     /// freed first) and list entries for the new ones. The result is the same for any
     /// `workers`.
     func merge(pairs: View<UInt64>, shapes: View<ShapeRecord>, metas: View<BodyMeta>, workers: Int) {
+        if !listsStale {
+            mergesSinceListUse += 1
+            if mergesSinceListUse > Self.unusedListMerges { edges.removeAll(); heads.removeAll(); listsStale = true }
+        }
         let out = back
         let np = pairs.count
         // Every slot below `np` is overwritten below: when the buffer must grow, the old one
@@ -421,6 +436,7 @@ final class ContactSet {
     /// in key order. Contacts in sleeping sets are brought back first, as above.
     func forEachContact(ofShapesFrom first: Int32, shapeNext: View<Int32>?, wake: (Int32) -> Void, _ visit: (Int) -> Void) {
         if listsStale { buildLists() }
+        mergesSinceListUse = 0
         for pass in 0..<2 {
             flushWoken(); sortIn()
             found.removeAllKeepingCapacity()
