@@ -11,7 +11,8 @@ final class FastCounter: @unchecked Sendable {
 
 /// What the continuous step keeps between steps: the count of the bodies the finalize pass
 /// flagged as fast, each parallel sweep chunk's stops, each narrow-phase chunk's first static
-/// touch that acts, and how many one-sided boundary segments there are (it looks for bodies leaving them only when there are some).
+/// touch that acts, and how many one-sided boundary segments there are (it looks for bodies
+/// leaving them only when there are some).
 struct ContinuousState {
     /// Bodies the last finalize pass flagged as fast (see `World.solveContinuous`).
     let fastCounter = FastCounter()
