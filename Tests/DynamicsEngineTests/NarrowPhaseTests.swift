@@ -746,3 +746,52 @@ struct NarrowPhaseApartTests {
         #expect(withPoints > 300)
     }
 }
+
+/// A contact whose bodies are apart and which had no points is passed over without its data
+/// slot being read (`NarrowPhaseContext.update`): that is only right while a contact without
+/// points always holds an empty manifold and an apart pair is never cached for recycling.
+@Suite("Apart contacts pass over their data")
+struct ApartContactTests {
+    @Test func contactsWithoutPointsHoldEmptyManifolds() throws {
+        let seed: UInt64 = 11
+        let (w, bodies, _) = try ContactSetTests.pile(seed: seed, count: 160)
+        let replay = "replay: swift test --filter ApartContactTests (seed \(seed))"
+        var rng = TestRandom(seed: seed)
+        var passedOver = 0, passedOverAfterPoints = 0, withPoints = 0, lost = 0
+        var hadPoints = Set<UInt64>()
+        for step in 0..<400 {
+            // Bodies thrown across the pile and back: pairs go from touching to apart and back.
+            if step % 15 == 0 {
+                for (k, b) in bodies.enumerated() where k % 5 == (step / 15) % 5 {
+                    w.setLinearVelocity(b, Vec2(rng.float(-1500, 1500), rng.float(-1500, 300)))
+                }
+            }
+            let before = Dictionary(uniqueKeysWithValues: w.contacts.view.filter { $0.shapeA >= 0 }.map { ($0.key, $0.flags) })
+            w.step()
+            for c in w.contacts.view where c.shapeA >= 0 {
+                let m = w.contacts.data[Int(c.slot)].manifold
+                let hasPoints = c.flags & Contact.hasPoints != 0
+                if hasPoints != (m.pointCount > 0) {
+                    lost += 1
+                    Issue.record("step \(step), contact \(c.shapeA)–\(c.shapeB): flags \(c.flags), \(m.pointCount) points; \(replay)")
+                }
+                if hasPoints { withPoints += 1 }
+                // (No points before nor after, nothing cached though neither shape is a circle,
+                // whose contacts are never cached: a pair that stayed apart.)
+                if let f = before[c.key], f & (Contact.hasPoints | Contact.cached) == 0, c.flags == 0,
+                   w.shapes[Int(c.shapeA)].kind != .circle && w.shapes[Int(c.shapeB)].kind != .circle {
+                    passedOver += 1
+                    // (One that had points before: its apart manifold was computed, and not cached.)
+                    if hadPoints.contains(c.key) { passedOverAfterPoints += 1 }
+                }
+                if hasPoints { hadPoints.insert(c.key) }
+            }
+            // (A pair whose contact ended starts afresh when it is found again.)
+            hadPoints.formIntersection(w.contacts.view.lazy.filter { $0.shapeA >= 0 }.map(\.key))
+            if lost > 3 { break }
+        }
+        #expect(passedOver > 1000, "only \(passedOver) contacts of two polygons stayed apart without points")
+        #expect(passedOverAfterPoints > 100, "only \(passedOverAfterPoints) contacts that had points were passed over once apart")
+        #expect(withPoints > 10_000)
+    }
+}

@@ -288,25 +288,35 @@ struct NarrowPhaseContext: @unchecked Sendable {
             }
             let wasTouching = cs[k].flags & Contact.touching != 0
             let simA = si[a], simB = si[b]
+            let sa = st[a], sb = st[b]
+            let margin = min(speculative + dt * (length(sa.v - sb.v) + abs(sa.w) * simA.maxExtent + abs(sb.w) * simB.maxExtent), maxMargin)
+            // No points and nothing cached (a manifold that `apart` found empty is never cached,
+            // below), and the bodies still apart: the manifold stays empty and the data slot is
+            // neither read nor written (in a stirred world most pairs are such, and their slots
+            // lie anywhere in memory).
+            if cs[k].flags & (Contact.hasPoints | Contact.cached) == 0 && Self.apart(simA, simB, margin: margin)
+                && view(cs[k].shapeA).kind != .segment {
+                cs[k].flags = 0
+                if links[k] != SIMD2<Int32>(-1, -1) { links[k] = SIMD2(-1, -1); linkChanged = true }
+                continue
+            }
             let d = data.pointer(at: Int(cs[k].slot))
             // Struck in the last step: speculative points only, and the solve pushed on one.
             let struck = cs[k].flags & Contact.speculative != 0
                 && (d.pointee.manifold.p0.maxNormalImpulse > 0
                     || (d.pointee.manifold.pointCount > 1 && d.pointee.manifold.p1.maxNormalImpulse > 0))
             var cached = Contact.cached
-            var round = false
+            var round = false, apart = false
             if recycleDistance > 0 && recycle(&d.pointee, flags: cs[k].flags, simA, simB,
                                               staticA: me[a].type == .static, staticB: me[b].type == .static) {
                 // Followed in place: nothing to copy.
                 cached |= Contact.recycled
             } else {
                 cached = 0
-                let sa = st[a], sb = st[b]
-                let margin = min(speculative + dt * (length(sa.v - sb.v) + abs(sa.w) * simA.maxExtent + abs(sb.w) * simB.maxExtent), maxMargin)
                 let shapeA = view(cs[k].shapeA), shapeB = view(cs[k].shapeB)
                 round = shapeA.kind == .circle || shapeB.kind == .circle
-                var m = Self.apart(simA, simB, margin: margin) && shapeA.kind != .segment
-                    ? Manifold() : Collide.manifold(shapeA, simA.xf, shapeB, simB.xf, speculative: margin)
+                apart = Self.apart(simA, simB, margin: margin) && shapeA.kind != .segment
+                var m = apart ? Manifold() : Collide.manifold(shapeA, simA.xf, shapeB, simB.xf, speculative: margin)
                 // Warm start: carry impulses of points with matching feature ids.
                 let old = d.pointee.manifold
                 if m.pointCount > 0 {
@@ -318,6 +328,8 @@ struct NarrowPhaseContext: @unchecked Sendable {
                     else if old.pointCount > 1 && old.p1.id == m.p1.id { m.p1.normalImpulse = old.p1.normalImpulse; m.p1.tangentImpulse = old.p1.tangentImpulse }
                 }
                 d.pointee.manifold = m
+                // Not cached below: no placements either (as a snapshot restores an uncached contact).
+                if apart { d.pointee.cachedOffset = .zero; d.pointee.cachedQA = .identity; d.pointee.cachedQB = .identity }
             }
             let pointCount = d.pointee.manifold.pointCount
             var minSep = Float.infinity
@@ -338,7 +350,8 @@ struct NarrowPhaseContext: @unchecked Sendable {
             // normal let a small circle wedged in a pile rock at about 1 pt/s for good — the
             // kept normal let it roll, the one computed afresh pushed it back — and a circle's
             // manifold is cheap to compute.
-            if cached == 0 && recycleDistance > 0 && !round {
+            // Nor is a pair found apart: the next step passes over it while it stays apart.
+            if cached == 0 && recycleDistance > 0 && !round && !apart {
                 cache(&d.pointee, simA, simB)
                 cs[k].flags |= Contact.cached
             }
