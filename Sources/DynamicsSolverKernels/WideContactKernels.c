@@ -7,6 +7,14 @@
 // chosen at run time by the processor.
 
 #include "Lanes.h"
+#include <stddef.h>
+
+/// Where the preparation reads a body's record (`DKBodySim`): 16 bytes from its centre (the
+/// centre's two floats used) and 16 from its inverse mass (inverse mass and inertia used);
+/// the prefetch asks for the bytes from the centre to the inverse inertia.
+#define SIM_CENTER ((intptr_t)offsetof(DKBodySim, cx))
+#define SIM_INV_MASS ((intptr_t)offsetof(DKBodySim, invMass))
+#define SIM_READ ((intptr_t)offsetof(DKBodySim, invInertia) + 4 - SIM_CENTER)
 
 /// Every lane's bodies of a batch lie in `0 ..< bodyCount` (debug builds).
 AI void check_bodies(const DKWideContact *c, intptr_t bodyCount) { check_lane_bodies(c->bodyA, c->bodyB, bodyCount, "contact"); }
@@ -649,10 +657,10 @@ AI int prepare_batch(const DKPrepareSource *src, const int32_t *contacts, intptr
     (void)pcHi;
     // Bodies: centres (offset 16), inverse mass and inertia (offset 60), velocities.
     f4 cAx, cAy, cBx, cBy, mA, iA, mB, iB, vAx, vAy, wA, vBx, vBy, wB;
-    transpose4(at4(sa[0], 16), at4(sa[1], 16), at4(sa[2], 16), at4(sa[3], 16), &cAx, &cAy, &unused, &unused);
-    transpose4(at4(sb[0], 16), at4(sb[1], 16), at4(sb[2], 16), at4(sb[3], 16), &cBx, &cBy, &unused, &unused);
-    transpose4(at4(sa[0], 60), at4(sa[1], 60), at4(sa[2], 60), at4(sa[3], 60), &mA, &iA, &unused, &unused);
-    transpose4(at4(sb[0], 60), at4(sb[1], 60), at4(sb[2], 60), at4(sb[3], 60), &mB, &iB, &unused, &unused);
+    transpose4(at4(sa[0], SIM_CENTER), at4(sa[1], SIM_CENTER), at4(sa[2], SIM_CENTER), at4(sa[3], SIM_CENTER), &cAx, &cAy, &unused, &unused);
+    transpose4(at4(sb[0], SIM_CENTER), at4(sb[1], SIM_CENTER), at4(sb[2], SIM_CENTER), at4(sb[3], SIM_CENTER), &cBx, &cBy, &unused, &unused);
+    transpose4(at4(sa[0], SIM_INV_MASS), at4(sa[1], SIM_INV_MASS), at4(sa[2], SIM_INV_MASS), at4(sa[3], SIM_INV_MASS), &mA, &iA, &unused, &unused);
+    transpose4(at4(sb[0], SIM_INV_MASS), at4(sb[1], SIM_INV_MASS), at4(sb[2], SIM_INV_MASS), at4(sb[3], SIM_INV_MASS), &mB, &iB, &unused, &unused);
     transpose4(at4(va[0], 0), at4(va[1], 0), at4(va[2], 0), at4(va[3], 0), &vAx, &vAy, &wA, &unused);
     transpose4(at4(vb[0], 0), at4(vb[1], 0), at4(vb[2], 0), at4(vb[3], 0), &vBx, &vBy, &wB, &unused);
     store4(w->mA, mA);
@@ -742,8 +750,8 @@ void dk_prefetch_batch(const DKPrepareSource *src, const int32_t *contacts, intp
         // What `prepare_batch` reads: the manifold and the rolling fields after it, the
         // bodies' centres through their inverse inertia, their velocities, their type bytes.
         prefetch_span((const char *)src->data + src->dataStride * (intptr_t)k->slot, 112);
-        prefetch_span((const char *)(sims + a) + 16, 60);
-        prefetch_span((const char *)(sims + b) + 16, 60);
+        prefetch_span((const char *)(sims + a) + SIM_CENTER, SIM_READ);
+        prefetch_span((const char *)(sims + b) + SIM_CENTER, SIM_READ);
         prefetch_span(states + 8 * (intptr_t)a, 32);
         prefetch_span(states + 8 * (intptr_t)b, 32);
         __builtin_prefetch(src->metaType + src->metaStride * (intptr_t)a, 0, 3);

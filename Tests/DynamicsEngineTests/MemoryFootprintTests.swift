@@ -13,6 +13,19 @@ struct MemoryFootprintTests {
         #expect(MemoryLayout<ContactData>.stride == 128)
     }
 
+    @Test("a body's placement, centre, extent and inverse mass lie in its record's first 32 bytes, which share a cache line")
+    func bodySimHotFields() {
+        // 96-byte records start at a line's start or middle, so their first 32 bytes never
+        // straddle two lines: the narrow phase reads one line a body, the contact preparation
+        // one or (for the inverse inertia right after) two.
+        #expect(MemoryLayout<BodySim>.stride == 96)
+        let hot: [PartialKeyPath<BodySim>] = [\BodySim.xf, \BodySim.center, \BodySim.maxExtent, \BodySim.invMass]
+        for field in hot {
+            let offset = MemoryLayout<BodySim>.offset(of: field) ?? 96
+            #expect(offset + 4 <= 32, "a field the narrow phase reads lies at byte \(offset)")
+        }
+    }
+
     @Test("a large column grows by about an eighth, a small one doubles; refill discards and leaves little room")
     func growth() {
         let small = Column<Int32>()

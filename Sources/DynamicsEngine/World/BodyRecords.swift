@@ -1,25 +1,33 @@
 /// Per-body data the solver reads: placement, mass and forces. Indexed by body slot.
+///
+/// 96 bytes, so a record starts at the start or the middle of a 64-byte cache line: its
+/// first 32 bytes (placement, centre of mass, extent, inverse mass) always share one line,
+/// which is all the narrow phase reads of a body; the contact preparation reads the centre
+/// and the inverse mass and inertia (one line, or two for half the bodies); the rest is read
+/// once a step by the passes over bodies. (`DKBodySim` in the solver kernels' header has this
+/// layout.)
 @usableFromInline
 struct BodySim {
     /// Placement of the body origin.
     var xf = Transform.identity
-    /// World centre of mass, and its value at the start of the step.
+    /// World centre of mass.
     var center = Vec2.zero
+    /// Distance from the centre of mass to the farthest shape point.
+    var maxExtent: Float = 0
+    var invMass: Float = 0, invInertia: Float = 0
+    /// Radius of the largest circle around the centre of mass that lies inside one of the
+    /// body's shapes (its "core"); the continuous step sweeps this circle.
+    var coreRadius: Float = 0
+    /// World centre of mass at the start of the step.
     var center0 = Vec2.zero
     /// Centre of mass in the body frame.
     var localCenter = Vec2.zero
     var force = Vec2.zero
     var torque: Float = 0
     var mass: Float = 0, inertia: Float = 0
-    var invMass: Float = 0, invInertia: Float = 0
     var linearDamping: Float = 0, angularDamping: Float = 0
     /// Gravitational acceleration applied to this body.
     var gravity = Vec2.zero
-    /// Distance from the centre of mass to the farthest shape point.
-    var maxExtent: Float = 0
-    /// Radius of the largest circle around the centre of mass that lies inside one of the
-    /// body's shapes (its "core"); the continuous step sweeps this circle.
-    var coreRadius: Float = 0
 }
 
 /// Per-body velocity state the solver writes: 32 bytes, one cache line holds two.

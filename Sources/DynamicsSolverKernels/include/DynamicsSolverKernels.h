@@ -60,10 +60,11 @@ typedef struct DKContactData {
 
 typedef struct DKBodySim {
     float px, py, qc, qs;
-    float cx, cy, c0x, c0y, lcx, lcy, fx, fy;
-    float torque, mass, inertia, invMass, invInertia, linearDamping, angularDamping;
+    float cx, cy, maxExtent, invMass, invInertia, coreRadius;
+    float c0x, c0y, lcx, lcy, fx, fy;
+    float torque, mass, inertia, linearDamping, angularDamping;
     float pad; /* gravity, a SIMD2, is 8-byte aligned */
-    float gx, gy, maxExtent, coreRadius;
+    float gx, gy;
 } DKBodySim;
 
 /// Where `dk_prepare_batch` reads: the world's contacts (`DKContact`), contact data (a
