@@ -18,10 +18,13 @@ extension World {
     static let fewMovingShapes = 8
 
     /// A pass is incremental while at most 1 / this of the moving shapes moved out of their
-    /// fat boxes: half on one worker (only they query, instead of every shape; `ab` on one
-    /// worker: dashboard 5 000 +4 %, pile and mix 4 000 +1–2 % against a quarter), a quarter
-    /// on several (the incremental pass's merge runs on one thread).
-    static let incrementalShare = (serial: 2, parallel: 4)
+    /// fat boxes: only they query, instead of every shape. The same on several workers, where
+    /// the full pass's queries split over the workers and the incremental pass merges its
+    /// pairs on one thread: up to half moved out, the incremental pass still does less in all
+    /// (junkyard at two workers, between a quarter and half of its shapes moving out: broad phase
+    /// 0.98 → 0.77 ms, `ab` ×1.06, against a quarter; `ab` on one worker: dashboard 5 000
+    /// +4 %, pile and mix 4 000 +1–2 % against a quarter).
+    static let incrementalShare = 2
 
     /// From this many contacts, the narrow phase and the batch preparation ask the processor
     /// for each contact's data and bodies a few contacts ahead (`View.prefetch`,
@@ -174,11 +177,8 @@ extension World {
         // the contacts of the others stand. Many moved, or the grid's large/small split no
         // longer fits: every shape looks again. Both find the same pairs (every pair of
         // overlapping fat boxes the filter allows, under the same keys), so the choice is
-        // only about speed — and may depend on the worker count: the incremental pass merges
-        // its pairs with the standing ones on one thread, where the full pass's emission
-        // splits over the workers (`incrementalShare`).
-        let share = workers > 1 ? Self.incrementalShare.parallel : Self.incrementalShare.serial
-        var incremental = mayIncrement && bp.enlargedList.count * share <= n && bp.cellSize > 0
+        // only about speed (`incrementalShare`).
+        var incremental = mayIncrement && bp.enlargedList.count * Self.incrementalShare <= n && bp.cellSize > 0
         if incremental {
             let largeLimit = largeShapeCells * bp.cellSize
             let bx = ctx.fatBoxes.readOnly, large = bp.isLarge.view, el = bp.enlargedList.view
@@ -317,7 +317,7 @@ extension World {
             bp.reach[Int(s)] = r
             added.append(s)
         }
-        guard added.count * Self.incrementalShare.serial <= oldCount else { return false }
+        guard added.count * Self.incrementalShare <= oldCount else { return false }
         let removed = changes.view, fresh = added.view
         bp.moving.replaceSlots(removing: removed, adding: fresh) { _ in true }
         guard bp.moving.count > Self.fewMovingShapes else { return false }
