@@ -655,7 +655,7 @@ AI int prepare_batch(const DKPrepareSource *src, const int32_t *contacts, intptr
     transpose4(at4(m[0], 56), at4(m[1], 56), at4(m[2], 56), at4(m[3], 56), &p2x, &p2y, &unused, &unused);
     transpose4(at4(m[0], 72), at4(m[1], 72), at4(m[2], 72), at4(m[3], 72), &s2, &unused, &n2, &t2);
     (void)pcHi;
-    // Bodies: centres (offset 16), inverse mass and inertia (offset 60), velocities.
+    // Bodies: centres, inverse mass and inertia (`SIM_CENTER`, `SIM_INV_MASS`), velocities.
     f4 cAx, cAy, cBx, cBy, mA, iA, mB, iB, vAx, vAy, wA, vBx, vBy, wB;
     transpose4(at4(sa[0], SIM_CENTER), at4(sa[1], SIM_CENTER), at4(sa[2], SIM_CENTER), at4(sa[3], SIM_CENTER), &cAx, &cAy, &unused, &unused);
     transpose4(at4(sb[0], SIM_CENTER), at4(sb[1], SIM_CENTER), at4(sb[2], SIM_CENTER), at4(sb[3], SIM_CENTER), &cBx, &cBy, &unused, &unused);

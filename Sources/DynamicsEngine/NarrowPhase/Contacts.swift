@@ -288,17 +288,25 @@ struct NarrowPhaseContext: @unchecked Sendable {
             }
             let wasTouching = cs[k].flags & Contact.touching != 0
             let simA = si[a], simB = si[b]
-            let sa = st[a], sb = st[b]
-            let margin = min(speculative + dt * (length(sa.v - sb.v) + abs(sa.w) * simA.maxExtent + abs(sb.w) * simB.maxExtent), maxMargin)
+            // The pair's speculative margin (read only by a contact computed afresh: a recycled
+            // one reads no velocity).
+            @inline(__always) func pairMargin() -> Float {
+                let sa = st[a], sb = st[b]
+                return min(speculative + dt * (length(sa.v - sb.v) + abs(sa.w) * simA.maxExtent + abs(sb.w) * simB.maxExtent), maxMargin)
+            }
             // No points and nothing cached (a manifold that `apart` found empty is never cached,
             // below), and the bodies still apart: the manifold stays empty and the data slot is
             // neither read nor written (in a stirred world most pairs are such, and their slots
-            // lie anywhere in memory).
-            if cs[k].flags & (Contact.hasPoints | Contact.cached) == 0 && Self.apart(simA, simB, margin: margin)
-                && view(cs[k].shapeA).kind != .segment {
-                cs[k].flags = 0
-                if links[k] != SIMD2<Int32>(-1, -1) { links[k] = SIMD2(-1, -1); linkChanged = true }
-                continue
+            // lie anywhere in memory). Such a contact is never recycled, so its margin is kept.
+            let fresh = cs[k].flags & (Contact.hasPoints | Contact.cached) == 0
+            var margin: Float = 0
+            if fresh {
+                margin = pairMargin()
+                if Self.apart(simA, simB, margin: margin) && view(cs[k].shapeA).kind != .segment {
+                    cs[k].flags = 0
+                    if links[k] != SIMD2<Int32>(-1, -1) { links[k] = SIMD2(-1, -1); linkChanged = true }
+                    continue
+                }
             }
             let d = data.pointer(at: Int(cs[k].slot))
             // Struck in the last step: speculative points only, and the solve pushed on one.
@@ -313,6 +321,7 @@ struct NarrowPhaseContext: @unchecked Sendable {
                 cached |= Contact.recycled
             } else {
                 cached = 0
+                if !fresh { margin = pairMargin() }
                 let shapeA = view(cs[k].shapeA), shapeB = view(cs[k].shapeB)
                 round = shapeA.kind == .circle || shapeB.kind == .circle
                 apart = Self.apart(simA, simB, margin: margin) && shapeA.kind != .segment
