@@ -7,6 +7,7 @@
 #define DK_LANES_H
 
 #include "DynamicsSolverKernels.h"
+#include "Check.h"
 #include <stdatomic.h>
 #include <string.h>
 
@@ -27,22 +28,6 @@ typedef int32_t i4 __attribute__((vector_size(16)));
 
 #define AI static inline __attribute__((always_inline))
 
-// Debug builds (SwiftPM defines DEBUG=1 for them) check every index the kernels follow and
-// stop with a message naming it; release builds compile the checks away.
-#if DEBUG
-#include <stdio.h>
-#include <stdlib.h>
-#define DK_CHECK(cond, ...)                                                                        \
-    do {                                                                                          \
-        if (!(cond)) {                                                                            \
-            fprintf(stderr, "DynamicsSolverKernels: " __VA_ARGS__);                               \
-            fputc('\n', stderr);                                                                  \
-            abort();                                                                              \
-        }                                                                                         \
-    } while (0)
-#else
-#define DK_CHECK(cond, ...) ((void)0)
-#endif
 
 /// Every lane's bodies (`bodyA[4]`, `bodyB[4]` of a batch of `what`) lie in `0 ..< bodyCount`
 /// (debug builds).

@@ -109,8 +109,10 @@ struct BroadPhase {
     let enlarged = Column<UInt8>()
     /// The enlarged moving shapes, in slot order.
     let enlargedList = Column<Int32>()
-    /// The enlarged shapes' pairs, before they join the standing ones.
+    /// The enlarged shapes' pairs, as the chunks found them, before they join the standing
+    /// ones (`FreshPairMerge`, in `freshScratch`).
     let freshPairs = Column<UInt64>()
+    let freshScratch = FreshPairScratch()
     /// Each chunk's own pair output (concatenated in chunk order, which keeps the keys sorted).
     let workerPairs = Column<[UInt64]>()
     /// The pair finder's views of the grids and lists (`index(masks:)`), kept from a pass of

@@ -270,7 +270,7 @@ extension World {
             // Emitters in slot order, each with its partners sorted: the keys are sorted.
             for c in 0..<chunks { bp.pairs.append(contentsOf: bp.workerPairs[c]) }
         } else {
-            mergeFreshPairs(&bp, chunks: chunks)
+            mergeFreshPairs(&bp, chunks: chunks, workers: workers)
         }
         // Every shape, or the enlarged ones, found the partners they had (a body in flight
         // with no partner; a body jiggling out of its fat box keeps its neighbours): the
@@ -433,23 +433,159 @@ extension World {
     static let sleepGridMinimum = 256
 
     /// The incremental pass's pairs: the enlarged shapes' pairs, sorted, merged with the
-    /// standing pairs (last step's contacts with no enlarged shape).
-    private func mergeFreshPairs(_ bp: inout BroadPhase, chunks: Int) {
+    /// standing pairs (last step's contacts with no enlarged shape), in key ranges shared out
+    /// among the workers (`FreshPairMerge`).
+    private func mergeFreshPairs(_ bp: inout BroadPhase, chunks: Int, workers: Int) {
         bp.freshPairs.removeAllKeepingCapacity()
         for c in 0..<chunks { bp.freshPairs.append(contentsOf: bp.workerPairs[c]) }
-        sortKeys(bp.freshPairs.mutableView)
-        do {
-            let en = bp.enlarged.view, old = contacts.view, fresh = bp.freshPairs.view
-            var i = 0
-            for c in old where c.shapeA >= 0 {  // (an ended contact's pair is gone)
-                let k = c.key
-                let a = Int(truncatingIfNeeded: k >> 32), b = Int(truncatingIfNeeded: k & 0xFFFF_FFFF)
-                if en[a] != 0 || en[b] != 0 { continue }
-                while i < fresh.count && fresh[i] < k { bp.pairs.append(fresh[i]); i += 1 }
-                bp.pairs.append(k)
+        FreshPairMerge.merge(old: contacts.view, fresh: bp.freshPairs.view, enlarged: bp.enlarged.view,
+                             scratch: bp.freshScratch, into: bp.pairs, workers: workers)
+    }
+}
+
+/// The buffers `FreshPairMerge` works in (kept by the broad phase from pass to pass).
+struct FreshPairScratch {
+    /// Each part's share of the fresh pairs, sorted.
+    let sorted = Column<UInt64>()
+    /// Per part: how many fresh and standing pairs its key range holds, then its offsets.
+    let counts = Column<Int>()
+    /// Where each part's key range starts; the sample of fresh keys the ranges are cut from.
+    let bounds = Column<UInt64>()
+    let sample = Column<UInt64>()
+}
+
+/// The incremental pass's merge of the fresh pairs (unsorted, as the chunks found them) with
+/// the standing ones, in `parts` key ranges: part w takes the keys from `bounds[w]` up to
+/// `bounds[w + 1]` (the last part every key from its bound up). First (`writing` false) each
+/// part counts its range's fresh pairs and standing contacts (alive, no enlarged shape) into
+/// `counts[2w]` and `counts[2w + 1]`, which the caller turns into offsets; then each part
+/// copies its fresh pairs into `sorted` at its offset, sorts them and merges them with its
+/// standing contacts into `out` at its offset, and leaves where its output ends in
+/// `counts[2w + 1]`. The output, sorted, is the same for any number of parts.
+struct FreshPairMerge: RangeTask, @unchecked Sendable {
+    /// Writes to `pairs` (emptied first) the keys of `fresh` (unsorted, none twice) and of
+    /// the standing contacts of `old` (sorted by key; alive, neither shape `enlarged`), sorted:
+    /// on one part, or on `workers` parts when there are `parallelFrom` fresh keys or more.
+    static func merge(old: View<Contact>, fresh: View<UInt64>, enlarged: View<UInt8>, scratch: FreshPairScratch,
+                      into pairs: Column<UInt64>, workers: Int) {
+        pairs.removeAllKeepingCapacity()
+        let parts = workers > 1 && fresh.count >= parallelFrom ? workers : 1
+        // The parts' key ranges, cut where the work is shared evenly: a fresh pair (copied and
+        // sorted) costs about `freshWeight` standing contacts (read and copied), and the fresh
+        // pairs gather where the shapes move (a pusher's path, a falling crowd), so the cuts
+        // are chosen among an even sample of them (at most 256 keys, sorted), each standing
+        // for `fresh.count / sample.count` pairs, with the contacts below it counted exactly.
+        let bounds = scratch.bounds
+        bounds.grow(to: parts + 1, with: 0)
+        bounds[0] = 0
+        if parts > 1 {
+            let sample = scratch.sample
+            sample.removeAllKeepingCapacity()
+            let stride = max(1, fresh.count / 256)
+            for k in Swift.stride(from: 0, to: fresh.count, by: stride) { sample.append(fresh[k]) }
+            sortKeys(sample.mutableView)
+            let sv = sample.view
+            let perSample = Double(fresh.count) / Double(sv.count)
+            @inline(__always) func work(below q: Int) -> Double {
+                Double(q) * perSample * freshWeight + Double(old.firstContact(atLeast: sv[q]))
             }
-            while i < fresh.count { bp.pairs.append(fresh[i]); i += 1 }
+            let total = Double(fresh.count) * freshWeight + Double(old.count)
+            var from = 0
+            for w in 1..<parts {
+                // The first sampled key below which the work reaches w parts' share.
+                let share = total * Double(w) / Double(parts)
+                var lo = from, hi = sv.count - 1
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    if work(below: mid) < share { lo = mid + 1 } else { hi = mid }
+                }
+                bounds[w] = sv[lo]
+                from = lo
+            }
         }
+        scratch.counts.grow(to: 2 * parts, with: 0)
+        scratch.sorted.grow(to: fresh.count, with: 0)
+        let counts = scratch.counts.mutableView
+        var task = FreshPairMerge(old: old, fresh: fresh, enlarged: enlarged, bounds: bounds.view,
+                                  sorted: scratch.sorted.mutableView, counts: counts, out: MutableView(),
+                                  parts: parts, writing: false)
+        // One part needs no offsets: it writes from 0 into room for every pair there may be.
+        if parts == 1 {
+            counts[0] = 0; counts[1] = 0
+            pairs.grow(to: old.count + fresh.count, with: 0)
+            task.out = pairs.mutableView
+            task.writing = true
+            task.run(0..<1, part: 0)
+            pairs.truncate(to: counts[1])
+            return
+        }
+        Parallel.forRanges(workers: parts, count: parts, minPerWorker: 1, task)
+        // Each part's offsets into the sorted fresh pairs and into the output, in part order.
+        var freshAt = 0, outAt = 0
+        for w in 0..<parts {
+            let f = counts[2 * w], s = counts[2 * w + 1]
+            counts[2 * w] = freshAt; counts[2 * w + 1] = outAt
+            freshAt += f; outAt += f + s
+        }
+        assert(freshAt == fresh.count, "FreshPairMerge: the parts' key ranges hold \(freshAt) of \(fresh.count) fresh pairs")
+        pairs.grow(to: outAt, with: 0)
+        task.out = pairs.mutableView
+        task.writing = true
+        Parallel.forRanges(workers: parts, count: parts, minPerWorker: 1, task)
+    }
+
+    let old: View<Contact>
+    let fresh: View<UInt64>
+    let enlarged: View<UInt8>
+    let bounds: View<UInt64>
+    let sorted: MutableView<UInt64>
+    let counts: MutableView<Int>
+    var out: MutableView<UInt64>
+    let parts: Int
+    var writing: Bool
+
+    /// The fewest fresh pairs whose merge is shared among the workers.
+    static let parallelFrom = 1024
+
+    /// About how many standing contacts a fresh pair's share of the work is worth.
+    static let freshWeight = 4.0
+
+    func run(_ r: Range<Int>, part w: Int) {
+        let low = bounds[w]
+        let last = w == parts - 1
+        let high: UInt64 = last ? .max : bounds[w + 1]
+        let js = (w == 0 ? 0 : old.firstContact(atLeast: low))..<(last ? old.count : old.firstContact(atLeast: high))
+        @inline(__always) func inRange(_ k: UInt64) -> Bool { k >= low && (last || k < high) }
+        @inline(__always) func standing(_ c: Contact) -> Bool {
+            // (An ended contact's pair is gone.)
+            guard c.shapeA >= 0 else { return false }
+            let a = Int(truncatingIfNeeded: c.key >> 32), b = Int(truncatingIfNeeded: c.key & 0xFFFF_FFFF)
+            return enlarged[a] == 0 && enlarged[b] == 0
+        }
+        if !writing {
+            var f = 0, s = 0
+            if parts == 1 { f = fresh.count } else { for k in fresh where inRange(k) { f += 1 } }
+            for j in js where standing(old[j]) { s += 1 }
+            counts[2 * w] = f; counts[2 * w + 1] = s
+            return
+        }
+        let freshAt = counts[2 * w]
+        let nextFresh = w + 1 < parts ? counts[2 * w + 2] : fresh.count
+        var n = freshAt
+        for k in fresh where inRange(k) { sorted[n] = k; n += 1 }
+        let mine = sorted.subview(freshAt..<nextFresh)
+        sortKeys(mine)
+        var i = 0, o = counts[2 * w + 1]
+        for j in js {
+            let c = old[j]
+            guard standing(c) else { continue }
+            let k = c.key
+            while i < mine.count && mine[i] < k { out[o] = mine[i]; o += 1; i += 1 }
+            out[o] = k; o += 1
+        }
+        while i < mine.count { out[o] = mine[i]; o += 1; i += 1 }
+        // (Where the part's output ends: one part's caller keeps that much.)
+        counts[2 * w + 1] = o
     }
 }
 

@@ -728,15 +728,8 @@ struct ContactMerge: RangeTask, @unchecked Sendable {
     /// How many parts the merge is split into.
     let parts: Int
 
-    /// The first old contact whose key is at least `key` (old contacts are sorted by key).
-    func lowerBound(_ key: UInt64) -> Int {
-        var lo = 0, hi = old.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if old[mid].key < key { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
-    }
+    /// The first old contact whose key is at least `key`.
+    func lowerBound(_ key: UInt64) -> Int { old.firstContact(atLeast: key) }
 
     /// Part `part` of `workers` (the range is the part's own index: one part per worker).
     func run(_ range: Range<Int>, part: Int) { merge(part: part, of: parts) }
@@ -768,6 +761,19 @@ struct ContactMerge: RangeTask, @unchecked Sendable {
             }
         }
         }}
+    }
+}
+
+extension View where Element == Contact {
+    /// The first contact whose key is at least `key` (the contacts sorted by key, as a
+    /// merge leaves them).
+    func firstContact(atLeast key: UInt64) -> Int {
+        var lo = 0, hi = count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if self[mid].key < key { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 }
 

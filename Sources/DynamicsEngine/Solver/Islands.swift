@@ -1,3 +1,5 @@
+import DynamicsSolverKernels
+
 /// Islands of the current step: live, awake dynamic bodies connected by contacts with points or by
 /// joints (union–find). Static and kinematic bodies do not join islands. Islands are numbered
 /// in the order of their lowest body slot, and every list is filled in slot / contact order,
@@ -14,6 +16,8 @@ struct IslandBuilder {
     /// does not open the contact set's to find nothing to do).
     var setsPending = false
     let parent = Column<Int32>()
+    /// How many contacts with points each chunk of the union pass listed (`IslandUnion`).
+    let unionCounts = Column<Int32>()
     /// The contacts with points, as indices into the step's contacts (scratch of a build,
     /// which counts the entries it writes).
     let touching = Column<Int32>()
@@ -213,22 +217,6 @@ extension World {
         do {
             let parent = ib.parent.mutableView, islandOf = ib.islandOf.mutableView
             @inline(__always) func solverBody(_ i: Int) -> Bool { me[i].type == .dynamic && me[i].awake && me[i].alive }
-            // (Path halving: each body on the way is hung under its grandparent, in one pass.)
-            @inline(__always) func find(_ x: Int) -> Int {
-                var y = x
-                while true {
-                    let p = Int(parent[y])
-                    if p == y { return y }
-                    let g = parent[p]
-                    parent[y] = g
-                    y = Int(g)
-                }
-            }
-            @inline(__always) func union(_ a: Int, _ b: Int) {
-                let ra = find(a), rb = find(b)
-                if ra == rb { return }
-                if ra < rb { parent[rb] = Int32(ra) } else { parent[ra] = Int32(rb) }
-            }
             // The solver bodies are marked in `islandOf` (0; every other body is at -1), so
             // that the passes over contacts and joints read that array, not the body records.
             for k in 0..<awakeCount {
@@ -236,18 +224,8 @@ extension World {
                 parent[Int(b)] = b
                 if solverBody(Int(b)) { islandOf[Int(b)] = 0 }
             }
-            for k in 0..<cs.count {
-                let link = cs[k]
-                touching[touchingCount] = Int32(truncatingIfNeeded: k)
-                if link.x < 0 { continue }
-                touchingCount += 1
-                let a = Int(link.x), b = Int(link.y)
-                if islandOf[a] >= 0 && islandOf[b] >= 0 { union(a, b) }
-            }
-            for link in jointLinks {
-                let a = Int(link.x), b = Int(link.y)
-                if islandOf[a] >= 0 && islandOf[b] >= 0 { union(a, b) }
-            }
+            touchingCount = IslandUnion.run(links: cs, jointLinks: jointLinks, marks: islandOf.readOnly, parent: parent,
+                                            touching: touching, slots: nb, workers: workers, counts: ib.unionCounts)
             // 2. Number islands by their root, in slot order. A body's parent is never a higher
             // slot (a union hangs the higher root under the lower, path halving a body under
             // its grandparent, lower still; the root is the set's lowest slot), so in slot
@@ -442,6 +420,76 @@ extension World {
         guard !islands.awakeJointsStale else { return }
         currentJointGraph()
         jointGraph.forEachJoint(ofBody: i) { noteJointMaybeAwake($0) }
+    }
+}
+
+/// The island build's union pass (`dk_union_links`) over the contacts' links, then the awake
+/// joints' links, taken as one index range: chunk c joins the bodies of the links in its
+/// range, and lists its contacts with points in `touching` from its first contact on, their
+/// count in `counts[c]`. Chunks may run on several workers at once (the forest is shared and
+/// joined lock-free); the sets, and each one's root (its lowest slot), are the same however
+/// the links are split, and `run` closes the gaps between the chunks' lists, so `touching`
+/// holds the contacts with points in contact order.
+struct IslandUnion: RangeTask, @unchecked Sendable {
+    let links: View<SIMD2<Int32>>
+    let jointLinks: View<SIMD2<Int32>>
+    let marks: View<Int32>
+    let parent: MutableView<Int32>
+    let touching: MutableView<Int32>
+    let counts: MutableView<Int32>
+    let slots: Int
+    /// Whether chunks run at once (roots are then hung with a compare-and-swap).
+    let shared: Bool
+
+    /// The fewest links shared among the workers, and the links of a chunk.
+    static let parallelFrom = 8192, chunkSize = 4096
+
+    func run(_ r: Range<Int>, part c: Int) {
+        let nc = links.count
+        let cr = min(r.lowerBound, nc)..<min(r.upperBound, nc)
+        let jr = (max(r.lowerBound, nc) - nc)..<(max(r.upperBound, nc) - nc)
+        var listed = 0
+        if !cr.isEmpty {
+            let list = touching.pointer(at: cr.lowerBound, count: cr.count)
+            listed = links.base.withMemoryRebound(to: Int32.self, capacity: 2 * nc) {
+                dk_union_links($0, cr.lowerBound, cr.upperBound, marks.base, parent.base, slots, list, shared ? 1 : 0)
+            }
+        }
+        counts[c] = Int32(truncatingIfNeeded: listed)
+        if !jr.isEmpty {
+            _ = jointLinks.base.withMemoryRebound(to: Int32.self, capacity: 2 * jointLinks.count) {
+                dk_union_links($0, jr.lowerBound, jr.upperBound, marks.base, parent.base, slots, nil, shared ? 1 : 0)
+            }
+        }
+    }
+
+    /// Joins the bodies of every contact with points and every joint whose two bodies are both
+    /// marked (`marks[body] >= 0`) in `parent`, lists the contacts with points in `touching`
+    /// (in contact order) and returns how many there are.
+    static func run(links: View<SIMD2<Int32>>, jointLinks: View<SIMD2<Int32>>, marks: View<Int32>, parent: MutableView<Int32>,
+                    touching: MutableView<Int32>, slots: Int, workers: Int, counts: Column<Int32>) -> Int {
+        precondition(marks.count >= slots && parent.count >= slots, "IslandUnion: the marks and the forest must cover every slot")
+        let total = links.count + jointLinks.count
+        let parallel = workers > 1 && total >= parallelFrom
+        let chunks = parallel ? (total + chunkSize - 1) / chunkSize : 1
+        counts.grow(to: chunks, with: 0)
+        let task = IslandUnion(links: links, jointLinks: jointLinks, marks: marks, parent: parent, touching: touching,
+                               counts: counts.mutableView, slots: slots, shared: parallel)
+        guard parallel else {
+            task.run(0..<total, part: 0)
+            return Int(counts[0])
+        }
+        Parallel.forChunks(workers: workers, count: total, chunkSize: chunkSize, task)
+        // Each chunk's list moved down behind the lists before it (never up: a chunk lists at
+        // most its own contacts).
+        let n = counts.view
+        var listed = Int(n[0])
+        for c in 1..<chunks {
+            let from = min(c * chunkSize, links.count), count = Int(n[c])
+            if from != listed { for k in 0..<count { touching[listed + k] = touching[from + k] } }
+            listed += count
+        }
+        return listed
     }
 }
 

@@ -8,9 +8,10 @@
 // - `View<Element>` / `MutableView<Element>` (View.swift): a pass's view of a column's
 //   elements (or of a part of them, `subview`), `View()` for a view of nothing;
 // - hand-offs to C (module DynamicsSolverKernels): `View.base` / `MutableView.base`, read
-//   for that purpose only in `WideContactSolver.source` (with the views' counts, which the
-//   C code checks in debug builds), and `pointer(at:count:)`, checked, for the batches and
-//   states the kernels take (`SolverViews.batches`, `BatchPreparation`); `withLanes(of:)`
+//   for that purpose only in `WideContactSolver.source` and `IslandUnion.run` (with the
+//   views' counts, which the C code checks in debug builds), and `pointer(at:count:)`,
+//   checked, for the batches, states and lists the kernels take (`SolverViews.batches`,
+//   `BatchPreparation`, `IslandUnion`); `withLanes(of:)`
 //   (Handoffs.swift) hands the kernels a batch's four contact indices held in a local vector;
 // - `withView(of:)` (Handoffs.swift): a local pair of values as a two-element view (a
 //   segment's normals);
@@ -28,7 +29,7 @@
 //   element is read or written), for `Column.reserveCapacity(_:prefaultingWithin:)`.
 //
 // Outside this folder, raw pointers remain only at the C hand-offs above
-// (`WideContactSolver.source`, `SolverViews.batches`) and in the parallel infrastructure's
+// (`WideContactSolver.source`, `SolverViews.batches`, `IslandUnion.run`) and in the parallel infrastructure's
 // bookkeeping, where there are no elements to check: `WorkerPool` hands its threads the
 // address of the caller's task value (type-erased as an `UnsafeRawPointer`, valid while `run`
 // waits for them), and `PoolTask.invoke` turns it back into the task. (`ChunkBuffers` and

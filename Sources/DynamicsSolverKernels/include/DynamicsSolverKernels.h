@@ -233,6 +233,22 @@ void dk_wide_force_baseline(int on);
 /// two contacts solved lane by lane, with the same results), for tests that compare the two.
 void dk_wide_force_lanes(int on);
 
+/// Joins, in the union–find forest `parent` over body slots (every slot's parent a slot no
+/// higher, each root the lowest slot of its set), the two bodies of every link
+/// `links[2k], links[2k + 1]` for k in `begin ..< end` whose bodies are both marked
+/// (`marks[body] >= 0`); a link whose first body is negative joins nothing. When `touching`
+/// is not NULL, writes the index k of every link with a first body >= 0 to `touching[0...]`,
+/// in order, and returns how many it wrote (0 otherwise).
+///
+/// With `shared` non-zero, several threads may run it at once over disjoint link ranges of
+/// the same forest: a root is hung under the other root with a compare-and-swap, higher under
+/// lower, and the path halving only ever moves a slot's parent up to one of its ancestors, so
+/// the sets at the end (and each set's root, its lowest slot) are those of running the ranges
+/// one after the other. With `shared` 0 (one thread) a root is hung with a plain store.
+/// `slotCount` bounds every slot (debug builds check each one followed).
+intptr_t dk_union_links(const int32_t *links, intptr_t begin, intptr_t end, const int32_t *marks, int32_t *parent,
+                        intptr_t slotCount, int32_t *touching, int shared);
+
 /// Asks the processor to bring the cache line at `address` toward its cache, for writing.
 /// Only a hint: it never faults, whatever the address (freed or never mapped memory
 /// included), and changes no memory.
