@@ -63,7 +63,8 @@ struct ColoredBatches {
         colorCursor.grow(to: n * stride, with: 0)
         return IslandColoring(bodyColors: bodyColors.mutableView, colorOf: colorOf.mutableView,
                               order: order.mutableView, counts: islandCounts.mutableView, cursors: colorCursor.mutableView,
-                              groups: ib.groups, links: links, metas: metas, all: (1 << UInt32(Self.colorCount)) - 1)
+                              groups: ib.groups, links: links, islandOf: ib.islandOf.view, metas: metas,
+                              all: (1 << UInt32(Self.colorCount)) - 1)
     }
 
     /// Pass 2, after every island has been coloured. Returns the number of overflow constraints.
@@ -137,7 +138,11 @@ struct ColoredBatches {
 /// writes only its own bodies' colour masks, its own constraint range of `colorOf` / `order`
 /// and its own rows of `counts` and `cursors`). It reads only the contacts' bodies — from their
 /// 8-byte links (`ContactSet.links`: every constraint has points), not their 40-byte records,
-/// which a big island reads in no order the processor foresees — and the bodies' types.
+/// which a big island reads in no order the processor foresees — and which of its bodies are
+/// in an island (`IslandBuilder.islandOf`, 4 bytes a body where its record is 64): a
+/// constraint's body outside every island is static or kinematic (a contact between an awake
+/// and a sleeping dynamic body wakes the sleeping one before the islands are built), so
+/// exactly its dynamic bodies are in one, which the solver writes.
 struct IslandColoring: @unchecked Sendable {
     let bodyColors: MutableView<UInt32>
     let colorOf: MutableView<UInt8>
@@ -145,6 +150,8 @@ struct IslandColoring: @unchecked Sendable {
     let cursors: MutableView<Int>
     let groups: SolveGroups
     let links: View<SIMD2<Int32>>
+    let islandOf: View<Int32>
+    /// Only read by a debug check: the bodies in islands are the dynamic ones.
     let metas: View<BodyMeta>
     let all: UInt32
 
@@ -161,7 +168,9 @@ struct IslandColoring: @unchecked Sendable {
             let ci = Int(contactList[i])
             let link = links[ci]
             let a = Int(link.x), b = Int(link.y)
-            let writeA = metas[a].type == .dynamic, writeB = metas[b].type == .dynamic
+            let writeA = islandOf[a] >= 0, writeB = islandOf[b] >= 0
+            assert(writeA == (metas[a].type == .dynamic) && writeB == (metas[b].type == .dynamic),
+                   "a constraint's body is in an island but not dynamic, or dynamic but in no island")
             let ma = writeA ? bodyColors[a] : 0
             let mb = writeB ? bodyColors[b] : 0
             let free = ~(ma | mb) & all
