@@ -564,7 +564,8 @@ struct FreshPairMerge: RangeTask, @unchecked Sendable {
         }
         if !writing {
             var f = 0, s = 0
-            if parts == 1 { f = fresh.count } else { for k in fresh where inRange(k) { f += 1 } }
+            // (Only on several parts: one part writes without counting first.)
+            for k in fresh where inRange(k) { f += 1 }
             for j in js where standing(old[j]) { s += 1 }
             counts[2 * w] = f; counts[2 * w + 1] = s
             return
