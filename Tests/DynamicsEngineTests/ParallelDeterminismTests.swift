@@ -392,4 +392,30 @@ struct StagePipelineTests {
             #expect(ordered.allSatisfy { $0 })
         }
     }
+
+    @Test("a big island's stage splits into equal shares, one or two blocks a worker", arguments: [2, 3, 4, 8])
+    func stageBlocksAreEvenShares(workers: Int) {
+        for least in [16, 32, 256] as [Int32] {
+            for count in Int32(1)...Int32(1_200) {
+                let size = SolverViews.blockSize(count: count, least: least, workers: workers)
+                let stage = Stage(kind: 0, pass: 0, island: 0, begin: 0, end: count, blockSize: size)
+                let blocks = stage.blocks
+                let sizes = (0..<blocks).map { stage.items($0).count }
+                #expect(sizes.reduce(0, +) == Int(count))
+                if count < least / 2 {
+                    #expect(blocks == 1, "\(count) items of at least \(least): one block")
+                    continue
+                }
+                // One block a worker, or two when each holds `least` items; every block but
+                // the last of one size, the last short by fewer items than there are blocks.
+                let wanted = workers * (Int(count) >= 2 * workers * Int(least) ? 2 : 1)
+                if Int(count) >= wanted * wanted {
+                    #expect(blocks == wanted, "\(count) items of at least \(least) on \(workers): blocks \(sizes)")
+                }
+                #expect(blocks <= wanted)
+                #expect(sizes.dropLast().allSatisfy { $0 == Int(size) })
+                #expect(sizes.last! > Int(size) - wanted, "\(count) items on \(workers): blocks \(sizes)")
+            }
+        }
+    }
 }

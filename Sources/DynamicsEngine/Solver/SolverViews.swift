@@ -327,10 +327,24 @@ struct SolverViews: @unchecked Sendable {
              storeJoints
     }
 
+    /// The block size of a big island's stage of `count` items on `workers` threads: blocks of
+    /// equal size, two a worker when each still holds `least` items, else one a worker; a
+    /// stage of fewer than `least / 2` items is one block. Equal shares matter more than the
+    /// size: a thread starts on the block its part of the stage begins with (see
+    /// `StagePipeline`), so blocks of 32, 32, 32 and 4 left one thread 64 items and the other
+    /// 36, and every stage waited for the longer share.
+    static func blockSize(count: Int32, least: Int32, workers: Int) -> Int32 {
+        guard count >= least / 2 else { return max(1, count) }
+        let w = Int32(workers)
+        let blocks = w * min(2, max(1, count / (least * w)))
+        return (count + blocks - 1) / blocks
+    }
+
     /// Appends the stages of a big island: `SubStep`'s stages, as `solveIsland` runs them, with body
-    /// ranges and each colour's batches split into blocks — about two per worker (at least 32
-    /// batches or 256 bodies a block): every block claim and every stage's end is a
-    /// synchronisation, so smaller blocks cost more in waiting than they gain in balance.
+    /// ranges and each colour's batches split into equal blocks, one or two per worker
+    /// (`blockSize`, about 32 batches or 256 bodies a block and more): every block claim and
+    /// every stage's end is a synchronisation, so smaller blocks cost more in waiting than they
+    /// gain in balance.
     /// The blocks change who does the work, never the arithmetic.
     func appendStages(island isl: Int, workers: Int, to stages: Column<Stage>) {
         let k = ColoredBatches.colorCount
@@ -339,8 +353,7 @@ struct SolverViews: @unchecked Sendable {
         let j0 = groups.jointStart[isl], j1 = groups.jointStart[isl + 1]
         let o0 = overflowStart[isl], o1 = overflowStart[isl + 1]
         let island = Int32(isl)
-        let parts = Int32(2 * workers)
-        func block(_ count: Int32, _ least: Int32) -> Int32 { max(least, (count + parts - 1) / parts) }
+        func block(_ count: Int32, _ least: Int32) -> Int32 { Self.blockSize(count: count, least: least, workers: workers) }
         func add(_ kind: StageKind, _ pass: Pass, _ begin: Int32, _ end: Int32, _ block: Int32) {
             stages.append(Stage(kind: kind.rawValue, pass: pass.rawValue, island: island, begin: begin, end: end,
                                 blockSize: max(1, block)))
