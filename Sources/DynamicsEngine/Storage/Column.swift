@@ -237,6 +237,16 @@ final class Column<Element>: RandomAccessCollection, MutableCollection {
         for e in s { append(e) }
     }
 
+    /// Appends an array's elements in one copy (the pair finder's chunk lists: one `append`
+    /// an element, each checking the room and storing the count, took 40 µs a step for
+    /// compounds' 24 000 pairs, on one thread while the others waited).
+    func append(contentsOf a: [Element]) {
+        guard !a.isEmpty else { return }
+        makeRoom(for: a.count)
+        a.withUnsafeBufferPointer { (base + count).initialize(from: $0.baseAddress!, count: $0.count) }
+        count += a.count
+    }
+
     /// Makes this column a copy of `other` (its buffer kept when large enough).
     func assign(from other: Column<Element>) { assign(from: other.view) }
 
