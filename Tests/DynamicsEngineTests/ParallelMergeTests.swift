@@ -112,4 +112,49 @@ struct ParallelMergeTests {
             #expect(got == expected, "\(got.count) pairs against \(expected.count), first difference at \(firstDifference) (seed \(seed), \(workers) workers)")
         }
     }
+
+    /// The contact merge gives new contacts their data slots on several workers from
+    /// `parallelSlotsFrom` new contacts on (here from one: `minWorkForParallel` 0): free slots
+    /// from the end of the free list first, then new ones, in the merge parts' order. A mixed
+    /// pile with rolling resistance falls, lands and settles (contacts begin and end, slots are
+    /// freed and taken again); every 10 steps each contact's key, slot and rolling resistance,
+    /// and the free list, must be what one worker gives, and no two contacts share a slot.
+    @Test("the contact merge's data slots: on 2, 3 and 8 workers, the slots, free list and rolling resistance of one worker")
+    func freshContactSlots() throws {
+        func run(workers: Int) throws -> [[String]] {
+            let w = try ParallelDeterminismTests.containerWorld(count: 400, mixed: true, material: Material(rollingResistance: 0.1))
+            w.workerCount = workers
+            w.options.minWorkForParallel = 0
+            var seen: [[String]] = []
+            for step in 1...120 {
+                w.step(dt: 1.0 / 60.0)
+                guard step % 10 == 0 else { continue }
+                var taken = Set<Int32>()
+                var rows: [String] = []
+                for k in 0..<w.contacts.count where w.contacts[k].shapeA >= 0 {
+                    let c = w.contacts[k]
+                    if c.slot >= 0 {
+                        #expect(taken.insert(c.slot).inserted, "\(workers) workers, step \(step): slot \(c.slot) held twice")
+                        rows.append("\(c.key) \(c.slot) \(w.contacts.data[Int(c.slot)].rollingResistance.bitPattern)")
+                    } else {
+                        rows.append("\(c.key) -")
+                    }
+                }
+                rows.append("free \(w.contacts.freeSlots)")
+                seen.append(rows)
+            }
+            return seen
+        }
+        let reference = try run(workers: 1)
+        // (The pile has landed, and contacts ended and left slots free on the way.)
+        #expect(reference.count == 12 && reference.last!.count > 300)
+        #expect(reference.contains { $0.last! != "free []" }, "no contact slot was ever free")
+        for workers in [2, 3, 8] {
+            let other = try run(workers: workers)
+            for (k, (a, b)) in zip(reference, other).enumerated() where a != b {
+                Issue.record("\(workers) workers: contacts at step \((k + 1) * 10) differ from one worker's")
+                break
+            }
+        }
+    }
 }

@@ -6,7 +6,8 @@ extension World {
         islands.dirty = true
         let np = broadPhase.pairs.count
         contacts.merge(pairs: broadPhase.pairs.view, shapes: shapes.view, metas: metas.view,
-                       workers: np >= options.parallelMin(2048) ? ctx.workers : 1)
+                       workers: np >= options.parallelMin(2048) ? ctx.workers : 1,
+                       parallelSlotsFrom: options.parallelMin(ContactSet.parallelFreshSlots))
     }
 
     /// The shapes and the vertex pool as views (valid until a shape is added or removed).
