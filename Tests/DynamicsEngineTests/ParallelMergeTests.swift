@@ -113,12 +113,13 @@ struct ParallelMergeTests {
         }
     }
 
-    /// The contact merge gives new contacts their data slots on several workers from
-    /// `parallelSlotsFrom` new contacts on (here from one: `minWorkForParallel` 0): free slots
-    /// from the end of the free list first, then new ones, in the merge parts' order. A mixed
-    /// pile with rolling resistance falls, lands and settles (contacts begin and end, slots are
-    /// freed and taken again); every 10 steps each contact's key, slot and rolling resistance,
-    /// and the free list, must be what one worker gives, and no two contacts share a slot.
+    /// The contact merge splits the pairs and last step's contacts into key ranges, one a
+    /// worker (`minWorkForParallel` 0: from the first pair), and then gives the new contacts of
+    /// the ranges, in order, their data slots: free ones first, from the end of the free list.
+    /// A mixed pile with rolling resistance falls, lands and settles (contacts begin and end,
+    /// slots are freed and taken again); every 10 steps each contact's key, slot and rolling
+    /// resistance, and the free list, must be what one worker gives, and no two contacts share
+    /// a slot.
     @Test("the contact merge's data slots: on 2, 3 and 8 workers, the slots, free list and rolling resistance of one worker")
     func freshContactSlots() throws {
         func run(workers: Int) throws -> [[String]] {

@@ -126,13 +126,6 @@ final class ContactSet {
     /// contacts (indices into the merged array).
     private let mergeEnded = Column<[Int32]>()
     private let mergeFresh = Column<[Int32]>()
-    /// Per merge worker: where its new contacts start among all of them (and the total last).
-    private let mergeFreshStart = Column<Int>()
-    /// From this many new contacts, the merge gives them their data slots on several workers
-    /// (`FreshContactSlots`; the merge's `parallelSlotsFrom`, which tests lower): each clears a
-    /// 128-byte record somewhere in the data column and reads two shape records, a cache miss
-    /// or three a contact.
-    static let parallelFreshSlots = 1024
     /// Per data slot: the contact's places in its two shapes' lists.
     private let edges = Column<ContactEdges>()
     /// Per shape slot: the first edge of its contact list, or -1 (shapes beyond the end have none).
@@ -278,8 +271,7 @@ final class ContactSet {
     /// events, freed slots and list removals of the contacts that are gone, then slots (last
     /// freed first) and list entries for the new ones. The result is the same for any
     /// `workers`.
-    func merge(pairs: View<UInt64>, shapes: View<ShapeRecord>, metas: View<BodyMeta>, workers: Int,
-               parallelSlotsFrom: Int) {
+    func merge(pairs: View<UInt64>, shapes: View<ShapeRecord>, metas: View<BodyMeta>, workers: Int) {
         if !listsStale {
             mergesSinceListUse += 1
             if mergesSinceListUse > Self.unusedListMerges { edges.removeAll(); heads.removeAll(); listsStale = true }
@@ -316,33 +308,28 @@ final class ContactSet {
                 }
             }
         }
-        // The new contacts' data slots: the free ones from the end of the list, then new ones
-        // appended (in one growth of the data column), in the parts' order.
-        let starts = mergeFreshStart
-        starts.grow(to: workers + 1, with: 0)
+        // The new contacts' slots beyond the free ones, in one growth of the data column.
         var fresh = 0
-        for w in 0..<workers { starts[w] = fresh; fresh += mergeFresh[w].count }
-        starts[workers] = fresh
-        let reused = min(fresh, freeSlots.count)
-        let firstNew = data.count
-        if fresh > reused {
-            data.append(contentsOf: repeatElement(ContactData(), count: fresh - reused))
-            if !listsStale { edges.append(contentsOf: repeatElement(ContactEdges(), count: fresh - reused)) }
+        for w in 0..<workers { fresh += mergeFresh[w].count }
+        if fresh > freeSlots.count {
+            data.reserveRoom(for: fresh - freeSlots.count)
+            if !listsStale { edges.reserveRoom(for: fresh - freeSlots.count) }
         }
-        do {
-            // (Scoped: the task's reference to the free list ends before the list shrinks, which
-            // then happens in place.)
-            let slots = FreshContactSlots(lists: mergeFresh.view, starts: starts.view, free: freeSlots, reused: reused,
-                                          firstNew: firstNew, shapes: shapes, out: out.mutableView, data: data.mutableView)
-            if workers > 1 && fresh >= parallelSlotsFrom {
-                Parallel.forRanges(workers: workers, count: fresh, minPerWorker: max(1, parallelSlotsFrom / 2), slots)
-            } else {
-                slots.run(0..<fresh, part: 0)
+        for w in 0..<workers {
+            for i in mergeFresh[w] {
+                let slot: Int32
+                if let f = freeSlots.popLast() {
+                    slot = f
+                    data[Int(f)] = ContactData()
+                } else {
+                    slot = Int32(data.count)
+                    data.append(ContactData())
+                    if !listsStale { edges.append(ContactEdges()) }
+                }
+                out[Int(i)].slot = slot
+                data[Int(slot)].rollingResistance = Self.rollingResistance(shapes[Int(out[Int(i)].shapeA)], shapes[Int(out[Int(i)].shapeB)])
+                if !listsStale { link(slot, key: out[Int(i)].key) }
             }
-        }
-        freeSlots.removeLast(reused)
-        if !listsStale {
-            for w in 0..<workers { for i in mergeFresh[w] { link(out[Int(i)].slot, key: out[Int(i)].key) } }
         }
         // A burst (a pile's two million contacts appearing within a few steps) grows these
         // lists to its size; they are not read again before the next merge, so once one holds
@@ -724,46 +711,6 @@ final class ContactSet {
         precondition(c.slot == Int32(data.count) && (records.isEmpty || records[records.count - 1].key < c.key),
                      "ContactSet.append(restored:): contacts come in key order, each in the next slot")
         records.append(c); data.append(d); links.append(SIMD2(-1, -1))
-    }
-}
-
-/// The new contacts' data slots (`ContactSet.merge`): new contact `j`, counted across the
-/// merge parts' lists in order, takes the `j`-th free slot from the end of the free list, or
-/// past the `reused` free ones, slot `firstNew + j − reused` — the slots popping the free
-/// list and appending one contact at a time would give, so the split over workers never
-/// changes them. Each gets its data cleared and its rolling resistance; a range of `j`
-/// writes only its own contacts and slots.
-struct FreshContactSlots: RangeTask, @unchecked Sendable {
-    let lists: View<[Int32]>
-    let starts: View<Int>
-    /// The free slots (read only while the task runs).
-    let free: [Int32]
-    let reused: Int
-    let firstNew: Int
-    let shapes: View<ShapeRecord>
-    let out: MutableView<Contact>
-    let data: MutableView<ContactData>
-
-    func run(_ range: Range<Int>, part: Int) {
-        guard !range.isEmpty else { return }
-        var w = 0
-        while starts[w + 1] <= range.lowerBound { w += 1 }
-        var j = range.lowerBound
-        while j < range.upperBound {
-            let base = starts[w], end = min(starts[w + 1], range.upperBound)
-            lists[w].withUnsafeBufferPointer { list in
-                for g in j..<end {
-                    let i = Int(list[g - base])
-                    let slot = g < reused ? free[free.count - 1 - g] : Int32(firstNew + g - reused)
-                    out[i].slot = slot
-                    var d = ContactData()
-                    d.rollingResistance = ContactSet.rollingResistance(shapes[Int(out[i].shapeA)], shapes[Int(out[i].shapeB)])
-                    data[Int(slot)] = d
-                }
-            }
-            j = end
-            w += 1
-        }
     }
 }
 

@@ -6,8 +6,7 @@ extension World {
         islands.dirty = true
         let np = broadPhase.pairs.count
         contacts.merge(pairs: broadPhase.pairs.view, shapes: shapes.view, metas: metas.view,
-                       workers: np >= options.parallelMin(2048) ? ctx.workers : 1,
-                       parallelSlotsFrom: options.parallelMin(ContactSet.parallelFreshSlots))
+                       workers: np >= options.parallelMin(2048) ? ctx.workers : 1)
     }
 
     /// The shapes and the vertex pool as views (valid until a shape is added or removed).
