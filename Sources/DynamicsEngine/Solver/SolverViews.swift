@@ -331,8 +331,8 @@ struct SolverViews: @unchecked Sendable {
     /// equal size, two a worker when each still holds `least` items, else one a worker; a
     /// stage of fewer than `least / 2` items is one block. Equal shares matter more than the
     /// size: a thread starts on the block its part of the stage begins with (see
-    /// `StagePipeline`), so blocks of 32, 32, 32 and 4 left one thread 64 items and the other
-    /// 36, and every stage waited for the longer share.
+    /// `StagePipeline`), so blocks of 32, 32, 32 and 4 would leave one thread 64 items and the
+    /// other 36, and the stage would end with the longer share.
     static func blockSize(count: Int32, least: Int32, workers: Int) -> Int32 {
         guard count >= least / 2 else { return max(1, count) }
         let w = Int32(workers)
@@ -341,10 +341,9 @@ struct SolverViews: @unchecked Sendable {
     }
 
     /// Appends the stages of a big island: `SubStep`'s stages, as `solveIsland` runs them, with body
-    /// ranges and each colour's batches split into equal blocks, one or two per worker
-    /// (`blockSize`, about 32 batches or 256 bodies a block and more): every block claim and
-    /// every stage's end is a synchronisation, so smaller blocks cost more in waiting than they
-    /// gain in balance.
+    /// ranges and each colour's batches split into equal blocks, one per worker, two once each
+    /// holds 32 batches or 256 bodies (`blockSize`): every block claim and every stage's end is
+    /// a synchronisation, so smaller blocks cost more in waiting than they gain in balance.
     /// The blocks change who does the work, never the arithmetic.
     func appendStages(island isl: Int, workers: Int, to stages: Column<Stage>) {
         let k = ColoredBatches.colorCount
